@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// Native addons and worker threads mix badly, so every test file runs in its own forked process.
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});

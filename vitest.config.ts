@@ -1,7 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 // Native addons and worker threads mix badly, so every test file runs in its own forked process.
-export default defineConfig({
+const config: ViteUserConfig = defineConfig({
   test: {
     pool: 'forks',
     include: ['test/**/*.test.ts'],
@@ -9,3 +9,4 @@ export default defineConfig({
     hookTimeout: 60_000,
   },
 });
+export default config;

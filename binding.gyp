@@ -1,0 +1,21 @@
+{
+  # CPU backend. Keep the defines and flags in step with CMakeLists.txt (exceptions on, same NAPI_VERSION).
+  "targets": [
+    {
+      "target_name": "hookmd",
+      "sources": ["<!@(node scripts/list-sources.cjs cpp)"],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native/cpp"],
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
+      "cflags_cc": ["-std=c++17", "-fexceptions", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "cflags!": ["-fno-exceptions"],
+      "ldflags": ["-pthread"],
+      "xcode_settings": {
+        "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
+        "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
+        "MACOSX_DEPLOYMENT_TARGET": "11.0"
+      },
+      "msvs_settings": { "VCCLCompilerTool": { "ExceptionHandling": 1 } }
+    }
+  ]
+}

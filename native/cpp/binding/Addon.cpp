@@ -1,0 +1,33 @@
+// The addon's entry point: registers the backends compiled into this binary and exports the wrapped
+// classes and module functions. Nothing else belongs here.
+#include <napi.h>
+
+#include "binding/AddonData.h"
+#include "binding/BatchWrap.h"
+#include "binding/ModuleFunctions.h"
+#include "cpu/CpuBackend.h"
+
+#ifdef HOOKMD_WITH_CUDA
+#include "cuda/CudaBackendRegistration.h"
+#endif
+
+namespace hookmd::binding {
+
+AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }
+
+Napi::Object init(Napi::Env env, Napi::Object exports) {
+  env.SetInstanceData(new AddonData());
+  registerCpuBackend();
+#ifdef HOOKMD_WITH_CUDA
+  registerCudaBackend();
+#endif
+  exports.Set("NativeBatch", BatchWrap::define(env));
+  exportModuleFunctions(env, exports);
+  return exports;
+}
+
+}  // namespace hookmd::binding
+
+static Napi::Object InitHookmd(Napi::Env env, Napi::Object exports) { return hookmd::binding::init(env, exports); }
+
+NODE_API_MODULE(hookmd, InitHookmd)

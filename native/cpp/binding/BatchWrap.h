@@ -1,0 +1,43 @@
+// NativeBatch: the JS handle of one backend-owned Batch storage. It exposes views, bulk writes, host/device
+// sync and the per-system reductions; it does no physics itself.
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+
+#include "core/Backend.h"
+
+namespace hookmd::binding {
+
+class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
+ public:
+  static Napi::Function define(Napi::Env env);
+  /** The backend behind a NativeBatch argument; throws a typed JS error for anything else. */
+  static Backend& backendOf(Napi::Env env, const Napi::Value& value);
+
+  explicit BatchWrap(const Napi::CallbackInfo& info);
+  Backend& backend() { return *backend_; }
+
+ private:
+  Napi::Value resize(const Napi::CallbackInfo& info);
+  Napi::Value view(const Napi::CallbackInfo& info);
+  Napi::Value write(const Napi::CallbackInfo& info);
+  Napi::Value syncToHost(const Napi::CallbackInfo& info);
+  Napi::Value syncToDevice(const Napi::CallbackInfo& info);
+  Napi::Value reduce(const Napi::CallbackInfo& info);
+  Napi::Value kineticEnergy(const Napi::CallbackInfo& info);
+  Napi::Value fmax(const Napi::CallbackInfo& info);
+  Napi::Value setUnits(const Napi::CallbackInfo& info);
+  Napi::Value numAtoms(const Napi::CallbackInfo& info);
+  Napi::Value numSystems(const Napi::CallbackInfo& info);
+  Napi::Value generation(const Napi::CallbackInfo& info);
+  Napi::Value backendName(const Napi::CallbackInfo& info);
+  Napi::Value device(const Napi::CallbackInfo& info);
+
+  Napi::Float64Array perSystemResult(Napi::Env env);
+
+  std::unique_ptr<Backend> backend_;
+};
+
+}  // namespace hookmd::binding

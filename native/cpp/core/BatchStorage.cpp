@@ -1,0 +1,29 @@
+#include "core/BatchStorage.h"
+
+#include <atomic>
+
+#include "core/Error.h"
+
+namespace hookmd {
+
+namespace {
+std::atomic<std::uint64_t> nextStorageId{1};
+}
+
+BatchStorage::BatchStorage() : id_(nextStorageId.fetch_add(1)) { resize(0, 0); }
+
+void BatchStorage::resize(std::int64_t numAtoms, std::int64_t numSystems) {
+  if (numAtoms < 0 || numSystems < 0) {
+    fail("INVALID_SIZE", "resize: numAtoms and numSystems must be >= 0");
+  }
+  for (int i = 0; i < kFieldCount; ++i) {
+    const Field field = static_cast<Field>(i);
+    buffers_[i] = HostBuffer::allocate(fieldLength(field, numAtoms, numSystems) *
+                                       elementSize(fieldInfo(field).type));
+  }
+  numAtoms_ = numAtoms;
+  numSystems_ = numSystems;
+  ++generation_;
+}
+
+}  // namespace hookmd

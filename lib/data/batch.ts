@@ -1,0 +1,377 @@
+// Batch: B systems and N atoms in structure-of-arrays form, owned by the native backend. JS sees the arrays
+// as typed-array views; on CPU they alias native memory, on CUDA (or where external buffers are refused)
+// they are host mirrors synced on first touch and written back when the engine commits them.
+import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { activeBackend, loadBinding } from '../native/index.js';
+import type { NativeBatch, NativeFieldArrays, NativeFieldName } from '../native/index.js';
+import { chemicalSymbol } from './elements.js';
+import { assembleSystems, type PackedSystems } from './pack.js';
+import type { ResolvedSystem, System } from './system.js';
+import { unitSystem, type UnitSystem } from './units.js';
+import { normalizeSystem } from './validate.js';
+
+/** Options of `Batch.fromSystems`. */
+export interface BatchOptions {
+  /** 'metal' (default) or 'lj'. */
+  units?: 'metal' | 'lj';
+}
+
+/** A user-registered extra field. */
+export interface ExtraFieldSpec {
+  /** Indexed per atom or per system. */
+  per: 'atom' | 'system';
+  /** Components per row (default 1). */
+  components?: number;
+  /** Value of new rows (default 0). */
+  fill?: number;
+}
+
+interface ExtraField {
+  per: 'atom' | 'system';
+  components: number;
+  fill: number;
+  data: Float64Array;
+}
+
+const PER_ATOM_FIELDS = ['positions', 'velocities', 'forces', 'masses', 'atomicNumbers'] as const;
+const PER_SYSTEM_FIELDS = ['energy', 'stress', 'cell', 'pbc', 'status', 'systemId'] as const;
+const FIELD_WIDTH: Record<NativeFieldName, number> = {
+  positions: 3, velocities: 3, forces: 3, masses: 1, atomicNumbers: 1, systemIndex: 1,
+  energy: 1, stress: 9, cell: 9, pbc: 3, status: 1, systemId: 1, numAtoms: 1, ptr: 1,
+};
+
+const nativeOf = new WeakMap<Batch, NativeBatch>();
+
+/**
+ * B systems and N atoms in structure-of-arrays form (DESIGN §3).
+ *
+ * @example
+ * const batch = Batch.fromSystems([{ symbols: ['Ar', 'Ar'], positions: [[0, 0, 0], [0, 0, 3.8]] }]);
+ * batch.positions[5] += 0.1;        // writes native memory (CPU)
+ * const [dimer] = batch.toSystems();
+ */
+export class Batch {
+  /** Units of every number in this batch. */
+  readonly units: UnitSystem;
+  readonly #native: NativeBatch;
+  readonly #mirrored: boolean;
+  #views = new Map<NativeFieldName, NativeFieldArrays[NativeFieldName]>();
+  #viewGeneration = -1;
+  #synced = new Set<NativeFieldName>();
+  #touched = new Set<NativeFieldName>();
+  #info: Record<string, unknown>[] = [];
+  #extra = new Map<string, ExtraField>();
+  #nextSystemId = 0;
+
+  private constructor(units: UnitSystem) {
+    this.units = units;
+    const binding = loadBinding();
+    this.#native = new binding.NativeBatch(activeBackend());
+    this.#native.setUnits(units.kB, units.forceToAccel);
+    this.#mirrored = this.#native.backend !== 'cpu' || !binding.externalViews();
+    nativeOf.set(this, this.#native);
+  }
+
+  /** Validates `systems` and builds a batch; every system gets a fresh `systemId` (0, 1, ...). */
+  static fromSystems(systems: Iterable<System>, options: BatchOptions = {}): Batch {
+    const units = unitSystem(options.units ?? 'metal');
+    const batch = new Batch(units);
+    batch.#fill(batch.#validate(systems, 'Batch.fromSystems'), []);
+    return batch;
+  }
+
+  /** Number of systems B. */
+  get numSystems(): number {
+    return this.#native.numSystems;
+  }
+
+  /** Number of atoms N. */
+  get numAtoms(): number {
+    return this.#native.numAtoms;
+  }
+
+  /** The backend that owns the arrays. */
+  get backend(): 'cpu' | 'cuda' {
+    return this.#native.backend;
+  }
+
+  /** N×3 positions (Å in metal). */
+  get positions(): Float64Array { return this.#access('positions', true); }
+  /** N×3 velocities (Å/fs in metal). */
+  get velocities(): Float64Array { return this.#access('velocities', true); }
+  /** N×3 forces (eV/Å in metal). */
+  get forces(): Float64Array { return this.#access('forces', true); }
+  /** N masses (amu in metal). */
+  get masses(): Float64Array { return this.#access('masses', true); }
+  /** N atomic numbers. */
+  get atomicNumbers(): Int32Array { return this.#access('atomicNumbers', true); }
+  /** N system indices, sorted. */
+  get systemIndex(): Int32Array { return this.#access('systemIndex', false); }
+  /** B potential energies (eV in metal). */
+  get energy(): Float64Array { return this.#access('energy', true); }
+  /** B×9 stress, row-major 3×3 (eV/Å³ in metal, ASE's sign convention). */
+  get stress(): Float64Array { return this.#access('stress', true); }
+  /** B×9 cells; rows are lattice vectors. */
+  get cell(): Float64Array { return this.#access('cell', true); }
+  /** B×3 periodicity flags. */
+  get pbc(): Uint8Array { return this.#access('pbc', true); }
+  /** B status codes (engines use them for convergence and FusedStage sub-stages). */
+  get status(): Int32Array { return this.#access('status', true); }
+  /** B stable system ids. */
+  get systemId(): Int32Array { return this.#access('systemId', false); }
+  /** B atom counts. */
+  get numAtomsPerSystem(): Int32Array { return this.#access('numAtoms', false); }
+  /** B+1 CSR offsets: system s owns atoms ptr[s] .. ptr[s+1]−1. */
+  get ptr(): Int32Array { return this.#access('ptr', false); }
+
+  /** Read-only access to a field: syncs a mirror without scheduling a write-back. */
+  read<K extends NativeFieldName>(field: K): NativeFieldArrays[K] {
+    if (!(field in FIELD_WIDTH)) {
+      throw new HookmdTypeError('UNKNOWN_FIELD', `Batch.read: unknown field ${JSON.stringify(field)}`, { field, value: field });
+    }
+    return this.#access(field, false);
+  }
+
+  /** Free-form per-system data (the `info` of each System); index by system. */
+  get info(): ReadonlyArray<Record<string, unknown>> {
+    return this.#info;
+  }
+
+  /** Registers an extra per-atom or per-system field, carried through select/append/toSystems. */
+  registerField(name: string, spec: ExtraFieldSpec): Float64Array {
+    if (name in FIELD_WIDTH || this.#extra.has(name)) {
+      throw new HookmdError('DUPLICATE_FIELD', `Batch.registerField: field ${JSON.stringify(name)} already exists`, { field: name });
+    }
+    const components = spec.components ?? 1;
+    if (!Number.isInteger(components) || components < 1) {
+      throw new HookmdRangeError('INVALID_COMPONENTS', `Batch.registerField: components must be an integer ≥ 1, got ${components}`, {
+        field: 'components',
+        value: components,
+      });
+    }
+    if (spec.per !== 'atom' && spec.per !== 'system') {
+      throw new HookmdTypeError('INVALID_FIELD_SPEC', `Batch.registerField: per must be 'atom' or 'system'`, { field: 'per', value: spec.per });
+    }
+    const rows = spec.per === 'atom' ? this.numAtoms : this.numSystems;
+    const field: ExtraField = { per: spec.per, components, fill: spec.fill ?? 0, data: new Float64Array(rows * components).fill(spec.fill ?? 0) };
+    this.#extra.set(name, field);
+    return field.data;
+  }
+
+  /** An extra field registered with `registerField`. */
+  field(name: string): Float64Array {
+    const field = this.#extra.get(name);
+    if (field === undefined) {
+      throw new HookmdError('UNKNOWN_FIELD', `Batch.field: no field ${JSON.stringify(name)} is registered`, { field: name });
+    }
+    return field.data;
+  }
+
+  /** Names of the registered extra fields. */
+  get extraFields(): string[] {
+    return [...this.#extra.keys()];
+  }
+
+  /** Takes the batch apart into plain Systems (results included, `info.systemId` set). */
+  toSystems(): ResolvedSystem[] {
+    const packed = this.#pack();
+    return assembleSystems(packed, this.#info, chemicalSymbol, this.#extraRows());
+  }
+
+  /** A new batch holding the systems at `indices` (in that order), with their fields and systemIds. */
+  select(indices: ArrayLike<number>): Batch {
+    const b = this.numSystems;
+    const seen = new Set<number>();
+    for (let k = 0; k < indices.length; k++) {
+      const s = indices[k];
+      if (!Number.isInteger(s) || s < 0 || s >= b) {
+        throw new HookmdRangeError('INVALID_INDEX', `Batch.select: indices[${k}] = ${s} is not a system index in [0, ${b})`, {
+          field: 'indices',
+          index: k,
+          value: s,
+        });
+      }
+      if (seen.has(s)) {
+        throw new HookmdError('DUPLICATE_INDEX', `Batch.select: system ${s} is selected twice; systemIds must stay unique`, {
+          field: 'indices',
+          value: s,
+        });
+      }
+      seen.add(s);
+    }
+    const out = new Batch(this.units);
+    out.#nextSystemId = this.#nextSystemId;
+    out.#copyFrom(this, Array.from(indices as ArrayLike<number>));
+    return out;
+  }
+
+  /** Appends systems in place (new systemIds follow the largest one issued); returns this batch. */
+  append(systems: Iterable<System>): this {
+    this.#fill(this.#validate(systems, 'Batch.append'), [this.#pack()]);
+    return this;
+  }
+
+  #validate(systems: Iterable<System>, operation: string): ReturnType<typeof normalizeSystem>[] {
+    if (systems === null || typeof systems !== 'object' || typeof (systems as Iterable<System>)[Symbol.iterator] !== 'function') {
+      throw new HookmdTypeError('INVALID_SYSTEMS', `${operation}: systems must be an iterable of System objects`, { field: 'systems' });
+    }
+    return Array.from(systems, (system, index) => normalizeSystem(system, index, this.units, operation));
+  }
+
+  /** Resizes the storage for `added` systems after `kept` rows already staged, and writes everything. */
+  #fill(added: ReturnType<typeof normalizeSystem>[], kept: PackedSystems[]): void {
+    const prior = kept[0];
+    const priorAtoms = prior?.numAtoms ?? 0;
+    const priorSystems = prior?.numSystems ?? 0;
+    const numSystems = priorSystems + added.length;
+    const numAtoms = priorAtoms + added.reduce((sum, s) => sum + s.numAtoms, 0);
+    const arrays = {
+      positions: new Float64Array(3 * numAtoms), velocities: new Float64Array(3 * numAtoms), forces: new Float64Array(3 * numAtoms),
+      masses: new Float64Array(numAtoms), atomicNumbers: new Int32Array(numAtoms), systemIndex: new Int32Array(numAtoms),
+      energy: new Float64Array(numSystems), stress: new Float64Array(9 * numSystems), cell: new Float64Array(9 * numSystems),
+      pbc: new Uint8Array(3 * numSystems), status: new Int32Array(numSystems), systemId: new Int32Array(numSystems),
+      numAtoms: new Int32Array(numSystems), ptr: new Int32Array(numSystems + 1),
+    } satisfies NativeFieldArrays;
+    if (prior !== undefined) {
+      for (const name of [...PER_ATOM_FIELDS, ...PER_SYSTEM_FIELDS]) (arrays[name] as Float64Array).set(prior.arrays[name] as Float64Array);
+      arrays.numAtoms.set(prior.arrays.numAtoms);
+    }
+    let atom = priorAtoms;
+    added.forEach((system, k) => {
+      const s = priorSystems + k;
+      arrays.positions.set(system.positions, 3 * atom);
+      arrays.velocities.set(system.velocities, 3 * atom);
+      if (system.forces !== undefined) arrays.forces.set(system.forces, 3 * atom);
+      arrays.masses.set(system.masses, atom);
+      arrays.atomicNumbers.set(system.atomicNumbers, atom);
+      arrays.energy[s] = system.energy;
+      if (system.stress !== undefined) arrays.stress.set(system.stress, 9 * s);
+      arrays.cell.set(system.cell, 9 * s);
+      arrays.pbc.set(system.pbc, 3 * s);
+      arrays.systemId[s] = this.#nextSystemId++;
+      arrays.numAtoms[s] = system.numAtoms;
+      atom += system.numAtoms;
+    });
+    for (let s = 0; s < numSystems; s++) {
+      arrays.ptr[s + 1] = arrays.ptr[s] + arrays.numAtoms[s];
+      arrays.systemIndex.fill(s, arrays.ptr[s], arrays.ptr[s + 1]);
+    }
+    this.#native.resize(numAtoms, numSystems);
+    for (const name of Object.keys(arrays) as NativeFieldName[]) this.#native.write(name, arrays[name] as never);
+    this.#resetViews();
+    this.#info = [...(prior?.info ?? []), ...added.map((system) => system.info)];
+    this.#growExtraFields(prior?.extra, numAtoms, numSystems);
+  }
+
+  #growExtraFields(prior: Map<string, Float64Array> | undefined, numAtoms: number, numSystems: number): void {
+    for (const [name, field] of this.#extra) {
+      const rows = field.per === 'atom' ? numAtoms : numSystems;
+      const data = new Float64Array(rows * field.components).fill(field.fill);
+      const old = prior?.get(name);
+      if (old !== undefined) data.set(old.subarray(0, Math.min(old.length, data.length)));
+      field.data = data;
+    }
+  }
+
+  /** Replaces this batch's contents with `source`'s systems at `indices`. */
+  #copyFrom(source: Batch, indices: number[]): void {
+    for (const [name, field] of source.#extra) this.#extra.set(name, { ...field, data: new Float64Array(0) });
+    this.#fill([], [source.#pack(indices)]);
+  }
+
+  /** The arrays, info and extra fields of the systems at `indices` (all by default), compacted. */
+  #pack(indices?: number[]): PackedSystems {
+    const ptr = this.read('ptr');
+    const order = indices ?? Array.from({ length: this.numSystems }, (_, s) => s);
+    const numAtoms = order.reduce((sum, s) => sum + ptr[s + 1] - ptr[s], 0);
+    const arrays: Partial<Record<NativeFieldName, Float64Array | Int32Array | Uint8Array>> = {};
+    for (const name of [...PER_ATOM_FIELDS, ...PER_SYSTEM_FIELDS, 'numAtoms'] as const) {
+      const source = this.read(name) as Float64Array;
+      const width = FIELD_WIDTH[name];
+      const perAtom = (PER_ATOM_FIELDS as readonly string[]).includes(name);
+      const out = new (source.constructor as Float64ArrayConstructor)((perAtom ? numAtoms : order.length) * width);
+      let row = 0;
+      for (const s of order) {
+        const [lo, hi] = perAtom ? [ptr[s], ptr[s + 1]] : [s, s + 1];
+        out.set(source.subarray(lo * width, hi * width), row * width);
+        row += hi - lo;
+      }
+      arrays[name] = out;
+    }
+    const extra = new Map<string, Float64Array>();
+    for (const [name, field] of this.#extra) {
+      const chunks = order.map((s) => {
+        const [lo, hi] = field.per === 'atom' ? [ptr[s], ptr[s + 1]] : [s, s + 1];
+        return field.data.subarray(lo * field.components, hi * field.components);
+      });
+      const data = new Float64Array(chunks.reduce((sum, c) => sum + c.length, 0));
+      let offset = 0;
+      for (const chunk of chunks) {
+        data.set(chunk, offset);
+        offset += chunk.length;
+      }
+      extra.set(name, data);
+    }
+    return {
+      numAtoms,
+      numSystems: order.length,
+      arrays: arrays as PackedSystems['arrays'],
+      info: order.map((s) => ({ ...this.#info[s] })),
+      extra,
+    };
+  }
+
+  #extraRows(): Map<string, { per: 'atom' | 'system'; components: number }> {
+    return new Map([...this.#extra].map(([name, field]) => [name, { per: field.per, components: field.components }]));
+  }
+
+  #resetViews(): void {
+    this.#views.clear();
+    this.#synced.clear();
+    this.#touched.clear();
+    this.#viewGeneration = this.#native.generation;
+  }
+
+  #access<K extends NativeFieldName>(field: K, forWrite: boolean): NativeFieldArrays[K] {
+    if (this.#viewGeneration !== this.#native.generation) this.#resetViews();
+    if (!this.#mirrored) {
+      let view = this.#views.get(field);
+      if (view === undefined) {
+        view = this.#native.view(field);
+        this.#views.set(field, view);
+      }
+      return view as NativeFieldArrays[K];
+    }
+    if (!this.#synced.has(field)) {
+      this.#native.syncToHost(field);
+      // Where external buffers are refused, view() returns a fresh copy of the host array.
+      this.#views.set(field, this.#native.view(field));
+      this.#synced.add(field);
+    }
+    if (forWrite) this.#touched.add(field);
+    return this.#views.get(field) as NativeFieldArrays[K];
+  }
+
+  /** @internal Writes back mirrors touched through the field getters (after a hook dispatch). */
+  commitHostViews(): void {
+    if (!this.#mirrored) return;
+    for (const field of this.#touched) this.#native.write(field, this.#views.get(field) as never);
+    this.#touched.clear();
+  }
+
+  /** @internal Marks every mirror stale after native code changed device data. */
+  invalidateHostViews(): void {
+    if (!this.#mirrored) return;
+    this.commitHostViews();
+    this.#synced.clear();
+  }
+}
+
+/** @internal The backend storage of `batch`, for models and engines. */
+export function nativeBatchOf(batch: Batch): NativeBatch {
+  const native = nativeOf.get(batch);
+  if (native === undefined) {
+    throw new HookmdTypeError('INVALID_BATCH', 'expected a Batch created by Batch.fromSystems', { field: 'batch' });
+  }
+  return native;
+}

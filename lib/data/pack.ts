@@ -1,0 +1,59 @@
+// Compacted copies of a batch's systems, and their conversion to plain System objects.
+import type { NativeFieldName } from '../native/index.js';
+import type { ResolvedSystem } from './system.js';
+
+/** The arrays of some systems of a batch, copied out and compacted, in the batch's field layout. */
+export interface PackedSystems {
+  numAtoms: number;
+  numSystems: number;
+  arrays: {
+    positions: Float64Array; velocities: Float64Array; forces: Float64Array; masses: Float64Array;
+    atomicNumbers: Int32Array; energy: Float64Array; stress: Float64Array; cell: Float64Array;
+    pbc: Uint8Array; status: Int32Array; systemId: Int32Array; numAtoms: Int32Array;
+  } & Partial<Record<NativeFieldName, unknown>>;
+  info: Record<string, unknown>[];
+  extra: Map<string, Float64Array>;
+}
+
+function rows(values: ArrayLike<number>, start: number, count: number, width: number): number[][] {
+  return Array.from({ length: count }, (_, i) => Array.from({ length: width }, (_, c) => values[(start + i) * width + c]));
+}
+
+/** Plain Systems from packed arrays: vectors as rows, `info.systemId` set, extra fields added. */
+export function assembleSystems(
+  packed: PackedSystems,
+  info: ReadonlyArray<Record<string, unknown>>,
+  symbolOf: (z: number) => string,
+  extraLayout: Map<string, { per: 'atom' | 'system'; components: number }>,
+): ResolvedSystem[] {
+  const { arrays } = packed;
+  const out: ResolvedSystem[] = [];
+  let atom = 0;
+  for (let s = 0; s < packed.numSystems; s++) {
+    const n = arrays.numAtoms[s];
+    const atomicNumbers = Array.from(arrays.atomicNumbers.subarray(atom, atom + n));
+    const system: ResolvedSystem = {
+      positions: rows(arrays.positions, atom, n, 3),
+      symbols: atomicNumbers.map(symbolOf),
+      atomicNumbers,
+      masses: Array.from(arrays.masses.subarray(atom, atom + n)),
+      velocities: rows(arrays.velocities, atom, n, 3),
+      cell: rows(arrays.cell, 3 * s, 3, 3),
+      pbc: [arrays.pbc[3 * s] !== 0, arrays.pbc[3 * s + 1] !== 0, arrays.pbc[3 * s + 2] !== 0],
+      info: { ...info[s], systemId: arrays.systemId[s] },
+      energy: arrays.energy[s],
+      forces: rows(arrays.forces, atom, n, 3),
+      stress: rows(arrays.stress, 3 * s, 3, 3),
+    };
+    for (const [name, layout] of extraLayout) {
+      const data = packed.extra.get(name);
+      if (data === undefined) continue;
+      const [lo, count] = layout.per === 'atom' ? [atom, n] : [s, 1];
+      const values = Array.from(data.subarray(lo * layout.components, (lo + count) * layout.components));
+      system.info[name] = layout.per === 'system' && layout.components === 1 ? values[0] : values;
+    }
+    out.push(system);
+    atom += n;
+  }
+  return out;
+}

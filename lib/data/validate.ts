@@ -1,0 +1,227 @@
+// Checks a System once, at the top, and turns it into flat typed arrays. Bad data never reaches native code:
+// every failure is a typed error naming the system, the field and the bad value (DESIGN §8).
+import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { atomicNumber, isAtomicNumber, standardMass } from './elements.js';
+import type { System, Vectors } from './system.js';
+import type { UnitSystem } from './units.js';
+
+/** A validated System as flat arrays. */
+export interface NormalizedSystem {
+  numAtoms: number;
+  positions: Float64Array;
+  atomicNumbers: Int32Array;
+  masses: Float64Array;
+  velocities: Float64Array;
+  cell: Float64Array;
+  pbc: Uint8Array;
+  info: Record<string, unknown>;
+  energy: number;
+  forces: Float64Array | undefined;
+  stress: Float64Array | undefined;
+}
+
+function isArrayLike(value: unknown): value is ArrayLike<unknown> {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { length?: unknown }).length === 'number'
+  );
+}
+
+/** Flattens rows or a flat array of `rows`×`width` finite numbers. */
+function flatVectors(value: Vectors, rows: number, width: number, where: string, field: string, code: string): Float64Array {
+  if (!isArrayLike(value)) {
+    throw new HookmdTypeError(code, `${where}.${field} must be an array`, { field, value });
+  }
+  const out = new Float64Array(rows * width);
+  const nested = value.length > 0 && isArrayLike(value[0]);
+  if (nested) {
+    if (value.length !== rows) {
+      throw new HookmdTypeError('LENGTH_MISMATCH', `${where}.${field} has ${value.length} rows, expected ${rows}`, {
+        field,
+        value: value.length,
+        expected: rows,
+      });
+    }
+    for (let i = 0; i < rows; i++) {
+      const row = (value as ArrayLike<ArrayLike<number>>)[i];
+      if (!isArrayLike(row) || row.length !== width) {
+        throw new HookmdTypeError('LENGTH_MISMATCH', `${where}.${field}[${i}] must have ${width} components`, {
+          field,
+          index: i,
+          value: row,
+        });
+      }
+      for (let c = 0; c < width; c++) out[i * width + c] = row[c];
+    }
+  } else {
+    if (value.length !== rows * width) {
+      throw new HookmdTypeError(
+        'LENGTH_MISMATCH',
+        `${where}.${field} has ${value.length} numbers, expected ${rows * width} (${rows}×${width})`,
+        { field, value: value.length, expected: rows * width },
+      );
+    }
+    for (let i = 0; i < rows * width; i++) out[i] = (value as ArrayLike<number>)[i];
+  }
+  for (let i = 0; i < out.length; i++) {
+    if (!Number.isFinite(out[i])) {
+      const atom = Math.floor(i / width);
+      throw new HookmdRangeError(code, `${where}.${field}[${atom}][${i % width}] is ${out[i]}; values must be finite`, {
+        field,
+        index: atom,
+        value: out[i],
+      });
+    }
+  }
+  return out;
+}
+
+function countAtoms(positions: Vectors, where: string): number {
+  if (!isArrayLike(positions)) {
+    throw new HookmdTypeError('INVALID_POSITIONS', `${where}.positions must be an array`, { field: 'positions', value: positions });
+  }
+  if (positions.length > 0 && isArrayLike(positions[0])) return positions.length;
+  if (positions.length % 3 !== 0) {
+    throw new HookmdTypeError('LENGTH_MISMATCH', `${where}.positions has ${positions.length} numbers, not a multiple of 3`, {
+      field: 'positions',
+      value: positions.length,
+    });
+  }
+  return positions.length / 3;
+}
+
+function species(system: System, n: number, where: string): Int32Array {
+  const out = new Int32Array(n);
+  if (system.symbols !== undefined) {
+    if (!isArrayLike(system.symbols) || system.symbols.length !== n) {
+      throw new HookmdTypeError('LENGTH_MISMATCH', `${where}.symbols must have ${n} entries (one per atom)`, {
+        field: 'symbols',
+        value: isArrayLike(system.symbols) ? system.symbols.length : system.symbols,
+      });
+    }
+    for (let i = 0; i < n; i++) {
+      try {
+        out[i] = atomicNumber(system.symbols[i]);
+      } catch (error) {
+        throw new HookmdError('UNKNOWN_ELEMENT', `${where}.symbols[${i}]: unknown element ${JSON.stringify(system.symbols[i])}`, {
+          field: 'symbols',
+          index: i,
+          value: system.symbols[i],
+        }, { cause: error });
+      }
+    }
+    return out;
+  }
+  if (system.atomicNumbers === undefined) {
+    throw new HookmdTypeError('MISSING_SPECIES', `${where} needs symbols or atomicNumbers`, { field: 'symbols' });
+  }
+  if (!isArrayLike(system.atomicNumbers) || system.atomicNumbers.length !== n) {
+    throw new HookmdTypeError('LENGTH_MISMATCH', `${where}.atomicNumbers must have ${n} entries (one per atom)`, {
+      field: 'atomicNumbers',
+    });
+  }
+  for (let i = 0; i < n; i++) {
+    const z = system.atomicNumbers[i];
+    if (!isAtomicNumber(z)) {
+      throw new HookmdError('UNKNOWN_ELEMENT', `${where}.atomicNumbers[${i}]: unknown atomic number ${z}`, {
+        field: 'atomicNumbers',
+        index: i,
+        value: z,
+      });
+    }
+    out[i] = z;
+  }
+  return out;
+}
+
+function masses(system: System, z: Int32Array, units: UnitSystem, where: string): Float64Array {
+  const n = z.length;
+  const out = new Float64Array(n);
+  if (system.masses === undefined) {
+    for (let i = 0; i < n; i++) out[i] = units.defaultMass ?? standardMass(z[i]);
+    return out;
+  }
+  if (!isArrayLike(system.masses) || system.masses.length !== n) {
+    throw new HookmdTypeError('LENGTH_MISMATCH', `${where}.masses must have ${n} entries (one per atom)`, { field: 'masses' });
+  }
+  for (let i = 0; i < n; i++) {
+    const m = system.masses[i];
+    if (!(typeof m === 'number' && Number.isFinite(m) && m > 0)) {
+      throw new HookmdRangeError('INVALID_MASS', `${where}.masses[${i}] is ${m}; masses must be finite and > 0`, {
+        field: 'masses',
+        index: i,
+        value: m,
+      });
+    }
+    out[i] = m;
+  }
+  return out;
+}
+
+function cellOf(system: System, where: string): Float64Array {
+  if (system.cell === undefined) return new Float64Array(9);
+  if (isArrayLike(system.cell) && system.cell.length === 3 && !isArrayLike(system.cell[0])) {
+    const lengths = flatVectors(system.cell, 1, 3, where, 'cell', 'INVALID_CELL');
+    return Float64Array.of(lengths[0], 0, 0, 0, lengths[1], 0, 0, 0, lengths[2]);
+  }
+  return flatVectors(system.cell, 3, 3, where, 'cell', 'INVALID_CELL');
+}
+
+function pbcOf(system: System, where: string): Uint8Array {
+  const pbc = system.pbc;
+  if (pbc === undefined || typeof pbc === 'boolean') return new Uint8Array(3).fill(pbc === true ? 1 : 0);
+  if (!isArrayLike(pbc) || pbc.length !== 3) {
+    throw new HookmdTypeError('INVALID_PBC', `${where}.pbc must be a boolean or three booleans`, { field: 'pbc', value: pbc });
+  }
+  return Uint8Array.from([0, 1, 2], (i) => (pbc[i] ? 1 : 0));
+}
+
+/** Determinant of a row-major 3×3 matrix. */
+export function determinant3(m: ArrayLike<number>, offset = 0): number {
+  const a = (i: number): number => m[offset + i];
+  return a(0) * (a(4) * a(8) - a(5) * a(7)) - a(1) * (a(3) * a(8) - a(5) * a(6)) + a(2) * (a(3) * a(7) - a(4) * a(6));
+}
+
+/**
+ * Validates one System (the `index`-th of the call) and returns it as flat arrays.
+ * `operation` starts every error message, e.g. 'Batch.fromSystems'.
+ */
+export function normalizeSystem(system: System, index: number, units: UnitSystem, operation: string): NormalizedSystem {
+  const where = `${operation}: systems[${index}]`;
+  if (system === null || typeof system !== 'object') {
+    throw new HookmdTypeError('INVALID_SYSTEM', `${where} must be an object`, { field: 'systems', index, value: system });
+  }
+  const n = countAtoms(system.positions, where);
+  const positions = flatVectors(system.positions, n, 3, where, 'positions', 'INVALID_POSITIONS');
+  const atomicNumbers = species(system, n, where);
+  const velocities = system.velocities === undefined ? new Float64Array(3 * n) : flatVectors(system.velocities, n, 3, where, 'velocities', 'INVALID_VELOCITIES');
+  const cell = cellOf(system, where);
+  const pbc = pbcOf(system, where);
+  if ((pbc[0] || pbc[1] || pbc[2]) && Math.abs(determinant3(cell)) < 1e-12) {
+    throw new HookmdRangeError('SINGULAR_CELL', `${where}.cell has zero volume but the system is periodic`, {
+      field: 'cell',
+      value: Array.from(cell),
+    });
+  }
+  const energy = system.energy ?? 0;
+  if (typeof energy !== 'number' || !Number.isFinite(energy)) {
+    throw new HookmdRangeError('INVALID_ENERGY', `${where}.energy is ${energy}; it must be a finite number`, { field: 'energy', value: energy });
+  }
+  if (system.info !== undefined && (system.info === null || typeof system.info !== 'object')) {
+    throw new HookmdTypeError('INVALID_INFO', `${where}.info must be an object`, { field: 'info', value: system.info });
+  }
+  return {
+    numAtoms: n,
+    positions,
+    atomicNumbers,
+    masses: masses(system, atomicNumbers, units, where),
+    velocities,
+    cell,
+    pbc,
+    info: { ...(system.info ?? {}) },
+    energy,
+    forces: system.forces === undefined ? undefined : flatVectors(system.forces, n, 3, where, 'forces', 'INVALID_FORCES'),
+    stress: system.stress === undefined ? undefined : flatVectors(system.stress, 3, 3, where, 'stress', 'INVALID_STRESS'),
+  };
+}

@@ -1,0 +1,67 @@
+// The typed surface of the native addon. Only lib/native touches the .node file; every other layer sees
+// these interfaces.
+
+/** Element type of each native Batch field, as a typed array. */
+export interface NativeFieldArrays {
+  positions: Float64Array;
+  velocities: Float64Array;
+  forces: Float64Array;
+  masses: Float64Array;
+  atomicNumbers: Int32Array;
+  systemIndex: Int32Array;
+  energy: Float64Array;
+  stress: Float64Array;
+  cell: Float64Array;
+  pbc: Uint8Array;
+  status: Int32Array;
+  systemId: Int32Array;
+  numAtoms: Int32Array;
+  ptr: Int32Array;
+}
+
+/** Name of a native Batch field. */
+export type NativeFieldName = keyof NativeFieldArrays;
+
+/** A per-system reduction over each system's atoms. */
+export type ReduceOp = 'sum' | 'mean' | 'min' | 'max' | 'norm';
+
+/** The backend-owned storage of one Batch (native class `NativeBatch`). */
+export interface NativeBatch {
+  resize(numAtoms: number, numSystems: number): void;
+  /** A view of the host array (zero-copy where allowed; see `externalViews()`). */
+  view<K extends NativeFieldName>(field: K): NativeFieldArrays[K];
+  /** Copies `source` into the field (host, then device). */
+  write<K extends NativeFieldName>(field: K, source: NativeFieldArrays[K]): void;
+  syncToHost(field: NativeFieldName): void;
+  syncToDevice(field: NativeFieldName): void;
+  reduce(field: 'positions' | 'velocities' | 'forces' | 'masses', op: ReduceOp): Float64Array;
+  kineticEnergy(): Float64Array;
+  fmax(): Float64Array;
+  setUnits(kB: number, forceToAccel: number): void;
+  readonly numAtoms: number;
+  readonly numSystems: number;
+  readonly generation: number;
+  readonly backend: 'cpu' | 'cuda';
+  readonly device: string;
+}
+
+/** What the addon reports about one compiled-in backend. */
+export interface NativeBackendProbe {
+  name: string;
+  available: boolean;
+  reason: string;
+  device: string;
+}
+
+/** The module object of hookmd.node / hookmd_cuda.node. */
+export interface NativeBinding {
+  NativeBatch: new (backend: string) => NativeBatch;
+  setErrorFactory(factory: (code: string, message: string) => Error): void;
+  setThreads(n: number): number;
+  getThreads(): number;
+  hardwareThreads(): number;
+  backends(): NativeBackendProbe[];
+  externalViews(): boolean;
+  readonly napiVersion: number;
+  readonly cudaBuild: boolean;
+}

@@ -1,0 +1,21 @@
+export {
+  activeBackend,
+  backendInfo,
+  configureNative,
+  getThreads,
+  injectBinding,
+  loadBinding,
+  PACKAGE_ROOT,
+  parseBackendRequest,
+  setThreads,
+} from './loader.js';
+export type { BackendInfo, BackendRequest } from './loader.js';
+export { cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary } from './locate.js';
+export type {
+  NativeBackendProbe,
+  NativeBatch,
+  NativeBinding,
+  NativeFieldArrays,
+  NativeFieldName,
+  ReduceOp,
+} from './binding.js';

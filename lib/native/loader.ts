@@ -1,0 +1,190 @@
+// Loads exactly one native addon per process and picks the backend. Objects from two different .node
+// files cannot be mixed, so the choice is made once, at first use, from `configureNative()` or
+// HOOKMD_BACKEND ('auto' | 'cpu' | 'cuda').
+import { createRequire } from 'node:module';
+
+import { HookmdError } from '../errors.js';
+import type { NativeBinding } from './binding.js';
+import { cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary, PACKAGE_ROOT } from './locate.js';
+
+/** Backend request: `auto` takes CUDA when a CUDA build and a GPU are present, CPU otherwise. */
+export type BackendRequest = 'auto' | 'cpu' | 'cuda';
+
+/** What `backendInfo()` reports. */
+export interface BackendInfo {
+  /** The backend in use. */
+  backend: 'cpu' | 'cuda';
+  /** What was asked for (option or HOOKMD_BACKEND). */
+  requested: BackendRequest;
+  /** Device description, e.g. "2 threads" or the GPU name. */
+  device: string;
+  /** Why `auto` did not pick CUDA (undefined when it did, or when CPU was asked for). */
+  fallbackReason: string | undefined;
+  /** The .node file loaded ('injected' for a test binding). */
+  binary: string;
+  /** Whether the loaded binary contains the CUDA backend. */
+  cudaBuild: boolean;
+  /** CPU worker threads. */
+  threads: number;
+  /** Whether typed-array views alias native memory (false: copies synced explicitly). */
+  externalViews: boolean;
+  napiVersion: number;
+}
+
+interface LoadedNative {
+  binding: NativeBinding;
+  backend: 'cpu' | 'cuda';
+  requested: BackendRequest;
+  fallbackReason: string | undefined;
+  binary: string;
+}
+
+const BACKEND_REQUESTS: readonly BackendRequest[] = ['auto', 'cpu', 'cuda'];
+let loaded: LoadedNative | undefined;
+let configuredRequest: BackendRequest | undefined;
+const requireNative = createRequire(import.meta.url);
+
+/** Validates a backend request; the error names the source of the bad value. */
+export function parseBackendRequest(value: unknown, source: string): BackendRequest {
+  if (typeof value === 'string' && (BACKEND_REQUESTS as readonly string[]).includes(value)) {
+    return value as BackendRequest;
+  }
+  throw new HookmdError(
+    'INVALID_BACKEND',
+    `${source}: backend must be one of ${BACKEND_REQUESTS.join(', ')}, got ${JSON.stringify(value)}`,
+    { field: 'backend', value },
+  );
+}
+
+/**
+ * Chooses the backend before the addon is first loaded. Calling it after the first load with a different
+ * choice is an error, since two addons cannot share objects.
+ */
+export function configureNative(options: { backend?: BackendRequest }): void {
+  const request = parseBackendRequest(options.backend ?? 'auto', 'configureNative');
+  if (loaded !== undefined && loaded.requested !== request) {
+    throw new HookmdError(
+      'BACKEND_ALREADY_LOADED',
+      `configureNative: the '${loaded.backend}' backend is already loaded; choose the backend before first use`,
+      { field: 'backend', value: request },
+    );
+  }
+  configuredRequest = request;
+}
+
+function attachErrors(binding: NativeBinding): NativeBinding {
+  binding.setErrorFactory((code, message) => new HookmdError(code, message));
+  return binding;
+}
+
+function missingBinaryError(request: BackendRequest): HookmdError {
+  const tried = request === 'cuda' ? cudaBinaryCandidates() : cpuBinaryCandidates();
+  const fix =
+    request === 'cuda'
+      ? 'Build it with `npm run native:cmake` (needs nvcc and cmake), or use backend "cpu".'
+      : 'Build it with `npm run native:gyp` (needs a C++17 compiler and python3), or reinstall hookmd so its prebuilt binary is used.';
+  return new HookmdError(
+    'NATIVE_BINARY_NOT_FOUND',
+    `hookmd: no native ${request === 'cuda' ? 'CUDA ' : ''}binary for ${process.platform}-${process.arch} ` +
+      `(node ${process.versions.node}). Looked in:\n  ${tried.join('\n  ')}\n${fix}`,
+    { tried },
+  );
+}
+
+function loadFile(file: string): NativeBinding {
+  return attachErrors(requireNative(file) as NativeBinding);
+}
+
+function cudaProbe(binding: NativeBinding): { available: boolean; reason: string } {
+  const probe = binding.backends().find((entry) => entry.name === 'cuda');
+  return probe ?? { available: false, reason: 'the CUDA binary has no cuda backend compiled in' };
+}
+
+function loadCpu(request: BackendRequest, fallbackReason: string | undefined): LoadedNative {
+  const cpuFile = findCpuBinary();
+  if (cpuFile !== undefined) return { binding: loadFile(cpuFile), backend: 'cpu', requested: request, fallbackReason, binary: cpuFile };
+  // The CUDA build also contains the CPU backend, so it serves when it is the only binary present.
+  const cudaFile = findCudaBinary();
+  if (cudaFile !== undefined) return { binding: loadFile(cudaFile), backend: 'cpu', requested: request, fallbackReason, binary: cudaFile };
+  throw missingBinaryError('cpu');
+}
+
+function load(request: BackendRequest): LoadedNative {
+  if (request === 'cpu') return loadCpu(request, undefined);
+  const cudaFile = findCudaBinary();
+  if (cudaFile === undefined) {
+    if (request === 'cuda') throw missingBinaryError('cuda');
+    return loadCpu(request, `no CUDA build found (looked in ${cudaBinaryCandidates().join(', ')})`);
+  }
+  const binding = loadFile(cudaFile);
+  const probe = cudaProbe(binding);
+  if (probe.available) return { binding, backend: 'cuda', requested: request, fallbackReason: undefined, binary: cudaFile };
+  if (request === 'cuda') {
+    throw new HookmdError('BACKEND_UNAVAILABLE', `hookmd: backend 'cuda' cannot run here: ${probe.reason}`, {
+      field: 'backend',
+      value: 'cuda',
+    });
+  }
+  return { binding, backend: 'cpu', requested: request, fallbackReason: probe.reason, binary: cudaFile };
+}
+
+function current(): LoadedNative {
+  if (loaded === undefined) {
+    const request = configuredRequest ?? parseBackendRequest(process.env.HOOKMD_BACKEND ?? 'auto', 'HOOKMD_BACKEND');
+    loaded = load(request);
+  }
+  return loaded;
+}
+
+/** The loaded addon (loading it on first call). */
+export function loadBinding(): NativeBinding {
+  return current().binding;
+}
+
+/** The backend every new Batch uses. */
+export function activeBackend(): 'cpu' | 'cuda' {
+  return current().backend;
+}
+
+/**
+ * Replaces the addon with a test double (or a binary at another path). Resets the backend choice.
+ * Intended for tests of code above lib/native.
+ */
+export function injectBinding(binding: NativeBinding, backend: 'cpu' | 'cuda' = 'cpu'): void {
+  loaded = { binding: attachErrors(binding), backend, requested: backend, fallbackReason: undefined, binary: 'injected' };
+}
+
+/** Which backend runs, on what device, and why `auto` fell back to CPU when it did. */
+export function backendInfo(): BackendInfo {
+  const { binding, backend, requested, fallbackReason, binary } = current();
+  const probe = binding.backends().find((entry) => entry.name === backend);
+  return {
+    backend,
+    requested,
+    device: probe?.device ?? '',
+    fallbackReason,
+    binary,
+    cudaBuild: binding.cudaBuild,
+    threads: binding.getThreads(),
+    externalViews: binding.externalViews(),
+    napiVersion: binding.napiVersion,
+  };
+}
+
+/** Sets the CPU thread-pool size (n < 1 or undefined: every core). Returns the new size. */
+export function setThreads(n?: number): number {
+  if (n !== undefined && (!Number.isInteger(n) || n < 0)) {
+    throw new HookmdError('INVALID_THREADS', `setThreads: n must be a non-negative integer, got ${n}`, {
+      field: 'threads',
+      value: n,
+    });
+  }
+  return loadBinding().setThreads(n ?? 0);
+}
+
+/** The CPU thread-pool size. */
+export function getThreads(): number {
+  return loadBinding().getThreads();
+}
+
+export { PACKAGE_ROOT };

@@ -6,3 +6,7 @@ export { LJ, METAL, unitSystem } from './units.js';
 export type { UnitSystem } from './units.js';
 export { determinant3, normalizeSystem } from './validate.js';
 export type { NormalizedSystem } from './validate.js';
+export { bulk, rattle, repeat } from './build.js';
+export type { BulkOptions, CrystalStructure } from './build.js';
+export { createRng } from './random.js';
+export type { Rng } from './random.js';

@@ -1,0 +1,151 @@
+// Common inputs, made the way ASE's ase.build makes them: bulk crystals, supercells and rattled copies.
+import { HookmdError, HookmdRangeError } from '../errors.js';
+import { atomicNumber } from './elements.js';
+import { createRng } from './random.js';
+import type { System } from './system.js';
+import { normalizeSystem } from './validate.js';
+import { METAL } from './units.js';
+
+/** Crystal structures `bulk` can build. */
+export type CrystalStructure = 'fcc' | 'bcc' | 'sc' | 'hcp' | 'diamond';
+
+/** Options of `bulk`. */
+export interface BulkOptions {
+  /** Lattice constant (Å in metal units). Defaults to the element's reference value where one is known. */
+  a?: number;
+  /** c for hcp (default a·√(8/3), the ideal ratio). */
+  c?: number;
+  /** The conventional cubic cell (fcc: 4 atoms, bcc: 2, diamond: 8) instead of the primitive one. */
+  cubic?: boolean;
+}
+
+// Reference ground states at low temperature (the values ASE lists in ase.data.reference_states).
+const REFERENCE: Record<string, [CrystalStructure, number, number?]> = {
+  Ne: ['fcc', 4.43], Ar: ['fcc', 5.26], Kr: ['fcc', 5.72], Xe: ['fcc', 6.2],
+  Al: ['fcc', 4.05], Ni: ['fcc', 3.52], Cu: ['fcc', 3.61], Pd: ['fcc', 3.89], Ag: ['fcc', 4.09], Pt: ['fcc', 3.92],
+  Au: ['fcc', 4.08], Pb: ['fcc', 4.95], Li: ['bcc', 3.49], Na: ['bcc', 4.23], K: ['bcc', 5.23], V: ['bcc', 3.02],
+  Cr: ['bcc', 2.88], Fe: ['bcc', 2.87], Mo: ['bcc', 3.15], W: ['bcc', 3.16], Ta: ['bcc', 3.31],
+  C: ['diamond', 3.57], Si: ['diamond', 5.43], Ge: ['diamond', 5.66], Mg: ['hcp', 3.21, 5.21], Ti: ['hcp', 2.95, 4.68],
+  Zn: ['hcp', 2.66, 4.95], Co: ['hcp', 2.51, 4.07], Po: ['sc', 3.35],
+};
+
+function positive(value: number, field: string): number {
+  if (!(Number.isFinite(value) && value > 0)) {
+    throw new HookmdRangeError('INVALID_LATTICE', `bulk: ${field} must be a finite number > 0, got ${value}`, { field, value });
+  }
+  return value;
+}
+
+function scaled(fractional: number[][], cell: number[][]): number[][] {
+  return fractional.map((f) => [0, 1, 2].map((k) => f[0] * cell[0][k] + f[1] * cell[1][k] + f[2] * cell[2][k]));
+}
+
+/**
+ * A periodic bulk crystal (ASE's `bulk`).
+ *
+ * @example
+ * const argon = bulk('Ar', 'fcc', { a: 5.26, cubic: true }); // 4 atoms, 5.26 Å cubic cell
+ */
+export function bulk(symbol: string, structure?: CrystalStructure, options: BulkOptions = {}): System {
+  atomicNumber(symbol);
+  const reference = REFERENCE[symbol];
+  const kind = structure ?? reference?.[0];
+  if (kind === undefined) {
+    throw new HookmdError('MISSING_STRUCTURE', `bulk: no reference structure for ${symbol}; pass one`, { field: 'structure', value: symbol });
+  }
+  const known = reference !== undefined && reference[0] === kind ? reference : undefined;
+  if (options.a === undefined && known === undefined) {
+    throw new HookmdError('MISSING_LATTICE', `bulk: no reference lattice constant for ${kind} ${symbol}; pass { a }`, { field: 'a' });
+  }
+  const a = positive(options.a ?? (known as [CrystalStructure, number])[1], 'a');
+  const h = a / 2;
+  let cell: number[][];
+  let fractional: number[][];
+  switch (kind) {
+    case 'sc':
+      cell = [[a, 0, 0], [0, a, 0], [0, 0, a]];
+      fractional = [[0, 0, 0]];
+      break;
+    case 'fcc':
+      [cell, fractional] = options.cubic
+        ? [[[a, 0, 0], [0, a, 0], [0, 0, a]], [[0, 0, 0], [0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0]]]
+        : [[[0, h, h], [h, 0, h], [h, h, 0]], [[0, 0, 0]]];
+      break;
+    case 'bcc':
+      [cell, fractional] = options.cubic
+        ? [[[a, 0, 0], [0, a, 0], [0, 0, a]], [[0, 0, 0], [0.5, 0.5, 0.5]]]
+        : [[[-h, h, h], [h, -h, h], [h, h, -h]], [[0, 0, 0]]];
+      break;
+    case 'diamond':
+      [cell, fractional] = options.cubic
+        ? [[[a, 0, 0], [0, a, 0], [0, 0, a]], [[0, 0, 0], [0.25, 0.25, 0.25], [0, 0.5, 0.5], [0.25, 0.75, 0.75],
+            [0.5, 0, 0.5], [0.75, 0.25, 0.75], [0.5, 0.5, 0], [0.75, 0.75, 0.25]]]
+        : [[[0, h, h], [h, 0, h], [h, h, 0]], [[0, 0, 0], [0.25, 0.25, 0.25]]];
+      break;
+    case 'hcp': {
+      const c = positive(options.c ?? (options.a === undefined ? known?.[2] : undefined) ?? a * Math.sqrt(8 / 3), 'c');
+      cell = [[a, 0, 0], [-a / 2, (a * Math.sqrt(3)) / 2, 0], [0, 0, c]];
+      fractional = [[0, 0, 0], [1 / 3, 2 / 3, 0.5]];
+      break;
+    }
+    default:
+      throw new HookmdError('UNKNOWN_STRUCTURE', `bulk: unknown crystal structure ${JSON.stringify(kind)}`, { field: 'structure', value: kind });
+  }
+  const positions = scaled(fractional, cell);
+  return { symbols: positions.map(() => symbol), positions, cell, pbc: [true, true, true] };
+}
+
+/**
+ * A supercell: `counts[k]` copies along lattice vector k, atoms ordered block by block as ASE's
+ * `Atoms.repeat` orders them.
+ */
+export function repeat(system: System, counts: readonly [number, number, number]): System {
+  for (const [k, n] of counts.entries()) {
+    if (!Number.isInteger(n) || n < 1) {
+      throw new HookmdRangeError('INVALID_REPEAT', `repeat: counts[${k}] must be an integer ≥ 1, got ${n}`, { field: 'counts', index: k, value: n });
+    }
+  }
+  const s = normalizeSystem(system, 0, METAL, 'repeat');
+  const n = s.numAtoms;
+  const positions: number[][] = [];
+  const numbers: number[] = [];
+  const masses: number[] = [];
+  const velocities: number[][] = [];
+  for (let i = 0; i < counts[0]; i++) {
+    for (let j = 0; j < counts[1]; j++) {
+      for (let k = 0; k < counts[2]; k++) {
+        const shift = [0, 1, 2].map((c) => i * s.cell[c] + j * s.cell[3 + c] + k * s.cell[6 + c]);
+        for (let a = 0; a < n; a++) {
+          positions.push([0, 1, 2].map((c) => s.positions[3 * a + c] + shift[c]));
+          velocities.push([0, 1, 2].map((c) => s.velocities[3 * a + c]));
+          numbers.push(s.atomicNumbers[a]);
+          masses.push(s.masses[a]);
+        }
+      }
+    }
+  }
+  const cell = [0, 1, 2].map((r) => [0, 1, 2].map((c) => s.cell[3 * r + c] * counts[r]));
+  return {
+    atomicNumbers: numbers,
+    positions,
+    velocities,
+    ...(system.masses === undefined ? {} : { masses }),
+    cell,
+    pbc: [s.pbc[0] === 1, s.pbc[1] === 1, s.pbc[2] === 1],
+    info: { ...s.info },
+  };
+}
+
+/**
+ * A copy with every coordinate displaced by a normal deviate of standard deviation `stdev`
+ * (ASE's `Atoms.rattle`; the stream is hookmd's own, reproducible for a seed but not numpy's).
+ */
+export function rattle(system: System, stdev: number, seed = 42): System {
+  if (!(Number.isFinite(stdev) && stdev >= 0)) {
+    throw new HookmdRangeError('INVALID_STDEV', `rattle: stdev must be a finite number ≥ 0, got ${stdev}`, { field: 'stdev', value: stdev });
+  }
+  const s = normalizeSystem(system, 0, METAL, 'rattle');
+  const rng = createRng(seed);
+  const positions = Array.from({ length: s.numAtoms }, (_, a) => [0, 1, 2].map((c) => s.positions[3 * a + c] + stdev * rng.normal()));
+  return { ...system, positions };
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+
+import { bulk, rattle, repeat } from '../../lib/data/index.js';
+import { aseSkipReason, asePython, runAse } from '../helpers/ase.js';
+
+interface AseStructure {
+  positions: number[][];
+  cell: number[][];
+  numbers: number[];
+}
+
+const ASE_BUILD = `
+import json, sys
+from ase.build import bulk
+cases = json.load(sys.stdin)
+out = []
+for c in cases:
+    kw = {k: v for k, v in c['kw'].items()}
+    atoms = bulk(c['symbol'], c['structure'], **kw)
+    if c.get('repeat'):
+        atoms = atoms.repeat(c['repeat'])
+    out.append({'positions': atoms.positions.tolist(), 'cell': atoms.cell.tolist(), 'numbers': atoms.numbers.tolist()})
+print(json.dumps(out))
+`;
+
+const CASES = [
+  { symbol: 'Cu', structure: 'fcc', kw: { a: 3.61 } },
+  { symbol: 'Cu', structure: 'fcc', kw: { a: 3.61, cubic: true } },
+  { symbol: 'Fe', structure: 'bcc', kw: { a: 2.87 } },
+  { symbol: 'Fe', structure: 'bcc', kw: { a: 2.87, cubic: true } },
+  { symbol: 'Po', structure: 'sc', kw: { a: 3.35 } },
+  { symbol: 'Si', structure: 'diamond', kw: { a: 5.43 } },
+  { symbol: 'Si', structure: 'diamond', kw: { a: 5.43, cubic: true } },
+  { symbol: 'Mg', structure: 'hcp', kw: { a: 3.21, c: 5.21 } },
+  { symbol: 'Ar', structure: 'fcc', kw: { a: 5.26, cubic: true }, repeat: [2, 3, 1] },
+] as const;
+
+function expectClose(actual: number[][], expected: number[][]): void {
+  expect(actual.length).toBe(expected.length);
+  actual.forEach((row, i) => row.forEach((v, k) => expect(v).toBeCloseTo(expected[i][k], 10)));
+}
+
+describe('build helpers match ase.build', () => {
+  it.skipIf(asePython === undefined)(`bulk and repeat give ASE's cells and positions ${aseSkipReason}`, () => {
+    const reference = runAse<AseStructure[]>(ASE_BUILD, CASES);
+    CASES.forEach((c, i) => {
+      let system = bulk(c.symbol, c.structure, c.kw);
+      if ('repeat' in c) system = repeat(system, c.repeat);
+      expectClose(system.cell as number[][], reference[i].cell);
+      expectClose(system.positions as number[][], reference[i].positions);
+    });
+  });
+
+  it('rattle is reproducible for a seed and has the requested spread', () => {
+    const base = repeat(bulk('Ar', 'fcc', { a: 5.26, cubic: true }), [5, 5, 5]);
+    const a = rattle(base, 0.1, 7).positions as number[][];
+    const b = rattle(base, 0.1, 7).positions as number[][];
+    const c = rattle(base, 0.1, 8).positions as number[][];
+    expect(a).toEqual(b);
+    expect(a).not.toEqual(c);
+    const deltas = a.flatMap((row, i) => row.map((v, k) => v - (base.positions as number[][])[i][k]));
+    const mean = deltas.reduce((s, d) => s + d, 0) / deltas.length;
+    const std = Math.sqrt(deltas.reduce((s, d) => s + (d - mean) ** 2, 0) / deltas.length);
+    expect(Math.abs(mean)).toBeLessThan(0.01);
+    expect(std).toBeGreaterThan(0.09);
+    expect(std).toBeLessThan(0.11);
+  });
+
+  it('rejects bad arguments with typed errors', () => {
+    expect(() => bulk('Xx', 'fcc', { a: 1 })).toThrow(expect.objectContaining({ code: 'UNKNOWN_ELEMENT' }));
+    expect(() => bulk('Cu', 'fcc', { a: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_LATTICE' }));
+    expect(() => bulk('H', 'fcc')).toThrow(expect.objectContaining({ code: 'MISSING_LATTICE' }));
+    expect(() => repeat(bulk('Cu'), [0, 1, 1])).toThrow(expect.objectContaining({ code: 'INVALID_REPEAT' }));
+    expect(() => rattle(bulk('Cu'), NaN)).toThrow(expect.objectContaining({ code: 'INVALID_STDEV' }));
+  });
+});

@@ -1,0 +1,98 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import {
+  backendInfo,
+  configureNative,
+  cpuBinaryCandidates,
+  findCpuBinary,
+  getThreads,
+  parseBackendRequest,
+  setThreads,
+} from '../../lib/native/index.js';
+
+describe('native loader', () => {
+  it('loads the CPU addon and reports the backend, device and threads', () => {
+    const info = backendInfo();
+    expect(info.backend).toBe('cpu');
+    expect(['auto', 'cpu']).toContain(info.requested);
+    expect(info.threads).toBeGreaterThanOrEqual(1);
+    expect(info.device).toMatch(/threads/);
+    expect(info.napiVersion).toBe(8);
+    expect(info.binary).toMatch(/\.node$/);
+    if (info.requested === 'auto' && !info.cudaBuild) expect(info.fallbackReason).toMatch(/CUDA/);
+  });
+
+  it('setThreads resizes the pool and validates its argument', () => {
+    const before = getThreads();
+    expect(setThreads(1)).toBe(1);
+    expect(getThreads()).toBe(1);
+    expect(setThreads(before)).toBe(before);
+    expect(() => setThreads(-2)).toThrow(expect.objectContaining({ code: 'INVALID_THREADS' }));
+    expect(() => setThreads(1.5)).toThrow(expect.objectContaining({ code: 'INVALID_THREADS' }));
+  });
+
+  it('rejects an unknown backend request with a typed error', () => {
+    expect(() => parseBackendRequest('gpu', 'HOOKMD_BACKEND')).toThrow(expect.objectContaining({ code: 'INVALID_BACKEND' }));
+    expect(() => parseBackendRequest('gpu', 'HOOKMD_BACKEND')).toThrow(/HOOKMD_BACKEND: backend must be one of auto, cpu, cuda/);
+  });
+
+  it('refuses to switch backends after the addon is loaded', () => {
+    backendInfo();
+    expect(() => configureNative({ backend: 'cuda' })).toThrow(expect.objectContaining({ code: 'BACKEND_ALREADY_LOADED' }));
+  });
+
+  it('lists the folders it searched when no binary exists', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'hookmd-empty-'));
+    expect(findCpuBinary(empty)).toBeUndefined();
+    expect(cpuBinaryCandidates(empty)).toEqual([
+      join(empty, 'prebuilds', `${process.platform}-${process.arch}`),
+      join(empty, 'build', 'Release'),
+      join(empty, 'build', 'Debug'),
+    ]);
+  });
+
+  describe('HOOKMD_BACKEND', () => {
+    afterEach(() => {
+      delete process.env.HOOKMD_BACKEND;
+      vi.resetModules();
+    });
+
+    async function freshLoader(value: string): Promise<typeof import('../../lib/native/index.js')> {
+      vi.resetModules();
+      process.env.HOOKMD_BACKEND = value;
+      return import('../../lib/native/index.js');
+    }
+
+    it('rejects a bad value with a typed error naming the variable', async () => {
+      const loader = await freshLoader('tpu');
+      expect(() => loader.loadBinding()).toThrow(expect.objectContaining({ code: 'INVALID_BACKEND' }));
+    });
+
+    it('cpu selects the CPU backend', async () => {
+      const loader = await freshLoader('cpu');
+      expect(loader.backendInfo()).toMatchObject({ backend: 'cpu', requested: 'cpu', fallbackReason: undefined });
+    });
+
+    it('cuda on a machine without a GPU fails with a reason instead of crashing', async () => {
+      const loader = await freshLoader('cuda');
+      let error: unknown;
+      try {
+        loader.loadBinding();
+      } catch (caught) {
+        error = caught;
+      }
+      if (loader.findCudaBinary() === undefined) {
+        expect(error).toMatchObject({ code: 'NATIVE_BINARY_NOT_FOUND' });
+        expect(String((error as Error).message)).toMatch(/build-cuda/);
+      } else if (error !== undefined) {
+        expect(error).toMatchObject({ code: 'BACKEND_UNAVAILABLE' });
+      } else {
+        expect(loader.backendInfo().backend).toBe('cuda');
+      }
+    });
+  });
+});

@@ -5,9 +5,13 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
-trap 'rm -rf "$work" "$root/prebuilds"' EXIT
-cd "$root"
+trap 'rm -rf "$work"' EXIT
 
+# Work on a copy of the tree: prebuildify rebuilds through node-gyp, which would wipe the developer's build/.
+mkdir -p "$work/src"
+(cd "$root" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$work/src")
+ln -s "$root/node_modules" "$work/src/node_modules"
+cd "$work/src"
 npm run --silent native:prebuild
 ls prebuilds/*/
 tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)

@@ -55,8 +55,10 @@ export class Batch {
   readonly units: UnitSystem;
   readonly #native: NativeBatch;
   readonly #mirrored: boolean;
-  #views = new Map<NativeFieldName, NativeFieldArrays[NativeFieldName]>();
-  #viewGeneration = -1;
+  // Views are cached in a plain object: the getters are on the hot path of every hook.
+  #views: Partial<NativeFieldArrays> = {};
+  #numAtoms = 0;
+  #numSystems = 0;
   #synced = new Set<NativeFieldName>();
   #touched = new Set<NativeFieldName>();
   #info: Record<string, unknown>[] = [];
@@ -82,12 +84,12 @@ export class Batch {
 
   /** Number of systems B. */
   get numSystems(): number {
-    return this.#native.numSystems;
+    return this.#numSystems;
   }
 
   /** Number of atoms N. */
   get numAtoms(): number {
-    return this.#native.numAtoms;
+    return this.#numAtoms;
   }
 
   /** The backend that owns the arrays. */
@@ -257,6 +259,8 @@ export class Batch {
       arrays.systemIndex.fill(s, arrays.ptr[s], arrays.ptr[s + 1]);
     }
     this.#native.resize(numAtoms, numSystems);
+    this.#numAtoms = numAtoms;
+    this.#numSystems = numSystems;
     for (const name of Object.keys(arrays) as NativeFieldName[]) this.#native.write(name, arrays[name] as never);
     this.#resetViews();
     this.#info = [...(prior?.info ?? []), ...added.map((system) => system.info)];
@@ -325,37 +329,31 @@ export class Batch {
     return new Map([...this.#extra].map(([name, field]) => [name, { per: field.per, components: field.components }]));
   }
 
+  // Only #fill reallocates native storage, so it is the one place that drops cached views.
   #resetViews(): void {
-    this.#views.clear();
+    this.#views = {};
     this.#synced.clear();
     this.#touched.clear();
-    this.#viewGeneration = this.#native.generation;
   }
 
   #access<K extends NativeFieldName>(field: K, forWrite: boolean): NativeFieldArrays[K] {
-    if (this.#viewGeneration !== this.#native.generation) this.#resetViews();
     if (!this.#mirrored) {
-      let view = this.#views.get(field);
-      if (view === undefined) {
-        view = this.#native.view(field);
-        this.#views.set(field, view);
-      }
-      return view as NativeFieldArrays[K];
+      return (this.#views[field] ??= this.#native.view(field));
     }
     if (!this.#synced.has(field)) {
       this.#native.syncToHost(field);
       // Where external buffers are refused, view() returns a fresh copy of the host array.
-      this.#views.set(field, this.#native.view(field));
+      this.#views[field] = this.#native.view(field);
       this.#synced.add(field);
     }
     if (forWrite) this.#touched.add(field);
-    return this.#views.get(field) as NativeFieldArrays[K];
+    return this.#views[field] as NativeFieldArrays[K];
   }
 
   /** @internal Writes back mirrors touched through the field getters (after a hook dispatch). */
   commitHostViews(): void {
     if (!this.#mirrored) return;
-    for (const field of this.#touched) this.#native.write(field, this.#views.get(field) as never);
+    for (const field of this.#touched) this.#native.write(field, this.#views[field] as never);
     this.#touched.clear();
   }
 

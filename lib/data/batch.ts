@@ -57,6 +57,7 @@ export class Batch {
   readonly #mirrored: boolean;
   // Views are cached in a plain object: the getters are on the hot path of every hook.
   #views: Partial<NativeFieldArrays> = {};
+  #layoutCopies: Partial<Record<'ptr' | 'numAtoms' | 'systemIndex', Int32Array>> = {};
   #numAtoms = 0;
   #numSystems = 0;
   #synced = new Set<NativeFieldName>();
@@ -107,8 +108,8 @@ export class Batch {
   get masses(): Float64Array { return this.#access('masses', true); }
   /** N atomic numbers. */
   get atomicNumbers(): Int32Array { return this.#access('atomicNumbers', true); }
-  /** N system indices, sorted. */
-  get systemIndex(): Int32Array { return this.#access('systemIndex', false); }
+  /** N system indices, sorted (a copy: the layout is changed only through select/append). */
+  get systemIndex(): Int32Array { return this.#layout('systemIndex'); }
   /** B potential energies (eV in metal). */
   get energy(): Float64Array { return this.#access('energy', true); }
   /** B×9 stress, row-major 3×3 (eV/Å³ in metal, ASE's sign convention). */
@@ -121,16 +122,17 @@ export class Batch {
   get status(): Int32Array { return this.#access('status', true); }
   /** B stable system ids. */
   get systemId(): Int32Array { return this.#access('systemId', false); }
-  /** B atom counts. */
-  get numAtomsPerSystem(): Int32Array { return this.#access('numAtoms', false); }
-  /** B+1 CSR offsets: system s owns atoms ptr[s] .. ptr[s+1]−1. */
-  get ptr(): Int32Array { return this.#access('ptr', false); }
+  /** B atom counts (a copy). */
+  get numAtomsPerSystem(): Int32Array { return this.#layout('numAtoms'); }
+  /** B+1 CSR offsets: system s owns atoms ptr[s] .. ptr[s+1]−1 (a copy). */
+  get ptr(): Int32Array { return this.#layout('ptr'); }
 
   /** Read-only access to a field: syncs a mirror without scheduling a write-back. */
   read<K extends NativeFieldName>(field: K): NativeFieldArrays[K] {
     if (!(field in FIELD_WIDTH)) {
       throw new HookmdTypeError('UNKNOWN_FIELD', `Batch.read: unknown field ${JSON.stringify(field)}`, { field, value: field });
     }
+    if (field === 'ptr' || field === 'numAtoms' || field === 'systemIndex') return this.#layout(field) as NativeFieldArrays[K];
     return this.#access(field, false);
   }
 
@@ -332,8 +334,15 @@ export class Batch {
   // Only #fill reallocates native storage, so it is the one place that drops cached views.
   #resetViews(): void {
     this.#views = {};
+    this.#layoutCopies = {};
     this.#synced.clear();
     this.#touched.clear();
+  }
+
+  // Native loops index atoms through the layout fields, so JS only ever sees copies of them: a stray
+  // write cannot make native code read out of bounds.
+  #layout(field: 'ptr' | 'numAtoms' | 'systemIndex'): Int32Array {
+    return (this.#layoutCopies[field] ??= this.#access(field, false).slice());
   }
 
   #access<K extends NativeFieldName>(field: K, forWrite: boolean): NativeFieldArrays[K] {

@@ -73,6 +73,15 @@ describe('views alias native memory', () => {
     expect(native.kineticEnergy()[0]).toBeCloseTo((0.5 * 15.999 * 1e-4) / 9.648533212e-3, 12);
   });
 
+  it('layout fields are copies, so a stray write cannot corrupt native indexing', () => {
+    const batch = Batch.fromSystems([water, argonCrystal]);
+    batch.ptr[1] = 1000;
+    batch.systemIndex[0] = 7;
+    expect(Array.from(batch.ptr)).toEqual([0, 3, 5]);
+    expect(Array.from(nativeBatchOf(batch).fmax())).toEqual([0, 0]);
+    expect(Array.from(nativeBatchOf(batch).view('ptr'))).toEqual([0, 3, 5]);
+  });
+
   it('native writes show through an existing view', () => {
     const batch = Batch.fromSystems([water]);
     const view = batch.positions;

@@ -16,11 +16,13 @@ void BatchStorage::resize(std::int64_t numAtoms, std::int64_t numSystems) {
   if (numAtoms < 0 || numSystems < 0) {
     fail("INVALID_SIZE", "resize: numAtoms and numSystems must be >= 0");
   }
+  // Allocate everything first: a failed allocation must leave the old arrays and sizes consistent.
+  std::array<std::shared_ptr<HostBuffer>, kFieldCount> next;
   for (int i = 0; i < kFieldCount; ++i) {
     const Field field = static_cast<Field>(i);
-    buffers_[i] = HostBuffer::allocate(fieldLength(field, numAtoms, numSystems) *
-                                       elementSize(fieldInfo(field).type));
+    next[i] = HostBuffer::allocate(fieldLength(field, numAtoms, numSystems) * elementSize(fieldInfo(field).type));
   }
+  buffers_ = std::move(next);
   numAtoms_ = numAtoms;
   numSystems_ = numSystems;
   ++generation_;

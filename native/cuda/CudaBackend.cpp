@@ -1,0 +1,126 @@
+#include "cuda/CudaBackend.h"
+
+#include <cstdio>
+#include <limits>
+
+#include "core/Error.h"
+#include "cuda/CudaCheck.h"
+
+namespace hookmd {
+
+namespace {
+std::size_t fieldBytes(const BatchStorage& storage, Field field) {
+  return storage.length(field) * elementSize(fieldInfo(field).type);
+}
+}  // namespace
+
+std::string CudaBackend::describeDevice(const cudaDeviceProp& properties) {
+  const double gib = static_cast<double>(properties.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0);
+  char text[320];
+  std::snprintf(text, sizeof text, "%s (sm_%d%d, %.0f GiB)", properties.name, properties.major, properties.minor, gib);
+  return text;
+}
+
+CudaBackend::CudaBackend() {
+  int ordinal = 0;
+  cudaDeviceProp properties;
+  cudaCheck(cudaGetDevice(&ordinal), "cuda backend");
+  cudaCheck(cudaGetDeviceProperties(&properties, ordinal), "cuda backend");
+  device_ = describeDevice(properties);
+  d_firstBadSystem_.allocate(sizeof(unsigned long long), "cuda backend");
+  resize(0, 0);
+}
+
+bool CudaBackend::supports(const std::string& operation) const {
+  static const char* const native[] = {"resize", "syncToHost", "syncToDevice", "reduce", "kineticEnergy", "fmax"};
+  for (const char* name : native) {
+    if (operation == name) return true;
+  }
+  return false;
+}
+
+void CudaBackend::resize(std::int64_t numAtoms, std::int64_t numSystems) {
+  host_.resize(numAtoms, numSystems);
+  // Each device block is freed before its replacement is allocated, keeping the peak at one copy. If an
+  // allocation fails, the batch is left empty rather than with host sizes the device arrays do not match.
+  try {
+    for (int i = 0; i < kFieldCount; ++i) d_fields_[i].allocate(fieldBytes(host_, static_cast<Field>(i)), "resize");
+    d_result_.allocate(static_cast<std::size_t>(numSystems) * sizeof(double), "resize");
+  } catch (...) {
+    for (DeviceBuffer& buffer : d_fields_) buffer.allocate(0, "resize");
+    d_result_.allocate(0, "resize");
+    host_.resize(0, 0);
+    throw;
+  }
+}
+
+void CudaBackend::syncToHost(Field field) {
+  const std::size_t bytes = fieldBytes(host_, field);
+  if (bytes == 0) return;
+  cudaCheck(cudaMemcpy(host_.buffer(field)->data(), d_fields_[static_cast<int>(field)].data(), bytes,
+                       cudaMemcpyDeviceToHost),
+            "syncToHost");
+}
+
+void CudaBackend::syncToDevice(Field field) {
+  const std::size_t bytes = fieldBytes(host_, field);
+  if (bytes == 0) return;
+  cudaCheck(cudaMemcpy(d_fields_[static_cast<int>(field)].data(), host_.buffer(field)->data(), bytes,
+                       cudaMemcpyHostToDevice),
+            "syncToDevice");
+}
+
+kernel::SystemRanges CudaBackend::prepareSystems(const char* operation) {
+  // All ones is the "no bad system" value that atomicMin can only lower.
+  cudaCheck(cudaMemset(d_firstBadSystem_.data(), 0xFF, sizeof(unsigned long long)), operation);
+  return {d_fields_[static_cast<int>(Field::Ptr)].as<const std::int32_t>(), host_.numSystems(), host_.numAtoms(),
+          d_firstBadSystem_.as<unsigned long long>()};
+}
+
+void CudaBackend::finish(cudaError_t launchStatus, const char* operation, double* out) {
+  cudaCheck(launchStatus, operation);
+  // The blocking copy also surfaces faults raised while the kernel ran.
+  cudaCheck(cudaMemcpy(out, d_result_.data(), d_result_.bytes(), cudaMemcpyDeviceToHost), operation);
+  unsigned long long firstBad = 0;
+  cudaCheck(cudaMemcpy(&firstBad, d_firstBadSystem_.data(), sizeof firstBad, cudaMemcpyDeviceToHost), operation);
+  if (firstBad == std::numeric_limits<unsigned long long>::max()) return;
+  std::int32_t range[2] = {0, 0};
+  cudaCheck(cudaMemcpy(range, d_fields_[static_cast<int>(Field::Ptr)].as<std::int32_t>() + firstBad, sizeof range,
+                       cudaMemcpyDeviceToHost),
+            operation);
+  fail("INVALID_PTR", std::string(operation) + ": system " + std::to_string(firstBad) + " spans atoms [" +
+                          std::to_string(range[0]) + ", " + std::to_string(range[1]) + "), outside [0, " +
+                          std::to_string(host_.numAtoms()) + "); ptr must hold non-decreasing atom offsets");
+}
+
+void CudaBackend::reduceInto(Field field, ReduceOp op, double* out, const char* operation) {
+  const FieldInfo& info = fieldInfo(field);
+  if (info.extent != Extent::PerAtom || info.type != ElementType::Float64) {
+    fail("INVALID_FIELD", std::string(operation) + ": field '" + info.name + "' is not a per-atom float64 field");
+  }
+  if (host_.numSystems() == 0) return;
+  kernel::ReduceFieldArgs args;
+  args.systems = prepareSystems(operation);
+  args.d_values = deviceF64(field);
+  args.components = info.components;
+  args.op = static_cast<int>(op);
+  args.d_out = d_result_.as<double>();
+  finish(kernel::reduceField(args), operation, out);
+}
+
+void CudaBackend::reduce(Field field, ReduceOp op, double* out) { reduceInto(field, op, out, "reduce"); }
+
+void CudaBackend::kineticEnergy(double* out) {
+  if (host_.numSystems() == 0) return;
+  kernel::KineticEnergyArgs args;
+  args.systems = prepareSystems("kineticEnergy");
+  args.d_masses = deviceF64(Field::Masses);
+  args.d_velocities = deviceF64(Field::Velocities);
+  args.forceToAccel = host_.units.forceToAccel;
+  args.d_out = d_result_.as<double>();
+  finish(kernel::kineticEnergy(args), "kineticEnergy", out);
+}
+
+void CudaBackend::fmax(double* out) { reduceInto(Field::Forces, ReduceOp::Max, out, "fmax"); }
+
+}  // namespace hookmd

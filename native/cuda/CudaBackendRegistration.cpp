@@ -1,0 +1,78 @@
+#include "cuda/CudaBackendRegistration.h"
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <string>
+
+#include "core/BackendRegistry.h"
+#include "cuda/CudaBackend.h"
+#include "cuda/CudaReductions.cuh"
+
+namespace hookmd {
+
+namespace {
+
+std::string describeError(cudaError_t status) {
+  return std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
+}
+
+std::string runtimeVersion() {
+  return std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10);
+}
+
+std::string whyNoDevice(cudaError_t status) {
+  switch (status) {
+    case cudaErrorInsufficientDriver:
+      return "no CUDA driver found, or it is older than CUDA " + runtimeVersion() + " needs";
+    case cudaErrorNoDevice: return "no CUDA device found";
+    default: return "the CUDA runtime could not start";
+  }
+}
+
+// The static cudart loads libcuda here, on first use, not when the .node is loaded: a GPU-less machine
+// gets a reason string, never a failed dlopen or an abort.
+BackendAvailability probeCuda() {
+  BackendAvailability availability;
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    cudaGetLastError();
+    availability.reason = whyNoDevice(status) + " (" + describeError(status) + ")";
+    return availability;
+  }
+  if (count == 0) {
+    availability.reason = "no CUDA device found";
+    return availability;
+  }
+  int ordinal = 0;
+  cudaDeviceProp properties;
+  status = cudaGetDevice(&ordinal);
+  if (status == cudaSuccess) status = cudaGetDeviceProperties(&properties, ordinal);
+  if (status == cudaSuccess) status = kernel::checkKernelImage();
+  if (status != cudaSuccess) {
+    cudaGetLastError();
+    availability.reason = "CUDA device " + std::to_string(ordinal) + " cannot run this build's kernels (" +
+                          describeError(status) + ")";
+    return availability;
+  }
+  availability.available = true;
+  availability.device = CudaBackend::describeDevice(properties);
+  return availability;
+}
+
+}  // namespace
+
+void registerCudaBackend() {
+  BackendEntry entry;
+  entry.name = "cuda";
+  entry.probe = [] {
+    // Devices and drivers do not come and go within a process, and the first probe may create a context.
+    static const BackendAvailability availability = probeCuda();
+    return availability;
+  };
+  entry.create = [] { return std::unique_ptr<Backend>(new CudaBackend()); };
+  registerBackend(std::move(entry));
+}
+
+}  // namespace hookmd

@@ -109,7 +109,7 @@ export class Batch {
   /** N atomic numbers. */
   get atomicNumbers(): Int32Array { return this.#access('atomicNumbers', true); }
   /** N system indices, sorted (a copy: the layout is changed only through select/append). */
-  get systemIndex(): Int32Array { return this.#layout('systemIndex'); }
+  get systemIndex(): Int32Array { return this.#layout('systemIndex').slice(); }
   /** B potential energies (eV in metal). */
   get energy(): Float64Array { return this.#access('energy', true); }
   /** B×9 stress, row-major 3×3 (eV/Å³ in metal, ASE's sign convention). */
@@ -123,16 +123,16 @@ export class Batch {
   /** B stable system ids. */
   get systemId(): Int32Array { return this.#access('systemId', false); }
   /** B atom counts (a copy). */
-  get numAtomsPerSystem(): Int32Array { return this.#layout('numAtoms'); }
+  get numAtomsPerSystem(): Int32Array { return this.#layout('numAtoms').slice(); }
   /** B+1 CSR offsets: system s owns atoms ptr[s] .. ptr[s+1]−1 (a copy). */
-  get ptr(): Int32Array { return this.#layout('ptr'); }
+  get ptr(): Int32Array { return this.#layout('ptr').slice(); }
 
   /** Read-only access to a field: syncs a mirror without scheduling a write-back. */
   read<K extends NativeFieldName>(field: K): NativeFieldArrays[K] {
     if (!(field in FIELD_WIDTH)) {
       throw new HookmdTypeError('UNKNOWN_FIELD', `Batch.read: unknown field ${JSON.stringify(field)}`, { field, value: field });
     }
-    if (field === 'ptr' || field === 'numAtoms' || field === 'systemIndex') return this.#layout(field) as NativeFieldArrays[K];
+    if (field === 'ptr' || field === 'numAtoms' || field === 'systemIndex') return this.#layout(field).slice() as NativeFieldArrays[K];
     return this.#access(field, false);
   }
 
@@ -287,12 +287,12 @@ export class Batch {
 
   /** The arrays, info and extra fields of the systems at `indices` (all by default), compacted. */
   #pack(indices?: number[]): PackedSystems {
-    const ptr = this.read('ptr');
+    const ptr = this.#layout('ptr');
     const order = indices ?? Array.from({ length: this.numSystems }, (_, s) => s);
     const numAtoms = order.reduce((sum, s) => sum + ptr[s + 1] - ptr[s], 0);
     const arrays: Partial<Record<NativeFieldName, Float64Array | Int32Array | Uint8Array>> = {};
     for (const name of [...PER_ATOM_FIELDS, ...PER_SYSTEM_FIELDS, 'numAtoms'] as const) {
-      const source = this.read(name) as Float64Array;
+      const source = (name === 'numAtoms' ? this.#layout(name) : this.read(name)) as Float64Array;
       const width = FIELD_WIDTH[name];
       const perAtom = (PER_ATOM_FIELDS as readonly string[]).includes(name);
       const out = new (source.constructor as Float64ArrayConstructor)((perAtom ? numAtoms : order.length) * width);

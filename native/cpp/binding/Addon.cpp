@@ -4,7 +4,10 @@
 
 #include "binding/AddonData.h"
 #include "binding/BatchWrap.h"
+#include "binding/LennardJonesWrap.h"
 #include "binding/ModuleFunctions.h"
+#include "binding/MorseWrap.h"
+#include "binding/StepperWrap.h"
 #include "cpu/CpuBackend.h"
 
 #ifdef HOOKMD_WITH_CUDA
@@ -22,6 +25,9 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   registerCudaBackend();
 #endif
   exports.Set("NativeBatch", BatchWrap::define(env));
+  exports.Set("LennardJones", LennardJonesWrap::define(env));
+  exports.Set("Morse", MorseWrap::define(env));
+  exports.Set("NativeStepper", StepperWrap::define(env));
   exportModuleFunctions(env, exports);
   return exports;
 }

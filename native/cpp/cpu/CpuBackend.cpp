@@ -3,21 +3,15 @@
 #include "core/BackendRegistry.h"
 #include "core/Error.h"
 #include "core/ThreadPool.h"
+#include "cpu/AtomLoops.h"
 #include "math/Reductions.h"
 
 namespace hookmd {
 
 namespace {
-// Systems are small and many in a batch: hand them out in modest chunks so threads stay balanced.
-constexpr std::int64_t kSystemsPerChunk = 16;
-
 template <typename PerSystem>
 void forEachSystem(const BatchStorage& storage, PerSystem&& body) {
-  const std::int32_t* ptr = storage.i32(Field::Ptr);
-  ThreadPool::global().parallelFor(0, storage.numSystems(), kSystemsPerChunk,
-                                   [&](std::int64_t lo, std::int64_t hi, int) {
-                                     for (std::int64_t s = lo; s < hi; ++s) body(s, ptr[s], ptr[s + 1]);
-                                   });
+  forEachActiveSystem(storage, nullptr, body);
 }
 }  // namespace
 

@@ -1,0 +1,325 @@
+// The Dynamics base class: runs native chunks of whole steps between the steps at which JS hooks are due,
+// and at a due step walks the nine stages, crossing into JS only at the stages that have due hooks.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+
+import { Batch, nativeBatchOf } from '../data/index.js';
+import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { createContext, HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
+import type { AnyHook, DynamicsContext, Hook, HookHandle, HookInfo, MutableContext } from '../hooks/index.js';
+import { loadBinding } from '../native/index.js';
+import type { EngineModel } from './engine-model.js';
+import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
+import { ConvergenceHook } from './hooks/convergence-hook.js';
+import { NativeStepperHandle } from './native-stepper.js';
+import { expandParameter, type EngineParameter } from './parameters.js';
+import type { RunOptions, RunResult } from './result.js';
+import { DYNAMICS_STAGES, DynamicsStage } from './stage.js';
+
+/** The context dynamics hooks receive. */
+export type DynamicsHookContext = DynamicsContext<Batch, EngineModel, DynamicsStage>;
+/** A hook for a dynamics engine. */
+export type DynamicsHook = Hook<DynamicsStage, DynamicsHookContext>;
+
+/** Options shared by every engine. */
+export interface DynamicsOptions {
+  /** The force field. */
+  model: EngineModel;
+  /** Hooks to register, in order (native built-ins run inside the native loop). */
+  hooks?: readonly AnyHook[];
+  /** One or more convergence checks; a run ends early once every system has converged. */
+  convergence?: ConvergenceHook | readonly ConvergenceHook[];
+  /** Systems whose status is ≥ exitStatus are finished and no longer updated (default 1). */
+  exitStatus?: number;
+}
+
+// The longest stretch run() spends in native code before it lets the event loop turn.
+const CHUNK_BUDGET_SECONDS = 0.04;
+
+interface Binding {
+  batch: Batch;
+  stepper: NativeStepperHandle;
+  numSystems: number;
+}
+
+/**
+ * The common engine of every integrator and optimizer (DESIGN §5).
+ *
+ * @example
+ * const md = new VelocityVerlet({ model: lj, dt: 1.0, hooks: [new ProgressHook()] });
+ * const result = await md.run(batch, { steps: 1000 });
+ */
+export abstract class Dynamics {
+  /** The force field. */
+  readonly model: EngineModel;
+  /** The JS hooks of this engine (native built-ins are listed by `listHooks()`). */
+  readonly hooks: HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
+  /** Systems with status ≥ exitStatus are finished. */
+  readonly exitStatus: number;
+  readonly #nativeHooks: NativeCapable[] = [];
+  readonly #convergence: ConvergenceHook[] = [];
+  readonly #jsConvergence: ConvergenceHook[] = [];
+  #bound: Binding | undefined;
+  #stepCount = 0;
+
+  protected constructor(options: DynamicsOptions) {
+    const owner = this.constructor.name;
+    if (options === null || typeof options !== 'object') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: options must be an object`, { field: 'options' });
+    }
+    const model = options.model;
+    if (model === null || typeof model !== 'object' || typeof model.compute !== 'function') {
+      throw new HookmdTypeError('INVALID_MODEL', `${owner}: model must be a model object with compute(batch)`, { field: 'model' });
+    }
+    this.model = model;
+    this.exitStatus = options.exitStatus ?? 1;
+    if (!Number.isInteger(this.exitStatus)) {
+      throw new HookmdRangeError('INVALID_EXIT_STATUS', `${owner}: exitStatus must be an integer, got ${this.exitStatus}`, {
+        field: 'exitStatus',
+        value: this.exitStatus,
+      });
+    }
+    this.hooks = new HookRegistry(DynamicsStage, { workflow: this });
+    const convergence = options.convergence === undefined ? [] : Array.isArray(options.convergence) ? options.convergence : [options.convergence];
+    for (const hook of [...convergence, ...(options.hooks ?? [])]) this.register(hook as AnyHook);
+  }
+
+  /** The integrator's native name and its per-system parameters. */
+  protected abstract integrator(): { type: string; parameters: readonly EngineParameter[] };
+
+  /** Steps taken by this engine so far (carries on across runs). */
+  get stepCount(): number {
+    return this.#stepCount;
+  }
+
+  /**
+   * Registers a hook. Native built-ins (ConvergenceHook, MaxForceClampHook, WrapPeriodicHook,
+   * FreezeAtomsHook, NaNDetectorHook) run inside the native loop; every other hook is dispatched from JS.
+   * Returns a handle for JS hooks; native built-ins are fixed for the engine's lifetime.
+   */
+  register(hook: AnyHook): HookHandle<AnyHook> | undefined {
+    if (hook instanceof ConvergenceHook) {
+      if (!hook.isNative) {
+        this.#jsConvergence.push(hook);
+        return this.hooks.register(hook as unknown as DynamicsHook);
+      }
+      this.#convergence.push(hook);
+      this.#bound = undefined;
+      return undefined;
+    }
+    if (isNativeCapable(hook) && hook.frequency !== undefined && (hook as AnyHook).trigger === undefined) {
+      this.#nativeHooks.push(hook);
+      (hook as AnyHook).onRegister?.(this);
+      this.#bound = undefined;
+      return undefined;
+    }
+    return this.hooks.register(hook as DynamicsHook);
+  }
+
+  /** Every hook of the engine: JS hooks as the registry lists them, then the native built-ins. */
+  listHooks(): Array<HookInfo & { native: boolean }> {
+    const js = this.hooks.list().map((info) => ({ ...info, native: false }));
+    const native = [...this.#convergence, ...this.#nativeHooks].map((hook) => {
+      const h = hook as unknown as AnyHook;
+      return {
+        name: h.name ?? h.constructor.name,
+        stage: 'native',
+        stages: ['native'],
+        trigger: `every(${h.frequency})`,
+        enabled: true,
+        polling: false,
+        order: 0,
+        native: true,
+      };
+    });
+    return [...js, ...native];
+  }
+
+  /** Runs `steps` more steps, awaiting async hooks and yielding to the event loop every ~40 ms. */
+  async run(batch: Batch, options: RunOptions): Promise<RunResult> {
+    const steps = this.#checkRun(batch, options);
+    const control = new RunControl();
+    const ctx = this.#context(batch, control);
+    const runner = new HookRunner<DynamicsHookContext>(this.hooks, { context: () => ctx });
+    return runner.run(async () => {
+      const stepper = this.#prepare(batch);
+      let taken = 0;
+      let lastYield = performance.now();
+      while (taken < steps && !control.stopRequested) {
+        if (options.signal?.aborted) {
+          control.requestStop(String(options.signal.reason ?? 'aborted'), 'signal');
+          break;
+        }
+        taken += await this.#advance(stepper, batch, ctx, steps - taken, CHUNK_BUDGET_SECONDS, false);
+        if (stepper.allConverged()) break;
+        if (performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
+          await yieldToEventLoop();
+          lastYield = performance.now();
+        }
+      }
+      return this.#result(taken, control);
+    });
+  }
+
+  /** `run()` without awaiting: an async hook is an ASYNC_HOOK_IN_SYNC_RUN error. */
+  runSync(batch: Batch, options: Omit<RunOptions, 'signal'>): RunResult {
+    const steps = this.#checkRun(batch, options);
+    const control = new RunControl();
+    const ctx = this.#context(batch, control);
+    const runner = new HookRunner<DynamicsHookContext>(this.hooks, { context: () => ctx });
+    return runner.runSync(() => {
+      const stepper = this.#prepare(batch);
+      let taken = 0;
+      while (taken < steps && !control.stopRequested) {
+        taken += this.#advance(stepper, batch, ctx, steps - taken, Infinity, true) as number;
+        if (stepper.allConverged()) break;
+      }
+      return this.#result(taken, control);
+    });
+  }
+
+  #checkRun(batch: Batch, options: RunOptions | Omit<RunOptions, 'signal'>): number {
+    const owner = `${this.constructor.name}.run`;
+    if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', `${owner}: batch must be a Batch`, { field: 'batch' });
+    const steps = options?.steps;
+    if (!Number.isInteger(steps) || steps < 0) {
+      throw new HookmdRangeError('INVALID_STEPS', `${owner}: steps must be an integer ≥ 0, got ${steps}`, { field: 'steps', value: steps });
+    }
+    return steps;
+  }
+
+  #context(batch: Batch, control: RunControl): MutableContext<DynamicsHookContext> {
+    return createContext(
+      { stage: DynamicsStage.BEFORE_STEP, stepCount: this.#stepCount, workflow: this, control, registry: this.hooks },
+      { batch, model: this.model, convergedMask: null as Uint8Array | null },
+    );
+  }
+
+  /** Binds the native stepper to `batch` (once per batch) and computes the forces of the start positions. */
+  #prepare(batch: Batch): NativeStepperHandle {
+    if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.numSystems !== batch.numSystems) {
+      const { type, parameters } = this.integrator();
+      const expanded: Record<string, Float64Array> = {};
+      for (const p of parameters) expanded[p.name] = expandParameter(this.constructor.name, p.name, p.value, batch.numSystems);
+      const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.nativeHandle ?? null, type, expanded, this.exitStatus);
+      for (const hook of this.#nativeHooks) {
+        const spec = hook.toNativeHook(batch);
+        if (spec !== undefined) stepper.addHook({ ...spec, stageMask: stageMask(spec.stages) });
+      }
+      for (const hook of this.#convergence) stepper.addConvergence(hook.nativeSpec(this.exitStatus));
+      this.#bound = { batch, stepper, numSystems: batch.numSystems };
+    }
+    const stepper = this.#bound.stepper;
+    stepper.stepCount = this.#stepCount;
+    batch.commitHostViews();
+    if (stepper.computesNatively) stepper.computeForces();
+    else this.model.compute(batch);
+    batch.invalidateHostViews();
+    return stepper;
+  }
+
+  /** Takes whole native steps up to the next due JS hook, or one stage-by-stage step; returns steps taken. */
+  #advance(stepper: NativeStepperHandle, batch: Batch, ctx: MutableContext<DynamicsHookContext>, remaining: number, budget: number, sync: boolean): number | Promise<number> {
+    const step = this.#stepCount;
+    const due = this.hooks.nextDue(step);
+    if (due > step && stepper.computesNatively) {
+      const pauseOnConverge = this.hooks.hasHooksFor(DynamicsStage.ON_CONVERGE);
+      const result = stepper.advance(Math.min(remaining, due - step), budget, pauseOnConverge);
+      this.#stepCount += result.steps;
+      batch.invalidateHostViews();
+      if (!result.pausedOnConverge) return result.steps;
+      const finished = this.#dispatch(DynamicsStage.ON_CONVERGE, ctx, stepper, sync);
+      const done = (): number => {
+        stepper.finishStep();
+        this.#stepCount += 1;
+        return result.steps + 1;
+      };
+      return finished === undefined ? done() : finished.then(done);
+    }
+    return this.#stepByStage(stepper, batch, ctx, sync);
+  }
+
+  /** One step, stage by stage; crosses into JS only where a hook is due (or to compute with a JS model). */
+  #stepByStage(stepper: NativeStepperHandle, batch: Batch, ctx: MutableContext<DynamicsHookContext>, sync: boolean): number | Promise<number> {
+    const step = this.#stepCount;
+    const stages = DYNAMICS_STAGES;
+    const finish = (): number => {
+      stepper.finishStep();
+      this.#stepCount += 1;
+      return 1;
+    };
+    const walk = (index: number): number | Promise<number> => {
+      for (let i = index; i < stages.length; i++) {
+        const stage = stages[i];
+        if (stage === DynamicsStage.BEFORE_COMPUTE && !stepper.computesNatively) {
+          stepper.runTo(stage);
+          batch.invalidateHostViews();
+          const pending = this.#dispatchIfDue(stage, ctx, stepper, sync, step);
+          const compute = (): number | Promise<number> => {
+            this.model.compute(batch);
+            batch.commitHostViews();
+            return walk(i + 1);
+          };
+          if (pending !== undefined) return pending.then(compute);
+          return compute();
+        }
+        if (stage === DynamicsStage.ON_CONVERGE) {
+          const newly = stepper.runTo(stage) || this.#jsConvergence.some((hook) => hook.convergedAt(step));
+          batch.invalidateHostViews();
+          if (!newly) return finish();
+          const pending = this.#dispatch(stage, ctx, stepper, sync);
+          return pending === undefined ? finish() : pending.then(finish);
+        }
+        if (!this.hooks.due(stage, step)) continue;
+        stepper.runTo(stage);
+        batch.invalidateHostViews();
+        const pending = this.#dispatch(stage, ctx, stepper, sync);
+        if (pending !== undefined) return pending.then(() => walk(i + 1));
+      }
+      return finish();
+    };
+    return walk(0);
+  }
+
+  #dispatchIfDue(stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, stepper: NativeStepperHandle, sync: boolean, step: number): Promise<void> | undefined {
+    return this.hooks.due(stage, step) ? this.#dispatch(stage, ctx, stepper, sync) : undefined;
+  }
+
+  /** Dispatches one stage; mirrors touched by hooks are written back before native code runs again. */
+  #dispatch(stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, stepper: NativeStepperHandle, sync: boolean): Promise<void> | undefined {
+    ctx.stage = stage;
+    ctx.stepCount = this.#stepCount;
+    ctx.convergedMask = stage === DynamicsStage.ON_CONVERGE ? this.#convergedMask(stepper) : null;
+    const batch = ctx.batch;
+    if (sync) {
+      this.hooks.dispatchSync(stage, ctx);
+      batch.commitHostViews();
+      return undefined;
+    }
+    const pending = this.hooks.dispatch(stage, ctx);
+    if (pending === undefined) {
+      batch.commitHostViews();
+      return undefined;
+    }
+    return pending.then(() => batch.commitHostViews());
+  }
+
+  /** Systems that converged in this step, natively or through JS-evaluated convergence hooks. */
+  #convergedMask(stepper: NativeStepperHandle): Uint8Array {
+    const mask = stepper.newlyConverged();
+    for (const hook of this.#jsConvergence) {
+      const newly = hook.newlyConvergedAt(this.#stepCount);
+      if (newly === undefined) continue;
+      for (let s = 0; s < mask.length && s < newly.length; s++) mask[s] |= newly[s];
+    }
+    return mask;
+  }
+
+  #result(steps: number, control: RunControl): RunResult {
+    const status = this.#bound?.batch.read('status') ?? new Int32Array(0);
+    const converged = Uint8Array.from(status, (s) => (s >= this.exitStatus ? 1 : 0));
+    const result: RunResult = { steps, stepCount: this.#stepCount, converged };
+    if (control.stopped !== undefined) result.stopped = control.stopped;
+    return result;
+  }
+}
+

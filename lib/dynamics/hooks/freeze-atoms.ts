@@ -1,0 +1,94 @@
+// FreezeAtomsHook: holds masked atoms in place whatever the integrator does.
+import type { Batch } from '../../data/index.js';
+import { HookmdRangeError, HookmdTypeError } from '../../errors.js';
+import type { DynamicsContext } from '../../hooks/index.js';
+import { DynamicsStage } from '../stage.js';
+import type { NativeHookSpec } from './native-hook.js';
+
+const FREEZE_STAGES: readonly DynamicsStage[] = [
+  DynamicsStage.BEFORE_STEP,
+  DynamicsStage.AFTER_PRE_UPDATE,
+  DynamicsStage.AFTER_COMPUTE,
+  DynamicsStage.AFTER_POST_UPDATE,
+];
+
+/**
+ * Freezes atoms: positions are restored and velocities and forces zeroed around every phase of every step,
+ * so any integrator (thermostats included) leaves them in place. `mask` has one entry per atom of the
+ * batch (truthy = frozen); `indices` lists frozen atoms instead. Runs natively in engines.
+ *
+ * @example
+ * new FIRE({ model, hooks: [new FreezeAtomsHook({ indices: [0, 1, 2] })] });
+ */
+export class FreezeAtomsHook {
+  readonly stage: DynamicsStage | null = null;
+  readonly frequency = 1;
+  readonly name = 'FreezeAtomsHook';
+  readonly #mask: ArrayLike<number | boolean> | undefined;
+  readonly #indices: readonly number[] | undefined;
+  #anchor: Map<number, [number, number, number]> | undefined;
+
+  constructor(options: { mask?: ArrayLike<number | boolean>; indices?: readonly number[] }) {
+    if ((options?.mask === undefined) === (options?.indices === undefined)) {
+      throw new HookmdTypeError('INVALID_MASK', 'FreezeAtomsHook: give exactly one of mask or indices', { field: 'mask' });
+    }
+    options.indices?.forEach((i, k) => {
+      if (!Number.isInteger(i) || i < 0) {
+        throw new HookmdRangeError('INVALID_MASK', `FreezeAtomsHook: indices[${k}] must be an atom index ≥ 0, got ${i}`, { field: 'indices', index: k, value: i });
+      }
+    });
+    this.#mask = options.mask;
+    this.#indices = options.indices;
+  }
+
+  runsOnStage(stage: DynamicsStage): boolean {
+    return FREEZE_STAGES.includes(stage);
+  }
+
+  /** The per-atom mask for `batch`; throws INVALID_MASK when it does not fit. */
+  maskFor(batch: Batch): Uint8Array {
+    const mask = new Uint8Array(batch.numAtoms);
+    if (this.#mask !== undefined) {
+      if (this.#mask.length !== batch.numAtoms) {
+        throw new HookmdTypeError('INVALID_MASK', `FreezeAtomsHook: mask has ${this.#mask.length} entries but the batch has ${batch.numAtoms} atoms`, {
+          field: 'mask',
+          value: this.#mask.length,
+        });
+      }
+      for (let i = 0; i < mask.length; i++) mask[i] = this.#mask[i] ? 1 : 0;
+      return mask;
+    }
+    for (const i of this.#indices ?? []) {
+      if (i >= batch.numAtoms) {
+        throw new HookmdRangeError('INVALID_MASK', `FreezeAtomsHook: atom index ${i} is outside the batch (${batch.numAtoms} atoms)`, { field: 'indices', value: i });
+      }
+      mask[i] = 1;
+    }
+    return mask;
+  }
+
+  /** @internal The native form of this hook, for engines. */
+  toNativeHook(batch: Batch): NativeHookSpec {
+    return { type: 'FreezeAtomsHook', stages: FREEZE_STAGES, frequency: 1, phase: 0, mask: this.maskFor(batch) };
+  }
+
+  /** The same freeze from JS, for custom workflows. */
+  call(ctx: DynamicsContext<Batch, unknown, DynamicsStage>, stage: DynamicsStage): void {
+    const { batch } = ctx;
+    const mask = this.maskFor(batch);
+    const x = batch.positions;
+    const v = batch.velocities;
+    const f = batch.forces;
+    if (this.#anchor === undefined) {
+      this.#anchor = new Map();
+      mask.forEach((m, i) => m && this.#anchor?.set(i, [x[3 * i], x[3 * i + 1], x[3 * i + 2]]));
+    }
+    for (const [i, anchor] of this.#anchor) {
+      for (let c = 0; c < 3; c++) {
+        x[3 * i + c] = anchor[c];
+        v[3 * i + c] = 0;
+        if (stage === DynamicsStage.AFTER_COMPUTE) f[3 * i + c] = 0;
+      }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+// ProgressHook: a progress callback (or line on stderr) every few steps.
+import type { Batch } from '../../data/index.js';
+import type { DynamicsContext } from '../../hooks/index.js';
+import { DynamicsStage } from '../stage.js';
+import { checkFrequency } from './builtin-options.js';
+
+/** What ProgressHook reports. */
+export interface ProgressEvent {
+  step: number;
+  numSystems: number;
+  /** Systems whose status reached the engine's exitStatus. */
+  converged: number;
+  /** Steps per second since the previous report. */
+  stepsPerSecond: number;
+}
+
+/**
+ * Reports progress at AFTER_STEP every `frequency` steps, to `onProgress` or as a line on stderr.
+ *
+ * @example
+ * new FIRE({ model, hooks: [new ProgressHook({ frequency: 50, onProgress: (e) => bar.update(e.step) })] });
+ */
+export class ProgressHook {
+  readonly stage: DynamicsStage = DynamicsStage.AFTER_STEP;
+  readonly frequency: number;
+  readonly name = 'ProgressHook';
+  readonly #onProgress: (event: ProgressEvent) => void;
+  #last: { step: number; at: number } | undefined;
+
+  constructor(options: { frequency?: number; onProgress?: (event: ProgressEvent) => void } = {}) {
+    this.frequency = checkFrequency('ProgressHook', options.frequency ?? 100);
+    this.#onProgress =
+      options.onProgress ??
+      ((e) => process.stderr.write(`step ${e.step}: ${e.converged}/${e.numSystems} converged, ${e.stepsPerSecond.toFixed(0)} steps/s\n`));
+  }
+
+  call(ctx: DynamicsContext<Batch, unknown, DynamicsStage>): void {
+    const now = performance.now();
+    const exitStatus = (ctx.workflow as { exitStatus?: number } | undefined)?.exitStatus ?? 1;
+    const status = ctx.batch.read('status');
+    let converged = 0;
+    for (let s = 0; s < status.length; s++) if (status[s] >= exitStatus) converged++;
+    const last = this.#last;
+    const stepsPerSecond = last === undefined || now === last.at ? 0 : ((ctx.stepCount - last.step) * 1000) / (now - last.at);
+    this.#last = { step: ctx.stepCount, at: now };
+    this.#onProgress({ step: ctx.stepCount, numSystems: ctx.batch.numSystems, converged, stepsPerSecond });
+  }
+}

@@ -1,0 +1,59 @@
+// WrapPeriodicHook: maps positions back into the cell along periodic directions.
+import type { Batch } from '../../data/index.js';
+import type { DynamicsContext } from '../../hooks/index.js';
+import { DynamicsStage } from '../stage.js';
+import { checkFrequency } from './builtin-options.js';
+import type { NativeHookSpec } from './native-hook.js';
+
+function invert3(m: ArrayLike<number>, o: number): number[] | undefined {
+  const a = (i: number): number => m[o + i];
+  const det = a(0) * (a(4) * a(8) - a(5) * a(7)) - a(1) * (a(3) * a(8) - a(5) * a(6)) + a(2) * (a(3) * a(7) - a(4) * a(6));
+  if (det === 0) return undefined;
+  const r = 1 / det;
+  return [
+    (a(4) * a(8) - a(5) * a(7)) * r, (a(2) * a(7) - a(1) * a(8)) * r, (a(1) * a(5) - a(2) * a(4)) * r,
+    (a(5) * a(6) - a(3) * a(8)) * r, (a(0) * a(8) - a(2) * a(6)) * r, (a(2) * a(3) - a(0) * a(5)) * r,
+    (a(3) * a(7) - a(4) * a(6)) * r, (a(1) * a(6) - a(0) * a(7)) * r, (a(0) * a(4) - a(1) * a(3)) * r,
+  ];
+}
+
+/**
+ * Wraps positions into the cell (fractional coordinates in [0, 1)) along periodic directions at
+ * AFTER_POST_UPDATE. Runs natively in engines.
+ *
+ * @example
+ * new VelocityVerlet({ model, dt: 1, hooks: [new WrapPeriodicHook({ frequency: 100 })] });
+ */
+export class WrapPeriodicHook {
+  readonly stage: DynamicsStage = DynamicsStage.AFTER_POST_UPDATE;
+  readonly frequency: number;
+  readonly name = 'WrapPeriodicHook';
+
+  constructor(options: { frequency?: number } = {}) {
+    this.frequency = checkFrequency('WrapPeriodicHook', options.frequency);
+  }
+
+  /** @internal The native form of this hook, for engines. */
+  toNativeHook(): NativeHookSpec {
+    return { type: 'WrapPeriodicHook', stages: [this.stage], frequency: this.frequency, phase: 0 };
+  }
+
+  /** The same wrap from JS, for custom workflows. */
+  call(ctx: DynamicsContext<Batch, unknown, DynamicsStage>): void {
+    const { batch } = ctx;
+    const x = batch.positions;
+    const cell = batch.read('cell');
+    const pbc = batch.read('pbc');
+    const ptr = batch.read('ptr');
+    for (let s = 0; s < batch.numSystems; s++) {
+      if (!(pbc[3 * s] || pbc[3 * s + 1] || pbc[3 * s + 2])) continue;
+      const inv = invert3(cell, 9 * s);
+      if (inv === undefined) continue;
+      for (let i = ptr[s]; i < ptr[s + 1]; i++) {
+        const f = [0, 1, 2].map((k) => x[3 * i] * inv[k] + x[3 * i + 1] * inv[3 + k] + x[3 * i + 2] * inv[6 + k]);
+        for (let k = 0; k < 3; k++) if (pbc[3 * s + k]) f[k] -= Math.floor(f[k]);
+        for (let c = 0; c < 3; c++) x[3 * i + c] = f[0] * cell[9 * s + c] + f[1] * cell[9 * s + 3 + c] + f[2] * cell[9 * s + 6 + c];
+      }
+    }
+  }
+}

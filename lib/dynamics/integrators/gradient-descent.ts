@@ -1,0 +1,33 @@
+// Steepest descent with a capped step.
+import { Dynamics, type DynamicsOptions } from '../dynamics.js';
+import { engineParameter, type EngineParameter, type PerSystem } from '../parameters.js';
+
+/** Options of `GradientDescent`. */
+export interface GradientDescentOptions extends DynamicsOptions {
+  /** x += stepSize · F (Å²/eV in metal units; default 0.01). */
+  stepSize?: PerSystem;
+  /** Largest displacement norm per step, per system (default 0.2). */
+  maxStep?: PerSystem;
+}
+
+/**
+ * Gradient descent: x += stepSize · F, with each system's displacement norm capped at maxStep.
+ *
+ * @example
+ * const gd = new GradientDescent({ model: lj, stepSize: 0.01, convergence: ConvergenceHook.fromFmax(0.05) });
+ */
+export class GradientDescent extends Dynamics {
+  readonly #parameters: EngineParameter[];
+
+  constructor(options: GradientDescentOptions) {
+    super(options);
+    this.#parameters = [
+      engineParameter('GradientDescent', 'stepSize', options.stepSize ?? 0.01, 'positive'),
+      engineParameter('GradientDescent', 'maxStep', options.maxStep ?? 0.2, 'positive'),
+    ];
+  }
+
+  protected integrator(): { type: string; parameters: readonly EngineParameter[] } {
+    return { type: 'GradientDescent', parameters: this.#parameters };
+  }
+}

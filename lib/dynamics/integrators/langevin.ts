@@ -1,0 +1,40 @@
+// Langevin dynamics (NVT), BAOAB splitting.
+import { Dynamics, type DynamicsOptions } from '../dynamics.js';
+import { engineParameter, type EngineParameter, type PerSystem } from '../parameters.js';
+
+/** Options of `Langevin`. */
+export interface LangevinOptions extends DynamicsOptions {
+  /** Time step (fs in metal units, τ in lj). */
+  dt: PerSystem;
+  /** Target temperature (K in metal units, ε/k_B in lj). */
+  temperature: PerSystem;
+  /** Friction γ (1/fs in metal units, 1/τ in lj). ASE's `friction`. */
+  friction: PerSystem;
+  /** Random seed (an integer ≥ 0); each system draws from its own stream keyed by its systemId. */
+  seed?: PerSystem;
+}
+
+/**
+ * Langevin thermostat with the BAOAB splitting (Leimkuhler–Matthews): reproducible from `seed`, with an
+ * independent random stream per system.
+ *
+ * @example
+ * const nvt = new Langevin({ model: lj, dt: 2, temperature: 300, friction: 0.01, seed: 1 });
+ */
+export class Langevin extends Dynamics {
+  readonly #parameters: EngineParameter[];
+
+  constructor(options: LangevinOptions) {
+    super(options);
+    this.#parameters = [
+      engineParameter('Langevin', 'dt', options.dt, 'positive'),
+      engineParameter('Langevin', 'temperature', options.temperature, 'nonNegative'),
+      engineParameter('Langevin', 'friction', options.friction, 'nonNegative'),
+      engineParameter('Langevin', 'seed', options.seed ?? 0, 'integer≥0'),
+    ];
+  }
+
+  protected integrator(): { type: string; parameters: readonly EngineParameter[] } {
+    return { type: 'Langevin', parameters: this.#parameters };
+  }
+}

@@ -1,0 +1,49 @@
+// Nosé–Hoover chain thermostat (NVT).
+import { HookmdRangeError } from '../../errors.js';
+import { Dynamics, type DynamicsOptions } from '../dynamics.js';
+import { engineParameter, type EngineParameter, type PerSystem } from '../parameters.js';
+
+/** Options of `NoseHooverChain`. */
+export interface NoseHooverChainOptions extends DynamicsOptions {
+  /** Time step (fs in metal units, τ in lj). */
+  dt: PerSystem;
+  /** Target temperature (K in metal units, ε/k_B in lj). */
+  temperature: PerSystem;
+  /** Thermostat damping time (default 100·dt, as LAMMPS recommends for fix nvt). */
+  tdamp?: PerSystem;
+  /** Chain length (default 3). */
+  chainLength?: number;
+}
+
+/**
+ * Nosé–Hoover chain NVT (Martyna–Tuckerman–Klein), as LAMMPS's `fix nvt`.
+ *
+ * @example
+ * const nvt = new NoseHooverChain({ model: lj, dt: 0.005, temperature: 1.44 });
+ */
+export class NoseHooverChain extends Dynamics {
+  readonly #parameters: EngineParameter[];
+
+  constructor(options: NoseHooverChainOptions) {
+    super(options);
+    const chainLength = options.chainLength ?? 3;
+    if (!Number.isInteger(chainLength) || chainLength < 1 || chainLength > 10) {
+      throw new HookmdRangeError('INVALID_PARAMETER', `NoseHooverChain: chainLength must be an integer in [1, 10], got ${chainLength}`, {
+        field: 'chainLength',
+        value: chainLength,
+      });
+    }
+    const dt = options.dt;
+    const tdamp = options.tdamp ?? (typeof dt === 'number' ? 100 * dt : Array.from(dt, (v) => 100 * v));
+    this.#parameters = [
+      engineParameter('NoseHooverChain', 'dt', dt, 'positive'),
+      engineParameter('NoseHooverChain', 'temperature', options.temperature, 'positive'),
+      engineParameter('NoseHooverChain', 'tdamp', tdamp, 'positive'),
+      engineParameter('NoseHooverChain', 'chainLength', chainLength, 'integer≥1'),
+    ];
+  }
+
+  protected integrator(): { type: string; parameters: readonly EngineParameter[] } {
+    return { type: 'NoseHooverChain', parameters: this.#parameters };
+  }
+}

@@ -1,0 +1,78 @@
+// A typed handle on the native stepping loop (native/cpp/dynamics/Stepper.h) for one batch.
+import type { NativeBatch, NativeBinding } from '../native/index.js';
+import type { DynamicsStage } from './stage.js';
+
+/** A native hook as the stepper takes it. */
+export interface NativeHookArgs {
+  type: string;
+  stageMask: number;
+  frequency: number;
+  phase: number;
+  value?: number;
+  mask?: Uint8Array;
+}
+
+/** A native convergence check. */
+export interface NativeConvergenceArgs {
+  criteria: Array<{ key: string; threshold: number; op: string }>;
+  frequency: number;
+  phase: number;
+  sourceStatus: number;
+  targetStatus: number;
+}
+
+interface NativeStepper {
+  computeForces(): void;
+  runTo(stage: number): boolean;
+  finishStep(): void;
+  advance(maxSteps: number, budgetSeconds: number, pauseOnConverge: boolean): { steps: number; pausedOnConverge: boolean };
+  newlyConverged(): Uint8Array;
+  allConverged(): boolean;
+  addHook(spec: NativeHookArgs): void;
+  addConvergence(spec: NativeConvergenceArgs): void;
+  updateParameters(parameters: Record<string, Float64Array>): void;
+  state(): Float64Array;
+  loadState(state: Float64Array): void;
+  remap(keep: Int32Array, added: number): void;
+  stepCount: number;
+  readonly cursor: number;
+}
+
+type StepperConstructor = new (
+  batch: NativeBatch,
+  model: object | null,
+  integrator: string,
+  parameters: Record<string, Float64Array>,
+  exitStatus: number,
+) => NativeStepper;
+
+/** The native stepper bound to one batch, one model and one integrator. */
+export class NativeStepperHandle {
+  readonly #native: NativeStepper;
+  /** False when a JS model computes forces, so every step walks its stages from JS. */
+  readonly computesNatively: boolean;
+
+  constructor(binding: NativeBinding, batch: NativeBatch, model: object | null, integrator: string, parameters: Record<string, Float64Array>, exitStatus: number) {
+    const Stepper = (binding as unknown as { NativeStepper: StepperConstructor }).NativeStepper;
+    this.#native = new Stepper(batch, model, integrator, parameters, exitStatus);
+    this.computesNatively = model !== null;
+  }
+
+  get stepCount(): number { return this.#native.stepCount; }
+  set stepCount(step: number) { this.#native.stepCount = step; }
+  computeForces(): void { this.#native.computeForces(); }
+  /** Walks to `stage` of the current step; at ON_CONVERGE, returns whether systems newly converged. */
+  runTo(stage: DynamicsStage): boolean { return this.#native.runTo(stage); }
+  finishStep(): void { this.#native.finishStep(); }
+  advance(maxSteps: number, budgetSeconds: number, pauseOnConverge: boolean): { steps: number; pausedOnConverge: boolean } {
+    return this.#native.advance(maxSteps, budgetSeconds, pauseOnConverge);
+  }
+  newlyConverged(): Uint8Array { return this.#native.newlyConverged(); }
+  allConverged(): boolean { return this.#native.allConverged(); }
+  addHook(spec: NativeHookArgs): void { this.#native.addHook(spec); }
+  addConvergence(spec: NativeConvergenceArgs): void { this.#native.addConvergence(spec); }
+  updateParameters(parameters: Record<string, Float64Array>): void { this.#native.updateParameters(parameters); }
+  state(): Float64Array { return this.#native.state(); }
+  loadState(state: Float64Array): void { this.#native.loadState(state); }
+  remap(keep: Int32Array, added: number): void { this.#native.remap(keep, added); }
+}

@@ -1,0 +1,22 @@
+// What a run returns.
+import type { StopRequest } from '../hooks/index.js';
+
+/** The outcome of `run()` / `runSync()` (DESIGN §5). */
+export interface RunResult {
+  /** Steps taken by this call. */
+  steps: number;
+  /** The engine's step counter after the call (it carries on across calls). */
+  stepCount: number;
+  /** Per system: 1 when its status reached the engine's exitStatus. */
+  converged: Uint8Array;
+  /** Set when a hook, the AbortSignal or the user asked the run to stop. */
+  stopped?: StopRequest;
+}
+
+/** Options of `run()` / `runSync()`. */
+export interface RunOptions {
+  /** How many more steps to take (an integer ≥ 0). */
+  steps: number;
+  /** Aborting it ends the run after the current step (`stopped.by === 'signal'`). */
+  signal?: AbortSignal;
+}

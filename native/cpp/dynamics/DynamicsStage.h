@@ -1,0 +1,23 @@
+// The nine stages of one dynamics step, in order (DESIGN §5). lib/dynamics/stage.ts mirrors these values.
+#pragma once
+
+namespace hookmd {
+
+enum class DynamicsStage : int {
+  BeforeStep = 0,
+  BeforePreUpdate,
+  AfterPreUpdate,
+  BeforeCompute,
+  AfterCompute,
+  BeforePostUpdate,
+  AfterPostUpdate,
+  AfterStep,
+  OnConverge,
+  Count
+};
+
+constexpr int kStageCount = static_cast<int>(DynamicsStage::Count);
+
+inline unsigned stageBit(DynamicsStage stage) { return 1u << static_cast<int>(stage); }
+
+}  // namespace hookmd

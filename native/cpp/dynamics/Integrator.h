@@ -1,0 +1,42 @@
+// An integrator or optimizer: the preUpdate and postUpdate phases of one step (DESIGN §5). Implementations
+// loop over systems on the backend and skip systems whose `active` flag is 0 (status ≥ exitStatus), which
+// leaves their positions, velocities and integrator state unchanged bit for bit.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/Backend.h"
+#include "dynamics/Parameters.h"
+
+namespace hookmd {
+
+struct StepContext {
+  Backend& backend;
+  /** One flag per system: 1 when the system is updated this step. */
+  const std::uint8_t* active;
+  /** The step being taken (stepCount). */
+  std::int64_t step;
+};
+
+class Integrator {
+ public:
+  virtual ~Integrator() = default;
+  virtual const char* name() const noexcept = 0;
+  /** Runs before the force computation of the step. */
+  virtual void preUpdate(const StepContext& context) = 0;
+  /** Runs after the force computation of the step. */
+  virtual void postUpdate(const StepContext& context) = 0;
+  /** Replaces the per-system parameters (after a refill changed the number of systems, or a user edit). */
+  virtual void updateParameters(const Parameters& parameters, std::int64_t numSystems) = 0;
+  /** Per-system state (FIRE's dt and α, thermostat variables) for checkpoints and refills. */
+  virtual std::vector<double> state() const { return {}; }
+  virtual void loadState(const std::vector<double>&) {}
+  /**
+   * Keeps the state of the systems at `keep` (in that order) and appends `added` fresh systems, after the
+   * batch was compacted or refilled.
+   */
+  virtual void remap(const std::vector<std::int64_t>& keep, std::int64_t added) = 0;
+};
+
+}  // namespace hookmd

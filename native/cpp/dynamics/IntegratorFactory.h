@@ -1,0 +1,15 @@
+// One flat name → integrator dispatch, like OpenMM's kernel factories.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "dynamics/Integrator.h"
+#include "dynamics/Parameters.h"
+
+namespace hookmd {
+
+/** Creates the integrator called `type`; throws UNKNOWN_INTEGRATOR listing the known names. */
+std::unique_ptr<Integrator> createIntegrator(const std::string& type, const Parameters& parameters, std::int64_t numSystems);
+
+}  // namespace hookmd

@@ -1,0 +1,19 @@
+#include "dynamics/NativeHookFactory.h"
+
+#include "core/Error.h"
+#include "dynamics/hooks/FreezeAtoms.h"
+#include "dynamics/hooks/MaxForceClamp.h"
+#include "dynamics/hooks/NaNDetector.h"
+#include "dynamics/hooks/WrapPeriodic.h"
+
+namespace hookmd {
+
+std::unique_ptr<NativeHook> createNativeHook(const NativeHookSpec& spec) {
+  if (spec.type == "MaxForceClampHook") return std::make_unique<MaxForceClamp>(spec.schedule, spec.value);
+  if (spec.type == "WrapPeriodicHook") return std::make_unique<WrapPeriodic>(spec.schedule);
+  if (spec.type == "FreezeAtomsHook") return std::make_unique<FreezeAtoms>(spec.schedule, spec.mask);
+  if (spec.type == "NaNDetectorHook") return std::make_unique<NaNDetector>(spec.schedule);
+  fail("UNKNOWN_HOOK", "createNativeHook: unknown native hook '" + spec.type + "'");
+}
+
+}  // namespace hookmd

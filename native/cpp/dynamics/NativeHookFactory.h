@@ -1,0 +1,23 @@
+// Builds native built-in hooks (and convergence checks) from their already-validated specs.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dynamics/Convergence.h"
+#include "dynamics/NativeHook.h"
+
+namespace hookmd {
+
+struct NativeHookSpec {
+  std::string type;
+  HookSchedule schedule;
+  double value = 0.0;
+  std::vector<std::uint8_t> mask;
+};
+
+/** Creates the hook called `spec.type`; throws UNKNOWN_HOOK for other names. */
+std::unique_ptr<NativeHook> createNativeHook(const NativeHookSpec& spec);
+
+}  // namespace hookmd

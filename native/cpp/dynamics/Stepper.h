@@ -1,0 +1,87 @@
+// The backend-neutral stepping loop (DESIGN §5). One step is a walk over nine dispatch points with the
+// engine's actions between them:
+//
+//   BEFORE_STEP, BEFORE_PRE_UPDATE, [preUpdate], AFTER_PRE_UPDATE, BEFORE_COMPUTE, [compute], AFTER_COMPUTE,
+//   BEFORE_POST_UPDATE, [postUpdate], AFTER_POST_UPDATE, AFTER_STEP, [convergence], ON_CONVERGE, [stepCount+1]
+//
+// Native hooks run at their dispatch points. `advance(n)` walks whole steps without stopping; `runTo(stage)`
+// walks to one dispatch point so the JS engine can fire its due hooks there, and crosses into JS nowhere
+// else.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/Backend.h"
+#include "dynamics/Convergence.h"
+#include "dynamics/DynamicsStage.h"
+#include "dynamics/Integrator.h"
+#include "dynamics/NativeHook.h"
+
+namespace hookmd {
+
+class Stepper {
+ public:
+  /** Computes energies, forces and stress into the backend's arrays; empty when JS computes them. */
+  using ComputeFn = std::function<void(Backend&)>;
+
+  Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator> integrator, std::int32_t exitStatus);
+
+  void addHook(std::unique_ptr<NativeHook> hook) { hooks_.push_back(std::move(hook)); }
+  void addConvergence(std::unique_ptr<Convergence> convergence) { convergence_.push_back(std::move(convergence)); }
+  Integrator& integrator() { return *integrator_; }
+
+  std::int64_t stepCount() const noexcept { return stepCount_; }
+  void setStepCount(std::int64_t step) { stepCount_ = step; }
+  /** The next dispatch point the walk will reach (0 = the step has not started). */
+  int cursor() const noexcept { return cursor_; }
+
+  /** Evaluates forces for the current positions (before the first step of a run). */
+  void computeForces();
+  /**
+   * Walks to dispatch point `stage` of the current step, running the actions and native hooks before it and
+   * the native hooks at it. Reaching ON_CONVERGE returns whether some system newly converged this step.
+   */
+  bool runTo(DynamicsStage stage);
+  /** Completes the current step (convergence check included) and increments stepCount. */
+  void finishStep();
+
+  struct AdvanceResult {
+    std::int64_t steps = 0;
+    /** The walk stopped at ON_CONVERGE of step `stepCount` because systems newly converged. */
+    bool pausedOnConverge = false;
+  };
+  /**
+   * Takes up to `maxSteps` whole steps, stopping early when `budgetSeconds` has elapsed, when every system
+   * has reached exitStatus, or (with pauseOnConverge) at ON_CONVERGE of a step where systems newly converged.
+   */
+  AdvanceResult advance(std::int64_t maxSteps, double budgetSeconds, bool pauseOnConverge);
+
+  /** Systems that newly converged in the current step. */
+  const std::vector<std::uint8_t>& newlyConverged() const noexcept { return newly_; }
+  /** Whether every system has status ≥ exitStatus. */
+  bool allConverged() const;
+  /** After the batch was compacted/refilled: keep systems `keep` in that order, then `added` new ones. */
+  void remap(const std::vector<std::int64_t>& keep, std::int64_t added);
+
+ private:
+  void beginStep();
+  void actionBefore(int point);
+  void runNativeHooks(DynamicsStage stage);
+
+  Backend& backend_;
+  ComputeFn compute_;
+  std::unique_ptr<Integrator> integrator_;
+  std::vector<std::unique_ptr<NativeHook>> hooks_;
+  std::vector<std::unique_ptr<Convergence>> convergence_;
+  std::int32_t exitStatus_;
+  std::int64_t stepCount_ = 0;
+  int cursor_ = 0;
+  std::int64_t newlyCount_ = 0;
+  std::vector<std::uint8_t> active_;
+  std::vector<std::uint8_t> newly_;
+};
+
+}  // namespace hookmd

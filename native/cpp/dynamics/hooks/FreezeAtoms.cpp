@@ -1,0 +1,41 @@
+#include "dynamics/hooks/FreezeAtoms.h"
+
+#include "core/Error.h"
+
+namespace hookmd {
+
+FreezeAtoms::FreezeAtoms(HookSchedule schedule, std::vector<std::uint8_t> mask)
+    : NativeHook(schedule), mask_(std::move(mask)) {
+  for (std::size_t i = 0; i < mask_.size(); ++i) {
+    if (mask_[i]) frozen_.push_back(static_cast<std::int64_t>(i));
+  }
+}
+
+void FreezeAtoms::apply(Backend& backend, DynamicsStage stage, std::int64_t, const std::uint8_t*) {
+  BatchStorage& host = backend.host();
+  if (static_cast<std::int64_t>(mask_.size()) != host.numAtoms()) {
+    fail("INVALID_MASK", "FreezeAtomsHook: the mask has " + std::to_string(mask_.size()) + " entries but the batch has " +
+                             std::to_string(host.numAtoms()) + " atoms");
+  }
+  double* x = host.f64(Field::Positions);
+  double* v = host.f64(Field::Velocities);
+  double* f = host.f64(Field::Forces);
+  if (!anchored_) {
+    anchor_.resize(3 * frozen_.size());
+    for (std::size_t k = 0; k < frozen_.size(); ++k) {
+      for (int c = 0; c < 3; ++c) anchor_[3 * k + c] = x[3 * frozen_[k] + c];
+    }
+    anchored_ = true;
+  }
+  const bool clearForces = stage == DynamicsStage::AfterCompute;
+  for (std::size_t k = 0; k < frozen_.size(); ++k) {
+    const std::int64_t i = frozen_[k];
+    for (int c = 0; c < 3; ++c) {
+      x[3 * i + c] = anchor_[3 * k + c];
+      v[3 * i + c] = 0.0;
+      if (clearForces) f[3 * i + c] = 0.0;
+    }
+  }
+}
+
+}  // namespace hookmd

@@ -200,7 +200,7 @@ export abstract class Dynamics {
       const { type, parameters } = this.integrator();
       const expanded: Record<string, Float64Array> = {};
       for (const p of parameters) expanded[p.name] = expandParameter(this.constructor.name, p.name, p.value, batch.numSystems);
-      const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.nativeHandle ?? null, type, expanded, this.exitStatus);
+      const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, type, expanded, this.exitStatus);
       for (const hook of this.#nativeHooks) {
         const spec = hook.toNativeHook(batch);
         if (spec !== undefined) stepper.addHook({ ...spec, stageMask: stageMask(spec.stages) });
@@ -211,8 +211,8 @@ export abstract class Dynamics {
     const stepper = this.#bound.stepper;
     stepper.stepCount = this.#stepCount;
     batch.commitHostViews();
-    if (stepper.computesNatively) stepper.computeForces();
-    else this.model.compute(batch);
+    // The model's own compute also prepares it for the batch (skin from the batch's units).
+    this.model.compute(batch);
     batch.invalidateHostViews();
     return stepper;
   }

@@ -7,6 +7,6 @@ export interface EngineModel {
   /** Fills batch.energy, batch.forces and batch.stress for the current positions. */
   compute(batch: Batch): void;
   /** The native model object, when the model is native (LennardJones, Morse); undefined for JsModel. */
-  readonly nativeHandle?: object;
+  readonly native?: object;
   readonly name?: string;
 }

@@ -22,7 +22,6 @@ export interface NativeConvergenceArgs {
 }
 
 interface NativeStepper {
-  computeForces(): void;
   runTo(stage: number): boolean;
   finishStep(): void;
   advance(maxSteps: number, budgetSeconds: number, pauseOnConverge: boolean): { steps: number; pausedOnConverge: boolean };
@@ -60,7 +59,6 @@ export class NativeStepperHandle {
 
   get stepCount(): number { return this.#native.stepCount; }
   set stepCount(step: number) { this.#native.stepCount = step; }
-  computeForces(): void { this.#native.computeForces(); }
   /** Walks to `stage` of the current step; at ON_CONVERGE, returns whether systems newly converged. */
   runTo(stage: DynamicsStage): boolean { return this.#native.runTo(stage); }
   finishStep(): void { this.#native.finishStep(); }

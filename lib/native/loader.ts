@@ -3,7 +3,7 @@
 // HOOKMD_BACKEND ('auto' | 'cpu' | 'cuda').
 import { createRequire } from 'node:module';
 
-import { HookmdError } from '../errors.js';
+import { HookmdError, HookmdRangeError } from '../errors.js';
 import type { NativeBinding } from './binding.js';
 import { cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary, PACKAGE_ROOT } from './locate.js';
 
@@ -125,7 +125,8 @@ function load(request: BackendRequest): LoadedNative {
       value: 'cuda',
     });
   }
-  return { binding, backend: 'cpu', requested: request, fallbackReason: probe.reason, binary: cudaFile };
+  // No usable GPU: the CPU addon serves (the CUDA binary's own CPU backend only when it is the sole build).
+  return loadCpu(request, probe.reason);
 }
 
 function current(): LoadedNative {
@@ -174,7 +175,7 @@ export function backendInfo(): BackendInfo {
 /** Sets the CPU thread-pool size (n < 1 or undefined: every core). Returns the new size. */
 export function setThreads(n?: number): number {
   if (n !== undefined && (!Number.isInteger(n) || n < 0)) {
-    throw new HookmdError('INVALID_THREADS', `setThreads: n must be a non-negative integer, got ${n}`, {
+    throw new HookmdRangeError('INVALID_THREADS', `setThreads: n must be a non-negative integer, got ${n}`, {
       field: 'threads',
       value: n,
     });

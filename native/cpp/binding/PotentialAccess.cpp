@@ -1,12 +1,19 @@
 #include "binding/PotentialAccess.h"
 
-#include "binding/Errors.h"
+#include "binding/PotentialWrap.h"
 
 namespace hookmd::binding {
 
 Stepper::ComputeFn computeFnOf(Napi::Env env, const Napi::Value& model) {
   if (model.IsNull() || model.IsUndefined()) return {};
-  throwJs(env, "INVALID_MODEL", "NativeStepper: the model has no native force computation");
+  // The lambda shares ownership, so the potential outlives a JS model object collected mid-run.
+  std::shared_ptr<Potential> potential = PotentialWrap::potentialOf(env, model);
+  return [potential](Backend& backend) {
+    ComputeRequest request;
+    request.forces = true;
+    request.stress = false;
+    potential->compute(backend, request);
+  };
 }
 
 }  // namespace hookmd::binding

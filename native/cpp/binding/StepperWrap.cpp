@@ -58,7 +58,6 @@ Napi::Object requireObject(const Napi::CallbackInfo& info, std::size_t index, co
 Napi::Function StepperWrap::define(Napi::Env env) {
   return DefineClass(env, "NativeStepper",
                      {
-                         InstanceMethod<&StepperWrap::computeForces>("computeForces"),
                          InstanceMethod<&StepperWrap::runTo>("runTo"),
                          InstanceMethod<&StepperWrap::finishStep>("finishStep"),
                          InstanceMethod<&StepperWrap::advance>("advance"),
@@ -89,11 +88,6 @@ StepperWrap::StepperWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Step
     auto integrator = createIntegrator(type, parameters, backend.host().numSystems());
     stepper_ = std::make_unique<Stepper>(backend, std::move(compute), std::move(integrator), static_cast<std::int32_t>(exitStatus));
   });
-}
-
-Napi::Value StepperWrap::computeForces(const Napi::CallbackInfo& info) {
-  guard(info.Env(), [&] { stepper_->computeForces(); });
-  return info.Env().Undefined();
 }
 
 Napi::Value StepperWrap::runTo(const Napi::CallbackInfo& info) {

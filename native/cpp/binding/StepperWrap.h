@@ -15,7 +15,6 @@ class StepperWrap : public Napi::ObjectWrap<StepperWrap> {
   explicit StepperWrap(const Napi::CallbackInfo& info);
 
  private:
-  Napi::Value computeForces(const Napi::CallbackInfo& info);
   Napi::Value runTo(const Napi::CallbackInfo& info);
   Napi::Value finishStep(const Napi::CallbackInfo& info);
   Napi::Value advance(const Napi::CallbackInfo& info);

@@ -33,11 +33,6 @@ class HostSession {
 Stepper::Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator> integrator, std::int32_t exitStatus)
     : backend_(backend), compute_(std::move(compute)), integrator_(std::move(integrator)), exitStatus_(exitStatus) {}
 
-void Stepper::computeForces() {
-  HostSession session(backend_);
-  if (compute_) compute_(backend_);
-}
-
 void Stepper::beginStep() {
   const BatchStorage& host = backend_.host();
   const std::int64_t numSystems = host.numSystems();

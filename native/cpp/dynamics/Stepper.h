@@ -38,8 +38,6 @@ class Stepper {
   /** The next dispatch point the walk will reach (0 = the step has not started). */
   int cursor() const noexcept { return cursor_; }
 
-  /** Evaluates forces for the current positions (before the first step of a run). */
-  void computeForces();
   /**
    * Walks to dispatch point `stage` of the current step, running the actions and native hooks before it and
    * the native hooks at it. Reaching ON_CONVERGE returns whether some system newly converged this step.

@@ -13,10 +13,11 @@ import { ConvergenceHook } from './hooks/convergence-hook.js';
 import { NativeStepperHandle } from './native-stepper.js';
 import { expandParameter, type EngineParameter } from './parameters.js';
 import type { RunOptions, RunResult } from './result.js';
+import { SystemScalars } from './scalars.js';
 import { DYNAMICS_STAGES, DynamicsStage } from './stage.js';
 
-/** The context dynamics hooks receive. */
-export type DynamicsHookContext = DynamicsContext<Batch, EngineModel, DynamicsStage>;
+/** The context dynamics hooks receive: batch, model, convergedMask, and lazily computed per-system scalars. */
+export type DynamicsHookContext = DynamicsContext<Batch, EngineModel, DynamicsStage> & { readonly scalars: SystemScalars };
 /** A hook for a dynamics engine. */
 export type DynamicsHook = Hook<DynamicsStage, DynamicsHookContext>;
 
@@ -190,7 +191,7 @@ export abstract class Dynamics {
   #context(batch: Batch, control: RunControl): MutableContext<DynamicsHookContext> {
     return createContext(
       { stage: DynamicsStage.BEFORE_STEP, stepCount: this.#stepCount, workflow: this, control, registry: this.hooks },
-      { batch, model: this.model, convergedMask: null as Uint8Array | null },
+      { batch, model: this.model, convergedMask: null as Uint8Array | null, scalars: new SystemScalars(batch) },
     );
   }
 
@@ -289,6 +290,7 @@ export abstract class Dynamics {
     ctx.stage = stage;
     ctx.stepCount = this.#stepCount;
     ctx.convergedMask = stage === DynamicsStage.ON_CONVERGE ? this.#convergedMask(stepper) : null;
+    ctx.scalars.invalidate();
     const batch = ctx.batch;
     if (sync) {
       this.hooks.dispatchSync(stage, ctx);

@@ -28,3 +28,4 @@ export type { EnergyDriftOptions } from './hooks/energy-drift-monitor.js';
 export { StageTimingHook } from './hooks/stage-timing.js';
 export { ProgressHook } from './hooks/progress.js';
 export type { ProgressEvent } from './hooks/progress.js';
+export { SystemScalars } from './scalars.js';

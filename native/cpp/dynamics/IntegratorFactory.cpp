@@ -1,13 +1,24 @@
 #include "dynamics/IntegratorFactory.h"
 
 #include "core/Error.h"
+#include "dynamics/Fire.h"
+#include "dynamics/Fire2.h"
+#include "dynamics/GradientDescent.h"
+#include "dynamics/Langevin.h"
+#include "dynamics/NoseHooverChain.h"
 #include "dynamics/VelocityVerlet.h"
 
 namespace hookmd {
 
 std::unique_ptr<Integrator> createIntegrator(const std::string& type, const Parameters& parameters, std::int64_t numSystems) {
   if (type == "VelocityVerlet") return std::make_unique<VelocityVerlet>(parameters, numSystems);
-  fail("UNKNOWN_INTEGRATOR", "createIntegrator: unknown integrator '" + type + "' (known: VelocityVerlet)");
+  if (type == "Langevin") return std::make_unique<Langevin>(parameters, numSystems);
+  if (type == "NoseHooverChain") return std::make_unique<NoseHooverChain>(parameters, numSystems);
+  if (type == "FIRE") return std::make_unique<Fire>(parameters, numSystems);
+  if (type == "FIRE2") return std::make_unique<Fire2>(parameters, numSystems);
+  if (type == "GradientDescent") return std::make_unique<GradientDescent>(parameters, numSystems);
+  fail("UNKNOWN_INTEGRATOR", "createIntegrator: unknown integrator '" + type +
+                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, FIRE, FIRE2, GradientDescent)");
 }
 
 }  // namespace hookmd

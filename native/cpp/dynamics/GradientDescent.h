@@ -1,0 +1,35 @@
+// Steepest descent: x += stepSize·F for each system, with the norm of the system's whole displacement
+// capped at maxStep like FIRE. The step runs in preUpdate with the forces of the current positions.
+//
+// Parameters (one value per system): stepSize (length²/energy, since it multiplies a force into a
+// displacement), maxStep (length).
+// state(): [numSystems, 0] — there is no per-system state.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dynamics/Integrator.h"
+#include "dynamics/Parameters.h"
+#include "dynamics/SystemRows.h"
+
+namespace hookmd {
+
+class GradientDescent final : public Integrator {
+ public:
+  GradientDescent(const Parameters& parameters, std::int64_t numSystems);
+  const char* name() const noexcept override { return "GradientDescent"; }
+  void preUpdate(const StepContext& context) override;
+  void postUpdate(const StepContext&) override {}
+  void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
+  std::vector<double> state() const override { return rows_.save(); }
+  void loadState(const std::vector<double>& state) override { rows_.load(state); }
+  void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
+
+ private:
+  std::vector<double> stepSize_;
+  std::vector<double> maxStep_;
+  SystemRows rows_;
+};
+
+}  // namespace hookmd

@@ -34,7 +34,7 @@ export interface DynamicsOptions {
 }
 
 // The longest stretch run() spends in native code before it lets the event loop turn.
-const CHUNK_BUDGET_SECONDS = 0.04;
+const CHUNK_BUDGET_SECONDS = 0.02;
 
 interface Binding {
   batch: Batch;
@@ -135,7 +135,7 @@ export abstract class Dynamics {
     return [...js, ...native];
   }
 
-  /** Runs `steps` more steps, awaiting async hooks and yielding to the event loop every ~40 ms. */
+  /** Runs `steps` more steps, awaiting async hooks and yielding to the event loop every ~20 ms. */
   async run(batch: Batch, options: RunOptions): Promise<RunResult> {
     const steps = this.#checkRun(batch, options);
     const control = new RunControl();

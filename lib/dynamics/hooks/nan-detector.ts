@@ -6,15 +6,18 @@ import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
 import type { NativeHookSpec } from './native-hook.js';
 
+// Before the force call (bad positions would fail inside the neighbor list) and after it (bad forces).
+const NAN_STAGES: readonly DynamicsStage[] = [DynamicsStage.BEFORE_COMPUTE, DynamicsStage.AFTER_COMPUTE];
+
 /**
  * Throws NAN_DETECTED naming the systems (index and systemId) and the step when a position, velocity,
- * force or energy is NaN or infinite. Checks at AFTER_COMPUTE; runs natively in engines.
+ * force or energy is NaN or infinite. Checks at BEFORE_COMPUTE and AFTER_COMPUTE; runs natively in engines.
  *
  * @example
  * new VelocityVerlet({ model, dt: 1, hooks: [new NaNDetectorHook({ frequency: 10 })] });
  */
 export class NaNDetectorHook {
-  readonly stage: DynamicsStage = DynamicsStage.AFTER_COMPUTE;
+  readonly stage: DynamicsStage | null = null;
   readonly frequency: number;
   readonly name = 'NaNDetectorHook';
 
@@ -22,9 +25,13 @@ export class NaNDetectorHook {
     this.frequency = checkFrequency('NaNDetectorHook', options.frequency);
   }
 
+  runsOnStage(stage: DynamicsStage): boolean {
+    return NAN_STAGES.includes(stage);
+  }
+
   /** @internal The native form of this hook, for engines. */
   toNativeHook(): NativeHookSpec {
-    return { type: 'NaNDetectorHook', stages: [this.stage], frequency: this.frequency, phase: 0 };
+    return { type: 'NaNDetectorHook', stages: NAN_STAGES, frequency: this.frequency, phase: 0 };
   }
 
   /** The same check from JS, for custom workflows. */

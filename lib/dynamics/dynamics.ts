@@ -14,7 +14,8 @@ import { NativeStepperHandle } from './native-stepper.js';
 import { expandParameter, type EngineParameter } from './parameters.js';
 import type { RunOptions, RunResult } from './result.js';
 import { SystemScalars } from './scalars.js';
-import { DYNAMICS_STAGES, DynamicsStage } from './stage.js';
+import { DynamicsStage } from './stage.js';
+import { StepWalker, type StepCounter } from './step-walker.js';
 
 /** The context dynamics hooks receive: batch, model, convergedMask, and lazily computed per-system scalars. */
 export type DynamicsHookContext = DynamicsContext<Batch, EngineModel, DynamicsStage> & { readonly scalars: SystemScalars };
@@ -60,7 +61,8 @@ export abstract class Dynamics {
   readonly #convergence: ConvergenceHook[] = [];
   readonly #jsConvergence: ConvergenceHook[] = [];
   #bound: Binding | undefined;
-  #stepCount = 0;
+  readonly #counter: StepCounter = { value: 0 };
+  readonly #walker: StepWalker;
 
   protected constructor(options: DynamicsOptions) {
     const owner = this.constructor.name;
@@ -80,6 +82,7 @@ export abstract class Dynamics {
       });
     }
     this.hooks = new HookRegistry(DynamicsStage, { workflow: this });
+    this.#walker = new StepWalker(this.hooks, model, this.#jsConvergence, this.#counter);
     const convergence = options.convergence === undefined ? [] : Array.isArray(options.convergence) ? options.convergence : [options.convergence];
     for (const hook of [...convergence, ...(options.hooks ?? [])]) this.register(hook as AnyHook);
   }
@@ -89,7 +92,7 @@ export abstract class Dynamics {
 
   /** Steps taken by this engine so far (carries on across runs). */
   get stepCount(): number {
-    return this.#stepCount;
+    return this.#counter.value;
   }
 
   /**
@@ -150,7 +153,7 @@ export abstract class Dynamics {
           control.requestStop(String(options.signal.reason ?? 'aborted'), 'signal');
           break;
         }
-        taken += await this.#advance(stepper, batch, ctx, steps - taken, CHUNK_BUDGET_SECONDS, false);
+        taken += await this.#walker.advance(stepper, ctx, steps - taken, CHUNK_BUDGET_SECONDS, false);
         if (stepper.allConverged()) break;
         if (performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
           await yieldToEventLoop();
@@ -171,7 +174,7 @@ export abstract class Dynamics {
       const stepper = this.#prepare(batch);
       let taken = 0;
       while (taken < steps && !control.stopRequested) {
-        taken += this.#advance(stepper, batch, ctx, steps - taken, Infinity, true) as number;
+        taken += this.#walker.advance(stepper, ctx, steps - taken, Infinity, true) as number;
         if (stepper.allConverged()) break;
       }
       return this.#result(taken, control);
@@ -190,7 +193,7 @@ export abstract class Dynamics {
 
   #context(batch: Batch, control: RunControl): MutableContext<DynamicsHookContext> {
     return createContext(
-      { stage: DynamicsStage.BEFORE_STEP, stepCount: this.#stepCount, workflow: this, control, registry: this.hooks },
+      { stage: DynamicsStage.BEFORE_STEP, stepCount: this.#counter.value, workflow: this, control, registry: this.hooks },
       { batch, model: this.model, convergedMask: null as Uint8Array | null, scalars: new SystemScalars(batch) },
     );
   }
@@ -210,7 +213,7 @@ export abstract class Dynamics {
       this.#bound = { batch, stepper, numSystems: batch.numSystems };
     }
     const stepper = this.#bound.stepper;
-    stepper.stepCount = this.#stepCount;
+    stepper.stepCount = this.#counter.value;
     batch.commitHostViews();
     // The model's own compute also prepares it for the batch (skin from the batch's units).
     this.model.compute(batch);
@@ -218,108 +221,10 @@ export abstract class Dynamics {
     return stepper;
   }
 
-  /** Takes whole native steps up to the next due JS hook, or one stage-by-stage step; returns steps taken. */
-  #advance(stepper: NativeStepperHandle, batch: Batch, ctx: MutableContext<DynamicsHookContext>, remaining: number, budget: number, sync: boolean): number | Promise<number> {
-    const step = this.#stepCount;
-    const due = this.hooks.nextDue(step);
-    if (due > step && stepper.computesNatively) {
-      const pauseOnConverge = this.hooks.hasHooksFor(DynamicsStage.ON_CONVERGE);
-      const result = stepper.advance(Math.min(remaining, due - step), budget, pauseOnConverge);
-      this.#stepCount += result.steps;
-      batch.invalidateHostViews();
-      if (!result.pausedOnConverge) return result.steps;
-      const finished = this.#dispatch(DynamicsStage.ON_CONVERGE, ctx, stepper, sync);
-      const done = (): number => {
-        stepper.finishStep();
-        this.#stepCount += 1;
-        return result.steps + 1;
-      };
-      return finished === undefined ? done() : finished.then(done);
-    }
-    return this.#stepByStage(stepper, batch, ctx, sync);
-  }
-
-  /** One step, stage by stage; crosses into JS only where a hook is due (or to compute with a JS model). */
-  #stepByStage(stepper: NativeStepperHandle, batch: Batch, ctx: MutableContext<DynamicsHookContext>, sync: boolean): number | Promise<number> {
-    const step = this.#stepCount;
-    const stages = DYNAMICS_STAGES;
-    const finish = (): number => {
-      stepper.finishStep();
-      this.#stepCount += 1;
-      return 1;
-    };
-    const walk = (index: number): number | Promise<number> => {
-      for (let i = index; i < stages.length; i++) {
-        const stage = stages[i];
-        if (stage === DynamicsStage.BEFORE_COMPUTE && !stepper.computesNatively) {
-          stepper.runTo(stage);
-          batch.invalidateHostViews();
-          const pending = this.#dispatchIfDue(stage, ctx, stepper, sync, step);
-          const compute = (): number | Promise<number> => {
-            this.model.compute(batch);
-            batch.commitHostViews();
-            return walk(i + 1);
-          };
-          if (pending !== undefined) return pending.then(compute);
-          return compute();
-        }
-        if (stage === DynamicsStage.ON_CONVERGE) {
-          const newly = stepper.runTo(stage) || this.#jsConvergence.some((hook) => hook.convergedAt(step));
-          batch.invalidateHostViews();
-          if (!newly) return finish();
-          const pending = this.#dispatch(stage, ctx, stepper, sync);
-          return pending === undefined ? finish() : pending.then(finish);
-        }
-        if (!this.hooks.due(stage, step)) continue;
-        stepper.runTo(stage);
-        batch.invalidateHostViews();
-        const pending = this.#dispatch(stage, ctx, stepper, sync);
-        if (pending !== undefined) return pending.then(() => walk(i + 1));
-      }
-      return finish();
-    };
-    return walk(0);
-  }
-
-  #dispatchIfDue(stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, stepper: NativeStepperHandle, sync: boolean, step: number): Promise<void> | undefined {
-    return this.hooks.due(stage, step) ? this.#dispatch(stage, ctx, stepper, sync) : undefined;
-  }
-
-  /** Dispatches one stage; mirrors touched by hooks are written back before native code runs again. */
-  #dispatch(stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, stepper: NativeStepperHandle, sync: boolean): Promise<void> | undefined {
-    ctx.stage = stage;
-    ctx.stepCount = this.#stepCount;
-    ctx.convergedMask = stage === DynamicsStage.ON_CONVERGE ? this.#convergedMask(stepper) : null;
-    ctx.scalars.invalidate();
-    const batch = ctx.batch;
-    if (sync) {
-      this.hooks.dispatchSync(stage, ctx);
-      batch.commitHostViews();
-      return undefined;
-    }
-    const pending = this.hooks.dispatch(stage, ctx);
-    if (pending === undefined) {
-      batch.commitHostViews();
-      return undefined;
-    }
-    return pending.then(() => batch.commitHostViews());
-  }
-
-  /** Systems that converged in this step, natively or through JS-evaluated convergence hooks. */
-  #convergedMask(stepper: NativeStepperHandle): Uint8Array {
-    const mask = stepper.newlyConverged();
-    for (const hook of this.#jsConvergence) {
-      const newly = hook.newlyConvergedAt(this.#stepCount);
-      if (newly === undefined) continue;
-      for (let s = 0; s < mask.length && s < newly.length; s++) mask[s] |= newly[s];
-    }
-    return mask;
-  }
-
   #result(steps: number, control: RunControl): RunResult {
     const status = this.#bound?.batch.read('status') ?? new Int32Array(0);
     const converged = Uint8Array.from(status, (s) => (s >= this.exitStatus ? 1 : 0));
-    const result: RunResult = { steps, stepCount: this.#stepCount, converged };
+    const result: RunResult = { steps, stepCount: this.#counter.value, converged };
     if (control.stopped !== undefined) result.stopped = control.stopped;
     return result;
   }

@@ -50,7 +50,7 @@ describe('FIRE', () => {
 describe('FIRE2 and gradient descent', () => {
   it.each([
     ['FIRE2', () => new FIRE2({ model: model(), convergence: ConvergenceHook.fromFmax(1e-4) })],
-    ['GradientDescent', () => new GradientDescent({ model: model(), stepSize: 0.02, convergence: ConvergenceHook.fromFmax(1e-3) })],
+    ['GradientDescent', () => new GradientDescent({ model: model(), stepSize: 0.001, convergence: ConvergenceHook.fromFmax(1e-4) })],
   ])('%s reaches the LJ13 minimum from a small perturbation', (_, make) => {
     const batch = ljBatch([perturbedLj13(0.05), perturbedLj13(0.05, 1.3)]);
     const result = make().runSync(batch, { steps: 20_000 });

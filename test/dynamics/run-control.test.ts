@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { Batch } from '../../lib/data/index.js';
 import { DynamicsStage, initializeVelocities, Langevin, VelocityVerlet } from '../../lib/dynamics/index.js';
+import type { DynamicsHookContext } from '../../lib/dynamics/index.js';
 import { defineHook } from '../../lib/hooks/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { ljBatch, ljFcc } from './lj-systems.js';
@@ -33,7 +34,7 @@ describe('run() keeps the event loop responsive', () => {
 describe('control', () => {
   it('a stop request ends the run after the current step, and RunResult.stopped says who asked', async () => {
     const stages: DynamicsStage[] = [];
-    const stopper = defineHook({ stage: DynamicsStage.AFTER_COMPUTE, frequency: 1, name: 'stopper', call: (ctx) => { if (ctx.stepCount === 3) ctx.requestStop('enough'); } });
+    const stopper = defineHook({ stage: DynamicsStage.AFTER_COMPUTE, frequency: 1, name: 'stopper', call: (ctx: DynamicsHookContext) => { if (ctx.stepCount === 3) ctx.requestStop('enough'); } });
     const tracker = defineHook({ runsOnStage: () => true, frequency: 1, call: (ctx, stage: DynamicsStage) => { if (ctx.stepCount === 3) stages.push(stage); } });
     const batch = ljBatch([ljFcc(2)]);
     const result = await new VelocityVerlet({ model: lj(), dt: 0.005, hooks: [stopper, tracker] }).run(batch, { steps: 100 });

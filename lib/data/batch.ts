@@ -176,43 +176,62 @@ export class Batch {
     return [...this.#extra.keys()];
   }
 
-  /** Takes the batch apart into plain Systems (results included, `info.systemId` set). */
-  toSystems(): ResolvedSystem[] {
-    const packed = this.#pack();
-    return assembleSystems(packed, this.#info, chemicalSymbol, this.#extraRows());
+  /**
+   * Takes the batch apart into plain Systems (results included, `info.systemId` set): every system, or
+   * those at `indices`, in that order.
+   */
+  toSystems(indices?: ArrayLike<number>): ResolvedSystem[] {
+    const order = indices === undefined ? undefined : this.#checkIndices(indices, 'Batch.toSystems');
+    const packed = this.#pack(order);
+    return assembleSystems(packed, packed.info, chemicalSymbol, this.#extraRows());
   }
 
   /** A new batch holding the systems at `indices` (in that order), with their fields and systemIds. */
   select(indices: ArrayLike<number>): Batch {
+    const order = this.#checkIndices(indices, 'Batch.select');
+    const out = new Batch(this.units);
+    out.#nextSystemId = this.#nextSystemId;
+    out.#copyFrom(this, order);
+    return out;
+  }
+
+  #checkIndices(indices: ArrayLike<number>, operation: string): number[] {
     const b = this.numSystems;
     const seen = new Set<number>();
     for (let k = 0; k < indices.length; k++) {
       const s = indices[k];
       if (!Number.isInteger(s) || s < 0 || s >= b) {
-        throw new HookmdRangeError('INVALID_INDEX', `Batch.select: indices[${k}] = ${s} is not a system index in [0, ${b})`, {
+        throw new HookmdRangeError('INVALID_INDEX', `${operation}: indices[${k}] = ${s} is not a system index in [0, ${b})`, {
           field: 'indices',
           index: k,
           value: s,
         });
       }
       if (seen.has(s)) {
-        throw new HookmdError('DUPLICATE_INDEX', `Batch.select: system ${s} is selected twice; systemIds must stay unique`, {
+        throw new HookmdError('DUPLICATE_INDEX', `${operation}: system ${s} is selected twice; systemIds must stay unique`, {
           field: 'indices',
           value: s,
         });
       }
       seen.add(s);
     }
-    const out = new Batch(this.units);
-    out.#nextSystemId = this.#nextSystemId;
-    out.#copyFrom(this, Array.from(indices as ArrayLike<number>));
-    return out;
+    return Array.from(indices);
   }
 
   /** Appends systems in place (new systemIds follow the largest one issued); returns this batch. */
   append(systems: Iterable<System>): this {
     this.#fill(this.#validate(systems, 'Batch.append'), [this.#pack()]);
     return this;
+  }
+
+  /**
+   * @internal Keeps the systems at `keep` (in that order) and appends `added`, in place: the native storage
+   * is resized, so engines bound to this batch keep their handle and remap their per-system state.
+   * Validates `added` first, so a bad system leaves the batch unchanged.
+   */
+  refill(keep: readonly number[], added: Iterable<System>): void {
+    const validated = this.#validate(added, 'Batch.refill');
+    this.#fill(validated, [this.#pack([...keep])]);
   }
 
   #validate(systems: Iterable<System>, operation: string): ReturnType<typeof normalizeSystem>[] {

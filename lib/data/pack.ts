@@ -15,8 +15,15 @@ export interface PackedSystems {
   extra: Map<string, Float64Array>;
 }
 
+// Plain loops: this runs for every atom of every system that leaves a stream.
 function rows(values: ArrayLike<number>, start: number, count: number, width: number): number[][] {
-  return Array.from({ length: count }, (_, i) => Array.from({ length: width }, (_, c) => values[(start + i) * width + c]));
+  const out: number[][] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const row: number[] = new Array(width);
+    for (let c = 0; c < width; c++) row[c] = values[(start + i) * width + c];
+    out[i] = row;
+  }
+  return out;
 }
 
 /** Plain Systems from packed arrays: vectors as rows, `info.systemId` set, extra fields added. */

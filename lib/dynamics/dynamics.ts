@@ -13,6 +13,9 @@ import { ConvergenceHook } from './hooks/convergence-hook.js';
 import { NativeStepperHandle } from './native-stepper.js';
 import { expandParameter, type EngineParameter } from './parameters.js';
 import type { RunOptions, RunResult } from './result.js';
+import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type StreamResult } from './stream-options.js';
+import { StreamOutput } from './stream-output.js';
+import { StreamSource, type SystemSource } from './stream-source.js';
 import { SystemScalars } from './scalars.js';
 import { DynamicsStage } from './stage.js';
 import { StepWalker, type StepCounter } from './step-walker.js';
@@ -55,6 +58,11 @@ export abstract class Dynamics {
   readonly model: EngineModel;
   /** The JS hooks of this engine (native built-ins are listed by `listHooks()`). */
   readonly hooks: HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
+  // ON_CONVERGE-only hooks live apart so that they never make a step "due": the native loop pauses for
+  // them only when some system actually converges.
+  readonly #onConverge: HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
+  /** Names the hook running in either registry, for `requestStop`'s `by`. */
+  readonly #runningHook: { readonly runningHook: string | null };
   /** Systems with status ≥ exitStatus are finished. */
   readonly exitStatus: number;
   readonly #nativeHooks: NativeCapable[] = [];
@@ -82,7 +90,10 @@ export abstract class Dynamics {
       });
     }
     this.hooks = new HookRegistry(DynamicsStage, { workflow: this });
-    this.#walker = new StepWalker(this.hooks, model, this.#jsConvergence, this.#counter);
+    this.#onConverge = new HookRegistry(DynamicsStage, { workflow: this });
+    const [main, onConverge] = [this.hooks, this.#onConverge];
+    this.#runningHook = { get runningHook(): string | null { return main.runningHook ?? onConverge.runningHook; } };
+    this.#walker = new StepWalker(this.hooks, this.#onConverge, model, this.#jsConvergence, this.#counter);
     const convergence = options.convergence === undefined ? [] : Array.isArray(options.convergence) ? options.convergence : [options.convergence];
     for (const hook of [...convergence, ...(options.hooks ?? [])]) this.register(hook as AnyHook);
   }
@@ -116,12 +127,13 @@ export abstract class Dynamics {
       this.#bound = undefined;
       return undefined;
     }
+    if (hook.stage === DynamicsStage.ON_CONVERGE && hook.runsOnStage === undefined) return this.#onConverge.register(hook as DynamicsHook);
     return this.hooks.register(hook as DynamicsHook);
   }
 
   /** Every hook of the engine: JS hooks as the registry lists them, then the native built-ins. */
   listHooks(): Array<HookInfo & { native: boolean }> {
-    const js = this.hooks.list().map((info) => ({ ...info, native: false }));
+    const js = [...this.hooks.list(), ...this.#onConverge.list()].map((info) => ({ ...info, native: false }));
     const native = [...this.#convergence, ...this.#nativeHooks].map((hook) => {
       const h = hook as unknown as AnyHook;
       return {
@@ -143,7 +155,7 @@ export abstract class Dynamics {
     const steps = this.#checkRun(batch, options);
     const control = new RunControl();
     const ctx = this.#context(batch, control);
-    const runner = new HookRunner<DynamicsHookContext>(this.hooks, { context: () => ctx });
+    const runner = new HookRunner<DynamicsHookContext>([this.hooks, this.#onConverge], { context: () => ctx });
     return runner.run(async () => {
       const stepper = this.#prepare(batch);
       let taken = 0;
@@ -169,7 +181,7 @@ export abstract class Dynamics {
     const steps = this.#checkRun(batch, options);
     const control = new RunControl();
     const ctx = this.#context(batch, control);
-    const runner = new HookRunner<DynamicsHookContext>(this.hooks, { context: () => ctx });
+    const runner = new HookRunner<DynamicsHookContext>([this.hooks, this.#onConverge], { context: () => ctx });
     return runner.runSync(() => {
       const stepper = this.#prepare(batch);
       let taken = 0;
@@ -179,6 +191,122 @@ export abstract class Dynamics {
       }
       return this.#result(taken, control);
     });
+  }
+
+  /**
+   * Streams systems through the engine (DESIGN §5): the batch is kept full up to `maxAtoms`; every
+   * `refillEvery` steps, systems that converged or reached `maxSteps` leave for the sinks with
+   * `info: { systemId, converged, steps }`, and new ones take their place. Every input system comes out
+   * exactly once; systemId is its position in the source.
+   *
+   * @example
+   * const sink = new HostMemorySink();
+   * const fire = new FIRE({ model, convergence: ConvergenceHook.fromFmax(0.01) });
+   * await fire.runStream(readManyStructures(), { sinks: [sink], maxAtoms: 4096, units: 'lj' });
+   */
+  async runStream(source: SystemSource, options: StreamOptions): Promise<StreamResult> {
+    const opts = checkStreamOptions(options);
+    const input = new StreamSource(source);
+    const output = new StreamOutput(opts.sinks, opts.restoreOrder);
+    const startStep = this.#counter.value;
+    try {
+      const first = await input.take(opts.maxAtoms, true);
+      if (first.length > 0) await this.#stream(Batch.fromSystems(first, { units: opts.units }), input, output, opts);
+    } finally {
+      await input.close();
+      await output.close();
+    }
+    const steps = this.#counter.value - startStep;
+    return { processed: output.processed, converged: output.converged, unconverged: output.processed - output.converged, steps };
+  }
+
+  async #stream(batch: Batch, input: StreamSource, output: StreamOutput, opts: CheckedStreamOptions): Promise<void> {
+    const enteredAt = new Map<number, number>();
+    const convergedAt = new Map<number, number>();
+    const admit = (): void => batch.read('systemId').forEach((id) => { if (!enteredAt.has(id)) enteredAt.set(id, this.#counter.value); });
+    admit();
+    // Convergence steps are exact: the engine pauses at ON_CONVERGE, which only happens when systems converge.
+    const tracker = this.#onConverge.register({
+      stage: DynamicsStage.ON_CONVERGE, frequency: 1, name: 'runStream:convergence',
+      call: (ctx) => {
+        const ids = ctx.batch.read('systemId');
+        ctx.convergedMask?.forEach((newly, s) => { if (newly === 1) convergedAt.set(ids[s], ctx.stepCount); });
+      },
+    });
+    const control = new RunControl();
+    const ctx = this.#context(batch, control);
+    const runner = new HookRunner<DynamicsHookContext>([this.hooks, this.#onConverge], { context: () => ctx });
+    try {
+      await runner.run(async () => {
+        const stepper = this.#prepare(batch);
+        let lastYield = performance.now();
+        for (;;) {
+          let taken = 0;
+          while (taken < opts.refillEvery && !control.stopRequested && !stepper.allConverged()) {
+            if (opts.signal?.aborted) control.requestStop(String(opts.signal.reason ?? 'aborted'), 'signal');
+            else taken += await this.#walker.advance(stepper, ctx, opts.refillEvery - taken, CHUNK_BUDGET_SECONDS, false);
+            if (performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
+              await yieldToEventLoop();
+              lastYield = performance.now();
+            }
+          }
+          const stopping = control.stopRequested;
+          const keep = await this.#graduate(batch, output, enteredAt, convergedAt, stopping ? Infinity : opts.maxSteps, stopping);
+          if (stopping) return;
+          const kept = batch.read('numAtoms');
+          const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
+          const added = await input.take(opts.maxAtoms - keptAtoms, keep.length === 0);
+          if (keep.length === 0 && added.length === 0) return;
+          if (keep.length === batch.numSystems && added.length === 0) continue;
+          batch.refill(keep, added);
+          this.#rebind(stepper, batch, keep, added.length);
+          admit();
+        }
+      });
+    } finally {
+      tracker.remove();
+    }
+  }
+
+  /** Sends systems that converged (or ran out of steps, or all when `everything`) to the output; returns the rest. */
+  async #graduate(batch: Batch, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, maxSteps: number, everything: boolean): Promise<number[]> {
+    const status = batch.read('status');
+    const ids = batch.read('systemId');
+    const now = this.#counter.value;
+    const leaving: number[] = [];
+    const keep: number[] = [];
+    for (let s = 0; s < batch.numSystems; s++) {
+      const done = status[s] >= this.exitStatus || now - (enteredAt.get(ids[s]) ?? now) >= maxSteps;
+      (done || everything ? leaving : keep).push(s);
+    }
+    if (leaving.length === 0) return keep;
+    const systems = batch.toSystems(leaving);
+    await output.emit(leaving.map((s, k) => {
+      const system = systems[k];
+      const converged = status[s] >= this.exitStatus;
+      const entered = enteredAt.get(ids[s]) ?? now;
+      const steps = converged && convergedAt.has(ids[s]) ? (convergedAt.get(ids[s]) as number) - entered + 1 : now - entered;
+      system.info = { ...system.info, systemId: ids[s], converged, steps, status: status[s] };
+      enteredAt.delete(ids[s]);
+      convergedAt.delete(ids[s]);
+      return system;
+    }));
+    return keep;
+  }
+
+  /** After an in-place refill: remaps the stepper's per-system state and parameters, and computes new forces. */
+  #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number): void {
+    stepper.remap(Int32Array.from(keep), added);
+    stepper.updateParameters(this.#expandedParameters(batch));
+    if (this.#bound !== undefined) this.#bound.numSystems = batch.numSystems;
+    this.model.compute(batch);
+    batch.invalidateHostViews();
+  }
+
+  #expandedParameters(batch: Batch): Record<string, Float64Array> {
+    const expanded: Record<string, Float64Array> = {};
+    for (const p of this.integrator().parameters) expanded[p.name] = expandParameter(this.constructor.name, p.name, p.value, batch.numSystems);
+    return expanded;
   }
 
   #checkRun(batch: Batch, options: RunOptions | Omit<RunOptions, 'signal'>): number {
@@ -193,7 +321,7 @@ export abstract class Dynamics {
 
   #context(batch: Batch, control: RunControl): MutableContext<DynamicsHookContext> {
     return createContext(
-      { stage: DynamicsStage.BEFORE_STEP, stepCount: this.#counter.value, workflow: this, control, registry: this.hooks },
+      { stage: DynamicsStage.BEFORE_STEP, stepCount: this.#counter.value, workflow: this, control, registry: this.#runningHook },
       { batch, model: this.model, convergedMask: null as Uint8Array | null, scalars: new SystemScalars(batch) },
     );
   }
@@ -201,10 +329,7 @@ export abstract class Dynamics {
   /** Binds the native stepper to `batch` (once per batch) and computes the forces of the start positions. */
   #prepare(batch: Batch): NativeStepperHandle {
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.numSystems !== batch.numSystems) {
-      const { type, parameters } = this.integrator();
-      const expanded: Record<string, Float64Array> = {};
-      for (const p of parameters) expanded[p.name] = expandParameter(this.constructor.name, p.name, p.value, batch.numSystems);
-      const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, type, expanded, this.exitStatus);
+      const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integrator().type, this.#expandedParameters(batch), this.exitStatus);
       for (const hook of this.#nativeHooks) {
         const spec = hook.toNativeHook(batch);
         if (spec !== undefined) stepper.addHook({ ...spec, stageMask: stageMask(spec.stages) });

@@ -29,3 +29,6 @@ export { StageTimingHook } from './hooks/stage-timing.js';
 export { ProgressHook } from './hooks/progress.js';
 export type { ProgressEvent } from './hooks/progress.js';
 export { SystemScalars } from './scalars.js';
+export type { StreamOptions, StreamResult } from './stream-options.js';
+export type { StreamSink } from './stream-output.js';
+export type { SystemSource } from './stream-source.js';

@@ -15,17 +15,20 @@ export interface StepCounter {
 
 export class StepWalker {
   readonly #hooks: HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
+  readonly #onConverge: HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
   readonly #model: EngineModel;
   readonly #jsConvergence: readonly ConvergenceHook[];
   readonly #counter: StepCounter;
 
   constructor(
     hooks: HookRegistry<typeof DynamicsStage, DynamicsHookContext>,
+    onConverge: HookRegistry<typeof DynamicsStage, DynamicsHookContext>,
     model: EngineModel,
     jsConvergence: readonly ConvergenceHook[],
     counter: StepCounter,
   ) {
     this.#hooks = hooks;
+    this.#onConverge = onConverge;
     this.#model = model;
     this.#jsConvergence = jsConvergence;
     this.#counter = counter;
@@ -36,7 +39,7 @@ export class StepWalker {
     const step = this.#counter.value;
     const due = this.#hooks.nextDue(step);
     if (due > step && stepper.computesNatively) {
-      const pauseOnConverge = this.#hooks.hasHooksFor(DynamicsStage.ON_CONVERGE);
+      const pauseOnConverge = this.#onConverge.size > 0 || this.#hooks.hasHooksFor(DynamicsStage.ON_CONVERGE);
       const result = stepper.advance(Math.min(remaining, due - step), budget, pauseOnConverge);
       this.#counter.value += result.steps;
       ctx.batch.invalidateHostViews();
@@ -100,15 +103,21 @@ export class StepWalker {
     const batch = ctx.batch;
     if (sync) {
       this.#hooks.dispatchSync(stage, ctx);
+      if (stage === DynamicsStage.ON_CONVERGE) this.#onConverge.dispatchSync(stage, ctx);
       batch.commitHostViews();
       return undefined;
     }
     const pending = this.#hooks.dispatch(stage, ctx);
+    const converge = (): void | Promise<void> => (stage === DynamicsStage.ON_CONVERGE ? this.#onConverge.dispatch(stage, ctx) : undefined);
     if (pending === undefined) {
-      batch.commitHostViews();
-      return undefined;
+      const next = converge();
+      if (next === undefined) {
+        batch.commitHostViews();
+        return undefined;
+      }
+      return next.then(() => batch.commitHostViews());
     }
-    return pending.then(() => batch.commitHostViews());
+    return pending.then(converge).then(() => batch.commitHostViews());
   }
 
   /** Systems that converged in this step, natively or through JS-evaluated convergence hooks. */

@@ -1,0 +1,69 @@
+// Options and result of runStream, checked once at the top.
+import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import type { StreamSink } from './stream-output.js';
+
+/** Options of `engine.runStream(source, options)` (DESIGN §5, Streaming). */
+export interface StreamOptions {
+  /** Every system that leaves the batch is written to each sink. */
+  sinks?: readonly StreamSink[];
+  /** Atom budget: the batch is kept full up to this many atoms. */
+  maxAtoms: number;
+  /** Steps between graduations and refills (default 10). */
+  refillEvery?: number;
+  /** A system leaves, unconverged, after this many steps (default 10,000). */
+  maxSteps?: number;
+  /** Units of the source's systems (default 'metal'). */
+  units?: 'metal' | 'lj';
+  /** Hand systems to the sinks in input order (held back until every earlier one has left). */
+  restoreOrder?: boolean;
+  /** Aborting ends the stream after the current step; systems in the batch leave as unconverged. */
+  signal?: AbortSignal;
+}
+
+/** What `runStream` returns. */
+export interface StreamResult {
+  /** Systems written to the sinks. */
+  processed: number;
+  converged: number;
+  unconverged: number;
+  /** Engine steps taken. */
+  steps: number;
+}
+
+export interface CheckedStreamOptions {
+  sinks: readonly StreamSink[];
+  maxAtoms: number;
+  refillEvery: number;
+  maxSteps: number;
+  units: 'metal' | 'lj';
+  restoreOrder: boolean;
+  signal: AbortSignal | undefined;
+}
+
+function positiveInteger(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new HookmdRangeError('INVALID_STREAM_OPTION', `runStream: ${name} must be an integer ≥ 1, got ${String(value)}`, { field: name, value });
+  }
+  return value;
+}
+
+export function checkStreamOptions(options: StreamOptions): CheckedStreamOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new HookmdTypeError('INVALID_STREAM_OPTION', 'runStream: options must be an object with maxAtoms', { field: 'options' });
+  }
+  const sinks = options.sinks ?? [];
+  sinks.forEach((sink, i) => {
+    if (sink === null || typeof sink !== 'object' || typeof sink.write !== 'function') {
+      throw new HookmdTypeError('INVALID_SINK', `runStream: sinks[${i}] must have a write(systems) method`, { field: `sinks[${i}]` });
+    }
+  });
+  return {
+    sinks,
+    maxAtoms: positiveInteger('maxAtoms', options.maxAtoms),
+    refillEvery: positiveInteger('refillEvery', options.refillEvery ?? 10),
+    maxSteps: positiveInteger('maxSteps', options.maxSteps ?? 10_000),
+    units: options.units ?? 'metal',
+    restoreOrder: options.restoreOrder === true,
+    signal: options.signal,
+  };
+}

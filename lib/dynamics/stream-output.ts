@@ -1,0 +1,68 @@
+// The leaving side of runStream: each graduated system goes to every sink exactly once, with its systemId,
+// convergence flag and step count, optionally held back until every earlier input has left.
+import type { ResolvedSystem, System } from '../data/index.js';
+import { HookmdError } from '../errors.js';
+
+/** Where runStream writes the systems that leave the batch (every lib/io sink satisfies it). */
+export interface StreamSink {
+  write(systems: readonly System[]): void | Promise<void>;
+  close?(): void | Promise<void>;
+}
+
+export class StreamOutput {
+  readonly #sinks: readonly StreamSink[];
+  readonly #restoreOrder: boolean;
+  readonly #held = new Map<number, ResolvedSystem>();
+  #nextId = 0;
+  processed = 0;
+  converged = 0;
+
+  constructor(sinks: readonly StreamSink[], restoreOrder: boolean) {
+    this.#sinks = sinks;
+    this.#restoreOrder = restoreOrder;
+  }
+
+  /** Hands graduated systems to the sinks (or holds them until their turn with restoreOrder). */
+  async emit(systems: ResolvedSystem[]): Promise<void> {
+    for (const system of systems) {
+      this.processed++;
+      if (system.info.converged === true) this.converged++;
+    }
+    if (!this.#restoreOrder) return this.#write(systems);
+    for (const system of systems) this.#held.set(system.info.systemId as number, system);
+    const ready: ResolvedSystem[] = [];
+    while (this.#held.has(this.#nextId)) {
+      ready.push(this.#held.get(this.#nextId) as ResolvedSystem);
+      this.#held.delete(this.#nextId++);
+    }
+    return this.#write(ready);
+  }
+
+  async #write(systems: readonly System[]): Promise<void> {
+    if (systems.length === 0) return;
+    for (const sink of this.#sinks) {
+      try {
+        await sink.write(systems);
+      } catch (cause) {
+        throw new HookmdError('SINK_WRITE_FAILED', `runStream: a sink failed while writing ${systems.length} systems: ${String((cause as Error)?.message ?? cause)}`, {
+          systems: systems.map((s) => s.info?.systemId),
+        }, { cause });
+      }
+    }
+  }
+
+  /** Closes every sink, reporting the first failure after trying them all. */
+  async close(): Promise<void> {
+    let first: unknown;
+    for (const sink of this.#sinks) {
+      try {
+        await sink.close?.();
+      } catch (error) {
+        first ??= error;
+      }
+    }
+    if (first !== undefined) {
+      throw new HookmdError('SINK_WRITE_FAILED', `runStream: closing a sink failed: ${String((first as Error)?.message ?? first)}`, {}, { cause: first });
+    }
+  }
+}

@@ -11,7 +11,7 @@ import type { EngineModel } from './engine-model.js';
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook } from './hooks/convergence-hook.js';
 import { NativeStepperHandle } from './native-stepper.js';
-import { expandParameter, type EngineParameter } from './parameters.js';
+import { expandParameter, type IntegratorSpec } from './parameters.js';
 import type { RunOptions, RunResult } from './result.js';
 import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type StreamResult } from './stream-options.js';
 import { StreamOutput } from './stream-output.js';
@@ -20,8 +20,14 @@ import { SystemScalars } from './scalars.js';
 import { DynamicsStage } from './stage.js';
 import { StepWalker, type StepCounter } from './step-walker.js';
 
-/** The context dynamics hooks receive: batch, model, convergedMask, and lazily computed per-system scalars. */
-export type DynamicsHookContext = DynamicsContext<Batch, EngineModel, DynamicsStage> & { readonly scalars: SystemScalars };
+/**
+ * The context dynamics hooks receive: batch, model, convergedMask, lazily computed per-system scalars, and
+ * in a FusedStage the index of the sub-stage whose hook is running (null for fused hooks and plain engines).
+ */
+export type DynamicsHookContext = DynamicsContext<Batch, EngineModel, DynamicsStage> & {
+  readonly scalars: SystemScalars;
+  readonly subStage: number | null;
+};
 /** A hook for a dynamics engine. */
 export type DynamicsHook = Hook<DynamicsStage, DynamicsHookContext>;
 
@@ -98,8 +104,17 @@ export abstract class Dynamics {
     for (const hook of [...convergence, ...(options.hooks ?? [])]) this.register(hook as AnyHook);
   }
 
-  /** The integrator's native name and its per-system parameters. */
-  protected abstract integrator(): { type: string; parameters: readonly EngineParameter[] };
+  /** @internal The native integrator's name and its per-system parameters. */
+  abstract integratorSpec(): IntegratorSpec;
+
+  /** @internal The built-in hooks that run natively or are kept apart, for FusedStage. */
+  builtinHooks(): { convergence: readonly ConvergenceHook[]; native: readonly NativeCapable[]; js: ReadonlyArray<HookHandle<AnyHook>> } {
+    return {
+      convergence: [...this.#convergence, ...this.#jsConvergence],
+      native: [...this.#nativeHooks],
+      js: [...this.hooks.handles(), ...this.#onConverge.handles()].filter((handle) => !(handle.hook instanceof ConvergenceHook)),
+    };
+  }
 
   /** Steps taken by this engine so far (carries on across runs). */
   get stepCount(): number {
@@ -130,6 +145,22 @@ export abstract class Dynamics {
     if (hook.stage === DynamicsStage.ON_CONVERGE && hook.runsOnStage === undefined) return this.#onConverge.register(hook as DynamicsHook);
     return this.hooks.register(hook as DynamicsHook);
   }
+
+  /**
+   * Chains another engine after this one: `fire.then(nvt)` is `fuse(fire, nvt)`. Engines are not promises:
+   * awaiting one is an error (NOT_A_PROMISE) rather than a silent hang.
+   */
+  then(next: Dynamics): Dynamics {
+    if (!(next instanceof Dynamics)) {
+      throw new HookmdTypeError('NOT_A_PROMISE', `${this.constructor.name}.then: expected an engine to chain; engines are not promises (do not await them)`, {
+        field: 'next',
+      });
+    }
+    return Dynamics.fuse([this, next]);
+  }
+
+  /** @internal Set by fused-stage.ts, which imports this module (avoids an import cycle). */
+  static fuse: (stages: Dynamics[]) => Dynamics;
 
   /** Every hook of the engine: JS hooks as the registry lists them, then the native built-ins. */
   listHooks(): Array<HookInfo & { native: boolean }> {
@@ -305,7 +336,7 @@ export abstract class Dynamics {
 
   #expandedParameters(batch: Batch): Record<string, Float64Array> {
     const expanded: Record<string, Float64Array> = {};
-    for (const p of this.integrator().parameters) expanded[p.name] = expandParameter(this.constructor.name, p.name, p.value, batch.numSystems);
+    for (const p of this.integratorSpec().parameters) expanded[p.name] = expandParameter(this.constructor.name, p.name, p.value, batch.numSystems);
     return expanded;
   }
 
@@ -322,14 +353,14 @@ export abstract class Dynamics {
   #context(batch: Batch, control: RunControl): MutableContext<DynamicsHookContext> {
     return createContext(
       { stage: DynamicsStage.BEFORE_STEP, stepCount: this.#counter.value, workflow: this, control, registry: this.#runningHook },
-      { batch, model: this.model, convergedMask: null as Uint8Array | null, scalars: new SystemScalars(batch) },
+      { batch, model: this.model, convergedMask: null as Uint8Array | null, scalars: new SystemScalars(batch), subStage: null as number | null },
     );
   }
 
   /** Binds the native stepper to `batch` (once per batch) and computes the forces of the start positions. */
   #prepare(batch: Batch): NativeStepperHandle {
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.numSystems !== batch.numSystems) {
-      const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integrator().type, this.#expandedParameters(batch), this.exitStatus);
+      const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
       for (const hook of this.#nativeHooks) {
         const spec = hook.toNativeHook(batch);
         if (spec !== undefined) stepper.addHook({ ...spec, stageMask: stageMask(spec.stages) });

@@ -32,3 +32,5 @@ export { SystemScalars } from './scalars.js';
 export type { StreamOptions, StreamResult } from './stream-options.js';
 export type { StreamSink } from './stream-output.js';
 export type { SystemSource } from './stream-source.js';
+export { FusedStage, fuse } from './fused-stage.js';
+export type { FusedStageOptions, SubStageContext } from './fused-stage.js';

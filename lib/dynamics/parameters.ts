@@ -73,3 +73,9 @@ export function engineParameter(owner: string, name: string, value: PerSystem, r
   checkParameter(owner, name, value, rule);
   return { name, value, rule };
 }
+
+/** The native integrator an engine runs, and its parameters. */
+export interface IntegratorSpec {
+  readonly type: string;
+  readonly parameters: readonly EngineParameter[];
+}

@@ -1,6 +1,6 @@
 // FIRE, with ASE's semantics and defaults.
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
-import { engineParameter, type EngineParameter, type PerSystem } from '../parameters.js';
+import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
 
 /** Options of `FIRE` (ASE's names in camelCase; defaults are ASE's). */
 export interface FireOptions extends DynamicsOptions {
@@ -56,7 +56,8 @@ export class FIRE extends Dynamics {
     this.#parameters = fireParameters('FIRE', options, 'nMin');
   }
 
-  protected integrator(): { type: string; parameters: readonly EngineParameter[] } {
+  /** @internal The native integrator's name and its per-system parameters. */
+  integratorSpec(): IntegratorSpec {
     return { type: 'FIRE', parameters: this.#parameters };
   }
 }

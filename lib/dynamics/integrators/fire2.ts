@@ -1,6 +1,6 @@
 // FIRE 2.0 (Guénolé et al. 2020).
 import { Dynamics } from '../dynamics.js';
-import type { EngineParameter } from '../parameters.js';
+import type { EngineParameter, IntegratorSpec } from '../parameters.js';
 import { fireParameters, type FireOptions } from './fire.js';
 
 /**
@@ -18,7 +18,8 @@ export class FIRE2 extends Dynamics {
     this.#parameters = fireParameters('FIRE2', options, 'nDelay');
   }
 
-  protected integrator(): { type: string; parameters: readonly EngineParameter[] } {
+  /** @internal The native integrator's name and its per-system parameters. */
+  integratorSpec(): IntegratorSpec {
     return { type: 'FIRE2', parameters: this.#parameters };
   }
 }

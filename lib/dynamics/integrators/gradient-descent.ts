@@ -1,6 +1,6 @@
 // Steepest descent with a capped step.
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
-import { engineParameter, type EngineParameter, type PerSystem } from '../parameters.js';
+import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
 
 /** Options of `GradientDescent`. */
 export interface GradientDescentOptions extends DynamicsOptions {
@@ -27,7 +27,8 @@ export class GradientDescent extends Dynamics {
     ];
   }
 
-  protected integrator(): { type: string; parameters: readonly EngineParameter[] } {
+  /** @internal The native integrator's name and its per-system parameters. */
+  integratorSpec(): IntegratorSpec {
     return { type: 'GradientDescent', parameters: this.#parameters };
   }
 }

@@ -1,6 +1,6 @@
 // Langevin dynamics (NVT), BAOAB splitting.
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
-import { engineParameter, type EngineParameter, type PerSystem } from '../parameters.js';
+import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
 
 /** Options of `Langevin`. */
 export interface LangevinOptions extends DynamicsOptions {
@@ -34,7 +34,8 @@ export class Langevin extends Dynamics {
     ];
   }
 
-  protected integrator(): { type: string; parameters: readonly EngineParameter[] } {
+  /** @internal The native integrator's name and its per-system parameters. */
+  integratorSpec(): IntegratorSpec {
     return { type: 'Langevin', parameters: this.#parameters };
   }
 }

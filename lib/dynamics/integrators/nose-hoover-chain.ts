@@ -1,7 +1,7 @@
 // Nosé–Hoover chain thermostat (NVT).
 import { HookmdRangeError } from '../../errors.js';
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
-import { engineParameter, type EngineParameter, type PerSystem } from '../parameters.js';
+import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
 
 /** Options of `NoseHooverChain`. */
 export interface NoseHooverChainOptions extends DynamicsOptions {
@@ -43,7 +43,8 @@ export class NoseHooverChain extends Dynamics {
     ];
   }
 
-  protected integrator(): { type: string; parameters: readonly EngineParameter[] } {
+  /** @internal The native integrator's name and its per-system parameters. */
+  integratorSpec(): IntegratorSpec {
     return { type: 'NoseHooverChain', parameters: this.#parameters };
   }
 }

@@ -1,6 +1,6 @@
 // Velocity Verlet: NVE molecular dynamics.
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
-import { engineParameter, type EngineParameter, type PerSystem } from '../parameters.js';
+import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
 
 /** Options of `VelocityVerlet`. */
 export interface VelocityVerletOptions extends DynamicsOptions {
@@ -23,7 +23,8 @@ export class VelocityVerlet extends Dynamics {
     this.#dt = engineParameter('VelocityVerlet', 'dt', options.dt, 'positive');
   }
 
-  protected integrator(): { type: string; parameters: readonly EngineParameter[] } {
+  /** @internal The native integrator's name and its per-system parameters. */
+  integratorSpec(): IntegratorSpec {
     return { type: 'VelocityVerlet', parameters: [this.#dt] };
   }
 }

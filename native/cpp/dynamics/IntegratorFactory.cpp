@@ -3,6 +3,7 @@
 #include "core/Error.h"
 #include "dynamics/Fire.h"
 #include "dynamics/Fire2.h"
+#include "dynamics/FusedIntegrator.h"
 #include "dynamics/GradientDescent.h"
 #include "dynamics/Langevin.h"
 #include "dynamics/NoseHooverChain.h"
@@ -17,8 +18,20 @@ std::unique_ptr<Integrator> createIntegrator(const std::string& type, const Para
   if (type == "FIRE") return std::make_unique<Fire>(parameters, numSystems);
   if (type == "FIRE2") return std::make_unique<Fire2>(parameters, numSystems);
   if (type == "GradientDescent") return std::make_unique<GradientDescent>(parameters, numSystems);
+  // "Fused:FIRE|Langevin": a FusedStage over the named sub-integrators.
+  const std::string fused = "Fused:";
+  if (type.compare(0, fused.size(), fused) == 0) {
+    std::vector<std::string> types;
+    std::size_t start = fused.size();
+    for (std::size_t bar = type.find('|', start); ; bar = type.find('|', start)) {
+      types.push_back(type.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+      if (bar == std::string::npos) break;
+      start = bar + 1;
+    }
+    return std::make_unique<FusedIntegrator>(types, parameters, numSystems);
+  }
   fail("UNKNOWN_INTEGRATOR", "createIntegrator: unknown integrator '" + type +
-                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, FIRE, FIRE2, GradientDescent)");
+                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, FIRE, FIRE2, GradientDescent, Fused:A|B|...)");
 }
 
 }  // namespace hookmd

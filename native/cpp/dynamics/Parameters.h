@@ -27,6 +27,9 @@ class Parameters {
     return found->second;
   }
 
+  /** Every name and its values, for code that splits a parameter set (FusedStage). */
+  const std::map<std::string, std::vector<double>>& all() const noexcept { return values_; }
+
   /** A single value (the first) of `name`, or `fallback` when absent. */
   double scalar(const std::string& name, double fallback) const {
     auto found = values_.find(name);

@@ -1,0 +1,111 @@
+#include "dynamics/FusedIntegrator.h"
+
+#include "core/Error.h"
+#include "dynamics/IntegratorFactory.h"
+
+namespace hookmd {
+
+Parameters subStageParameters(const Parameters& parameters, int stage) {
+  const std::string prefix = std::to_string(stage) + ".";
+  Parameters own;
+  for (const auto& [name, values] : parameters.all()) {
+    if (name.compare(0, prefix.size(), prefix) == 0) own.set(name.substr(prefix.size()), values);
+  }
+  return own;
+}
+
+FusedIntegrator::FusedIntegrator(const std::vector<std::string>& types, const Parameters& parameters, std::int64_t numSystems)
+    : counters_("FusedStage", {0.0, 0.0}, numSystems) {
+  if (types.empty()) fail("INVALID_PARAMETER", "FusedStage: needs at least one sub-stage");
+  for (std::size_t k = 0; k < types.size(); ++k) {
+    if (types[k].rfind("Fused", 0) == 0) fail("INVALID_PARAMETER", "FusedStage: sub-stages cannot be fused stages themselves");
+    stages_.push_back(createIntegrator(types[k], subStageParameters(parameters, static_cast<int>(k)), numSystems));
+  }
+  updateParameters(parameters, numSystems);
+}
+
+void FusedIntegrator::updateParameters(const Parameters& parameters, std::int64_t numSystems) {
+  budgets_.clear();
+  for (std::size_t k = 0; k < stages_.size(); ++k) {
+    const Parameters own = subStageParameters(parameters, static_cast<int>(k));
+    stages_[k]->updateParameters(own, numSystems);
+    budgets_.push_back(own.perSystem("FusedStage", "budget", numSystems));
+  }
+}
+
+const std::uint8_t* FusedIntegrator::maskFor(const StepContext& context, int stage) {
+  const BatchStorage& host = context.backend.host();
+  const std::int64_t numSystems = host.numSystems();
+  const std::int32_t* status = host.i32(Field::Status);
+  mask_.resize(static_cast<std::size_t>(numSystems));
+  for (std::int64_t s = 0; s < numSystems; ++s) mask_[s] = context.active[s] && status[s] == stage ? 1 : 0;
+  return mask_.data();
+}
+
+void FusedIntegrator::preUpdate(const StepContext& context) {
+  for (std::size_t k = 0; k < stages_.size(); ++k) {
+    const StepContext own{context.backend, maskFor(context, static_cast<int>(k)), context.step};
+    stages_[k]->preUpdate(own);
+  }
+}
+
+void FusedIntegrator::postUpdate(const StepContext& context) {
+  BatchStorage& host = context.backend.host();
+  const std::int64_t numSystems = host.numSystems();
+  counters_.requireCount(numSystems, budgets_.front().size());
+  std::int32_t* status = host.i32(Field::Status);
+  // Which systems each sub-stage updated, decided before any budget moves a system on.
+  std::vector<std::int32_t> stageOf(static_cast<std::size_t>(numSystems), -1);
+  for (std::size_t k = 0; k < stages_.size(); ++k) {
+    const std::uint8_t* mask = maskFor(context, static_cast<int>(k));
+    for (std::int64_t s = 0; s < numSystems; ++s) {
+      if (mask[s]) stageOf[s] = static_cast<std::int32_t>(k);
+    }
+    const StepContext own{context.backend, mask, context.step};
+    stages_[k]->postUpdate(own);
+  }
+  for (std::int64_t s = 0; s < numSystems; ++s) {
+    const std::int32_t k = stageOf[s];
+    if (k < 0) continue;
+    double* counter = counters_.row(s);
+    if (counter[1] != k) {
+      counter[0] = 0.0;
+      counter[1] = k;
+    }
+    counter[0] += 1.0;
+    const double budget = budgets_[k][s];
+    if (budget > 0 && counter[0] >= budget) status[s] = k + 1;
+  }
+}
+
+std::vector<double> FusedIntegrator::state() const {
+  std::vector<double> out{static_cast<double>(stages_.size())};
+  for (const auto& stage : stages_) {
+    const std::vector<double> own = stage->state();
+    out.push_back(static_cast<double>(own.size()));
+    out.insert(out.end(), own.begin(), own.end());
+  }
+  const std::vector<double> counters = counters_.save();
+  out.insert(out.end(), counters.begin(), counters.end());
+  return out;
+}
+
+void FusedIntegrator::loadState(const std::vector<double>& state) {
+  std::size_t at = 0;
+  auto take = [&](std::size_t n) {
+    if (at + n > state.size()) fail("INVALID_STATE", "FusedStage: the saved state is truncated");
+    std::vector<double> part(state.begin() + static_cast<std::ptrdiff_t>(at), state.begin() + static_cast<std::ptrdiff_t>(at + n));
+    at += n;
+    return part;
+  };
+  if (take(1).front() != static_cast<double>(stages_.size())) fail("INVALID_STATE", "FusedStage: the saved state has another number of sub-stages");
+  for (auto& stage : stages_) stage->loadState(take(static_cast<std::size_t>(take(1).front())));
+  counters_.load(take(state.size() - at));
+}
+
+void FusedIntegrator::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {
+  for (auto& stage : stages_) stage->remap(keep, added);
+  counters_.remap(keep, added);
+}
+
+}  // namespace hookmd

@@ -1,0 +1,45 @@
+// FusedStage's integrator (DESIGN §5): several integrators share one batch and one force computation per
+// step. Sub-stage k updates only the systems whose status is k; convergence checks move systems from k to
+// k + 1, and an optional step budget per sub-stage moves them on when it runs out.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dynamics/Integrator.h"
+#include "dynamics/SystemRows.h"
+
+namespace hookmd {
+
+class FusedIntegrator final : public Integrator {
+ public:
+  /**
+   * `types` are the sub-integrators in order; parameter "k.name" goes to sub-stage k as "name", and
+   * "k.budget" (0 = none) is sub-stage k's step budget per system.
+   */
+  FusedIntegrator(const std::vector<std::string>& types, const Parameters& parameters, std::int64_t numSystems);
+  const char* name() const noexcept override { return "FusedStage"; }
+  void preUpdate(const StepContext& context) override;
+  void postUpdate(const StepContext& context) override;
+  void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
+  /** [numStages, then each sub-integrator's state as (length, values...), then the per-system step counters]. */
+  std::vector<double> state() const override;
+  void loadState(const std::vector<double>& state) override;
+  void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override;
+
+ private:
+  /** The systems of sub-stage `stage` among the active ones: status == stage. */
+  const std::uint8_t* maskFor(const StepContext& context, int stage);
+
+  std::vector<std::unique_ptr<Integrator>> stages_;
+  std::vector<std::vector<double>> budgets_;
+  /** Per system: steps taken in the current sub-stage, and the sub-stage they were counted for. */
+  SystemRows counters_;
+  std::vector<std::uint8_t> mask_;
+};
+
+/** Splits "k.name" parameters into sub-stage k's own set. */
+Parameters subStageParameters(const Parameters& parameters, int stage);
+
+}  // namespace hookmd

@@ -1,0 +1,179 @@
+// SnapshotHook and ConvergedSnapshotHook (DESIGN §5): write systems of the running batch to a Sink.
+import { unitSystem } from '../../data/index.js';
+import type { Batch, System } from '../../data/index.js';
+import { HookmdError, HookmdTypeError, isHookmdError } from '../../errors.js';
+import { registerHookType } from '../../hooks/index.js';
+import type { DynamicsContext } from '../../hooks/index.js';
+import { openSink, type Sink } from '../../io/index.js';
+import { sinkWriteFailed } from '../../io/sink.js';
+import { DynamicsStage } from '../stage.js';
+import { checkFrequency } from './builtin-options.js';
+import { dynamicsStageOption } from './logging-hook.js';
+
+/** Options shared by the snapshot hooks. */
+export interface SnapshotSinkOptions {
+  /** Where systems go. Give this or `path`. */
+  sink?: Sink;
+  /** A file for `openSink` (.xyz, .extxyz or .zarr); the hook then owns the sink it opens. */
+  path?: string;
+  /** Buffer size of the sink opened for `path`. */
+  capacity?: number;
+  /** Units of the runs, for the sink opened for `path` (default 'metal'); a batch in others is UNITS_MISMATCH. */
+  units?: 'metal' | 'lj';
+  /** Whether `close()` (at the end of each run) closes the sink; default false for `sink`, true for `path`. */
+  ownsSink?: boolean;
+  name?: string;
+}
+
+/** Options of `new SnapshotHook`. */
+export interface SnapshotHookOptions extends SnapshotSinkOptions {
+  /** Snapshot every `frequency` steps (default 1). */
+  frequency?: number;
+  /** The stage to snapshot at, as a value or a name (default AFTER_STEP). */
+  stage?: DynamicsStage | keyof typeof DynamicsStage;
+}
+
+type Context = DynamicsContext<Batch, unknown, DynamicsStage>;
+
+/** The sink a hook writes to, with its ownership and the wrapping of failures. */
+class SinkBinding {
+  readonly sink: Sink;
+  readonly owns: boolean;
+  readonly #label: string;
+  // The units the hook opened its file sink for (extxyz converts velocities by units).
+  readonly #units: string | undefined;
+
+  constructor(owner: string, options: SnapshotSinkOptions) {
+    if (options === null || typeof options !== 'object') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: options must be an object`, { field: 'options', value: options });
+    }
+    const { sink, path } = options;
+    if ((sink === undefined) === (path === undefined)) {
+      throw new HookmdTypeError('INVALID_SINK', `${owner}: give exactly one of sink or path`, { field: 'sink', value: sink });
+    }
+    if (sink !== undefined && (sink === null || typeof sink.write !== 'function' || typeof sink.close !== 'function')) {
+      throw new HookmdTypeError('INVALID_SINK', `${owner}: sink must implement the Sink interface (write, drain, close)`, {
+        field: 'sink',
+        value: sink,
+      });
+    }
+    this.#units = path === undefined ? undefined : unitSystem(options.units ?? 'metal').name;
+    this.sink = sink ?? openSink(path as string, { capacity: options.capacity, units: this.#units as 'metal' | 'lj' });
+    this.owns = options.ownsSink ?? path !== undefined;
+    this.#label = this.sink.constructor?.name ?? 'Sink';
+  }
+
+  /** Writes; a failure that is not already a typed hookmd error becomes SINK_WRITE_FAILED. */
+  write(systems: System[], batch: Batch): void | Promise<void> {
+    if (this.#units !== undefined && batch.units.name !== this.#units) {
+      const message = `${this.#label}: the batch is in ${batch.units.name} units, the sink was opened for ${this.#units}; pass units`;
+      throw new HookmdError('UNITS_MISMATCH', message, { field: 'units', value: batch.units.name });
+    }
+    let pending: void | Promise<void>;
+    try {
+      pending = this.sink.write(systems);
+    } catch (error) {
+      throw this.#wrap(error);
+    }
+    if (pending === undefined || typeof (pending as PromiseLike<void>).then !== 'function') return undefined;
+    return Promise.resolve(pending).catch((error: unknown) => Promise.reject(this.#wrap(error)));
+  }
+
+  close(): void | Promise<void> {
+    if (!this.owns) return undefined;
+    return this.sink.close();
+  }
+
+  #wrap(error: unknown): unknown {
+    return isHookmdError(error) ? error : sinkWriteFailed(this.#label, error);
+  }
+}
+
+/** The systems at `indices` of the context's batch (all by default), with `info.step` set. */
+function snapshot(ctx: Context, extra: Record<string, unknown>, indices?: number[]): System[] {
+  const batch = indices === undefined ? ctx.batch : ctx.batch.select(indices);
+  const ids = batch.read('systemId');
+  return batch.toSystems().map((system, s) => ({ ...system, info: { ...system.info, systemId: ids[s], step: ctx.stepCount, ...extra } }));
+}
+
+/**
+ * Writes every system of the batch (`batch.toSystems()`, results included, with `info.systemId`
+ * and `info.step`) to a sink every `frequency` steps. The hook does not own a sink it is given:
+ * close that sink yourself after the run, or pass `ownsSink: true` so that the hook's `close()` (at
+ * the end of the run) closes it. Async sinks (file sinks) need `run()`, not `runSync()`.
+ *
+ * @example
+ * const trajectory = new ExtxyzSink('md.xyz');
+ * await new VelocityVerlet({ model, dt: 1, hooks: [new SnapshotHook({ sink: trajectory, frequency: 100 })] }).run(batch, { steps: 10_000 });
+ * await trajectory.close();
+ */
+export class SnapshotHook {
+  readonly stage: DynamicsStage;
+  readonly frequency: number;
+  readonly name: string;
+  readonly #binding: SinkBinding;
+
+  constructor(options: SnapshotHookOptions) {
+    this.#binding = new SinkBinding('SnapshotHook', options);
+    this.stage = dynamicsStageOption('SnapshotHook', options.stage, DynamicsStage.AFTER_STEP);
+    this.frequency = checkFrequency('SnapshotHook', options.frequency ?? 1);
+    this.name = options.name ?? 'SnapshotHook';
+  }
+
+  /** The sink written to. */
+  get sink(): Sink {
+    return this.#binding.sink;
+  }
+
+  call(ctx: Context): void | Promise<void> {
+    return this.#binding.write(snapshot(ctx, {}), ctx.batch);
+  }
+
+  close(): void | Promise<void> {
+    return this.#binding.close();
+  }
+}
+
+/**
+ * At ON_CONVERGE, writes the systems that converged in that step (those of `ctx.convergedMask`),
+ * with `info.systemId`, `info.step` and `info.converged = true`. Sink ownership as in SnapshotHook.
+ *
+ * @example
+ * const relaxed = new HostMemorySink();
+ * const fire = new FIRE({ model, convergence: ConvergenceHook.fromFmax(0.05), hooks: [new ConvergedSnapshotHook({ sink: relaxed })] });
+ * await fire.run(batch, { steps: 1000 });
+ * relaxed.read(); // one System per converged system, in convergence order
+ */
+export class ConvergedSnapshotHook {
+  readonly stage: DynamicsStage = DynamicsStage.ON_CONVERGE;
+  readonly frequency = 1;
+  readonly name: string;
+  readonly #binding: SinkBinding;
+
+  constructor(options: SnapshotSinkOptions) {
+    this.#binding = new SinkBinding('ConvergedSnapshotHook', options);
+    this.name = options.name ?? 'ConvergedSnapshotHook';
+  }
+
+  /** The sink written to. */
+  get sink(): Sink {
+    return this.#binding.sink;
+  }
+
+  call(ctx: Context): void | Promise<void> {
+    const mask = ctx.convergedMask;
+    const indices: number[] = [];
+    mask?.forEach((flag, s) => {
+      if (flag) indices.push(s);
+    });
+    if (indices.length === 0) return undefined;
+    return this.#binding.write(snapshot(ctx, { converged: true }, indices), ctx.batch);
+  }
+
+  close(): void | Promise<void> {
+    return this.#binding.close();
+  }
+}
+
+registerHookType('SnapshotHook', (args) => new SnapshotHook(args as SnapshotHookOptions));
+registerHookType('ConvergedSnapshotHook', (args) => new ConvergedSnapshotHook(args as SnapshotSinkOptions));

@@ -1,0 +1,63 @@
+// HostMemorySink: keeps systems in a JS array, for tests, services and small runs.
+import type { System } from '../data/index.js';
+import { HookmdError } from '../errors.js';
+import { checkCapacity, checkSystems, sinkClosed, type Sink, type SinkOptions } from './sink.js';
+
+/**
+ * Holds the systems written to it, in order, as the objects given (no copy). A write that would hold
+ * more than `capacity` systems throws SINK_FULL and stores none of them; `drain()` hands over what is
+ * held and frees the room. Everything is synchronous, so it also works with `runSync()`.
+ *
+ * @example
+ * const sink = new HostMemorySink();
+ * await fire.runStream(source, { sinks: [sink], maxAtoms: 4096 });
+ * const relaxed = sink.read();
+ */
+export class HostMemorySink implements Sink {
+  /** The most systems held at once (default Infinity). */
+  readonly capacity: number;
+  #held: System[] = [];
+  #count = 0;
+  #closed = false;
+
+  constructor(options: SinkOptions = {}) {
+    this.capacity = checkCapacity('HostMemorySink', options?.capacity, Infinity, true);
+  }
+
+  /** Systems accepted over the sink's life (drained ones included). */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Stores `systems`; throws SINK_FULL (storing none) when they do not fit. */
+  write(systems: readonly System[]): void {
+    checkSystems('HostMemorySink', systems);
+    if (this.#closed) throw sinkClosed('HostMemorySink');
+    if (this.#held.length + systems.length > this.capacity) {
+      throw new HookmdError(
+        'SINK_FULL',
+        `HostMemorySink.write: holding ${this.#held.length} of ${this.capacity} systems, ${systems.length} more do not fit; drain() it first`,
+        { sink: 'HostMemorySink', held: this.#held.length, capacity: this.capacity, incoming: systems.length },
+      );
+    }
+    this.#held.push(...systems);
+    this.#count += systems.length;
+  }
+
+  /** The systems held now, in write order (a new array; the systems themselves are not copied). */
+  read(): System[] {
+    return this.#held.slice();
+  }
+
+  /** Returns the systems held and forgets them. */
+  drain(): System[] {
+    const held = this.#held;
+    this.#held = [];
+    return held;
+  }
+
+  /** Refuses further writes; what is held stays readable. */
+  close(): void {
+    this.#closed = true;
+  }
+}

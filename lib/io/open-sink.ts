@@ -1,0 +1,25 @@
+// openSink: a file sink chosen by the path's extension, for configs that name a file, not an object.
+import { HookmdError, HookmdTypeError } from '../errors.js';
+import { ExtxyzSink, type ExtxyzSinkOptions } from './extxyz-sink.js';
+import type { Sink } from './sink.js';
+import { ZarrSink, type ZarrSinkOptions } from './zarr-sink.js';
+
+/**
+ * An ExtxyzSink for `.xyz` / `.extxyz` paths, a ZarrSink for `.zarr`; anything else throws
+ * UNKNOWN_SINK_FORMAT. The options go to the sink's constructor.
+ *
+ * @example
+ * const sink = openSink('out/relaxed.zarr', { capacity: 512 });
+ */
+export function openSink(path: string, options: ExtxyzSinkOptions & ZarrSinkOptions = {}): Sink {
+  if (typeof path !== 'string' || path === '') {
+    throw new HookmdTypeError('INVALID_PATH', 'openSink: path must be a non-empty string', { field: 'path', value: path });
+  }
+  const lower = path.toLowerCase().replace(/\/+$/, '');
+  if (lower.endsWith('.xyz') || lower.endsWith('.extxyz')) return new ExtxyzSink(path, options);
+  if (lower.endsWith('.zarr')) return new ZarrSink(path, options);
+  throw new HookmdError('UNKNOWN_SINK_FORMAT', `openSink: cannot tell the format of ${JSON.stringify(path)}; use .xyz, .extxyz or .zarr`, {
+    field: 'path',
+    value: path,
+  });
+}

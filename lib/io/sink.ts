@@ -1,0 +1,91 @@
+// The Sink protocol: where finished systems go (runStream's graduates, SnapshotHook's frames). Small on
+// purpose: write, drain, close, and two counters. Every sink in lib/io implements it, and so can users.
+import type { System } from '../data/index.js';
+import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+
+/**
+ * A destination for systems.
+ *
+ * - `write(systems)` accepts systems (callers `await` it). A memory sink stores them; a file sink
+ *   buffers them and writes the buffer to storage once it holds `capacity` systems. Failures are
+ *   typed: SINK_FULL (a memory sink past its capacity), SINK_CLOSED (after `close()`), and
+ *   SINK_WRITE_FAILED with the I/O error as `cause`. Systems a failed write could not store stay
+ *   buffered (a later `drain()` or `close()` retries them); nothing is dropped silently.
+ * - `drain()` empties the sink's buffer and returns the systems that were in it: a file sink first
+ *   writes them to storage (they are durable when the promise settles); HostMemorySink hands over
+ *   everything it holds and forgets it.
+ * - `close()` drains, then finalizes the storage; later writes throw SINK_CLOSED. Closing twice is
+ *   harmless.
+ * - `count`: systems accepted by `write` over the sink's life (buffered or stored).
+ * - `capacity`: for HostMemorySink, the most systems held at once; for file sinks, the buffer size
+ *   that triggers a write to storage.
+ *
+ * @example
+ * class CountingSink implements Sink {
+ *   count = 0;
+ *   readonly capacity = Infinity;
+ *   write(systems: readonly System[]): void { this.count += systems.length; }
+ *   drain(): System[] { return []; }
+ *   close(): void {}
+ * }
+ * await sink.write(batch.toSystems());
+ * await sink.close();
+ */
+export interface Sink {
+  /** Systems accepted by `write` so far. */
+  readonly count: number;
+  /** Memory sinks: the most systems held; file sinks: the buffer size that triggers a write. */
+  readonly capacity: number;
+  /** Accepts systems; await it. */
+  write(systems: readonly System[]): void | Promise<void>;
+  /** Empties the buffer (file sinks write it out first) and returns the systems that were in it. */
+  drain(): System[] | Promise<System[]>;
+  /** Drains and finalizes; later writes throw SINK_CLOSED. */
+  close(): void | Promise<void>;
+}
+
+/** Options shared by the sinks. */
+export interface SinkOptions {
+  /** See `Sink.capacity`: an integer ≥ 1, or Infinity for HostMemorySink. */
+  capacity?: number;
+}
+
+/** Checks a capacity option (an integer ≥ 1, or Infinity where `unbounded`). */
+export function checkCapacity(owner: string, capacity: number | undefined, fallback: number, unbounded: boolean): number {
+  const value = capacity ?? fallback;
+  if (!((Number.isInteger(value) && value >= 1) || (unbounded && value === Infinity))) {
+    throw new HookmdRangeError('INVALID_CAPACITY', `${owner}: capacity must be an integer ≥ 1${unbounded ? ' or Infinity' : ''}, got ${value}`, {
+      field: 'capacity',
+      value,
+    });
+  }
+  return value;
+}
+
+/** Checks the argument of `write`: an array of System objects. */
+export function checkSystems(owner: string, systems: unknown): asserts systems is readonly System[] {
+  if (!Array.isArray(systems)) {
+    throw new HookmdTypeError('INVALID_SYSTEMS', `${owner}.write: systems must be an array of System objects`, { field: 'systems', value: systems });
+  }
+  systems.forEach((system: unknown, index) => {
+    if (system === null || typeof system !== 'object' || !('positions' in system)) {
+      throw new HookmdTypeError('INVALID_SYSTEM', `${owner}.write: systems[${index}] is not a System (an object with positions)`, {
+        field: 'systems',
+        index,
+        value: system,
+      });
+    }
+  });
+}
+
+/** The SINK_CLOSED error of a write after close. */
+export function sinkClosed(owner: string): HookmdError {
+  return new HookmdError('SINK_CLOSED', `${owner}.write: the sink is closed`, { sink: owner });
+}
+
+/** Wraps an I/O or downstream failure as SINK_WRITE_FAILED (typed errors of that code pass through). */
+export function sinkWriteFailed(owner: string, error: unknown, details: Record<string, unknown> = {}): HookmdError {
+  if (error instanceof HookmdError && error.code === 'SINK_WRITE_FAILED') return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new HookmdError('SINK_WRITE_FAILED', `${owner}: write failed: ${message}`, { sink: owner, ...details, cause: error }, { cause: error });
+}

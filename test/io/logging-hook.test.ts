@@ -1,0 +1,115 @@
+// LoggingHook: one row per system per firing, values equal to the batch's, a stable header written
+// once, buffered writes flushed on close, and registration from a config.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The public entry: importing it registers every built-in hook type for configs.
+import { ConvergenceHook, DynamicsStage, FIRE, hookTypes, LennardJones, LOG_COLUMNS, LoggingHook } from '../../lib/index.js';
+import type { DynamicsHookContext, LogRow } from '../../lib/index.js';
+import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'hookmd-log-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const model = (): LennardJones => new LennardJones({ epsilon: 1, sigma: 1, cutoff: 10 });
+const clusters = (): ReturnType<typeof ljBatch> => ljBatch([perturbedLj13(0.1), perturbedLj13(0.2, 1), perturbedLj13(0.3, 2)]);
+
+/** Records, at the logger's stage and steps, what the batch holds. */
+function probe(frequency: number, rows: LogRow[]): { stage: DynamicsStage; frequency: number; order: number; call: (ctx: DynamicsHookContext) => void } {
+  return {
+    stage: DynamicsStage.AFTER_STEP,
+    frequency,
+    order: 10,
+    call: (ctx) => {
+      const { batch, scalars } = ctx;
+      for (let s = 0; s < batch.numSystems; s++) {
+        rows.push({
+          step: ctx.stepCount, system: s, systemId: batch.systemId[s], status: batch.status[s],
+          energy: scalars.energy[s], fmax: scalars.fmax[s], temperature: scalars.temperature[s], twice: 2 * scalars.energy[s],
+        });
+      }
+    },
+  };
+}
+
+function parseCsv(text: string): { header: string[]; rows: LogRow[] } {
+  const [head, ...lines] = text.trimEnd().split('\n');
+  const header = head.split(',');
+  const rows = lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [header[i], Number(cell)])));
+  return { header, rows };
+}
+
+describe('LoggingHook', () => {
+  it('writes one csv row per system per firing, equal to the batch values, header first', async () => {
+    const path = join(dir, 'fire.csv');
+    const log = new LoggingHook({ path, frequency: 5, columns: { twice: (ctx, s) => 2 * ctx.scalars.energy[s] } });
+    const expected: LogRow[] = [];
+    const fire = new FIRE({ model: model(), hooks: [log, probe(5, expected)] });
+    await fire.run(clusters(), { steps: 23 });
+    const { header, rows } = parseCsv(readFileSync(path, 'utf8'));
+    expect(header).toEqual([...LOG_COLUMNS, 'twice']);
+    expect(rows).toHaveLength(5 * 3);
+    expect(rows.map((r) => r.step)).toEqual([0, 0, 0, 5, 5, 5, 10, 10, 10, 15, 15, 15, 20, 20, 20]);
+    expect(rows).toEqual(expected);
+    expect(rows.slice(3).every((r) => Number(r.fmax) > 0)).toBe(true);
+  });
+
+  it('writes jsonl and passes every row to a writer; the header stays the same across runs', async () => {
+    const path = join(dir, 'fire.jsonl');
+    const seen: LogRow[] = [];
+    const log = new LoggingHook({ path, format: 'jsonl', frequency: 4, writer: (row) => seen.push(row), stage: 'AFTER_STEP' });
+    const expected: LogRow[] = [];
+    const fire = new FIRE({ model: model(), convergence: ConvergenceHook.fromFmax(1e-12), hooks: [log, probe(4, expected)] });
+    const batch = clusters();
+    await fire.run(batch, { steps: 8 });
+    await fire.run(batch, { steps: 4 });
+    const rows = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as LogRow);
+    const strip = ({ twice: _, ...row }: LogRow): LogRow => row;
+    expect(rows).toEqual(expected.map(strip));
+    expect(seen).toEqual(rows);
+    expect(Object.keys(rows[0])).toEqual([...LOG_COLUMNS]);
+    expect(rows.map((r) => r.step)).toEqual([0, 0, 0, 4, 4, 4, 8, 8, 8]);
+  });
+
+  it('buffers file rows until close() (or bufferRows), and writes the csv header once', () => {
+    const path = join(dir, 'buffered.csv');
+    const log = new LoggingHook({ path, bufferRows: 4 });
+    const batch = clusters();
+    model().compute(batch);
+    const ctx = { batch, stepCount: 0 } as unknown as DynamicsHookContext;
+    log.call(ctx);
+    expect(existsSync(path)).toBe(false);
+    log.call({ ...ctx, stepCount: 1 } as DynamicsHookContext);
+    expect(parseCsv(readFileSync(path, 'utf8')).rows).toHaveLength(6);
+    log.call({ ...ctx, stepCount: 2 } as DynamicsHookContext);
+    expect(parseCsv(readFileSync(path, 'utf8')).rows).toHaveLength(6);
+    log.close();
+    const { header, rows } = parseCsv(readFileSync(path, 'utf8'));
+    expect(header).toEqual(LOG_COLUMNS);
+    expect(rows.map((r) => r.step)).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2]);
+    expect(rows[0].energy).toBe(batch.read('energy')[0]);
+  });
+
+  it('is registered for configs and validates its options', async () => {
+    expect(hookTypes()).toEqual(expect.arrayContaining(['LoggingHook', 'SnapshotHook', 'ConvergedSnapshotHook']));
+    const path = join(dir, 'config.jsonl');
+    const fire = new FIRE({ model: model() });
+    fire.hooks.fromConfig([{ type: 'LoggingHook', path, format: 'jsonl', frequency: 3 }]);
+    await fire.run(clusters(), { steps: 7 });
+    const rows = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as LogRow);
+    expect(rows.map((r) => r.step)).toEqual([0, 0, 0, 3, 3, 3, 6, 6, 6]);
+    expect(() => fire.hooks.fromConfig([{ type: 'LoggingHook', path, format: 'xml' }])).toThrow(/hooks\[0\]\.format/);
+    expect(() => fire.hooks.fromConfig([{ type: 'LoggingHook', path, frequency: 0 }])).toThrow(expect.objectContaining({ code: 'INVALID_FREQUENCY' }));
+    expect(() => new LoggingHook({})).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', details: expect.objectContaining({ field: 'path' }) }));
+    expect(() => new LoggingHook({ path, columns: { energy: () => 1 } })).toThrow(/columns\.energy is a built-in column/);
+    expect(() => new LoggingHook({ path, stage: 'AFTER_LUNCH' as 'AFTER_STEP' })).toThrow(expect.objectContaining({ code: 'INVALID_STAGE' }));
+  });
+
+  it('reports an unwritable file as LOG_WRITE_FAILED', () => {
+    const log = new LoggingHook({ path: join(dir, 'no', 'such', 'dir.csv') });
+    expect(() => log.close()).toThrow(expect.objectContaining({ code: 'LOG_WRITE_FAILED' }));
+  });
+});

@@ -64,6 +64,6 @@ describe('FusedStage: FIRE → Langevin', () => {
     const fire = new FIRE({ model: model() });
     expect(() => new FusedStage({ stages: [fire], budgets: [1, 2] })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETER' }));
     expect(() => new FusedStage({ stages: [fire], budgets: [-1] })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETER' }));
-    await expect((async () => fire)()).rejects.toMatchObject({ code: 'NOT_A_PROMISE' });
+    await expect(new Promise((resolve) => resolve(fire as unknown))).rejects.toMatchObject({ code: 'NOT_A_PROMISE' });
   });
 });

@@ -1,0 +1,51 @@
+// hookmd hook kernel: per-hook profiling. Switching it on swaps each record's call function for a timed
+// wrapper; switching it off swaps the hook's own function back. The dispatch loop has no profiling
+// branch, so profiling costs nothing while off.
+
+import { isThenable } from './dispatch.js';
+import type { HookRecord } from './record.js';
+import type { ProfileEntry } from './types.js';
+
+/** Resets the record's counters and times every later call (until its promise settles, if any). */
+export function instrument(rec: HookRecord): void {
+  rec.calls = 0;
+  rec.ns = 0;
+  const original = rec.call;
+  const record = (t0: number): void => {
+    rec.calls++;
+    rec.ns += (performance.now() - t0) * 1e6;
+  };
+  rec.fn = function timed(this: unknown, ctx: unknown, stage: unknown): unknown {
+    const t0 = performance.now();
+    let ret: unknown;
+    try {
+      ret = original.call(rec.hook, ctx, stage);
+    } catch (e) {
+      record(t0);
+      throw e;
+    }
+    if (!isThenable(ret)) {
+      record(t0);
+      return ret;
+    }
+    return Promise.resolve(ret).finally(() => record(t0));
+  };
+}
+
+/** Restores the record's own call function. */
+export function uninstrument(rec: HookRecord): void {
+  rec.fn = rec.call;
+}
+
+/** The profile rows of `records`, slowest first. */
+export function profileRows(records: readonly HookRecord[]): ProfileEntry[] {
+  return records
+    .map((rec) => ({
+      name: rec.name,
+      stage: rec.slots.map((s) => s.name).join('|'),
+      calls: rec.calls,
+      totalNs: Math.round(rec.ns),
+      meanNs: rec.calls === 0 ? 0 : Math.round(rec.ns / rec.calls),
+    }))
+    .sort((a, b) => b.totalNs - a.totalNs);
+}

@@ -1,0 +1,88 @@
+// hookmd hook kernel: per-stage slots. Each stage owns a pre-sorted array of its enabled hook records
+// and a cache of the next step at which any of them can fire, so that a dispatch at which nothing is
+// due costs one lookup and two comparisons (Rule 12).
+
+import type { HookRecord } from './record.js';
+import { stageEntries, type StageSet, type StageValue } from './stages.js';
+
+// Numeric enums with small non-negative values index an array directly (an elements load, faster than
+// a Map lookup); other stage sets use the Map.
+const DENSE_LIMIT = 1024;
+
+/**
+ * The "no end" of a skip window. Window bounds stay small integers, which V8 keeps unboxed in the slot
+ * object; a bound of Infinity would turn both fields into boxed doubles and add a load to every
+ * dispatch. Past this step (a run of over a billion steps) the bounds become doubles: still correct.
+ */
+export const FAR: number = 2 ** 30 - 1;
+
+/** One stage's hooks, in firing order, and its skip window. */
+export class StageSlot {
+  /** Enabled records that fire at this stage, sorted by (order, registration). Replaced, never mutated. */
+  recs: HookRecord[] = [];
+  /**
+   * No record fires at any step in [from, due). Written after each full scan (from = step + 1,
+   * due = the smallest `next(step + 1)`, at most FAR), and reset whenever `recs` is replaced.
+   */
+  from: number = -1;
+  due: number = FAR;
+
+  constructor(
+    readonly value: StageValue,
+    readonly name: string,
+  ) {}
+
+  /** Installs a new record list and drops the skip window, so the next dispatch scans. */
+  reset(recs: HookRecord[]): void {
+    this.recs = recs;
+    this.from = recs.length === 0 ? -1 : 0;
+    this.due = recs.length === 0 ? FAR : 0;
+  }
+}
+
+/** The stages of one registry: names, values and slots. */
+export class StageTable {
+  readonly slots: readonly StageSlot[];
+  readonly byValue: ReadonlyMap<StageValue, StageSlot>;
+  /** Slots indexed by stage value, when every value is a small non-negative integer; else null. */
+  readonly dense: ReadonlyArray<StageSlot | undefined> | null;
+
+  constructor(stages: StageSet) {
+    const byValue = new Map<StageValue, StageSlot>();
+    for (const [name, value] of stageEntries(stages)) {
+      if (!byValue.has(value)) byValue.set(value, new StageSlot(value, name));
+    }
+    this.byValue = byValue;
+    this.slots = [...byValue.values()];
+    this.dense = denseIndex(this.slots);
+  }
+
+  /** The slot of a stage value, or undefined for a value outside the set. */
+  slot(stage: unknown): StageSlot | undefined {
+    return this.byValue.get(stage as StageValue);
+  }
+
+  /** The stage's name, for messages and lists. */
+  name(stage: unknown): string {
+    return this.byValue.get(stage as StageValue)?.name ?? String(stage);
+  }
+
+  /** The names of all stages, for messages. */
+  names(): string {
+    return this.slots.map((s) => s.name).join(', ');
+  }
+}
+
+function denseIndex(slots: readonly StageSlot[]): Array<StageSlot | undefined> | null {
+  let max = -1;
+  for (const s of slots) {
+    const v = s.value;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= DENSE_LIMIT) return null;
+    max = Math.max(max, v);
+  }
+  // Filled by push, so the array stays packed (no hole checks on the hot path).
+  const dense: Array<StageSlot | undefined> = [];
+  for (let v = 0; v <= max; v++) dense.push(undefined);
+  for (const s of slots) dense[s.value as number] = s;
+  return dense;
+}

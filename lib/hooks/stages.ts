@@ -1,0 +1,98 @@
+// hookmd hook kernel: stage sets. Any TS enum (numeric, string or mixed) or a frozen object of stage
+// values names the stages of a workflow; the kernel only needs the values and their names.
+
+import { HookmdTypeError } from '../errors.js';
+
+/**
+ * One stage value: a member of a TS enum or a value of a stage object.
+ *
+ * @example
+ * const v: StageValue = Stage.SAVE; // or 'save' for a string stage set
+ */
+export type StageValue = string | number;
+
+/**
+ * A set of named stages: a TS enum object (`typeof MyStage`) or a frozen object such as
+ * `Object.freeze({ LOAD: 'load', SAVE: 'save' })`.
+ *
+ * @example
+ * enum Stage { LOAD, TRANSFORM, SAVE }
+ * const set: StageSet = Stage;
+ */
+export type StageSet = { readonly [name: string]: StageValue };
+
+/**
+ * The stage value type of a stage set: `StageOf<typeof Stage>` is `Stage`.
+ *
+ * @example
+ * const Phase = Object.freeze({ WARMUP: 'warmup', MAIN: 'main' });
+ * const p: StageOf<typeof Phase> = 'main';
+ */
+export type StageOf<E extends StageSet> = E[keyof E];
+
+/**
+ * The `[name, value]` pairs of a stage set, in declaration order, without the reverse entries
+ * (`Stage[0] === 'LOAD'`) that TypeScript adds to numeric enums.
+ *
+ * @example
+ * enum Stage { LOAD, SAVE }
+ * stageEntries(Stage); // [['LOAD', 0], ['SAVE', 1]]
+ */
+export function stageEntries(stages: StageSet): Array<[string, StageValue]> {
+  if (stages === null || typeof stages !== 'object') {
+    throw new HookmdTypeError('INVALID_STAGE_SET', 'HookRegistry: stages must be an enum or an object of stage values', {
+      field: 'stages',
+      value: stages,
+    });
+  }
+  const entries: Array<[string, StageValue]> = [];
+  for (const name of Object.keys(stages)) {
+    const value = stages[name];
+    if (typeof value !== 'string' && typeof value !== 'number') {
+      throw new HookmdTypeError(
+        'INVALID_STAGE_SET',
+        `HookRegistry: stages.${name} must be a string or a number, got ${typeof value}`,
+        { field: `stages.${name}`, value },
+      );
+    }
+    if (!isReverseEntry(stages, name, value)) entries.push([name, value]);
+  }
+  if (entries.length === 0) {
+    throw new HookmdTypeError('INVALID_STAGE_SET', 'HookRegistry: stages must hold at least one stage', {
+      field: 'stages',
+      value: stages,
+    });
+  }
+  return entries;
+}
+
+/**
+ * The values of a stage set, in declaration order.
+ *
+ * @example
+ * enum Stage { LOAD, SAVE }
+ * stageValues(Stage); // [0, 1]
+ */
+export function stageValues<E extends StageSet>(stages: E): Array<StageOf<E>> {
+  return stageEntries(stages).map(([, value]) => value as StageOf<E>);
+}
+
+/**
+ * The name of a stage value, for messages; numeric enums map back through their reverse entries.
+ * Returns `String(value)` for a value that is not in the set.
+ *
+ * @example
+ * enum Stage { LOAD, SAVE }
+ * stageName(Stage, Stage.SAVE); // 'SAVE'
+ */
+export function stageName(stages: StageSet, value: StageValue): string {
+  for (const [name, v] of stageEntries(stages)) if (v === value) return name;
+  return String(value);
+}
+
+// A numeric enum `enum E { A = 3 }` compiles to { A: 3, '3': 'A' }; the second entry is the reverse.
+function isReverseEntry(stages: StageSet, key: string, value: StageValue): boolean {
+  if (typeof value !== 'string') return false;
+  const forward = stages[value];
+  return typeof forward === 'number' && String(forward) === key;
+}

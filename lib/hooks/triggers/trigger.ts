@@ -1,0 +1,143 @@
+// hookmd triggers: composable predicates of the step (after HOOMD's Trigger.h), each with a
+// closed-form `next(step)` so that an engine can run natively until the next step some hook needs.
+
+import { rangeError, typeError } from '../errors.js';
+
+/**
+ * Eventual periodicity: for every step s ≥ `from`, `fires(s) === fires(s + period)`. Composite triggers
+ * use it to prove that a search for the next firing step can stop (see `and`).
+ *
+ * @example
+ * every(10, { phase: 3 }).periodicity; // { from: 3, period: 10 }
+ */
+export interface TriggerPeriodicity {
+  readonly from: number;
+  readonly period: number;
+}
+
+/**
+ * When a hook fires. `next(step)` is the first step ≥ `step` at which `fires` is true, or Infinity.
+ *
+ * Rules for custom triggers:
+ * - `next` must never overshoot: returning a smaller step (a lower bound) is safe, because the
+ *   registry re-checks `fires` there; returning a later step makes hooks miss firings.
+ * - a trigger that depends on something other than the step (time, files) sets `polling: true` and
+ *   returns `step` from `next`, so that it is asked at every step.
+ * - `nextOff` and `periodicity` are optional; with them, `not`, `and` and `or` stay exact.
+ *
+ * @example
+ * const odd: Trigger = {
+ *   fires: (s) => s % 2 === 1,
+ *   next: (s) => (s % 2 === 1 ? s : s + 1),
+ *   describe: () => 'odd',
+ * };
+ */
+export interface Trigger {
+  /** True when the hook should run at this step. */
+  fires(step: number): boolean;
+  /** The first step ≥ `step` at which `fires` is true, or Infinity (a lower bound is allowed). */
+  next(step: number): number;
+  /** True for triggers that must be asked at every step (wall-clock time, external signals). */
+  readonly polling?: boolean;
+  /** A short description for `registry.list()`: `'every(10)'`, `'and(after(100), every(5))'`. */
+  describe(): string;
+  /** The first step ≥ `step` at which `fires` is false, or Infinity (a lower bound is allowed). */
+  nextOff?(step: number): number;
+  /** Eventual periodicity of `fires`, when known. */
+  readonly periodicity?: TriggerPeriodicity;
+}
+
+/**
+ * The work one top-level `next`/`nextOff` query may spend in searches, nested ones included (each
+ * search round, or each step of a walk, costs 1). One search needs at most one combined period of
+ * rounds (the least common multiple of the periods below it), so trees whose periods multiply out to
+ * less than about a million stay far inside the budget unless their searches nest deeply. Past it, a
+ * search returns its current candidate, a lower bound, which is still a correct schedule (the
+ * registry checks `fires` there and asks again); it only costs an extra check.
+ */
+export const SEARCH_BUDGET: number = 2 ** 22;
+
+let searchDepth = 0;
+let searchBudget = 0;
+
+/** Enters a search; the outermost one starts the shared budget. Pair with {@link endSearch}. */
+export function beginSearch(): void {
+  if (searchDepth++ === 0) searchBudget = SEARCH_BUDGET;
+}
+
+/** Leaves a search entered with {@link beginSearch}. */
+export function endSearch(): void {
+  searchDepth--;
+}
+
+/** Spends one unit of the shared budget; false once it is exhausted. */
+export function spend(): boolean {
+  return --searchBudget >= 0;
+}
+
+/** The first step ≥ `step` at which `t` does not fire: exact through `t.nextOff`, else a bounded walk. */
+export function nextOffOf(t: Trigger, step: number): number {
+  if (t.nextOff !== undefined) return t.nextOff(step);
+  if (t.polling === true) return step;
+  let s = step;
+  beginSearch();
+  try {
+    while (t.fires(s) && spend()) s++;
+  } finally {
+    endSearch();
+  }
+  return s;
+}
+
+/** Combined periodicity of children (largest start, least common period), or undefined if unknown. */
+export function combinePeriodicity(children: readonly Trigger[]): TriggerPeriodicity | undefined {
+  let from = 0;
+  let period = 1;
+  for (const t of children) {
+    const p = t.periodicity;
+    if (p === undefined) return undefined;
+    from = Math.max(from, p.from);
+    period = (period / gcd(period, p.period)) * p.period;
+    if (period > Number.MAX_SAFE_INTEGER) return undefined;
+  }
+  return { from, period };
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
+}
+
+/** Validates a step argument of a trigger factory: an integer ≥ 0. */
+export function checkStep(op: string, field: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw rangeError('INVALID_TRIGGER', op, field, `must be an integer ≥ 0, got ${String(value)}`, value);
+  }
+  return value;
+}
+
+/** Validates the children of a composite trigger. */
+export function checkTriggers(op: string, children: readonly unknown[], min: number): Trigger[] {
+  if (children.length < min) {
+    throw typeError('INVALID_TRIGGER', op, 'triggers', `needs at least ${min} trigger(s), got ${children.length}`, children);
+  }
+  children.forEach((t, i) => {
+    if (!isTrigger(t)) {
+      throw typeError('INVALID_TRIGGER', op, `triggers[${i}]`, 'must have fires(), next() and describe()', t);
+    }
+  });
+  return children as Trigger[];
+}
+
+/**
+ * True for objects with the three required trigger methods.
+ *
+ * @example
+ * isTrigger(every(5)); // true
+ * isTrigger({ fires: () => true }); // false
+ */
+export function isTrigger(t: unknown): t is Trigger {
+  if (t === null || typeof t !== 'object') return false;
+  const o = t as Record<string, unknown>;
+  return typeof o['fires'] === 'function' && typeof o['next'] === 'function' && typeof o['describe'] === 'function';
+}

@@ -1,0 +1,80 @@
+// hookmd hook kernel: shared types of the registry's reports and options.
+
+/**
+ * One row of `registry.list()`.
+ *
+ * @example
+ * registry.list(); // [{ name: 'Logger', stage: 'SAVE', stages: ['SAVE'], trigger: 'every(10)', enabled: true, polling: false, order: 0 }]
+ */
+export interface HookInfo {
+  readonly name: string;
+  /** The stage's name, or the names of all its stages joined by '|' for `runsOnStage` hooks. */
+  readonly stage: string;
+  readonly stages: readonly string[];
+  /** The trigger's description: `'every(10)'` for `frequency: 10`. */
+  readonly trigger: string;
+  readonly enabled: boolean;
+  /** True when the trigger must be polled at every step (wall clock), which defeats step skipping. */
+  readonly polling: boolean;
+  readonly order: number;
+}
+
+/**
+ * One row of `registry.profileReport()`.
+ *
+ * @example
+ * registry.profileReport(); // [{ name: 'Logger', stage: 'SAVE', calls: 100, totalNs: 52000, meanNs: 520 }]
+ */
+export interface ProfileEntry {
+  readonly name: string;
+  readonly stage: string;
+  /** Calls since profiling was switched on. */
+  readonly calls: number;
+  /** Total time in the hook, in nanoseconds (until its promise settled, for async hooks). */
+  readonly totalNs: number;
+  readonly meanNs: number;
+}
+
+/**
+ * Where `errorPolicy: 'warn' | 'disable'` and cleanup failures are reported (default: `console`).
+ *
+ * @example
+ * const logger: HookLogger = { warn: (message, error) => myLog.warn({ error }, message) };
+ */
+export interface HookLogger {
+  warn(message: string, error?: unknown): void;
+}
+
+/**
+ * Options of `new HookRegistry(stages, options)`.
+ *
+ * @example
+ * new HookRegistry(DynamicsStage, { workflow: engine, logger: console } satisfies HookRegistryOptions);
+ */
+export interface HookRegistryOptions {
+  /** Passed to each hook's `onRegister` (default: the registry itself). */
+  readonly workflow?: unknown;
+  readonly logger?: HookLogger;
+}
+
+/**
+ * A checkpoint of hook states: state key → whatever the hook's `stateDict()` returned.
+ *
+ * @example
+ * const saved: StateDict = registry.stateDict(); // { 'Counter': { count: 3 }, 'Logger#1a2b3c4d': {…} }
+ */
+export type StateDict = Record<string, unknown>;
+
+/**
+ * Options of `registry.loadStateDict`.
+ *
+ * @example
+ * registry.loadStateDict(saved, { strict: false } satisfies LoadStateOptions);
+ */
+export interface LoadStateOptions {
+  /**
+   * When true (default), a key that matches no hook and a stateful hook missing from the checkpoint
+   * are errors (UNKNOWN_STATE_KEY, MISSING_STATE_KEY), as in PyTorch's `load_state_dict`.
+   */
+  readonly strict?: boolean;
+}

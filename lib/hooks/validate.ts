@@ -1,0 +1,55 @@
+// hookmd hook kernel: validation of a hook object, once, at registration (or in defineHook).
+// Every message starts with the operation and names the field, as fromConfig re-points it.
+
+import { rangeError, show, typeError } from './errors.js';
+import type { AnyHook, ErrorPolicy } from './hook.js';
+import { isTrigger } from './triggers/trigger.js';
+
+const POLICIES: readonly ErrorPolicy[] = ['raise', 'warn', 'disable'];
+
+/** Throws the typed error for the first thing wrong with `hook` that needs no stage set to see. */
+export function checkHook(hook: unknown, op: string): asserts hook is AnyHook {
+  if (hook === null || typeof hook !== 'object') {
+    throw typeError('INVALID_HOOK', op, 'hook', `must be an object with a call function, got ${show(hook)}`, hook);
+  }
+  const h = hook as Partial<Record<keyof AnyHook, unknown>>;
+  if (typeof h.call !== 'function') {
+    throw typeError('INVALID_HOOK', op, 'call', `must be a function, got ${show(h.call)}`, h.call);
+  }
+  if (h.trigger !== undefined && !isTrigger(h.trigger)) {
+    throw typeError('INVALID_TRIGGER', op, 'trigger', 'must have fires(), next() and describe()', h.trigger);
+  }
+  if (h.trigger === undefined || h.frequency !== undefined) checkFrequency(h.frequency, op);
+  if ((h.stage === null || h.stage === undefined) && h.runsOnStage === undefined) {
+    throw typeError('MISSING_STAGE', op, 'stage', 'is missing: give the hook a stage or a runsOnStage(stage) predicate', h.stage);
+  }
+  if (h.runsOnStage !== undefined && typeof h.runsOnStage !== 'function') {
+    throw typeError('INVALID_HOOK', op, 'runsOnStage', `must be a function, got ${show(h.runsOnStage)}`, h.runsOnStage);
+  }
+  if (h.order !== undefined && (typeof h.order !== 'number' || !Number.isFinite(h.order))) {
+    throw rangeError('INVALID_ORDER', op, 'order', `must be a finite number, got ${show(h.order)}`, h.order);
+  }
+  if (h.name !== undefined && typeof h.name !== 'string') {
+    throw typeError('INVALID_HOOK', op, 'name', `must be a string, got ${show(h.name)}`, h.name);
+  }
+  if (h.errorPolicy !== undefined && !POLICIES.includes(h.errorPolicy as ErrorPolicy)) {
+    throw typeError('INVALID_ERROR_POLICY', op, 'errorPolicy', `must be 'raise', 'warn' or 'disable', got ${show(h.errorPolicy)}`, h.errorPolicy);
+  }
+}
+
+/** Frequency must be an integer ≥ 1 (Rule 1); NaN, 1.5, 0, -1 and Infinity are all RangeErrors. */
+export function checkFrequency(frequency: unknown, op: string): number {
+  if (typeof frequency !== 'number' || !Number.isSafeInteger(frequency) || frequency < 1) {
+    throw rangeError('INVALID_FREQUENCY', op, 'frequency', `must be an integer ≥ 1, got ${show(frequency)}`, frequency);
+  }
+  return frequency;
+}
+
+/** The hook's display name: `name`, else its class name, else its call function's name, else `hook#<seq>`. */
+export function hookName(hook: AnyHook, seq: number): string {
+  if (typeof hook.name === 'string' && hook.name !== '') return hook.name;
+  const ctor = (Object.getPrototypeOf(hook) as { constructor?: { name?: string } } | null)?.constructor;
+  if (ctor !== undefined && ctor !== Object && typeof ctor.name === 'string' && ctor.name !== '') return ctor.name;
+  const fn = hook.call.name;
+  return fn !== '' && fn !== 'call' ? fn : `hook#${seq}`;
+}

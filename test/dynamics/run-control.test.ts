@@ -116,3 +116,22 @@ describe('per-system parameters and frozen systems', () => {
     expect(Array.from(run(3))).toEqual(Array.from(run(1)));
   });
 });
+
+describe('step 5: systems finished during a step are restored', () => {
+  it('a hook that sets status ≥ exitStatus mid-step leaves positions and velocities as they were at the step start', async () => {
+    const batch = ljBatch([ljFcc(2), ljFcc(2)]);
+    initializeVelocities(batch, { temperature: 1, seed: 8 });
+    let atStart: { x: Float64Array; v: Float64Array } | undefined;
+    const n = 3 * 32;
+    const snapshot = defineHook({ stage: DynamicsStage.BEFORE_STEP, frequency: 1, call: (ctx: DynamicsHookContext) => {
+      if (ctx.stepCount === 3) atStart = { x: ctx.batch.read('positions').slice(0, n), v: ctx.batch.read('velocities').slice(0, n) };
+    } });
+    const finisher = defineHook({ stage: DynamicsStage.AFTER_PRE_UPDATE, frequency: 1, call: (ctx: DynamicsHookContext) => {
+      if (ctx.stepCount === 3) ctx.batch.status[0] = 1;
+    } });
+    await new VelocityVerlet({ model: lj(), dt: 0.005, hooks: [snapshot, finisher] }).run(batch, { steps: 6 });
+    expect(Array.from(batch.read('positions').slice(0, n))).toEqual(Array.from(atStart?.x ?? []));
+    expect(Array.from(batch.read('velocities').slice(0, n))).toEqual(Array.from(atStart?.v ?? []));
+    expect(Array.from(batch.read('status'))).toEqual([1, 0]);
+  });
+});

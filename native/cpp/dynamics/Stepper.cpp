@@ -39,19 +39,62 @@ void Stepper::beginStep() {
   const std::int32_t* status = host.i32(Field::Status);
   active_.resize(static_cast<std::size_t>(numSystems));
   for (std::int64_t s = 0; s < numSystems; ++s) active_[s] = status[s] < exitStatus_ ? 1 : 0;
+  activeAtStart_ = active_;
+  if (jsWalk_) {
+    // Hooks may finish a system mid-step; keep what step 5 must put back. Native chunks skip this copy.
+    const auto copy = [&](Field field, std::vector<double>& out) {
+      const double* values = host.f64(field);
+      out.assign(values, values + host.length(field));
+    };
+    copy(Field::Positions, startPositions_);
+    copy(Field::Velocities, startVelocities_);
+    copy(Field::Cell, startCells_);
+  }
   newly_.assign(static_cast<std::size_t>(numSystems), 0);
   newlyCount_ = 0;
+}
+
+void Stepper::refreshActive() {
+  const std::int32_t* status = backend_.host().i32(Field::Status);
+  for (std::size_t s = 0; s < active_.size(); ++s) {
+    if (status[s] >= exitStatus_) active_[s] = 0;
+  }
+}
+
+void Stepper::restoreFinished() {
+  if (!jsWalk_) return;
+  BatchStorage& host = backend_.host();
+  const std::int32_t* status = host.i32(Field::Status);
+  const std::int32_t* ptr = host.i32(Field::Ptr);
+  double* x = host.f64(Field::Positions);
+  double* v = host.f64(Field::Velocities);
+  double* cell = host.f64(Field::Cell);
+  for (std::size_t s = 0; s < activeAtStart_.size(); ++s) {
+    if (!activeAtStart_[s] || status[s] < exitStatus_) continue;
+    for (std::int64_t k = 3 * static_cast<std::int64_t>(ptr[s]); k < 3 * static_cast<std::int64_t>(ptr[s + 1]); ++k) {
+      x[k] = startPositions_[k];
+      v[k] = startVelocities_[k];
+    }
+    for (int k = 0; k < 9; ++k) cell[9 * s + k] = startCells_[9 * s + k];
+  }
 }
 
 void Stepper::actionBefore(int point) {
   const StepContext context{backend_, active_.data(), stepCount_};
   switch (static_cast<DynamicsStage>(point)) {
     case DynamicsStage::BeforeStep: beginStep(); break;
-    case DynamicsStage::AfterPreUpdate: integrator_->preUpdate(context); break;
+    case DynamicsStage::AfterPreUpdate:
+      refreshActive();
+      integrator_->preUpdate(context);
+      break;
     case DynamicsStage::AfterCompute:
       if (compute_) compute_(backend_);
       break;
-    case DynamicsStage::AfterPostUpdate: integrator_->postUpdate(context); break;
+    case DynamicsStage::AfterPostUpdate:
+      refreshActive();
+      integrator_->postUpdate(context);
+      break;
+    case DynamicsStage::AfterStep: restoreFinished(); break;
     case DynamicsStage::OnConverge:
       for (auto& convergence : convergence_) newlyCount_ += convergence->evaluate(backend_, stepCount_, newly_);
       break;
@@ -68,19 +111,25 @@ void Stepper::runNativeHooks(DynamicsStage stage) {
 
 bool Stepper::runTo(DynamicsStage stage) {
   HostSession session(backend_);
+  if (cursor_ == 0) jsWalk_ = true;
+  walkTo(stage);
+  return stage == DynamicsStage::OnConverge && newlyCount_ > 0;
+}
+
+void Stepper::walkTo(DynamicsStage stage) {
   const int target = static_cast<int>(stage);
   while (cursor_ <= target) {
     actionBefore(cursor_);
     runNativeHooks(static_cast<DynamicsStage>(cursor_));
     ++cursor_;
   }
-  return stage == DynamicsStage::OnConverge && newlyCount_ > 0;
 }
 
 void Stepper::finishStep() {
-  runTo(DynamicsStage::OnConverge);
+  walkTo(DynamicsStage::OnConverge);
   ++stepCount_;
   cursor_ = 0;
+  jsWalk_ = false;
 }
 
 bool Stepper::allConverged() const {
@@ -101,7 +150,8 @@ Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeco
                                            std::chrono::duration<double>(timed ? budgetSeconds : 0.0));
   AdvanceResult result;
   while (result.steps < maxSteps) {
-    if (pauseOnConverge && runTo(DynamicsStage::OnConverge)) {
+    walkTo(DynamicsStage::OnConverge);
+    if (pauseOnConverge && newlyCount_ > 0) {
       result.pausedOnConverge = true;
       return result;
     }

@@ -66,6 +66,11 @@ class Stepper {
 
  private:
   void beginStep();
+  /** Drops systems whose status reached exitStatus since the step began (a hook finished them). */
+  void refreshActive();
+  /** Step 5 of DESIGN §5: systems finished during a JS-driven step get their start-of-step state back. */
+  void restoreFinished();
+  void walkTo(DynamicsStage stage);
   void actionBefore(int point);
   void runNativeHooks(DynamicsStage stage);
 
@@ -79,6 +84,12 @@ class Stepper {
   int cursor_ = 0;
   std::int64_t newlyCount_ = 0;
   std::vector<std::uint8_t> active_;
+  std::vector<std::uint8_t> activeAtStart_;
+  /** Set while JS walks the step stage by stage: only then can a hook change a status mid-step. */
+  bool jsWalk_ = false;
+  std::vector<double> startPositions_;
+  std::vector<double> startVelocities_;
+  std::vector<double> startCells_;
   std::vector<std::uint8_t> newly_;
 };
 

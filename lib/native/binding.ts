@@ -1,5 +1,6 @@
 // The typed surface of the native addon. Only lib/native touches the .node file; every other layer sees
 // these interfaces.
+import type { NativeLennardJonesConstructor, NativeMorseConstructor } from './models-binding.js';
 
 /** Element type of each native Batch field, as a typed array. */
 export interface NativeFieldArrays {
@@ -56,6 +57,8 @@ export interface NativeBackendProbe {
 /** The module object of hookmd.node / hookmd_cuda.node. */
 export interface NativeBinding {
   NativeBatch: new (backend: string) => NativeBatch;
+  LennardJones: NativeLennardJonesConstructor;
+  Morse: NativeMorseConstructor;
   setErrorFactory(factory: (code: string, message: string) => Error): void;
   setThreads(n: number): number;
   getThreads(): number;

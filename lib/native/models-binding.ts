@@ -1,0 +1,54 @@
+// The typed surface of the native potential classes (native/cpp/binding/LennardJonesWrap, MorseWrap). Only
+// lib/models constructs them; the dynamics engine hands `model.native` to the native stepping loop, which
+// calls the potential without crossing into JS.
+import type { NativeBatch } from './binding.js';
+
+/**
+ * Neighbor-list counters of one native potential (`model.neighborStats()`).
+ *
+ * @example
+ * const { builds, pairs, bytes } = lj.neighborStats();
+ */
+export interface NativeNeighborStats {
+  /** System lists built since the potential was created. */
+  builds: number;
+  /** Times the whole neighbor state was dropped (new batch, new layout, new cutoff or skin). */
+  resets: number;
+  /** Half-list pairs held now, over every system. */
+  pairs: number;
+  /** Systems with a list now. */
+  systems: number;
+  /** Heap bytes of the lists and the positions saved at build time. */
+  bytes: number;
+}
+
+/**
+ * Members every native potential shares (PotentialWrapBase); `model.native` for the dynamics engine.
+ *
+ * @example
+ * new NativeStepper(nativeBatch, lennardJones.native, ...); // the stepping loop calls it without JS
+ */
+export interface NativePotential {
+  /** Energy always; forces and stress on request. Throws HookmdError with the native code on bad input. */
+  compute(batch: NativeBatch, forces: boolean, stress: boolean): void;
+  setSkin(skin: number): void;
+  neighborStats(): NativeNeighborStats;
+  /** B×9 virial W = Σ d⊗F of the last compute that asked for stress. */
+  virial(): Float64Array;
+  /** Negative until set. */
+  readonly skin: number;
+  readonly cutoff: number;
+  readonly name: string;
+}
+
+/** new LennardJones(rows of [z1, z2, epsilon, sigma, cutoff], shift, switchOn (0: off), skin?) */
+export type NativeLennardJonesConstructor = new (
+  pairs: Float64Array,
+  shift: boolean,
+  switchOn: number,
+  skin?: number,
+) => NativePotential;
+
+/** new Morse(rows of [z1, z2, D, alpha, r0, cutoff], shift, switchOn (0: off), skin?) */
+export type NativeMorseConstructor = new (pairs: Float64Array, shift: boolean, switchOn: number, skin?: number) => NativePotential;
+

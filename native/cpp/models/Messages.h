@@ -1,0 +1,14 @@
+// Pieces of validation messages: native errors name species and values the way users wrote them.
+#pragma once
+
+#include <string>
+
+namespace hookmd {
+
+/** "Ar" for 18; "Z=<z>" outside 1..118. */
+std::string elementSymbol(int z);
+
+/** A parameter value as a message shows it (10 significant digits, "nan", "inf"). */
+std::string formatNumber(double value);
+
+}  // namespace hookmd

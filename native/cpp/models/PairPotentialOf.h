@@ -1,0 +1,118 @@
+// PairPotentialOf<Eval>: a PairPotential whose pair term is the header-only evaluator Eval (HOOMD's
+// PotentialPair pattern). The chunk loop is compiled once per combination of forces / virial / switch /
+// single-species, so the hot loop carries no per-pair branches on options.
+#pragma once
+
+#include <array>
+#include <utility>
+#include <vector>
+
+#include "math/PairGeometry.h"
+#include "math/SmoothSwitch.h"
+#include "models/PairPotential.h"
+
+namespace hookmd {
+
+template <class Eval, bool kForces, bool kVirial, bool kSwitch, bool kSingle>
+void pairLoop(const ChunkTask& task, const typename Eval::Params* params, const SwitchParams* switches,
+              int numTypes, PairSums& sums) {
+  const NeighborChunk& chunk = *task.chunk;
+  const std::int32_t* owners = task.list->owners.data();
+  const double* shifts = task.list->shifts.data();
+  const int bits = task.list->imageBits;
+  const std::uint32_t mask = task.list->imageMask;
+  const std::uint32_t* entries = chunk.entries.data();
+  const double* x = task.x;
+  double* f = task.f;
+  const std::uint8_t* types = task.types;
+  double energy = 0.0;
+  double virial[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) {
+    const std::int32_t i = owners[slot];
+    const double xi = x[3 * i];
+    const double yi = x[3 * i + 1];
+    const double zi = x[3 * i + 2];
+    const std::size_t row = kSingle ? 0 : static_cast<std::size_t>(types[i]) * numTypes;
+    double fxi = 0.0;
+    double fyi = 0.0;
+    double fzi = 0.0;
+    const std::uint32_t end = chunk.start[slot - chunk.ownerBegin + 1];
+    for (std::uint32_t e = chunk.start[slot - chunk.ownerBegin]; e < end; ++e) {
+      const std::uint32_t packed = entries[e];
+      const std::int32_t j = static_cast<std::int32_t>(packed >> bits);
+      const double* shift = shifts + 3 * (packed & mask);
+      const double d[3] = {x[3 * j] + shift[0] - xi, x[3 * j + 1] + shift[1] - yi, x[3 * j + 2] + shift[2] - zi};
+      const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      const std::size_t pair = kSingle ? 0 : row + types[j];
+      double fOverR;
+      double pairEnergy;
+      if (!Eval::evaluate(params[pair], r2, fOverR, pairEnergy)) continue;
+      if constexpr (kSwitch) applySwitch(switches[pair], r2, pairEnergy, fOverR);
+      energy += pairEnergy;
+      if constexpr (kForces) {
+        const double fx = fOverR * d[0];
+        const double fy = fOverR * d[1];
+        const double fz = fOverR * d[2];
+        fxi -= fx;
+        fyi -= fy;
+        fzi -= fz;
+        f[3 * j] += fx;
+        f[3 * j + 1] += fy;
+        f[3 * j + 2] += fz;
+      }
+      if constexpr (kVirial) addPairVirial(virial, d, fOverR);
+    }
+    if constexpr (kForces) {
+      f[3 * i] += fxi;
+      f[3 * i + 1] += fyi;
+      f[3 * i + 2] += fzi;
+    }
+  }
+  sums.energy += energy;
+  for (int c = 0; c < 6; ++c) sums.virial[c] += virial[c];
+}
+
+template <class Eval>
+class PairPotentialOf : public PairPotential {
+ public:
+  using Params = typename Eval::Params;
+
+ protected:
+  PairPotentialOf(const char* name, const std::vector<PairKey>& keys, double switchOn, std::optional<double> skin)
+      : PairPotential(name, keys, switchOn, skin), params_(tableSize()) {}
+
+  /** Stores a pair's coefficients in both orientations. */
+  void setParams(const PairKey& key, const Params& params) {
+    params_[slot(key, false)] = params;
+    params_[slot(key, true)] = params;
+  }
+
+  void evaluateChunk(const ChunkTask& task, PairSums& sums) const override {
+    const int code = (task.f != nullptr ? 8 : 0) | (task.virial ? 4 : 0) | (switched() ? 2 : 0) | (numTypes() == 1 ? 1 : 0);
+    kLoops[code](task, params_.data(), switches(), numTypes(), sums);
+  }
+
+ private:
+  using Loop = void (*)(const ChunkTask&, const Params*, const SwitchParams*, int, PairSums&);
+
+  template <std::size_t kCode>
+  static void loopFor(const ChunkTask& task, const Params* params, const SwitchParams* switches, int numTypes,
+                      PairSums& sums) {
+    pairLoop<Eval, (kCode & 8) != 0, (kCode & 4) != 0, (kCode & 2) != 0, (kCode & 1) != 0>(task, params, switches,
+                                                                                           numTypes, sums);
+  }
+
+  template <std::size_t... kCodes>
+  static constexpr std::array<Loop, sizeof...(kCodes)> loops(std::index_sequence<kCodes...>) {
+    return {{&loopFor<kCodes>...}};
+  }
+
+  static constexpr std::array<Loop, 16> kLoops = loops(std::make_index_sequence<16>());
+
+  std::vector<Params> params_;
+};
+
+template <class Eval>
+constexpr std::array<typename PairPotentialOf<Eval>::Loop, 16> PairPotentialOf<Eval>::kLoops;
+
+}  // namespace hookmd

@@ -1,0 +1,56 @@
+// The neighbor state a potential keeps between computes: one half list per system, the positions each list
+// was built from, and the key of the storage it belongs to. A system is rebuilt when it has never been
+// built, when its atom range, cell or pbc changed, or when one of its atoms moved more than skin/2 since the
+// build (then no pair can have crossed from beyond rc + skin to inside rc). Everything is dropped when the
+// storage (id, generation) or the list radius changes.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "core/BatchStorage.h"
+#include "neighbor/NeighborList.h"
+
+namespace hookmd {
+
+struct NeighborStats {
+  /** System lists built since the potential was created. */
+  std::int64_t builds = 0;
+  /** Times the whole state was dropped (new storage, new layout, new cutoff or skin). */
+  std::int64_t resets = 0;
+  /** Pairs held now, over every system. */
+  std::int64_t pairs = 0;
+  /** Systems with a list now. */
+  std::int64_t systems = 0;
+  /** Heap bytes of the lists, the positions saved at build time included. */
+  std::int64_t bytes = 0;
+};
+
+class NeighborCache {
+ public:
+  /** Attaches to `storage`, dropping every list if the storage, its layout or rlist = cutoff + skin changed. */
+  void bind(const BatchStorage& storage, double cutoff, double skin);
+
+  /** Whether system s needs a (re)build before its pairs can be used. */
+  bool stale(std::int64_t s, const BatchStorage& storage) const;
+
+  /** Builds system s from the storage's current positions, cell and pbc. */
+  void build(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch);
+
+  const SystemNeighborList& list(std::int64_t s) const { return lists_[s]; }
+  NeighborStats stats() const;
+
+ private:
+  std::uint64_t storageId_ = 0;
+  std::uint64_t generation_ = 0;
+  std::int64_t numAtoms_ = -1;
+  double cutoff_ = 0.0;
+  double rlist_ = 0.0;
+  double skin_ = 0.0;
+  std::vector<SystemNeighborList> lists_;
+  std::atomic<std::int64_t> builds_{0};
+  std::int64_t resets_ = 0;
+};
+
+}  // namespace hookmd

@@ -1,0 +1,88 @@
+// The half neighbor list of one system, built from a BinGrid. Each unordered pair (i, j, lattice image) is
+// stored once, by the atom that comes first in bin order, so forces use Newton's third law. Pairs are
+// compact: one uint32 per pair packs j (a local atom index) above a few bits of image index into the
+// system's table of shift vectors; no doubles are stored per pair. Lists are split into chunks of about
+// kChunkAtoms owners along the bins, so big systems build and evaluate in parallel; the layout does not
+// depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace hookmd {
+
+struct NeighborChunk {
+  /** Owner slots [ownerBegin, ownerEnd) of SystemNeighborList::owners. */
+  std::int32_t ownerBegin = 0;
+  std::int32_t ownerEnd = 0;
+  /** ownerEnd − ownerBegin + 1 offsets into `entries`. */
+  std::vector<std::uint32_t> start;
+  /** (j << imageBits) | image, j a local atom index. */
+  std::vector<std::uint32_t> entries;
+  /** Local atom indices [atomLow, atomHigh) cover every owner and neighbor of the chunk. */
+  std::int32_t atomLow = 0;
+  std::int32_t atomHigh = 0;
+};
+
+/** Scratch memory of one build (the CSR offsets of each bin's slots), reused between builds. */
+struct NeighborScratch {
+  std::vector<std::int32_t> binStart;
+};
+
+struct SystemNeighborList {
+  bool valid = false;
+  std::int32_t atomBegin = 0;
+  std::int32_t atomCount = 0;
+  /** Cell and pbc at build time: any change means a rebuild. */
+  double cell[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::uint8_t pbc[3] = {0, 0, 0};
+  /** Rows used for lattice translations (the cell's rows in periodic directions). */
+  double basis[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  int imageBits = 0;
+  std::uint32_t imageMask = 0;
+  /** Shift vector of each image index, 3 doubles each. */
+  std::vector<double> shifts;
+  /** Local atom index of each owner slot (atoms in bin order). */
+  std::vector<std::int32_t> owners;
+  /**
+   * Wrapped positions at build time in slot order, 3 per slot: the build searches them (contiguous per
+   * bin) and the skin check measures displacements against them, so one array serves both.
+   */
+  std::vector<double> positions;
+  std::vector<NeighborChunk> chunks;
+  /**
+   * Per atom, the lattice translation (3 ints) that put it inside the cell at build time; empty when every
+   * atom already was. Pair shifts are relative to those wrapped positions.
+   */
+  std::vector<std::int32_t> wrap;
+  std::int64_t pairs = 0;
+
+  std::size_t bytes() const;
+};
+
+/** Owner slots per chunk. Fixed, so results never depend on how many threads build or evaluate. */
+constexpr std::int32_t kChunkAtoms = 1024;
+
+/**
+ * Rebuilds `list` for `count` atoms at `positions` (local, 3 per atom): every pair closer than `rlist`,
+ * with the periodic images that `cell` (rows) and `pbc` imply; each owner's pairs closer than `cutoff`
+ * (0: rlist) come before the others. Small systems take the single-bin O(n²) search, when count × (lattice
+ * images it needs) ≤ kSingleBinCandidates. Runs its chunks on the global thread pool (inline when called
+ * from inside a parallel region).
+ */
+void buildNeighborList(SystemNeighborList& list, const double* positions, std::int32_t count, const double* cell,
+                       const std::uint8_t* pbc, double rlist, NeighborScratch& scratch, double cutoff = 0.0);
+
+/**
+ * Crossover of the single-bin search, in atoms × images: measured on random clusters and periodic cubes at
+ * ρ = 0.8442 σ⁻³, rlist = 2.8σ, where the binned build overtakes it near 256 cluster atoms (bench/RESULTS.md).
+ */
+constexpr std::int64_t kSingleBinCandidates = 256;
+
+/** out = positions + wrap·basis for the atoms of a list built with wrapped atoms (3 per atom, local). */
+void wrappedPositions(const SystemNeighborList& list, const double* positions, double* out);
+
+/** Whether any atom at `positions` (local) moved farther than `limit` from where the list was built. */
+bool movedBeyond(const SystemNeighborList& list, const double* positions, double limit);
+
+}  // namespace hookmd

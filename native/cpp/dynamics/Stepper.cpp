@@ -69,14 +69,20 @@ void Stepper::restoreFinished() {
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
   double* cell = host.f64(Field::Cell);
+  std::vector<std::uint8_t> restored(activeAtStart_.size(), 0);
+  bool any = false;
   for (std::size_t s = 0; s < activeAtStart_.size(); ++s) {
     if (!activeAtStart_[s] || status[s] < exitStatus_) continue;
+    restored[s] = 1;
+    any = true;
     for (std::int64_t k = 3 * static_cast<std::int64_t>(ptr[s]); k < 3 * static_cast<std::int64_t>(ptr[s + 1]); ++k) {
       x[k] = startPositions_[k];
       v[k] = startVelocities_[k];
     }
     for (int k = 0; k < 9; ++k) cell[9 * s + k] = startCells_[9 * s + k];
   }
+  // The forces of this step belong to the positions just undone; evaluate them again for those systems.
+  if (any && compute_) compute_(backend_, restored.data());
 }
 
 void Stepper::actionBefore(int point) {
@@ -88,7 +94,7 @@ void Stepper::actionBefore(int point) {
       integrator_->preUpdate(context);
       break;
     case DynamicsStage::AfterCompute:
-      if (compute_) compute_(backend_);
+      if (compute_) compute_(backend_, active_.data());
       break;
     case DynamicsStage::AfterPostUpdate:
       refreshActive();

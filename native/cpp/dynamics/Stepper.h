@@ -24,8 +24,11 @@ namespace hookmd {
 
 class Stepper {
  public:
-  /** Computes energies, forces and stress into the backend's arrays; empty when JS computes them. */
-  using ComputeFn = std::function<void(Backend&)>;
+  /**
+   * Computes energies and forces into the backend's arrays for the flagged systems (one flag per system);
+   * empty when JS computes them.
+   */
+  using ComputeFn = std::function<void(Backend&, const std::uint8_t* systems)>;
 
   Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator> integrator, std::int32_t exitStatus);
 

@@ -165,13 +165,14 @@ void PairPotential::compute(Backend& backend, const ComputeRequest& request) {
     const std::int64_t count = ptr[s + 1] - ptr[s];
     return threads > 1 && count >= kParallelAtoms && count > share;
   };
+  auto wanted = [&](std::int64_t s) { return request.systems == nullptr || request.systems[s] != 0; };
   pool.parallelFor(0, systems, 1, [&](std::int64_t lo, std::int64_t hi, int thread) {
     for (std::int64_t s = lo; s < hi; ++s) {
-      if (!large(s)) computeSystem(s, storage, request, workspaces_[thread]);
+      if (wanted(s) && !large(s)) computeSystem(s, storage, request, workspaces_[thread]);
     }
   });
   for (std::int64_t s = 0; s < systems; ++s) {
-    if (large(s)) computeLargeSystem(s, storage, request);
+    if (wanted(s) && large(s)) computeLargeSystem(s, storage, request);
   }
 
   if (mirrored) {

@@ -2,6 +2,7 @@
 // batch's backend directly, without crossing into JS; the TS models and the binding are thin handles to it.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "core/Backend.h"
@@ -15,6 +16,11 @@ struct ComputeRequest {
   bool forces = true;
   /** Stress[B×9] and the virial; false leaves the stress field untouched. */
   bool stress = false;
+  /**
+   * One flag per system: evaluate only the flagged ones (null: all). Engines pass their active systems;
+   * a finished system does not move, so its previous energy and forces stay valid.
+   */
+  const std::uint8_t* systems = nullptr;
 };
 
 class Potential {

@@ -37,6 +37,9 @@ const LAYOUTS = [
 
 const nvcc = nvccInstalled();
 const built = existsSync(CUDA_BINARY);
+// `npm test` alone does not build the CMake variant; CI does (`.ci/run` runs `npm run native:cmake` first),
+// so there a missing build with nvcc present is a failure, and elsewhere a skip that says how to run it.
+const buildExpected = built || (nvcc && (process.env.CI === 'true' || process.env.HOOKMD_REQUIRE_CUDA_BUILD === '1'));
 const binding = loadCudaBinding();
 const cudaProbe = binding?.backends().find((entry) => entry.name === 'cuda');
 const cudaAvailable = cudaProbe?.available === true;
@@ -79,7 +82,7 @@ function expectRoundTrip<K extends NativeFieldName>(batch: NativeBatch, field: K
   expect(batch.view(field), `${field} back from the device`).toEqual(original);
 }
 
-describe.skipIf(!built && !nvcc)('CUDA build: loading', () => {
+describe.skipIf(!buildExpected)('CUDA build: loading (skipped until `npm run native:cmake` has built it; required in CI)', () => {
   it('has been built (run `npm run native:cmake` when nvcc is installed)', () => {
     expect(built, `${CUDA_BINARY} is missing: run \`npm run native:cmake\``).toBe(true);
   });
@@ -119,7 +122,7 @@ describe.skipIf(!built && !nvcc)('CUDA build: loading', () => {
   });
 });
 
-describe.skipIf(!built && !nvcc)('CUDA build: its cpu backend', () => {
+describe.skipIf(!buildExpected)('CUDA build: its cpu backend (needs `npm run native:cmake`; required in CI)', () => {
   const cpuBuild = loadCpuBinding();
 
   it('matches the JS reference on random batches', () => {

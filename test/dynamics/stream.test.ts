@@ -80,3 +80,24 @@ describe('runStream: in-flight refill', () => {
     await expect(fire(1e-3).runStream([], { maxAtoms: 10, sinks: [{} as never] })).rejects.toMatchObject({ code: 'INVALID_SINK' });
   });
 });
+
+describe('runStream with a failing sink', () => {
+  it('a sink that throws mid-run gives a typed error, and the frames already written stay intact and readable', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { ExtxyzSink, readExtxyz } = await import('../../lib/io/index.js');
+    const path = join(mkdtempSync(join(tmpdir(), 'hookmd-stream-')), 'out.xyz');
+    const file = new ExtxyzSink(path, { capacity: 1, units: 'lj' });
+    let writes = 0;
+    const failing = { write: (): void => { if (++writes === 3) throw new Error('downstream is gone'); } };
+    const inputs = Array.from({ length: 40 }, (_, i) => smallCluster(i));
+    await expect(fire(1e-3).runStream(inputs, { sinks: [file, failing], maxAtoms: 12, refillEvery: 2, units: 'lj' })).rejects.toMatchObject({
+      code: 'SINK_WRITE_FAILED',
+    });
+    const written = readExtxyz(path, { units: 'lj' });
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.length).toBe(file.count);
+    for (const system of written) expect(system.info?.converged).toBe(true);
+  });
+});

@@ -193,7 +193,8 @@ void buildChunk(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t bin
     fail("NEIGHBOR_OVERFLOW", "neighbor list: more than 2^32 pairs in one chunk; the cutoff is far too large");
   }
   chunk.start.back() = static_cast<std::uint32_t>(chunk.entries.size());
-  if (chunk.entries.capacity() > chunk.entries.size() + chunk.entries.size() / 4 + 256) {
+  // At most 1/8 slack beyond the pairs (doubling growth can leave up to 2×); rebuilds reserve 1/10 above.
+  if (chunk.entries.capacity() > chunk.entries.size() + chunk.entries.size() / 8 + 256) {
     std::vector<std::uint32_t>(chunk.entries.begin(), chunk.entries.end()).swap(chunk.entries);
   }
 }

@@ -1,63 +1,53 @@
-// The `hookmd` command line. Exit codes: 0 OK, 1 runtime failure, 2 bad usage or bad input.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The `hookmd` command line: relax, md, run, fit, info, demo, schema. Exit codes are in exit-code.ts.
+import { Command } from 'commander';
 
-import { Command, CommanderError } from 'commander';
+import { CONFIG_SCHEMA } from './config-schema.js';
+import { registerDemo } from './demo.js';
+import { EXIT_OK, exitCodeFor, reportError } from './exit-code.js';
+import { registerFit } from './fit.js';
+import { packageVersion, registerInfo } from './info.js';
+import { registerMd } from './md.js';
+import { registerRelax } from './relax.js';
+import { registerRun } from './run.js';
 
-import { HookmdError, isHookmdError } from '../errors.js';
-import { backendInfo, PACKAGE_ROOT, setThreads } from '../native/index.js';
-import { runDemo } from './demo.js';
-
-function version(): string {
-  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-function program(): Command {
+function program(done: (code: number) => void): Command {
   const cli = new Command('hookmd')
     .description('Batched atomistic simulation with hookable stages')
-    .version(version())
+    .version(packageVersion())
+    // Commander throws instead of exiting, so main() decides the exit code; subcommands inherit this.
     .exitOverride()
-    .option('--threads <n>', 'CPU threads (default: every core)', (v) => Number(v));
-
+    .showHelpAfterError('(add --help for usage)');
+  registerRelax(cli, done);
+  registerMd(cli, done);
+  registerRun(cli, done);
+  registerFit(cli, done);
+  registerInfo(cli);
+  registerDemo(cli);
   cli
-    .command('demo')
-    .description('relax 256 perturbed Argon LJ13 clusters with FIRE, then run NVT on an fcc crystal')
-    .option('--json', 'print the summary as JSON')
-    .action(async (options: { json?: boolean }) => {
-      const { rows, text } = await runDemo();
-      console.log(options.json ? JSON.stringify(rows, null, 2) : text);
+    .command('schema')
+    .description('print the JSON Schema of run configs (docs/config.schema.json)')
+    .action(() => {
+      process.stdout.write(`${JSON.stringify(CONFIG_SCHEMA, null, 2)}\n`);
     });
-
-  cli
-    .command('info')
-    .description('version, backends, threads, and the CUDA device or why there is none')
-    .option('--json', 'print JSON')
-    .action((options: { json?: boolean }) => {
-      const info = { version: version(), ...backendInfo() };
-      if (options.json) console.log(JSON.stringify(info, null, 2));
-      else for (const [key, value] of Object.entries(info)) console.log(`${key.padEnd(15)} ${String(value ?? '-')}`);
-    });
-
-  cli.hook('preAction', (root) => {
-    const threads = root.opts<{ threads?: number }>().threads;
-    if (threads !== undefined) setThreads(threads);
-  });
   return cli;
 }
 
-/** Runs the command line; resolves to the exit code. */
+/**
+ * Runs the command line; resolves to the exit code: 0 OK, 1 runtime failure, 2 bad usage or input,
+ * 130 after Ctrl-C (143 after SIGTERM) once the outputs are flushed.
+ *
+ * @example
+ * process.exitCode = await main(process.argv);
+ */
 export async function main(argv: readonly string[]): Promise<number> {
+  let code = EXIT_OK;
   try {
-    await program().parseAsync(argv as string[]);
-    return 0;
+    await program((c) => {
+      code = c;
+    }).parseAsync(argv as string[]);
+    return code;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (isHookmdError(error)) {
-      console.error(`hookmd: ${error.message}`);
-      // Range and type errors reject the input; other typed errors happen while running.
-      return error instanceof HookmdError ? 1 : 2;
-    }
-    console.error(error);
-    return 1;
+    reportError(error);
+    return exitCodeFor(error);
   }
 }

@@ -34,3 +34,4 @@ export type { StreamSink } from './stream-output.js';
 export type { SystemSource } from './stream-source.js';
 export { FusedStage, fuse } from './fused-stage.js';
 export type { FusedStageOptions, SubStageContext } from './fused-stage.js';
+import './hooks/register-builtins.js';

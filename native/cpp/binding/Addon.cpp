@@ -5,6 +5,7 @@
 #include "binding/AddonData.h"
 #include "binding/BatchWrap.h"
 #include "binding/LennardJonesWrap.h"
+#include "binding/LossWrap.h"
 #include "binding/ModuleFunctions.h"
 #include "binding/MorseWrap.h"
 #include "binding/StepperWrap.h"
@@ -28,6 +29,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   exports.Set("LennardJones", LennardJonesWrap::define(env));
   exports.Set("Morse", MorseWrap::define(env));
   exports.Set("NativeStepper", StepperWrap::define(env));
+  exports.Set("PairLoss", LossWrap::define(env));
   exportModuleFunctions(env, exports);
   return exports;
 }

@@ -1,0 +1,216 @@
+// The JSON Schema of `hookmd run` configs. `hookmd schema` prints it, docs/config.schema.json is that
+// output, and the CLI validates every config (and `--model-config` file) against this same object.
+import type { JsonSchema } from './json-schema.js';
+
+const positive = (description: string): JsonSchema => ({ type: 'number', exclusiveMinimum: 0, description });
+const nonNegative = (description: string): JsonSchema => ({ type: 'number', minimum: 0, description });
+const count = (description: string): JsonSchema => ({ type: 'integer', minimum: 1, description });
+const text = (description: string): JsonSchema => ({ type: 'string', minLength: 1, description });
+const flag = (description: string): JsonSchema => ({ type: 'boolean', description });
+const frequency: JsonSchema = count('Fire every this many steps.');
+const hookName: JsonSchema = text('Name shown in hook listings and errors.');
+
+/** The DynamicsStage names, for hook arguments that pick a stage. */
+const DYNAMICS_STAGE_NAMES: readonly string[] = [
+  'BEFORE_STEP', 'BEFORE_PRE_UPDATE', 'AFTER_PRE_UPDATE', 'BEFORE_COMPUTE', 'AFTER_COMPUTE',
+  'BEFORE_POST_UPDATE', 'AFTER_POST_UPDATE', 'AFTER_STEP', 'ON_CONVERGE',
+];
+
+function model(type: string, parameters: Record<string, JsonSchema>, pair: JsonSchema): JsonSchema {
+  const names = Object.keys(parameters);
+  return {
+    type: 'object',
+    required: ['type'],
+    properties: {
+      type: { const: type },
+      ...parameters,
+      cutoff: positive('Cutoff r_c (Å in metal units, σ in lj) of every pair, or the default of pairs without one.'),
+      pairs: { type: 'object', description: "Per species pair, keyed 'A-B' by symbol or atomic number; no mixing rule.", additionalProperties: pair },
+      shift: flag('Shift each pair energy to 0 at the cutoff (default false).'),
+      switchOn: positive('Start of the XPLOR switch (length units); exclusive with shift.'),
+      skin: nonNegative('Verlet skin (length units; default 2.0 Å in metal units, 0.3 σ in lj).'),
+    },
+    additionalProperties: false,
+    if: { required: ['pairs'] },
+    else: { required: [...names, 'cutoff'] },
+  };
+}
+
+function pairOf(parameters: Record<string, JsonSchema>): JsonSchema {
+  return {
+    type: 'object',
+    required: Object.keys(parameters),
+    properties: { ...parameters, cutoff: positive('This pair’s cutoff (length units).') },
+    additionalProperties: false,
+  };
+}
+
+const LJ: Record<string, JsonSchema> = {
+  epsilon: nonNegative('Well depth ε (eV in metal units); 0 switches a pair off.'),
+  sigma: positive('Zero-crossing distance σ (Å in metal units).'),
+};
+const MORSE: Record<string, JsonSchema> = {
+  D: positive('Well depth D (eV in metal units).'),
+  alpha: positive('Width α (1/Å in metal units).'),
+  r0: positive('Equilibrium distance r₀ (Å in metal units).'),
+};
+
+const budget: JsonSchema = count('Step budget: a system moves on to the next stage (or finishes) after this many steps here.');
+const fmax: JsonSchema = positive('Converged when the largest per-atom force is ≤ fmax (eV/Å in metal units); the system then moves on.');
+const dt = positive('Time step (fs in metal units, τ in lj; default 1 fs or 0.005 τ).');
+const temperature = nonNegative('Target temperature (K in metal units, ε/k_B in lj).');
+
+function stage(type: string, description: string, parameters: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
+  return {
+    type: 'object',
+    description,
+    required: ['type', ...required],
+    properties: { type: { const: type }, steps: budget, ...parameters },
+    additionalProperties: false,
+  };
+}
+
+const FIRE_PARAMETERS: Record<string, JsonSchema> = {
+  fmax,
+  dt: positive('Initial step (default 0.1).'),
+  dtMax: positive('Largest step (default 1.0).'),
+  dtMin: positive('Smallest step (default 0.02·dt).'),
+  maxStep: positive('Largest displacement per step (Å in metal units; default 0.2).'),
+  nMin: { type: 'integer', minimum: 0, description: 'Downhill steps before dt grows (default 5).' },
+  fInc: positive('dt growth factor (default 1.1).'),
+  fDec: positive('dt shrink factor (default 0.5).'),
+  alphaStart: nonNegative('Initial mixing α (default 0.1).'),
+  fAlpha: positive('α decay factor (default 0.99).'),
+};
+
+const STAGES: readonly JsonSchema[] = [
+  stage('fire', 'FIRE relaxation (ASE semantics and defaults).', FIRE_PARAMETERS),
+  stage('fire2', 'FIRE 2.0 relaxation.', FIRE_PARAMETERS),
+  stage('gd', 'Gradient descent with a capped step.', {
+    fmax,
+    stepSize: positive('x += stepSize·F (Å²/eV in metal units; default 0.01).'),
+    maxStep: positive('Largest displacement per step (default 0.2).'),
+  }),
+  stage('nve', 'Velocity Verlet (NVE).', { dt }),
+  stage('langevin', 'Langevin NVT (BAOAB).', {
+    dt,
+    temperature,
+    friction: nonNegative('Friction γ (1/fs in metal units, 1/τ in lj; default 0.01 /fs or 1 /τ).'),
+    seed: { type: 'integer', minimum: 0, description: 'Random seed (default 0).' },
+  }, ['temperature']),
+  stage('nhc', 'Nosé–Hoover chain NVT.', {
+    dt,
+    temperature: positive('Target temperature (K in metal units, ε/k_B in lj).'),
+    tdamp: positive('Thermostat damping time (default 100·dt).'),
+    chainLength: { type: 'integer', minimum: 1, maximum: 10, description: 'Chain length (default 3).' },
+  }, ['temperature']),
+];
+
+const sinkFile: Record<string, JsonSchema> = {
+  path: text('Output file, relative to the working directory: .xyz or .extxyz (extxyz), or .zarr (Zarr v3 store).'),
+  capacity: count('Systems buffered before each write.'),
+  units: { enum: ['metal', 'lj'], description: 'Units of the file (default: the run’s units).' },
+};
+
+/** Argument schemas of the built-in hook types; other registered types (plugins) take any arguments. */
+const HOOK_ARGUMENTS: Readonly<Record<string, { required?: string[]; properties: Record<string, JsonSchema> }>> = {
+  LoggingHook: {
+    required: ['path'],
+    properties: {
+      path: text('Log file, relative to the working directory.'),
+      format: { enum: ['csv', 'jsonl'], description: 'File format (default csv).' },
+      frequency,
+      stage: { enum: DYNAMICS_STAGE_NAMES, description: 'Stage to log at (default AFTER_STEP).' },
+      bufferRows: count('Rows held before they are appended (default 1000).'),
+      name: hookName,
+    },
+  },
+  SnapshotHook: {
+    required: ['path'],
+    properties: { ...sinkFile, frequency, stage: { enum: DYNAMICS_STAGE_NAMES, description: 'Stage to snapshot at (default AFTER_STEP).' }, name: hookName },
+  },
+  ConvergedSnapshotHook: { required: ['path'], properties: { ...sinkFile, name: hookName } },
+  ProgressHook: { properties: { frequency } },
+  EnergyDriftMonitorHook: {
+    properties: { frequency, maxRelativeDrift: positive('Fail the run when |E − E₀|/|E₀| of a system exceeds this.'), name: hookName },
+  },
+  MaxForceClampHook: { required: ['maxForce'], properties: { maxForce: positive('Cap on each atom’s |F| (eV/Å in metal units).'), frequency } },
+  WrapPeriodicHook: { properties: { frequency } },
+  NaNDetectorHook: { properties: { frequency } },
+};
+
+const HOOK: JsonSchema = {
+  type: 'object',
+  description: 'A hook by registered type name, with its arguments.',
+  required: ['type'],
+  properties: {
+    type: text('A registered hook type: a built-in below, or one a plugin registers.'),
+    enabled: flag('false leaves the hook out (default true).'),
+  },
+  allOf: Object.entries(HOOK_ARGUMENTS).map(([type, args]) => ({
+    if: { properties: { type: { const: type } } },
+    then: {
+      required: args.required ?? [],
+      properties: { type: { const: type }, enabled: flag('false leaves the hook out.'), ...args.properties },
+      additionalProperties: false,
+    },
+  })),
+};
+
+/**
+ * The schema of a model description: `{ type: 'lj' | 'morse', ...parameters }` (`--model-config`, and
+ * `model` in a run config).
+ */
+export const MODEL_SCHEMA: JsonSchema = {
+  description: 'The force field.',
+  oneOf: [model('lj', LJ, pairOf(LJ)), model('morse', MORSE, pairOf(MORSE))],
+};
+
+/**
+ * The schema of `hookmd run` configs (YAML or JSON). Files the config reads (input, plugins) are relative
+ * to it; files the run writes (sinks, hook outputs) are relative to the working directory.
+ *
+ * @example
+ * validateSchema(YAML.parse(text), CONFIG_SCHEMA); // [] when the config is valid
+ */
+export const CONFIG_SCHEMA: JsonSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title: 'hookmd run configuration',
+  description: 'Input structures stream through a pipeline of stages (one engine, or several fused) into sinks.',
+  type: 'object',
+  required: ['model', 'input', 'stages'],
+  properties: {
+    units: { enum: ['metal', 'lj'], description: 'Unit system of the input, the parameters and the outputs (default metal).' },
+    backend: { enum: ['auto', 'cpu', 'cuda'], description: 'Native backend (default auto); --backend overrides it.' },
+    threads: { type: 'integer', minimum: 0, description: 'CPU threads (0: every core); --threads overrides it.' },
+    plugins: { type: 'array', description: 'ES modules imported before the hooks are built; they may call registerHookType.', items: text('Module path, relative to the config file.') },
+    model: { $ref: '#/$defs/model' },
+    input: text('extxyz file of input structures, relative to the config file; read as a stream.'),
+    stages: {
+      type: 'array',
+      minItems: 1,
+      description: 'Engines applied in order; several are fused (one force computation per step). A system finishes when it leaves the last stage.',
+      items: { $ref: '#/$defs/stage' },
+    },
+    hooks: { type: 'array', description: 'Hooks on the whole pipeline, by registered name.', items: { $ref: '#/$defs/hook' } },
+    sinks: { type: 'array', description: 'Where finished systems go.', items: { $ref: '#/$defs/sink' } },
+    stream: {
+      type: 'object',
+      description: 'Batching: how the stream of input structures fills the batch.',
+      properties: {
+        maxAtoms: count('Atom budget of the batch (default 65536).'),
+        refillEvery: count('Steps between graduations and refills (default 10).'),
+        maxSteps: count('A system leaves unconverged after this many steps (default 10000).'),
+        restoreOrder: flag('Write systems in input order (default true).'),
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+  $defs: {
+    model: MODEL_SCHEMA,
+    stage: { description: 'One engine of the pipeline.', oneOf: STAGES },
+    hook: HOOK,
+    sink: { type: 'object', required: ['path'], properties: { path: sinkFile.path, capacity: sinkFile.capacity }, additionalProperties: false },
+  },
+};

@@ -1,0 +1,73 @@
+// Engines from stage configs: one engine per stage, fused when there are several or a stage has a step
+// budget (budgets are a FusedStage feature). Defaults that depend on units live here, in one place.
+import {
+  ConvergenceHook,
+  FIRE,
+  FIRE2,
+  FusedStage,
+  GradientDescent,
+  Langevin,
+  NoseHooverChain,
+  VelocityVerlet,
+  type Dynamics,
+} from '../dynamics/index.js';
+import { isHookmdError } from '../errors.js';
+import type { Model } from '../models/index.js';
+import { configError, parsePath } from './config-file.js';
+import { formatPath, type PathSegment } from './json-schema.js';
+import type { StageConfig, UnitsName } from './run-config.js';
+
+/** MD time step when none is given: 1 fs (metal), 0.005 τ (lj), LAMMPS's usual choices. */
+export function defaultTimeStep(units: UnitsName): number {
+  return units === 'lj' ? 0.005 : 1;
+}
+
+/** Langevin friction when none is given: 0.01 /fs (metal, ASE's examples), 1 /τ (lj). */
+export function defaultFriction(units: UnitsName): number {
+  return units === 'lj' ? 1 : 0.01;
+}
+
+/** The engine of one stage (without its step budget, which belongs to the fused pipeline). */
+export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsName): Dynamics {
+  const { type, steps: _budget, fmax, ...parameters } = stage;
+  const p = parameters as Record<string, number>;
+  const convergence = fmax === undefined ? undefined : ConvergenceHook.fromFmax(fmax);
+  const dt = p.dt ?? defaultTimeStep(units);
+  switch (type) {
+    case 'fire': return new FIRE({ model, convergence, ...p });
+    case 'fire2': return new FIRE2({ model, convergence, ...p });
+    case 'gd': return new GradientDescent({ model, convergence, ...p });
+    case 'nve': return new VelocityVerlet({ model, dt });
+    case 'langevin': return new Langevin({ model, dt, temperature: p.temperature, friction: p.friction ?? defaultFriction(units), seed: p.seed });
+    case 'nhc': return new NoseHooverChain({ model, dt, temperature: p.temperature, tdamp: p.tdamp, chainLength: p.chainLength });
+  }
+}
+
+/**
+ * The pipeline engine for `stages`: the stage's own engine when there is one stage without a budget,
+ * otherwise a FusedStage with the budgets. Constructor errors come back at `stages[i].<field>`.
+ */
+export function buildPipeline(
+  stages: readonly StageConfig[],
+  model: Model,
+  units: UnitsName,
+  locate: (path: readonly PathSegment[]) => string,
+): Dynamics {
+  const engines = stages.map((stage, i) => {
+    try {
+      return buildStageEngine(stage, model, units);
+    } catch (error) {
+      if (!isHookmdError(error)) throw error;
+      const field = error.details.field;
+      const path = ['stages', i, ...(typeof field === 'string' ? parsePath(field) : [])];
+      throw configError([`${locate(path)}: ${formatPath(path)}: ${error.message}`], { cause: error.code });
+    }
+  });
+  // A system can only leave a middle stage by converging or spending its budget.
+  const stuck = stages.slice(0, -1).flatMap((stage, i) => (stage.fmax === undefined && stage.steps === undefined ? [i] : []));
+  if (stuck.length > 0) {
+    throw configError(stuck.map((i) => `${locate(['stages', i])}: stages[${i}]: needs fmax or steps, or systems never reach the next stage`));
+  }
+  if (engines.length === 1 && stages[0].steps === undefined) return engines[0];
+  return new FusedStage({ stages: engines, model, budgets: stages.map((stage) => stage.steps) });
+}

@@ -1,0 +1,53 @@
+// Exit codes: 0 OK, 1 runtime failure, 2 bad usage or bad input, 128 + n after signal n (interrupt.ts).
+// Usage and input problems are those a user fixes by changing the command, the config or the input file.
+import { CommanderError } from 'commander';
+
+import { HookmdRangeError, HookmdTypeError, isHookmdError } from '../errors.js';
+
+/** Exit code of a successful run. */
+export const EXIT_OK = 0;
+/** Exit code of a failure while running (I/O, a failing hook, a native error). */
+export const EXIT_FAILURE = 1;
+/** Exit code of bad flags, a bad config, or bad input data. */
+export const EXIT_USAGE = 2;
+
+// Typed errors of class HookmdError whose cause is the input (a file, a config, the model parameters),
+// not the run. Range and type errors are always input errors.
+const INPUT_CODES: ReadonlySet<string> = new Set([
+  // input files and data
+  'EXTXYZ_PARSE', 'READ_FAILED', 'UNKNOWN_ELEMENT', 'MISSING_LATTICE', 'NO_REFERENCE', 'INVALID_REFERENCE',
+  // models
+  'MISSING_PAIR', 'INVALID_PAIR', 'DUPLICATE_PAIR', 'INVALID_PARAMETER', 'UNSUPPORTED_MODEL',
+  // configs, hooks, sinks
+  'INVALID_CONFIG', 'CONFIG_NOT_FOUND', 'INVALID_OPTIONS', 'INVALID_CRITERION', 'UNKNOWN_HOOK', 'INVALID_HOOK_CONFIG',
+  'UNKNOWN_OPTIMIZER', 'UNKNOWN_SCHEDULER', 'METRIC_NOT_FOUND', 'UNKNOWN_SINK_FORMAT', 'SINK_PATH_EXISTS',
+  'INVALID_BACKEND', 'INVALID_UNITS', 'UNITS_MISMATCH',
+  // checkpoints to resume from
+  'CHECKPOINT_NOT_FOUND', 'INVALID_CHECKPOINT', 'CHECKPOINT_MISMATCH',
+]);
+
+/**
+ * The exit code for an error that ended a command.
+ *
+ * @example
+ * exitCodeFor(new HookmdTypeError('INVALID_CONFIG', 'run.yaml:3: stages: is required')); // 2
+ */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+  if (error instanceof HookmdRangeError || error instanceof HookmdTypeError) return EXIT_USAGE;
+  if (isHookmdError(error) && INPUT_CODES.has(error.code)) return EXIT_USAGE;
+  return EXIT_FAILURE;
+}
+
+/**
+ * Writes what went wrong to stderr, one `hookmd: …` line per line of the message. Commander has
+ * already printed its own usage errors.
+ */
+export function reportError(error: unknown): void {
+  if (error instanceof CommanderError) return;
+  const message = isHookmdError(error) || error instanceof Error ? error.message : String(error);
+  const lines = message.split('\n').map((line) => `hookmd: ${line}`);
+  // Unexpected failures keep their stack: they are bugs to report, not inputs to fix.
+  if (!isHookmdError(error) && error instanceof Error && error.stack !== undefined) lines.push(error.stack);
+  process.stderr.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,126 @@
+// `hookmd fit <config>`: fits a pair potential to reference data with the Trainer (Trainer.fromConfig: the
+// model, data, optimizer, scheduler and hooks by name), with progress per epoch and safe Ctrl-C, and
+// writes the fitted model in the --model-config format, ready for relax, md and run.
+import { writeFileSync } from 'node:fs';
+
+import type { Command } from 'commander';
+
+import type { TrainingHookContext } from '../training/index.js';
+import { Interrupt } from './interrupt.js';
+import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
+import { checkInputFile, checkOutputPath } from './paths.js';
+import { createProgress, progressMode } from './progress.js';
+
+/** Flags of `hookmd fit`. */
+export interface FitCommandOptions extends CommonOptions {
+  resume?: string;
+  out?: string;
+}
+
+/** What `hookmd fit --json` prints. */
+export interface FitSummary {
+  command: 'fit';
+  config: string;
+  /** Epochs completed (those of a resumed run included). */
+  epochs: number;
+  /** Optimizer steps taken. */
+  steps: number;
+  seconds: number;
+  /** The last epoch's metrics (train_loss, val_loss, RMSEs, …). */
+  metrics: Record<string, number>;
+  /** The fitted parameters. */
+  parameters: Record<string, number>;
+  /** Why a hook ended the run early (EarlyStoppingHook, …), or null. */
+  stopped: string | null;
+  interrupted: string | null;
+  outputs: string[];
+}
+
+const MODEL_TYPES: Readonly<Record<string, string>> = { LennardJones: 'lj', Morse: 'morse' };
+
+function describe(summary: FitSummary): string {
+  const stop = summary.interrupted !== null ? `interrupted by ${summary.interrupted}; ` : summary.stopped !== null ? `stopped early (${summary.stopped}); ` : '';
+  const parameters = Object.entries(summary.parameters).map(([name, value]) => `${name} = ${value.toPrecision(6)}`).join(', ');
+  const loss = summary.metrics.val_loss ?? summary.metrics.train_loss;
+  const written = summary.outputs.length === 0 ? '' : ` → ${summary.outputs.join(', ')}`;
+  return `fit: ${stop}${summary.epochs} epochs, ${summary.steps} steps in ${summary.seconds.toFixed(2)} s, loss ${loss?.toPrecision(4) ?? '?'}; ${parameters}${written}`;
+}
+
+/** Runs `hookmd fit`; resolves to the exit code. */
+export async function fit(file: string, options: FitCommandOptions): Promise<number> {
+  const interrupt = new Interrupt();
+  try {
+    checkInputFile(file, 'fit: <config>');
+    if (options.resume !== undefined) checkInputFile(options.resume, '--resume');
+    if (options.out !== undefined) checkOutputPath(options.out, '--out');
+    applyRuntime(options);
+    // Loaded here, not at startup: importing lib/training registers the training hook types, which the
+    // other commands' configs should neither see nor list.
+    const { Trainer, TrainingStage } = await import('../training/index.js');
+    const trainer = Trainer.fromConfig(file);
+    const mode = progressMode(options.quiet);
+    const progress = createProgress({ mode, label: 'fit', unit: 'epochs', total: trainer.config.epochs, interval: options.progressInterval });
+    trainer.register({
+      stage: TrainingStage.AFTER_EPOCH,
+      frequency: 1,
+      name: 'hookmd fit: progress',
+      call: (ctx: TrainingHookContext) => {
+        const loss = ctx.metrics.val_loss ?? ctx.metrics.train_loss;
+        progress.update({ done: ctx.epoch + 1, step: ctx.stepCount, detail: `loss ${loss?.toPrecision(4) ?? '?'}` });
+      },
+    });
+    // Ctrl-C ends the fit after the optimizer step in progress; hooks then close as after any stop.
+    trainer.register({
+      stage: TrainingStage.AFTER_STEP,
+      frequency: 1,
+      name: 'hookmd fit: interrupt',
+      call: (ctx: TrainingHookContext) => {
+        if (interrupt.signal.aborted) ctx.requestStop(String(interrupt.received));
+      },
+    });
+    const onSignal = (): void => progress.note('\nhookmd fit: stopping after the current step (Ctrl-C again to quit at once)');
+    interrupt.signal.addEventListener('abort', onSignal);
+    const started = performance.now();
+    let history;
+    try {
+      history = await trainer.fit(options.resume === undefined ? {} : { resumeFrom: options.resume });
+    } finally {
+      interrupt.signal.removeEventListener('abort', onSignal);
+      progress.stop();
+    }
+    if (options.out !== undefined) {
+      const { type, ...parameters } = trainer.checkpoint().model;
+      writeFileSync(options.out, `${JSON.stringify({ type: MODEL_TYPES[type], ...parameters }, null, 2)}\n`);
+    }
+    const last = history.epochs.at(-1);
+    const summary: FitSummary = {
+      command: 'fit',
+      config: file,
+      epochs: history.epochs.length,
+      steps: history.stepCount,
+      seconds: (performance.now() - started) / 1000,
+      metrics: { ...(last?.metrics ?? {}) },
+      parameters: { ...history.parameters },
+      stopped: interrupt.received === undefined && history.stopped !== undefined ? history.stopped.reason : null,
+      interrupted: interrupt.received ?? null,
+      outputs: options.out === undefined ? [] : [options.out],
+    };
+    if (options.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    else if (options.quiet !== true) process.stdout.write(`${describe(summary)}\n`);
+    return interrupt.exitCode ?? 0;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** Adds `fit` to the program; the exit code goes to `done`. */
+export function registerFit(program: Command, done: (code: number) => void): void {
+  const command = program
+    .command('fit')
+    .description('fit a pair potential to reference data (a Trainer config: model, data, optimizer, hooks)')
+    .argument('<config>', 'trainer config (.yaml, .yml or .json); data paths are relative to it')
+    .option('--resume <checkpoint>', 'continue from a checkpoint that CheckpointHook wrote')
+    .option('-o, --out <file>', 'the fitted model as JSON, for --model-config');
+  addCommonOptions(command);
+  command.action(async (file: string, options: FitCommandOptions) => done(await fit(file, options)));
+}

@@ -1,0 +1,80 @@
+// `hookmd info`: the version, the backends and whether each can run here, the thread count, and the CUDA
+// device in use or the reason there is none.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Command } from 'commander';
+
+import { backendInfo, loadBinding, PACKAGE_ROOT } from '../native/index.js';
+import { addRuntimeOptions, applyRuntime, type CommonOptions } from './options.js';
+
+/** The package version, from package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** One backend and whether it can run here. */
+export interface BackendStatus {
+  name: 'cpu' | 'cuda';
+  available: boolean;
+  /** The device it runs on ('2 threads', the GPU's name), when available. */
+  device: string | null;
+  /** Why it cannot run, when it cannot. */
+  reason: string | null;
+}
+
+/** What `hookmd info --json` prints. */
+export interface InfoReport {
+  version: string;
+  backend: 'cpu' | 'cuda';
+  requested: string;
+  threads: number;
+  backends: BackendStatus[];
+  binary: string;
+  node: string;
+}
+
+/** Gathers the report (loads the addon). */
+export function infoReport(): InfoReport {
+  const info = backendInfo();
+  const probes = loadBinding().backends();
+  const cpu = probes.find((probe) => probe.name === 'cpu');
+  const cuda = probes.find((probe) => probe.name === 'cuda');
+  // The CPU addon does not know CUDA at all; the loader's fallback reason then says why it was not used.
+  const cudaReason = cuda?.available === true ? null : (info.fallbackReason ?? cuda?.reason ?? (info.requested === 'cpu' ? 'the cpu backend was requested' : 'no CUDA build loaded'));
+  return {
+    version: packageVersion(),
+    backend: info.backend,
+    requested: info.requested,
+    threads: info.threads,
+    backends: [
+      { name: 'cpu', available: cpu?.available ?? true, device: cpu?.device ?? null, reason: cpu?.available === false ? cpu.reason : null },
+      { name: 'cuda', available: cuda?.available === true, device: cuda?.available === true ? cuda.device : null, reason: cudaReason },
+    ],
+    binary: info.binary,
+    node: process.versions.node,
+  };
+}
+
+function text(report: InfoReport): string {
+  const rows: Array<[string, string]> = [
+    ['version', report.version],
+    ['backend', `${report.backend} (requested: ${report.requested})`],
+    ['threads', String(report.threads)],
+    ...report.backends.map((b): [string, string] => [b.name, b.available ? `available: ${b.device ?? ''}` : `unavailable: ${b.reason ?? ''}`]),
+    ['binary', report.binary],
+    ['node', report.node],
+  ];
+  return rows.map(([key, value]) => `${key.padEnd(8)} ${value}`).join('\n');
+}
+
+/** Adds `info` to the program. */
+export function registerInfo(program: Command): void {
+  const command = program.command('info').description('version, backends, threads, and the CUDA device or why there is none');
+  addRuntimeOptions(command).option('--json', 'print JSON');
+  command.action((options: Pick<CommonOptions, 'backend' | 'threads' | 'json'>) => {
+    applyRuntime(options);
+    const report = infoReport();
+    process.stdout.write(`${options.json === true ? JSON.stringify(report, null, 2) : text(report)}\n`);
+  });
+}

@@ -1,0 +1,135 @@
+// `hookmd md <input>`: molecular dynamics of every structure of an extxyz file, all in one batch, for an
+// exact number of steps, with a trajectory, a log and the final frames.
+import { Option, type Command } from 'commander';
+
+import { Batch, type System } from '../data/index.js';
+import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
+import { initializeVelocities, ProgressHook } from '../dynamics/index.js';
+import { readExtxyz, writeExtxyz } from '../io/index.js';
+import { configError } from './config-file.js';
+import { buildStageEngine } from './engines.js';
+import { Interrupt } from './interrupt.js';
+import { logHook } from './log.js';
+import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
+import { checkInputFile, checkOutputPath, opening } from './paths.js';
+import { createProgress, progressMode } from './progress.js';
+import { printSummary } from './summary.js';
+
+/** Flags of `hookmd md`. */
+export interface MdOptions extends CommonOptions, ModelOptions {
+  ensemble: 'nve' | 'langevin' | 'nhc';
+  temperature?: number;
+  dt?: number;
+  steps: number;
+  friction?: number;
+  tdamp?: number;
+  seed: number;
+  traj?: string;
+  trajEvery: number;
+  log?: string;
+  logEvery: number;
+  out?: string;
+}
+
+/** True when a system has no velocities, or only zeros. */
+function atRest(system: System): boolean {
+  const rows: ArrayLike<number | ArrayLike<number>> = system.velocities ?? [];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (typeof row === 'number' ? row !== 0 : Array.from(row).some((v) => v !== 0)) return false;
+  }
+  return true;
+}
+
+function checkFlags(options: MdOptions): void {
+  if (options.ensemble !== 'nve' && options.temperature === undefined) {
+    throw configError([`--temperature: required with --ensemble ${options.ensemble}`]);
+  }
+  if (options.friction !== undefined && options.ensemble !== 'langevin') throw configError(['--friction: only with --ensemble langevin']);
+  if (options.tdamp !== undefined && options.ensemble !== 'nhc') throw configError(['--tdamp: only with --ensemble nhc']);
+  for (const [flag, path] of [['--traj', options.traj], ['--log', options.log], ['--out', options.out]] as const) {
+    if (path !== undefined) checkOutputPath(path, flag);
+  }
+}
+
+/** Runs `hookmd md`; resolves to the exit code. */
+export async function md(input: string, options: MdOptions): Promise<number> {
+  const interrupt = new Interrupt();
+  try {
+    checkInputFile(input, 'md: <input>');
+    checkFlags(options);
+    const model = modelSpec(options);
+    const units = options.units;
+    const systems = readExtxyz(input, { units });
+    applyRuntime(options);
+    const batch = Batch.fromSystems(systems, { units });
+    // Moving input (ASE momenta) keeps its velocities, so a run restarts from its final frames; input at
+    // rest (no momenta, or the zeros a relaxation leaves) starts from Maxwell–Boltzmann at the target.
+    if (options.temperature !== undefined && systems.every(atRest)) {
+      initializeVelocities(batch, { temperature: options.temperature, seed: options.seed });
+    }
+    const { ensemble, dt, temperature, friction, tdamp, seed } = options;
+    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, seed }, model(), units);
+    const traj = options.traj;
+    if (traj !== undefined) engine.register(opening('--traj', () => new SnapshotHook({ path: traj, frequency: options.trajEvery, units })));
+    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery));
+    const mode = progressMode(options.quiet);
+    const progress = createProgress({ mode, label: 'md', unit: 'steps', total: options.steps, interval: options.progressInterval });
+    if (mode !== 'none') {
+      const frequency = Math.min(1000, Math.max(1, Math.round(options.steps / 200)));
+      engine.register(new ProgressHook({ frequency, onProgress: (e) => progress.update({ done: e.step, step: e.step }) }));
+    }
+    const onSignal = (): void => progress.note('\nhookmd md: stopping after the current step; flushing the trajectory and log (Ctrl-C again to quit at once)');
+    interrupt.signal.addEventListener('abort', onSignal);
+    const started = performance.now();
+    let steps: number;
+    try {
+      steps = (await engine.run(batch, { steps: options.steps, signal: interrupt.signal })).steps;
+      progress.update({ done: steps, step: steps });
+    } finally {
+      interrupt.signal.removeEventListener('abort', onSignal);
+      progress.stop();
+    }
+    if (options.out !== undefined) {
+      const final = batch.toSystems().map((system) => ({ ...system, info: { ...system.info, step: steps } }));
+      await writeExtxyz(options.out, final, { units });
+    }
+    printSummary({
+      command: 'md',
+      input,
+      systems: systems.length,
+      processed: systems.length,
+      converged: null,
+      steps,
+      seconds: (performance.now() - started) / 1000,
+      interrupted: interrupt.received ?? null,
+      outputs: [options.traj, options.log, options.out].filter((path): path is string => path !== undefined),
+    }, options);
+    return interrupt.exitCode ?? 0;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** Adds `md` to the program; the exit code goes to `done`. */
+export function registerMd(program: Command, done: (code: number) => void): void {
+  const command = program
+    .command('md')
+    .description('molecular dynamics of every structure of an extxyz file, in one batch')
+    .argument('<input>', 'extxyz file of structures (velocities from ASE momenta when present)')
+    .addOption(new Option('--ensemble <name>', 'nve (velocity Verlet), langevin (BAOAB) or nhc (Nosé–Hoover chain)').choices(['nve', 'langevin', 'nhc']).default('nve'))
+    .option('--temperature <T>', 'thermostat target, and initial velocities when the input has none (K in metal units)', parse.nonNegative)
+    .option('--dt <dt>', 'time step (default 1 fs in metal units, 0.005 τ in lj)', parse.positive)
+    .option('--steps <n>', 'steps to run', parse.count, 1000)
+    .option('--friction <gamma>', 'Langevin friction (default 0.01 /fs in metal units, 1 /τ in lj)', parse.nonNegative)
+    .option('--tdamp <t>', 'Nosé–Hoover damping time (default 100·dt)', parse.positive)
+    .option('--seed <n>', 'random seed for velocities and the Langevin noise', parse.nonNegativeInteger, 0)
+    .option('--traj <file>', 'trajectory: every system every --traj-every steps (extxyz, or .zarr)')
+    .option('--traj-every <n>', 'steps between trajectory frames', parse.count, 100)
+    .option('--log <file>', 'per-system log: csv, or jsonl when the name ends in .jsonl')
+    .option('--log-every <n>', 'log every n steps', parse.count, 100)
+    .option('-o, --out <file>', 'final frames (extxyz)');
+  addModelOptions(command);
+  addCommonOptions(command);
+  command.action(async (input: string, options: MdOptions) => done(await md(input, options)));
+}

@@ -1,0 +1,99 @@
+// `hookmd relax <input>`: relax every structure of an extxyz file. Structures stream through a batch that
+// is refilled as they converge, and leave for the outputs in input order.
+import { Option, type Command } from 'commander';
+
+import type { System } from '../data/index.js';
+import type { StreamSink } from '../dynamics/index.js';
+import { openSink, ZarrSink, type Sink } from '../io/index.js';
+import { configError } from './config-file.js';
+import { buildPipeline } from './engines.js';
+import { Interrupt } from './interrupt.js';
+import { logHook } from './log.js';
+import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
+import { checkInputFile, checkOutputPath, opening } from './paths.js';
+import type { StageConfig } from './run-config.js';
+import { STREAM_DEFAULTS } from './run-config.js';
+import { runStreamJob } from './stream-job.js';
+import { printSummary } from './summary.js';
+
+/** Flags of `hookmd relax`. */
+export interface RelaxOptions extends CommonOptions, ModelOptions {
+  fmax: number;
+  optimizer: 'fire' | 'fire2' | 'gd';
+  stepSize?: number;
+  maxSteps: number;
+  out: string;
+  zarr?: string;
+  log?: string;
+  logEvery: number;
+  maxAtoms: number;
+  refillEvery: number;
+}
+
+/**
+ * Writes systems without velocities: an optimizer's velocities are its own bookkeeping, not motion, and
+ * `hookmd md` would take them for a state to continue from.
+ */
+function atRest(sink: Sink): StreamSink {
+  return {
+    write: (systems: readonly System[]) => sink.write(systems.map(({ velocities: _, ...system }) => system)),
+    close: () => sink.close(),
+  };
+}
+
+/** Runs `hookmd relax`; resolves to the exit code. */
+export async function relax(input: string, options: RelaxOptions): Promise<number> {
+  const interrupt = new Interrupt();
+  try {
+    checkInputFile(input, 'relax: <input>');
+    if (options.stepSize !== undefined && options.optimizer !== 'gd') throw configError(['--step-size: only with --optimizer gd']);
+    const model = modelSpec(options);
+    checkOutputPath(options.out, '--out');
+    if (options.zarr !== undefined) checkOutputPath(options.zarr, '--zarr');
+    if (options.log !== undefined) checkOutputPath(options.log, '--log');
+    applyRuntime(options);
+    const stage: StageConfig = { type: options.optimizer, fmax: options.fmax, ...(options.stepSize === undefined ? {} : { stepSize: options.stepSize }) };
+    const engine = buildPipeline([stage], model(), options.units, () => 'relax');
+    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery));
+    const zarr = options.zarr;
+    const files = [opening('--out', () => openSink(options.out, { units: options.units })), ...(zarr === undefined ? [] : [opening('--zarr', () => new ZarrSink(zarr))])];
+    const sinks = files.map(atRest);
+    const outputs = [options.out, options.zarr, options.log].filter((path): path is string => path !== undefined);
+    const summary = await runStreamJob({
+      command: 'relax',
+      engine,
+      input,
+      units: options.units,
+      sinks,
+      outputs,
+      stream: { ...STREAM_DEFAULTS, maxAtoms: options.maxAtoms, refillEvery: options.refillEvery, maxSteps: options.maxSteps },
+      quiet: options.quiet,
+      progressInterval: options.progressInterval,
+    }, interrupt);
+    printSummary(summary, options);
+    return interrupt.exitCode ?? 0;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** Adds `relax` to the program; the exit code goes to `done`. */
+export function registerRelax(program: Command, done: (code: number) => void): void {
+  const command = program
+    .command('relax')
+    .description('relax every structure of an extxyz file, streamed through a refilled batch')
+    .argument('<input>', 'extxyz file of structures')
+    .option('--fmax <f>', 'converged when every |F| ≤ f (eV/Å in metal units)', parse.positive, 0.05)
+    .addOption(new Option('--optimizer <name>', 'optimizer').choices(['fire', 'fire2', 'gd']).default('fire'))
+    .option('--step-size <s>', 'gd: x += s·F (default 0.01 Å²/eV; lj units need a smaller one, e.g. 0.002)', parse.positive)
+    .option('--max-steps <n>', 'a structure leaves, unconverged, after n steps', parse.count, 1000)
+    .option('-o, --out <file>', 'relaxed structures (extxyz), in input order', 'relaxed.extxyz')
+    .option('--zarr <dir>', 'also write them to a Zarr v3 store (a new directory)')
+    .option('--log <file>', 'per-system log: csv, or jsonl when the name ends in .jsonl')
+    .option('--log-every <n>', 'log every n steps', parse.count, 10)
+    .option('--max-atoms <n>', 'atom budget of the batch', parse.count, STREAM_DEFAULTS.maxAtoms)
+    .option('--refill-every <n>', 'steps between refills of the batch', parse.count, STREAM_DEFAULTS.refillEvery);
+  addModelOptions(command);
+  addCommonOptions(command);
+  command.action(async (input: string, options: RelaxOptions) => done(await relax(input, options)));
+}

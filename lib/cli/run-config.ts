@@ -1,0 +1,53 @@
+// The shape of a `hookmd run` config once it has passed CONFIG_SCHEMA. `relax` builds the same object
+// from its flags, so both commands run through one pipeline.
+import type { HookConfigEntry } from '../hooks/index.js';
+
+/** Unit systems a config may name. */
+export type UnitsName = 'metal' | 'lj';
+
+/** `model`: the force field, `{ type: 'lj' | 'morse', ...parameters }`. */
+export interface ModelConfig {
+  readonly type: 'lj' | 'morse';
+  readonly [parameter: string]: unknown;
+}
+
+/** One entry of `stages`: an engine, its parameters, and how a system leaves it. */
+export interface StageConfig {
+  readonly type: 'fire' | 'fire2' | 'gd' | 'nve' | 'langevin' | 'nhc';
+  /** Step budget in this stage. */
+  readonly steps?: number;
+  /** Force convergence threshold (optimizers). */
+  readonly fmax?: number;
+  readonly [parameter: string]: unknown;
+}
+
+/** One entry of `sinks`. */
+export interface SinkConfig {
+  readonly path: string;
+  readonly capacity?: number;
+}
+
+/** `stream`: how the input fills the batch. */
+export interface StreamConfig {
+  readonly maxAtoms?: number;
+  readonly refillEvery?: number;
+  readonly maxSteps?: number;
+  readonly restoreOrder?: boolean;
+}
+
+/** A whole run config (docs/config.schema.json). */
+export interface RunConfig {
+  readonly units?: UnitsName;
+  readonly backend?: 'auto' | 'cpu' | 'cuda';
+  readonly threads?: number;
+  readonly plugins?: readonly string[];
+  readonly model: ModelConfig;
+  readonly input: string;
+  readonly stages: readonly StageConfig[];
+  readonly hooks?: readonly HookConfigEntry[];
+  readonly sinks?: readonly SinkConfig[];
+  readonly stream?: StreamConfig;
+}
+
+/** Stream defaults, as documented in the schema. */
+export const STREAM_DEFAULTS: Required<StreamConfig> = { maxAtoms: 65_536, refillEvery: 10, maxSteps: 10_000, restoreOrder: true };

@@ -1,0 +1,66 @@
+// `hookmd run <config>`: the whole pipeline from a YAML or JSON file (docs/config.schema.json): the model,
+// the stages (fused when several), hooks by registered name, sinks, and how the input stream is batched.
+import { dirname, relative, resolve } from 'node:path';
+
+import type { Command } from 'commander';
+
+import { loadConfigFile } from './config-file.js';
+import { CONFIG_SCHEMA } from './config-schema.js';
+import { buildPipeline } from './engines.js';
+import { loadPlugins, registerConfigHooks } from './hooks.js';
+import { Interrupt } from './interrupt.js';
+import { buildModel } from './model.js';
+import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
+import { checkInputFile, checkOutputPath, openSinks } from './paths.js';
+import { STREAM_DEFAULTS, type RunConfig } from './run-config.js';
+import { runStreamJob } from './stream-job.js';
+import { printSummary } from './summary.js';
+
+/** Runs `hookmd run`; resolves to the exit code. */
+export async function run(file: string, options: CommonOptions): Promise<number> {
+  const interrupt = new Interrupt();
+  try {
+    const { value: config, locate } = loadConfigFile<RunConfig>(file, CONFIG_SCHEMA);
+    const units = config.units ?? 'metal';
+    // What a config reads lives next to it (as a Trainer config's data does); what the run writes goes to
+    // the working directory, like the outputs named on a command line.
+    const baseDir = dirname(resolve(file));
+    const input = relative(process.cwd(), resolve(baseDir, config.input));
+    checkInputFile(input, `${locate(['input'])}: input`, config.input);
+    const hookEntries = config.hooks ?? [];
+    // Files the built-in hooks will write: their directories must exist before the run starts.
+    const hookFiles = hookEntries.flatMap((entry, i) => (entry.enabled !== false && typeof entry.path === 'string' ? [[entry.path, i] as const] : []));
+    for (const [path, i] of hookFiles) checkOutputPath(path, `${locate(['hooks', i, 'path'])}: hooks[${i}].path`);
+    await loadPlugins(config.plugins ?? [], baseDir, locate);
+    applyRuntime({ backend: options.backend ?? config.backend, threads: options.threads ?? config.threads });
+    const model = buildModel(config.model, ['model'], locate);
+    const engine = buildPipeline(config.stages, model, units, locate);
+    registerConfigHooks(engine, hookEntries, units, locate);
+    const sinks = openSinks(config.sinks ?? [], units, locate);
+    const summary = await runStreamJob({
+      command: 'run',
+      engine,
+      input,
+      units,
+      sinks,
+      outputs: [...(config.sinks ?? []).map((sink) => sink.path), ...hookFiles.map(([path]) => path)],
+      stream: { ...STREAM_DEFAULTS, ...config.stream },
+      quiet: options.quiet,
+      progressInterval: options.progressInterval,
+    }, interrupt);
+    printSummary(summary, options);
+    return interrupt.exitCode ?? 0;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** Adds `run` to the program; the exit code goes to `done`. */
+export function registerRun(program: Command, done: (code: number) => void): void {
+  const command = program
+    .command('run')
+    .description('run a pipeline from a YAML or JSON config (schema: hookmd schema, docs/config.schema.json)')
+    .argument('<config>', 'config file (.yaml, .yml or .json)');
+  addCommonOptions(command);
+  command.action(async (file: string, options: CommonOptions) => done(await run(file, options)));
+}

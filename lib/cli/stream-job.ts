@@ -1,0 +1,82 @@
+// The streamed pipeline behind `relax` and `run`: input frames stream from an extxyz file through the
+// engine (runStream keeps the batch full and refills it) into the sinks, with progress and safe Ctrl-C.
+import { ProgressHook, type Dynamics, type StreamSink } from '../dynamics/index.js';
+import type { System } from '../data/index.js';
+import { streamExtxyz } from '../io/index.js';
+import { countFrames } from './frame-count.js';
+import type { Interrupt } from './interrupt.js';
+import { createProgress, progressMode } from './progress.js';
+import type { StreamConfig, UnitsName } from './run-config.js';
+import type { RunSummary } from './summary.js';
+
+/** Everything a streamed run needs, built and checked by the command. */
+export interface StreamJob {
+  command: 'relax' | 'run';
+  engine: Dynamics;
+  input: string;
+  units: UnitsName;
+  sinks: readonly StreamSink[];
+  /** Files the sinks and hooks write, for the summary. */
+  outputs: string[];
+  stream: Required<StreamConfig>;
+  quiet?: boolean;
+  progressInterval: number;
+}
+
+/**
+ * Runs `job` until the input is exhausted or `interrupt` fires. runStream closes the sinks in every case;
+ * when interrupted, the systems still in the batch are written as unconverged first, so the outputs hold
+ * every system that was started.
+ */
+export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promise<RunSummary> {
+  const systems = (await countFrames(job.input)) ?? 0;
+  const mode = progressMode(job.quiet);
+  const progress = createProgress({ mode, label: job.command, unit: 'systems', total: systems, interval: job.progressInterval, countLabel: job.command === 'run' ? 'finished' : 'converged' });
+  const startStep = job.engine.stepCount;
+  let done = 0;
+  let converged = 0;
+  let step = 0;
+  // A sink of its own counts the systems as they leave, for the progress bar and the summary.
+  const counter: StreamSink = {
+    write(leaving: readonly System[]): void {
+      done += leaving.length;
+      converged += leaving.filter((system) => system.info?.converged === true).length;
+      progress.update({ done, step, converged });
+    },
+  };
+  // Without a reporter the native loop runs undisturbed: no hook, no crossing into JS.
+  if (mode !== 'none') {
+    job.engine.register(new ProgressHook({
+      frequency: 10,
+      onProgress: (event) => {
+        step = event.step - startStep;
+        progress.update({ done, step, converged: converged + event.converged });
+      },
+    }));
+  }
+  const onSignal = (): void => progress.note(`\nhookmd ${job.command}: stopping after the current step; writing the systems in flight (Ctrl-C again to quit at once)`);
+  interrupt.signal.addEventListener('abort', onSignal);
+  const started = performance.now();
+  try {
+    await job.engine.runStream(streamExtxyz(job.input, { units: job.units }), {
+      sinks: [counter, ...job.sinks],
+      units: job.units,
+      signal: interrupt.signal,
+      ...job.stream,
+    });
+  } finally {
+    interrupt.signal.removeEventListener('abort', onSignal);
+    progress.stop();
+  }
+  return {
+    command: job.command,
+    input: job.input,
+    systems,
+    processed: done,
+    converged,
+    steps: job.engine.stepCount - startStep,
+    seconds: (performance.now() - started) / 1000,
+    interrupted: interrupt.received ?? null,
+    outputs: job.outputs,
+  };
+}

@@ -1,0 +1,62 @@
+// The typed surface of the native force-matching loss (native/cpp/binding/LossWrap). Only lib/training
+// constructs it; the loader's NativeBinding does not list it, so it is reached through loadPairLoss().
+import { HookmdError } from '../errors.js';
+import type { NativeBatch } from './binding.js';
+import { loadBinding } from './loader.js';
+
+/**
+ * Predictions of the last `forward`, in mini-batch order (copies).
+ *
+ * @example
+ * const { energy, forces, stress } = native.predictions(); // energy[k] is the k-th listed system's
+ */
+export interface NativePredictions {
+  /** One energy per listed system. */
+  energy: Float64Array;
+  /** 3 per atom of the listed systems, system after system. */
+  forces: Float64Array;
+  /** 9 per listed system (row-major 3×3, σ = −W/V; 0 without a cell volume). */
+  stress: Float64Array;
+}
+
+/**
+ * The native loss object: bind a training set once, then forward and loss per mini-batch.
+ *
+ * @example
+ * const native = new (loadPairLoss())('LennardJones', Float64Array.of(0, 0, 8.5), true, 0);
+ * native.bind(batch, refEnergy, refForces, refStress, present);
+ * native.forward(theta, Int32Array.of(0, 1, 2));
+ * const stats = native.loss(Float64Array.of(1, 1, 0, 1), gradient);
+ */
+export interface NativePairLoss {
+  bind(batch: NativeBatch, refEnergy: Float64Array, refForces: Float64Array, refStress: Float64Array, present: Uint8Array): void;
+  forward(theta: Float64Array, systems: Int32Array): void;
+  /**
+   * Returns [total, energy, forces, stress, energyAbs, energySq, energyCount, forceAbs, forceSq, forceCount,
+   * stressAbs, stressSq, stressCount]; writes ∂L/∂θ into `gradient` when one is given.
+   */
+  loss(weights: Float64Array, gradient: Float64Array | null): Float64Array;
+  predictions(): NativePredictions;
+  readonly numParams: number;
+  readonly paramsPerPair: number;
+  readonly numSystems: number;
+}
+
+/** new PairLoss(model, rows of [z1, z2, cutoff], shift, switchOn (0: off)). */
+export type NativePairLossConstructor = new (model: 'LennardJones' | 'Morse', rows: Float64Array, shift: boolean, switchOn: number) => NativePairLoss;
+
+/**
+ * The PairLoss class of the loaded addon. Throws NATIVE_FEATURE_MISSING for an addon built without it.
+ *
+ * @example
+ * const PairLoss = loadPairLoss();
+ */
+export function loadPairLoss(): NativePairLossConstructor {
+  const binding = loadBinding() as unknown as { PairLoss?: NativePairLossConstructor };
+  if (typeof binding.PairLoss !== 'function') {
+    throw new HookmdError('NATIVE_FEATURE_MISSING', 'training: the loaded native addon has no PairLoss; rebuild it (npm run native:gyp)', {
+      feature: 'PairLoss',
+    });
+  }
+  return binding.PairLoss;
+}

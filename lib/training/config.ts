@@ -1,0 +1,87 @@
+// Config-driven trainers: a JSON or YAML document (or the same object) that names the model, the data,
+// the optimizer, the scheduler and the hooks, all by type name. Hooks go through the hook kernel's
+// name → factory table (registerHookType), so `enabled: false` keeps a hook listed but off.
+import { readFileSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+
+import { parse as parseYaml } from 'yaml';
+
+import type { System } from '../data/index.js';
+import { HookmdError, HookmdTypeError } from '../errors.js';
+import type { HookConfigEntry } from '../hooks/index.js';
+import { readExtxyz } from '../io/index.js';
+import type { LossWeights } from './loss-weights.js';
+import { checkKeys } from './options.js';
+import { modelFromSpec, type PairModelSpec } from './parameters.js';
+import type { TrainerOptions } from './trainer-options.js';
+
+/**
+ * A trainer described as data. Data sets are extxyz paths (relative to the config file) or systems.
+ *
+ * @example
+ * const config: TrainerConfigSource = {
+ *   model: { type: 'LennardJones', epsilon: 0.02, sigma: 3.0, cutoff: 8.5, shift: true },
+ *   train: 'data/train.xyz', validation: 'data/validation.xyz',
+ *   optimizer: { type: 'Adam', lr: 0.02 }, lrScheduler: { type: 'Cosine', tMax: 60 },
+ *   epochs: 60, batchSize: 8, seed: 1,
+ *   hooks: [{ type: 'EarlyStoppingHook', patience: 10 }, { type: 'CheckpointHook', dirpath: 'ckpt', enabled: false }],
+ * };
+ */
+export interface TrainerConfigSource {
+  model: PairModelSpec;
+  train: string | readonly System[];
+  validation?: string | readonly System[];
+  optimizer?: Readonly<Record<string, unknown>>;
+  lrScheduler?: Readonly<Record<string, unknown>> | null;
+  epochs: number;
+  batchSize?: number;
+  lossWeights?: LossWeights;
+  seed?: number;
+  shuffle?: boolean;
+  units?: 'metal' | 'lj';
+  hooks?: readonly HookConfigEntry[];
+}
+
+const KNOWN = ['model', 'train', 'validation', 'optimizer', 'lrScheduler', 'epochs', 'batchSize', 'lossWeights', 'seed', 'shuffle', 'units', 'hooks'];
+
+/** @internal Reads a config (object or file) into Trainer options plus the hook entries for `fromConfig`. */
+export function trainerOptionsFromConfig(source: TrainerConfigSource | string): { options: TrainerOptions; hooks: readonly unknown[] } {
+  const [config, baseDir] = typeof source === 'string' ? [readConfigFile(source), dirname(resolve(source))] : [source, process.cwd()];
+  const given = checkKeys('Trainer.fromConfig', config, KNOWN);
+  const data = (field: 'train' | 'validation', value: unknown): readonly System[] | undefined => {
+    if (value === undefined || Array.isArray(value)) return value as readonly System[] | undefined;
+    if (typeof value !== 'string') {
+      throw new HookmdTypeError('INVALID_CONFIG', `Trainer.fromConfig: ${field} must be an extxyz path or an array of systems`, { field, value });
+    }
+    return readExtxyz(resolve(baseDir, value));
+  };
+  const { hooks = [], model, train, validation, ...rest } = given;
+  if (!Array.isArray(hooks)) {
+    throw new HookmdTypeError('INVALID_CONFIG', 'Trainer.fromConfig: hooks must be an array of { type, enabled?, ...args }', { field: 'hooks', value: hooks });
+  }
+  const validationSystems = data('validation', validation);
+  const options = {
+    ...rest,
+    model: modelFromSpec(model, 'Trainer.fromConfig'),
+    train: data('train', train),
+    ...(validationSystems === undefined ? {} : { validation: validationSystems }),
+  } as unknown as TrainerOptions;
+  return { options, hooks };
+}
+
+function readConfigFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new HookmdError('CONFIG_NOT_FOUND', `Trainer.fromConfig: cannot read ${path}: ${(error as Error).message}`, { path }, { cause: error });
+  }
+  try {
+    // YAML is a superset of JSON; JSON files still go through JSON.parse for its stricter errors.
+    return extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new HookmdError('INVALID_CONFIG', `Trainer.fromConfig: ${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`, {
+      path,
+    }, { cause: error });
+  }
+}

@@ -1,0 +1,65 @@
+// Optimizers and schedulers from config entries: `{ type: 'Adam', lr: 0.05 }`, `{ type: 'Cosine', tMax: 60 }`.
+// Instances pass through unchanged, so options accept either form.
+import { HookmdError, HookmdTypeError } from '../errors.js';
+import { Adam, type AdamOptions } from './adam.js';
+import { CosineLR, type CosineLROptions } from './cosine-lr.js';
+import type { Optimizer } from './optimizer.js';
+import { ReduceOnPlateau, type ReduceOnPlateauOptions } from './reduce-on-plateau.js';
+import type { LrScheduler } from './scheduler.js';
+import { SGD, type SGDOptions } from './sgd.js';
+import { StepLR, type StepLROptions } from './step-lr.js';
+
+const OPTIMIZERS: Readonly<Record<string, (options: Record<string, unknown>) => Optimizer>> = {
+  Adam: (options) => new Adam(options as AdamOptions),
+  SGD: (options) => new SGD(options as SGDOptions),
+};
+
+const SCHEDULERS: Readonly<Record<string, (options: Record<string, unknown>) => LrScheduler>> = {
+  StepLR: (options) => new StepLR(options as unknown as StepLROptions),
+  Cosine: (options) => new CosineLR(options as unknown as CosineLROptions),
+  ReduceOnPlateau: (options) => new ReduceOnPlateau(options as ReduceOnPlateauOptions),
+};
+
+/**
+ * An optimizer from an instance or `{ type: 'Adam' | 'SGD', ...options }`.
+ *
+ * @example
+ * const adam = optimizerFrom({ type: 'Adam', lr: 0.02 }, 'Trainer');
+ */
+export function optimizerFrom(value: unknown, owner: string): Optimizer {
+  if (value !== null && typeof value === 'object' && typeof (value as Optimizer).step === 'function' && typeof (value as Optimizer).stateDict === 'function') {
+    return value as Optimizer;
+  }
+  return build(value, owner, 'optimizer', OPTIMIZERS, 'an optimizer (Adam, SGD)');
+}
+
+/**
+ * A scheduler from an instance, `{ type: 'StepLR' | 'Cosine' | 'ReduceOnPlateau', ...options }`, or
+ * null/undefined (none).
+ *
+ * @example
+ * schedulerFrom({ type: 'Cosine', tMax: 100 }, 'Trainer');
+ */
+export function schedulerFrom(value: unknown, owner: string): LrScheduler | null {
+  if (value === undefined || value === null) return null;
+  if (typeof (value as LrScheduler).step === 'function' && typeof (value as LrScheduler).stateDict === 'function') return value as LrScheduler;
+  return build(value, owner, 'lrScheduler', SCHEDULERS, 'a scheduler (StepLR, CosineLR, ReduceOnPlateau)');
+}
+
+function build<T>(value: unknown, owner: string, field: string, table: Readonly<Record<string, (options: Record<string, unknown>) => T>>, what: string): T {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new HookmdTypeError(`INVALID_${field === 'optimizer' ? 'OPTIMIZER' : 'SCHEDULER'}`, `${owner}: ${field} must be ${what} or { type, ...options }`, {
+      field,
+      value,
+    });
+  }
+  const { type, ...options } = value as Record<string, unknown>;
+  const make = typeof type === 'string' && Object.hasOwn(table, type) ? table[type] : undefined;
+  if (make === undefined) {
+    throw new HookmdError(`UNKNOWN_${field === 'optimizer' ? 'OPTIMIZER' : 'SCHEDULER'}`, `${owner}: ${field}.type must be one of ${Object.keys(table).join(', ')}, got ${JSON.stringify(type)}`, {
+      field: `${field}.type`,
+      value: type,
+    });
+  }
+  return make(options);
+}

@@ -1,0 +1,62 @@
+// ForwardObserverHook: a read-only observer of the model's predictions, for parity plots and error
+// analyses. It receives the trainer's Predictions, whose arrays are copies of native memory: whatever it
+// does to them, the loss and the gradients are computed from the native predictions alone.
+import { HookmdTypeError } from '../../errors.js';
+import type { Predictions, TrainingHookContext } from '../context.js';
+import { checkKeys, integerOption, stringOption } from '../options.js';
+import { TrainingStage } from '../stage.js';
+
+/**
+ * Options of `new ForwardObserverHook`.
+ *
+ * @example
+ * const options: ForwardObserverOptions = { observe: (p) => energies.push(...p.energy), validation: true };
+ */
+export interface ForwardObserverOptions {
+  /** Called with each forward pass's predictions. */
+  observe: (predictions: Predictions, ctx: TrainingHookContext) => void;
+  /** Also observe the validation pass (at AFTER_VALIDATION; default false). */
+  validation?: boolean;
+  frequency?: number;
+  name?: string;
+}
+
+/**
+ * Calls `observe` after every training forward pass (AFTER_FORWARD) and, with `validation`, after each
+ * validation pass.
+ *
+ * @example
+ * const parity: Array<[number, number]> = [];
+ * new ForwardObserverHook({ validation: true, observe: (p, ctx) => { if (ctx.stage === TrainingStage.AFTER_VALIDATION) parity.push(...) } });
+ */
+export class ForwardObserverHook {
+  readonly stage = null;
+  readonly frequency: number;
+  readonly name: string;
+  readonly validation: boolean;
+  readonly #observe: (predictions: Predictions, ctx: TrainingHookContext) => void;
+
+  constructor(options: ForwardObserverOptions) {
+    const owner = 'ForwardObserverHook';
+    const given = checkKeys(owner, options, ['observe', 'validation', 'frequency', 'name']);
+    if (typeof given.observe !== 'function') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: observe must be a function (predictions, ctx) => void`, { field: 'observe', value: given.observe });
+    }
+    const validation = given.validation ?? false;
+    if (typeof validation !== 'boolean') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: validation must be a boolean, got ${JSON.stringify(validation)}`, { field: 'validation', value: validation });
+    }
+    this.#observe = given.observe as (predictions: Predictions, ctx: TrainingHookContext) => void;
+    this.validation = validation;
+    this.frequency = integerOption(owner, 'frequency', given.frequency ?? 1, 1);
+    this.name = given.name === undefined ? owner : stringOption(owner, 'name', given.name);
+  }
+
+  runsOnStage(stage: TrainingStage): boolean {
+    return stage === TrainingStage.AFTER_FORWARD || (this.validation && stage === TrainingStage.AFTER_VALIDATION);
+  }
+
+  call(ctx: TrainingHookContext): void {
+    if (ctx.predictions !== null) this.#observe(ctx.predictions, ctx);
+  }
+}

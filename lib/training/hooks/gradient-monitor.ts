@@ -1,0 +1,127 @@
+// GradientMonitorHook: the norm, the largest entry and percentiles of |∂L/∂u| over the parameters that a
+// filter selects, each time it fires; written to ctx.metrics (grad_norm, grad_max, grad_p50, …) and to a
+// callback. Register it before a GradientClipHook to see the gradients before clipping.
+import { HookmdTypeError } from '../../errors.js';
+import { registerHookType } from '../../hooks/index.js';
+import type { TrainingHookContext } from '../context.js';
+import { checkKeys, integerOption, numberOption, stringOption } from '../options.js';
+import { trainingStage, TrainingStage } from '../stage.js';
+import { gradientNorm, percentile } from './gradient-stats.js';
+
+/**
+ * What one firing measured.
+ *
+ * @example
+ * monitor.last; // { step: 40, epoch: 4, norm: 0.031, max: 0.03, percentiles: { 50: 0.008, 90: 0.024 }, values: {…} }
+ */
+export interface GradientStats {
+  readonly step: number;
+  readonly epoch: number;
+  readonly norm: number;
+  readonly max: number;
+  /** |gradient| percentiles by percent. */
+  readonly percentiles: Readonly<Record<number, number>>;
+  /** The selected gradients by name. */
+  readonly values: Readonly<Record<string, number>>;
+}
+
+/**
+ * Options of `new GradientMonitorHook`.
+ *
+ * @example
+ * const options: GradientMonitorOptions = { filter: '\\.sigma$', percentiles: [50, 99], frequency: 10 };
+ */
+export interface GradientMonitorOptions {
+  /** Which parameters: a regular expression (or its source), a list of names, or a predicate (default all). */
+  filter?: string | RegExp | readonly string[] | ((name: string) => boolean);
+  /** Percentiles of |gradient| to report, in [0, 100] (default [50, 90, 99]). */
+  percentiles?: readonly number[];
+  /** 2 (default) or 'inf'. */
+  normType?: 2 | 'inf';
+  /** BEFORE_OPTIMIZER_STEP (default) or AFTER_LOSS, AFTER_STEP, … */
+  stage?: TrainingStage | keyof typeof TrainingStage;
+  frequency?: number;
+  /** Receives every measurement. */
+  writer?: (stats: GradientStats) => void;
+  name?: string;
+}
+
+/**
+ * Measures the gradients (with respect to ln θ) of the selected parameters.
+ *
+ * @example
+ * const grads = new GradientMonitorHook({ filter: /epsilon/, writer: (s) => console.log(s.step, s.norm) });
+ */
+export class GradientMonitorHook {
+  readonly stage: TrainingStage;
+  readonly frequency: number;
+  readonly name: string;
+  readonly percentiles: readonly number[];
+  readonly normType: 2 | 'inf';
+  readonly config: Readonly<Record<string, unknown>>;
+  /** The last measurement, or null. */
+  last: GradientStats | null = null;
+  readonly #select: (name: string) => boolean;
+  readonly #writer: ((stats: GradientStats) => void) | undefined;
+
+  constructor(options: GradientMonitorOptions = {}) {
+    const owner = 'GradientMonitorHook';
+    const given = checkKeys(owner, options, ['filter', 'percentiles', 'normType', 'stage', 'frequency', 'writer', 'name']);
+    const [select, filterConfig] = makeFilter(owner, given.filter);
+    this.#select = select;
+    const percentiles = given.percentiles ?? [50, 90, 99];
+    if (!Array.isArray(percentiles)) {
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: percentiles must be an array of numbers in [0, 100]`, { field: 'percentiles', value: percentiles });
+    }
+    this.percentiles = Object.freeze(percentiles.map((q: unknown, i: number) => numberOption(owner, `percentiles[${i}]`, q, 0, 100)));
+    const normType = given.normType ?? 2;
+    if (normType !== 2 && normType !== 'inf') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: normType must be 2 or 'inf', got ${JSON.stringify(normType)}`, { field: 'normType', value: normType });
+    }
+    this.normType = normType;
+    this.stage = trainingStage(given.stage ?? TrainingStage.BEFORE_OPTIMIZER_STEP, owner);
+    this.frequency = integerOption(owner, 'frequency', given.frequency ?? 1, 1);
+    if (given.writer !== undefined && typeof given.writer !== 'function') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: writer must be a function (stats) => void`, { field: 'writer', value: given.writer });
+    }
+    this.#writer = given.writer as ((stats: GradientStats) => void) | undefined;
+    this.name = given.name === undefined ? owner : stringOption(owner, 'name', given.name);
+    this.config = Object.freeze({
+      type: owner, filter: filterConfig, percentiles: this.percentiles, normType: this.normType, stage: this.stage, frequency: this.frequency, name: this.name,
+    });
+  }
+
+  call(ctx: TrainingHookContext): void {
+    const values: Record<string, number> = {};
+    for (const [name, g] of Object.entries(ctx.gradients)) if (this.#select(name)) values[name] = g;
+    const list = Object.values(values);
+    const sorted = list.map(Math.abs).sort((a, b) => a - b);
+    const percentiles: Record<number, number> = {};
+    for (const q of this.percentiles) percentiles[q] = percentile(sorted, q);
+    const stats: GradientStats = {
+      step: ctx.stepCount, epoch: ctx.epoch, norm: gradientNorm(list, this.normType), max: sorted.at(-1) ?? Number.NaN, percentiles, values,
+    };
+    this.last = stats;
+    ctx.metrics.grad_norm = stats.norm;
+    ctx.metrics.grad_max = stats.max;
+    for (const q of this.percentiles) ctx.metrics[`grad_p${q}`] = percentiles[q];
+    this.#writer?.(stats);
+  }
+}
+
+// The filter as a predicate, and as it appears in the canonical config.
+function makeFilter(owner: string, filter: unknown): [(name: string) => boolean, unknown] {
+  if (filter === undefined) return [() => true, null];
+  if (typeof filter === 'string' || filter instanceof RegExp) {
+    const pattern = typeof filter === 'string' ? new RegExp(filter) : filter;
+    return [(name) => pattern.test(name), pattern.source];
+  }
+  if (Array.isArray(filter) && filter.every((name) => typeof name === 'string')) {
+    const names = new Set(filter as string[]);
+    return [(name) => names.has(name), [...filter]];
+  }
+  if (typeof filter === 'function') return [filter as (name: string) => boolean, 'function'];
+  throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: filter must be a regular expression, a list of names or a predicate`, { field: 'filter', value: filter });
+}
+
+registerHookType('GradientMonitorHook', (args) => new GradientMonitorHook(args as GradientMonitorOptions));

@@ -1,0 +1,174 @@
+// The trainable parameters of a pair model: one row per species pair, each with the model's parameters
+// (LJ ε, σ; Morse D, α, r₀), named 'Ar-Ar.epsilon' (or 'epsilon' for a model without a pair table).
+// The optimizer works on u = ln θ, so every parameter stays > 0 whatever step it takes (see
+// docs/training.md for why log-parametrization rather than projection).
+import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { atomicNumber } from '../data/index.js';
+import { LennardJones, Morse } from '../models/index.js';
+import type { LennardJonesOptions, Model, MorseOptions } from '../models/index.js';
+
+/**
+ * Parameter values (or gradients) by name: `'Ar-Ar.epsilon'`, `'Ar-Kr.sigma'`, or `'epsilon'` for a
+ * model without a pair table.
+ *
+ * @example
+ * const values: ParameterValues = { 'Ar-Ar.epsilon': 0.0104, 'Ar-Ar.sigma': 3.4 };
+ */
+export type ParameterValues = Record<string, number>;
+
+/**
+ * The pair models the trainer can fit.
+ *
+ * @example
+ * const type: PairModelType = checkpoint.model.type;
+ */
+export type PairModelType = 'LennardJones' | 'Morse';
+
+/**
+ * A pair model as plain data: its type and constructor options (with the parameters at some point of a fit).
+ *
+ * @example
+ * const spec: PairModelSpec = { type: 'LennardJones', epsilon: 0.02, sigma: 3.0, cutoff: 8.5, shift: true };
+ */
+export type PairModelSpec = ({ type: 'LennardJones' } & LennardJonesOptions) | ({ type: 'Morse' } & MorseOptions);
+
+const NAMES: Record<PairModelType, readonly string[]> = { LennardJones: ['epsilon', 'sigma'], Morse: ['D', 'alpha', 'r0'] };
+
+interface Row {
+  readonly label: string;
+  readonly z1: number;
+  readonly z2: number;
+  readonly cutoff: number;
+}
+
+/** @internal The parameter layout of one model: names, native rows, and the model's fixed settings. */
+export class ParameterSpace {
+  readonly modelType: PairModelType;
+  /** Parameter names, row by row, in the order of θ and of the gradient. */
+  readonly names: readonly string[];
+  readonly paramsPerPair: number;
+  /** [z1, z2, cutoff] per row, for the native loss. */
+  readonly rows: Float64Array;
+  readonly shift: boolean;
+  /** 0 when the model has no switch. */
+  readonly switchOn: number;
+  readonly skin: number | undefined;
+  /** θ of the model the space was made from. */
+  readonly initial: Float64Array;
+  readonly #rows: readonly Row[];
+
+  private constructor(type: PairModelType, rows: readonly Row[], values: number[], settings: { shift: boolean; switchOn: number; skin: number | undefined }) {
+    this.modelType = type;
+    this.paramsPerPair = NAMES[type].length;
+    this.#rows = rows;
+    const wildcard = rows.length === 1 && rows[0].label === 'default';
+    this.names = Object.freeze(rows.flatMap((row) => NAMES[type].map((name) => (wildcard ? name : `${row.label}.${name}`))));
+    this.rows = Float64Array.from(rows.flatMap((row) => [row.z1, row.z2, row.cutoff]));
+    this.shift = settings.shift;
+    this.switchOn = settings.switchOn;
+    this.skin = settings.skin;
+    this.initial = Float64Array.from(values);
+  }
+
+  /** The space of a LennardJones or Morse model; every parameter must be > 0 (it is fitted as ln θ). */
+  static fromModel(model: unknown, owner: string): ParameterSpace {
+    const type: PairModelType | undefined = model instanceof LennardJones ? 'LennardJones' : model instanceof Morse ? 'Morse' : undefined;
+    if (type === undefined) {
+      throw new HookmdTypeError('UNSUPPORTED_MODEL', `${owner}: model must be a LennardJones or Morse model (the loss has analytic parameter gradients for those only)`, {
+        field: 'model',
+        value: (model as Model | null)?.name,
+      });
+    }
+    const described = (model as Model).describe();
+    const pairs = described.pairs as Record<string, Record<string, number>>;
+    const rows: Row[] = [];
+    const values: number[] = [];
+    for (const [label, entry] of Object.entries(pairs)) {
+      const [z1, z2] = label === 'default' ? [0, 0] : label.split('-').map((symbol) => atomicNumber(symbol));
+      rows.push({ label, z1, z2, cutoff: entry.cutoff });
+      for (const name of NAMES[type]) {
+        const value = entry[name];
+        if (!(value > 0)) {
+          const field = label === 'default' ? name : `${label}.${name}`;
+          throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: model parameter ${field} is ${value}; a fitted parameter must be > 0 (it is fitted as ln θ)`, {
+            field,
+            value,
+          });
+        }
+        values.push(value);
+      }
+    }
+    const switchOn = described.switchOn;
+    return new ParameterSpace(type, rows, values, {
+      shift: described.shift === true,
+      switchOn: typeof switchOn === 'number' ? switchOn : 0,
+      skin: (model as LennardJones | Morse).skin,
+    });
+  }
+
+  /** A frozen record of θ by name. */
+  values(theta: ArrayLike<number>): Readonly<ParameterValues> {
+    const out: ParameterValues = {};
+    this.names.forEach((name, p) => {
+      out[name] = theta[p];
+    });
+    return Object.freeze(out);
+  }
+
+  /** θ from a record holding every name (checked: finite and > 0). */
+  fromValues(values: Readonly<ParameterValues>, owner: string): Float64Array {
+    if (values === null || typeof values !== 'object') {
+      throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: parameters must be an object of values by name`, { field: 'parameters', value: values });
+    }
+    return Float64Array.from(this.names, (name) => {
+      const value = values[name];
+      if (typeof value !== 'number' || !(Number.isFinite(value) && value > 0)) {
+        throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: parameters['${name}'] must be a finite number > 0, got ${JSON.stringify(value)}`, {
+          field: name,
+          value,
+        });
+      }
+      return value;
+    });
+  }
+
+  /** The model's constructor options with parameters θ (cutoffs, shift, switch and skin unchanged). */
+  spec(theta: ArrayLike<number>): PairModelSpec {
+    const names = NAMES[this.modelType];
+    const entry = (row: number): Record<string, number> => Object.fromEntries(names.map((name, q) => [name, theta[row * names.length + q]]));
+    const common = {
+      ...(this.shift ? { shift: true } : {}),
+      ...(this.switchOn > 0 ? { switchOn: this.switchOn } : {}),
+      ...(this.skin === undefined ? {} : { skin: this.skin }),
+    };
+    if (this.#rows.length === 1 && this.#rows[0].label === 'default') {
+      return { type: this.modelType, ...entry(0), cutoff: this.#rows[0].cutoff, ...common } as PairModelSpec;
+    }
+    const pairs = Object.fromEntries(this.#rows.map((row, r) => [row.label, { ...entry(r), cutoff: row.cutoff }]));
+    return { type: this.modelType, pairs, ...common } as PairModelSpec;
+  }
+
+  /** A new model of the same kind with parameters θ. */
+  toModel(theta: ArrayLike<number>): LennardJones | Morse {
+    return modelFromSpec(this.spec(theta), 'Trainer');
+  }
+}
+
+/**
+ * Builds a LennardJones or Morse model from `{ type, ...options }` (config files).
+ *
+ * @example
+ * modelFromSpec({ type: 'Morse', D: 0.34, alpha: 1.36, r0: 2.87, cutoff: 7 }, 'config');
+ */
+export function modelFromSpec(spec: unknown, owner: string): LennardJones | Morse {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+    throw new HookmdTypeError('INVALID_MODEL', `${owner}: model must be { type: 'LennardJones' | 'Morse', ...options }`, { field: 'model', value: spec });
+  }
+  const { type, ...options } = spec as Record<string, unknown>;
+  if (type === 'LennardJones') return new LennardJones(options as LennardJonesOptions);
+  if (type === 'Morse') return new Morse(options as MorseOptions);
+  throw new HookmdError('UNSUPPORTED_MODEL', `${owner}: model.type must be 'LennardJones' or 'Morse', got ${JSON.stringify(type)}`, {
+    field: 'model.type',
+    value: type,
+  });
+}

@@ -1,0 +1,98 @@
+// The Trainer's options: their types, defaults and validation (once, at construction).
+import type { System } from '../data/index.js';
+import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import type { AnyHook } from '../hooks/index.js';
+import type { LennardJones, Morse } from '../models/index.js';
+import type { TrainingCheckpoint } from './checkpoint.js';
+import type { LossWeights } from './loss-weights.js';
+import { checkKeys, integerOption } from './options.js';
+import type { Optimizer } from './optimizer.js';
+import type { LrScheduler } from './scheduler.js';
+
+/**
+ * Options of `new Trainer`.
+ *
+ * @example
+ * const options: TrainerOptions = {
+ *   model: new LennardJones({ epsilon: 0.02, sigma: 3.0, cutoff: 8.5, shift: true }),
+ *   train, validation, optimizer: new Adam({ lr: 0.02 }), lrScheduler: new CosineLR({ tMax: 60 }),
+ *   epochs: 60, batchSize: 8, lossWeights: { energy: 1, forces: 1 }, hooks: [new EarlyStoppingHook()], seed: 7,
+ * };
+ */
+export interface TrainerOptions {
+  /** The model to fit: its parameters are the starting point; cutoffs, shift, switch and skin stay fixed. */
+  model: LennardJones | Morse;
+  /** Reference systems, each with `energy`, `forces` and/or `stress` (3×3, 9 values, or ASE's Voigt 6). */
+  train: readonly System[];
+  /** Systems for the per-epoch validation metrics (optional). */
+  validation?: readonly System[];
+  /** Adam, SGD, or `{ type: 'Adam' | 'SGD', ...options }` (default `new Adam()`, lr 0.01). */
+  optimizer?: Optimizer | Readonly<Record<string, unknown>>;
+  /** StepLR, CosineLR, ReduceOnPlateau, or `{ type: 'StepLR' | 'Cosine' | 'ReduceOnPlateau', ... }` (default none). */
+  lrScheduler?: LrScheduler | Readonly<Record<string, unknown>> | null;
+  /** Total epochs (integer ≥ 1); a resumed fit runs until this many are complete. */
+  epochs: number;
+  /** Systems per mini-batch (default 32; the last batch of an epoch may be smaller). */
+  batchSize?: number;
+  lossWeights?: LossWeights;
+  /** Hooks to register, in order. */
+  hooks?: readonly AnyHook[];
+  /** Seeds the per-epoch shuffle (integer, default 0): equal seeds give equal runs, bit for bit. */
+  seed?: number;
+  /** Shuffle the training set every epoch (default true). */
+  shuffle?: boolean;
+  /** Units of the systems (default 'metal'). */
+  units?: 'metal' | 'lj';
+}
+
+/**
+ * Options of `trainer.fit()`.
+ *
+ * @example
+ * await trainer.fit({ resumeFrom: 'checkpoints/last.json' });
+ */
+export interface FitOptions {
+  /** A checkpoint (file path or object) to continue from. */
+  resumeFrom?: string | TrainingCheckpoint;
+}
+
+/** @internal The scalar options with their defaults. */
+export interface ResolvedScalars {
+  readonly epochs: number;
+  readonly batchSize: number;
+  readonly seed: number;
+  readonly shuffle: boolean;
+  readonly units: 'metal' | 'lj';
+}
+
+const KNOWN = ['model', 'train', 'validation', 'optimizer', 'lrScheduler', 'epochs', 'batchSize', 'lossWeights', 'hooks', 'seed', 'shuffle', 'units'];
+
+/** @internal Checks the option object's keys and the scalar options. */
+export function resolveScalars(options: unknown): ResolvedScalars {
+  const given = checkKeys('Trainer', options, KNOWN);
+  if (given.epochs === undefined) {
+    throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer: epochs is required (the total number of epochs to train)', { field: 'epochs' });
+  }
+  const seed = given.seed ?? 0;
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
+    throw new HookmdRangeError('INVALID_OPTIONS', `Trainer: seed must be a safe integer, got ${JSON.stringify(seed)}`, { field: 'seed', value: seed });
+  }
+  const shuffle = given.shuffle ?? true;
+  if (typeof shuffle !== 'boolean') {
+    throw new HookmdTypeError('INVALID_OPTIONS', `Trainer: shuffle must be a boolean, got ${JSON.stringify(shuffle)}`, { field: 'shuffle', value: shuffle });
+  }
+  const units = given.units ?? 'metal';
+  if (units !== 'metal' && units !== 'lj') {
+    throw new HookmdTypeError('INVALID_OPTIONS', `Trainer: units must be 'metal' or 'lj', got ${JSON.stringify(units)}`, { field: 'units', value: units });
+  }
+  if (given.hooks !== undefined && !Array.isArray(given.hooks)) {
+    throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer: hooks must be an array of hooks', { field: 'hooks', value: given.hooks });
+  }
+  return {
+    epochs: integerOption('Trainer', 'epochs', given.epochs, 1),
+    batchSize: integerOption('Trainer', 'batchSize', given.batchSize ?? 32, 1),
+    seed,
+    shuffle,
+    units,
+  };
+}

@@ -1,0 +1,307 @@
+// Trainer: fits the parameters of a LennardJones or Morse model to reference energies, forces and stress,
+// with its loop on the hook kernel (TrainingStage). fit-loop.ts holds the loop; this file the public API,
+// the run lifecycle, checkpoints and the canonical config.
+import { HookmdError, HookmdTypeError } from '../errors.js';
+import { createContext, HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
+import type { AnyHook, HookHandle, MutableContext, StopRequest } from '../hooks/index.js';
+import type { LennardJones, Morse } from '../models/index.js';
+import { Adam } from './adam.js';
+import { CHECKPOINT_HEADER, checkCheckpoint, readCheckpoint, type EpochRecord, type TrainingCheckpoint } from './checkpoint.js';
+import { trainerOptionsFromConfig, type TrainerConfigSource } from './config.js';
+import type { TrainingHookContext } from './context.js';
+import { TrainingSet, type DataSummary } from './dataset.js';
+import { FitLoop, type FitState, type PendingSave } from './fit-loop.js';
+import { resolveLossWeights, type ResolvedLossWeights } from './loss-weights.js';
+import { configHash, makeMetadata, type RunMetadata } from './metadata.js';
+import { optimizerFrom, schedulerFrom } from './factories.js';
+import type { Optimizer } from './optimizer.js';
+import { ParameterSpace, type PairModelSpec, type ParameterValues } from './parameters.js';
+import type { LrScheduler } from './scheduler.js';
+import { TrainingStage } from './stage.js';
+import { resolveScalars, type FitOptions, type ResolvedScalars, type TrainerOptions } from './trainer-options.js';
+
+/**
+ * What `fit()` returns.
+ *
+ * @example
+ * const { epochs, parameters, stopped } = await trainer.fit();
+ * console.log(epochs.at(-1)?.metrics.val_forces_rmse, parameters);
+ */
+export interface TrainingHistory {
+  /** Every completed epoch, those of earlier (resumed) runs included. */
+  readonly epochs: readonly EpochRecord[];
+  readonly stepCount: number;
+  /** θ at the end of the run. */
+  readonly parameters: Readonly<ParameterValues>;
+  /** Set when a hook (EarlyStoppingHook, …) ended the run through ctx.requestStop. */
+  readonly stopped: StopRequest | undefined;
+  readonly metadata: RunMetadata;
+}
+
+/**
+ * The canonical form of a trainer's configuration: what `configHash` hashes.
+ *
+ * @example
+ * trainer.config.optimizer; // { type: 'Adam', lr: 0.02, betas: [0.9, 0.999], eps: 1e-8 }
+ */
+export interface TrainerConfig {
+  /** The model with its starting parameters. */
+  readonly model: PairModelSpec;
+  readonly units: 'metal' | 'lj';
+  readonly data: { readonly train: DataSummary; readonly validation: DataSummary | null };
+  readonly optimizer: Readonly<Record<string, unknown>>;
+  readonly lrScheduler: Readonly<Record<string, unknown>> | null;
+  readonly epochs: number;
+  readonly batchSize: number;
+  readonly shuffle: boolean;
+  readonly seed: number;
+  readonly lossWeights: ResolvedLossWeights;
+  /** Each hook's `config` (or its name), with its enabled state. */
+  readonly hooks: ReadonlyArray<Readonly<Record<string, unknown>>>;
+}
+
+/**
+ * Fits LJ ε/σ or Morse D/α/r₀ (per species pair) to reference energies, forces and stress by mini-batch
+ * gradient descent on the native loss. The optimizer works on ln θ, so parameters stay positive. Runs
+ * are deterministic for a given seed, and resume from a checkpoint bit for bit.
+ *
+ * @example
+ * const trainer = new Trainer({
+ *   model: new LennardJones({ epsilon: 0.02, sigma: 3.0, cutoff: 8.5, shift: true }),
+ *   train, validation, optimizer: new Adam({ lr: 0.02 }), lrScheduler: new CosineLR({ tMax: 60 }),
+ *   epochs: 60, batchSize: 8, hooks: [new EarlyStoppingHook({ monitor: 'val_loss', patience: 10 })], seed: 1,
+ * });
+ * const history = await trainer.fit();
+ * const fitted = trainer.toModel();  // a LennardJones with the fitted ε and σ
+ */
+export class Trainer {
+  /** The training hooks (register, list, enable, disable). */
+  readonly hooks: HookRegistry<typeof TrainingStage, TrainingHookContext>;
+  readonly optimizer: Optimizer;
+  readonly lrScheduler: LrScheduler | null;
+  readonly lossWeights: ResolvedLossWeights;
+  readonly epochs: number;
+  readonly batchSize: number;
+  readonly seed: number;
+  readonly shuffle: boolean;
+  readonly units: 'metal' | 'lj';
+  /** Parameter names, in the order of the model's pair table ('Ar-Ar.epsilon', …; 'epsilon' without pairs). */
+  readonly parameterNames: readonly string[];
+  readonly #space: ParameterSpace;
+  readonly #train: TrainingSet;
+  readonly #validation: TrainingSet | null;
+  readonly #scalars: ResolvedScalars;
+  readonly #state: FitState;
+  #metadata: RunMetadata | null = null;
+  #running = false;
+
+  constructor(options: TrainerOptions) {
+    this.#scalars = resolveScalars(options);
+    ({ epochs: this.epochs, batchSize: this.batchSize, seed: this.seed, shuffle: this.shuffle, units: this.units } = this.#scalars);
+    this.#space = ParameterSpace.fromModel(options.model, 'Trainer');
+    this.parameterNames = this.#space.names;
+    this.lossWeights = resolveLossWeights(options.lossWeights, 'Trainer');
+    this.optimizer = options.optimizer === undefined ? new Adam() : optimizerFrom(options.optimizer, 'Trainer');
+    this.lrScheduler = schedulerFrom(options.lrScheduler, 'Trainer');
+    this.#train = new TrainingSet(options.train, this.#space, this.lossWeights, this.units, 'train');
+    this.#validation = options.validation === undefined ? null : new TrainingSet(options.validation, this.#space, this.lossWeights, this.units, 'validation');
+    // θ is always exp(u), from the first step on: a run resumed at step 0 then starts bit for bit alike.
+    const variables = this.#space.initial.map(Math.log);
+    this.#state = {
+      variables, theta: variables.map(Math.exp), epoch: 0, batchIndex: 0, stepCount: 0, epochLossSum: 0, history: [], metrics: {},
+    };
+    this.hooks = new HookRegistry(TrainingStage, { workflow: this });
+    for (const hook of options.hooks ?? []) this.register(hook);
+  }
+
+  /**
+   * A trainer from a config object, or a JSON/YAML file: `{ model: { type, ...options }, train, validation,
+   * optimizer: { type, ... }, lrScheduler, epochs, batchSize, lossWeights, seed, hooks: [{ type, enabled, ... }] }`,
+   * with data as extxyz paths (relative to the file) or arrays of systems.
+   *
+   * @example
+   * const trainer = Trainer.fromConfig('fit-argon.yaml');
+   */
+  static fromConfig(source: TrainerConfigSource | string): Trainer {
+    const { options, hooks } = trainerOptionsFromConfig(source);
+    const trainer = new Trainer(options);
+    trainer.hooks.fromConfig(hooks);
+    return trainer;
+  }
+
+  /** Registers a training hook; returns its handle. */
+  register(hook: AnyHook): HookHandle<AnyHook> {
+    return this.hooks.register(hook as never) as HookHandle<AnyHook>;
+  }
+
+  /** θ now. */
+  get parameters(): Readonly<ParameterValues> {
+    return this.#space.values(this.#state.theta);
+  }
+
+  /** Optimizer steps taken (across epochs and fit() calls). */
+  get stepCount(): number {
+    return this.#state.stepCount;
+  }
+
+  /** Completed epochs. */
+  get epoch(): number {
+    return this.#state.epoch;
+  }
+
+  get history(): readonly EpochRecord[] {
+    return [...this.#state.history];
+  }
+
+  /** The metadata of the current (or last) fit(); null before the first. */
+  get metadata(): RunMetadata | null {
+    return this.#metadata;
+  }
+
+  /** The canonical configuration (see {@link TrainerConfig}). */
+  get config(): TrainerConfig {
+    return {
+      model: this.#space.spec(this.#space.initial),
+      units: this.units,
+      data: { train: this.#train.summary, validation: this.#validation?.summary ?? null },
+      optimizer: this.optimizer.config,
+      lrScheduler: this.lrScheduler?.config ?? null,
+      epochs: this.epochs,
+      batchSize: this.batchSize,
+      shuffle: this.shuffle,
+      seed: this.seed,
+      lossWeights: this.lossWeights,
+      hooks: this.hooks.handles().map((handle) => {
+        const config = (handle.hook as { config?: unknown }).config;
+        const described = config !== null && typeof config === 'object' ? config : { name: handle.name };
+        return { ...(described as Record<string, unknown>), enabled: handle.enabled };
+      }),
+    };
+  }
+
+  /** SHA-256 of the canonical JSON of `config`. */
+  get configHash(): string {
+    return configHash(this.config);
+  }
+
+  /** A new model of the trained kind with the current parameters. */
+  toModel(): LennardJones | Morse {
+    return this.#space.toModel(this.#state.theta);
+  }
+
+  /** The current state as a checkpoint (what CheckpointHook writes). */
+  checkpoint(): TrainingCheckpoint {
+    const s = this.#state;
+    return {
+      ...CHECKPOINT_HEADER,
+      metadata: this.#metadata ?? makeMetadata(this.config, this.hooks.list(), null),
+      model: this.#space.spec(s.theta),
+      parameterNames: [...this.parameterNames],
+      parameters: this.parameters,
+      variables: [...s.variables],
+      optimizer: { type: this.optimizer.type, state: this.optimizer.stateDict() },
+      lrScheduler: this.lrScheduler === null ? null : { type: this.lrScheduler.type, state: this.lrScheduler.stateDict() },
+      hooks: this.hooks.stateDict(),
+      epoch: s.epoch,
+      batchIndex: s.batchIndex,
+      stepCount: s.stepCount,
+      epochLossSum: s.epochLossSum,
+      history: [...s.history],
+      metrics: { ...s.metrics },
+      seed: this.seed,
+      extra: {},
+    };
+  }
+
+  /**
+   * Trains until `epochs` epochs are complete (or a hook requests a stop) and returns the history. Hooks are
+   * opened before BEFORE_TRAIN and closed after AFTER_TRAIN; when anything fails, every hook's onException
+   * runs, then close, and the error (a HookError naming the hook and stage, for a hook) propagates.
+   */
+  async fit(options: FitOptions = {}): Promise<TrainingHistory> {
+    if (this.#running) throw new HookmdError('TRAINER_BUSY', 'Trainer.fit: this trainer is already fitting; await the running fit() first', {});
+    if (options === null || typeof options !== 'object') {
+      throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer.fit: options must be an object', { field: 'options', value: options });
+    }
+    this.#running = true;
+    try {
+      let resumedFrom: string | null = null;
+      if (options.resumeFrom !== undefined) resumedFrom = this.#resume(options.resumeFrom);
+      const metadata = makeMetadata(this.config, this.hooks.list(), resumedFrom);
+      this.#metadata = metadata;
+      const control = new RunControl();
+      const pending: PendingSave[] = [];
+      const ctx = this.#context(control, pending, metadata);
+      const loop = new FitLoop({
+        registry: this.hooks, ctx, control, state: this.#state, space: this.#space, train: this.#train, validation: this.#validation,
+        optimizer: this.optimizer, scheduler: this.lrScheduler, scalars: this.#scalars, pending, snapshot: () => this.checkpoint(),
+      });
+      await new HookRunner(this.hooks, { context: () => ctx }).run(() => loop.run());
+      return { epochs: this.history, stepCount: this.stepCount, parameters: this.parameters, stopped: control.stopped, metadata };
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  #context(control: RunControl, pending: PendingSave[], metadata: RunMetadata): MutableContext<TrainingHookContext> {
+    const registry = this.hooks;
+    const extra = {
+      trainer: this,
+      epoch: this.#state.epoch,
+      batchIndex: this.#state.batchIndex,
+      numBatches: Math.ceil(this.#train.size / this.batchSize),
+      loss: Number.NaN,
+      losses: Object.freeze({ energy: Number.NaN, forces: Number.NaN, stress: Number.NaN }),
+      parameters: this.parameters,
+      gradients: Object.freeze({}) as ParameterValues,
+      optimizer: this.optimizer,
+      lrScheduler: this.lrScheduler,
+      metrics: this.#state.metrics,
+      systems: null,
+      predictions: null,
+      metadata,
+      checkpoint: null,
+      saveCheckpoint: (writer: PendingSave['writer']) => {
+        if (typeof writer !== 'function') {
+          throw new HookmdTypeError('INVALID_ARGUMENT', 'saveCheckpoint: writer must be a function (checkpoint) => void', { field: 'writer', value: writer });
+        }
+        pending.push({ writer, hookName: registry.runningHook ?? 'user' });
+      },
+    };
+    return createContext({ stage: TrainingStage.BEFORE_TRAIN, stepCount: this.#state.stepCount, workflow: this, control, registry }, extra) as MutableContext<TrainingHookContext>;
+  }
+
+  // Loads a checkpoint into this trainer; returns the runId it came from.
+  #resume(source: string | TrainingCheckpoint): string | null {
+    const checkpoint = typeof source === 'string' ? readCheckpoint(source) : checkCheckpoint(source, 'Trainer.fit: resumeFrom');
+    const mismatch = (what: string, saved: unknown, here: unknown): never => {
+      throw new HookmdError('CHECKPOINT_MISMATCH', `Trainer.fit: the checkpoint's ${what} (${JSON.stringify(saved)}) differs from this trainer's (${JSON.stringify(here)})`, {
+        field: what,
+        saved,
+        here,
+      });
+    };
+    if (checkpoint.parameterNames.join() !== this.parameterNames.join()) mismatch('parameterNames', checkpoint.parameterNames, this.parameterNames);
+    if (checkpoint.optimizer.type !== this.optimizer.type) mismatch('optimizer', checkpoint.optimizer.type, this.optimizer.type);
+    if ((checkpoint.lrScheduler?.type ?? null) !== (this.lrScheduler?.type ?? null)) {
+      mismatch('lrScheduler', checkpoint.lrScheduler?.type ?? null, this.lrScheduler?.type ?? null);
+    }
+    const numBatches = Math.ceil(this.#train.size / this.batchSize);
+    if (checkpoint.batchIndex > numBatches) mismatch('batchIndex', checkpoint.batchIndex, `at most ${numBatches} batches per epoch`);
+    this.optimizer.loadStateDict(checkpoint.optimizer.state);
+    if (this.lrScheduler !== null && checkpoint.lrScheduler !== null) this.lrScheduler.loadStateDict(checkpoint.lrScheduler.state);
+    // Hooks added since the checkpoint start fresh; states of hooks no longer registered are ignored.
+    this.hooks.loadStateDict(checkpoint.hooks, { strict: false });
+    const s = this.#state;
+    s.variables = Float64Array.from(checkpoint.variables);
+    s.theta = s.variables.map(Math.exp);
+    s.epoch = checkpoint.epoch;
+    s.batchIndex = checkpoint.batchIndex;
+    s.stepCount = checkpoint.stepCount;
+    s.epochLossSum = checkpoint.epochLossSum;
+    s.history = [...checkpoint.history];
+    for (const key of Object.keys(s.metrics)) delete s.metrics[key];
+    Object.assign(s.metrics, checkpoint.metrics);
+    return typeof checkpoint.metadata?.runId === 'string' ? checkpoint.metadata.runId : null;
+  }
+}

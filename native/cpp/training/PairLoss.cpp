@@ -1,0 +1,270 @@
+#include "training/PairLoss.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "core/Error.h"
+#include "core/ThreadPool.h"
+#include "models/Messages.h"
+
+namespace hookmd {
+
+namespace {
+constexpr int kMaxAtomicNumber = 118;
+
+std::string labelOf(const PairRow& row) {
+  if (row.z1 == 0 && row.z2 == 0) return "default";
+  return elementSymbol(row.z1) + "-" + elementSymbol(row.z2);
+}
+
+void addStats(LossStats& total, const LossStats& part) {
+  total.energy += part.energy;
+  total.forces += part.forces;
+  total.stress += part.stress;
+  total.energyAbs += part.energyAbs;
+  total.energySq += part.energySq;
+  total.energyCount += part.energyCount;
+  total.forceAbs += part.forceAbs;
+  total.forceSq += part.forceSq;
+  total.forceCount += part.forceCount;
+  total.stressAbs += part.stressAbs;
+  total.stressSq += part.stressSq;
+  total.stressCount += part.stressCount;
+}
+}  // namespace
+
+PairLoss::PairLoss(const char* name, int paramsPerPair, const std::vector<PairRow>& rows, bool shift, double switchOn)
+    : name_(name), paramsPerPair_(paramsPerPair), rows_(rows), shift_(shift) {
+  const std::string owner = std::string(name) + " loss";
+  if (rows.empty()) fail("INVALID_PAIR", owner + ": no parameter rows were given");
+  if (shift && switchOn != 0.0) fail("INVALID_PARAMETER", owner + ": shift and switchOn are exclusive");
+  std::vector<int> species;
+  for (const PairRow& row : rows) {
+    const std::string where = owner + ": pairs['" + labelOf(row) + "']";
+    if (row.z1 == 0 || row.z2 == 0) {
+      if (row.z1 != row.z2 || rows.size() != 1) fail("INVALID_PAIR", owner + ": the default row (species 0) cannot be mixed with a pair table");
+      wildcard_ = true;
+    } else if (row.z1 < 1 || row.z1 > kMaxAtomicNumber || row.z2 < 1 || row.z2 > kMaxAtomicNumber) {
+      fail("INVALID_PAIR", where + ": species must be atomic numbers 1..118");
+    }
+    if (!(std::isfinite(row.cutoff) && row.cutoff > 0.0)) fail("INVALID_CUTOFF", where + ".cutoff must be finite and > 0, got " + formatNumber(row.cutoff));
+    if (switchOn != 0.0 && !(switchOn > 0.0 && switchOn < row.cutoff)) {
+      fail("INVALID_SWITCH", where + ": switchOn must lie in (0, cutoff), got " + formatNumber(switchOn));
+    }
+    maxCutoff_ = std::max(maxCutoff_, row.cutoff);
+    species.push_back(row.z1);
+    species.push_back(row.z2);
+  }
+  std::sort(species.begin(), species.end());
+  species.erase(std::unique(species.begin(), species.end()), species.end());
+  zOfType_ = species;
+  numTypes_ = static_cast<int>(species.size());
+  typeOfZ_.assign(kMaxAtomicNumber + 1, -1);
+  for (int t = 0; t < numTypes_; ++t) typeOfZ_[species[t]] = t;
+  rowOfSlot_.assign(static_cast<std::size_t>(numTypes_) * numTypes_, -1);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const int a = wildcard_ ? 0 : typeOfZ_[rows[r].z1];
+    const int b = wildcard_ ? 0 : typeOfZ_[rows[r].z2];
+    if (rowOfSlot_[a * numTypes_ + b] >= 0) fail("DUPLICATE_PAIR", owner + ": pairs['" + labelOf(rows[r]) + "'] is given twice");
+    rowOfSlot_[a * numTypes_ + b] = rowOfSlot_[b * numTypes_ + a] = static_cast<int>(r);
+  }
+  if (switchOn != 0.0) {
+    switches_.resize(rowOfSlot_.size());
+    for (std::size_t slot = 0; slot < rowOfSlot_.size(); ++slot) {
+      if (rowOfSlot_[slot] >= 0) switches_[slot] = makeSwitchParams(switchOn, rows[rowOfSlot_[slot]].cutoff);
+    }
+  }
+}
+
+void PairLoss::bind(Backend& backend, const ReferenceArrays& refs) {
+  if (std::strcmp(backend.name(), "cpu") != 0) {
+    for (Field field : {Field::Positions, Field::Cell, Field::Pbc, Field::AtomicNumbers, Field::Ptr}) backend.syncToHost(field);
+  }
+  const BatchStorage& storage = backend.host();
+  const std::int32_t* ptr = storage.i32(Field::Ptr);
+  bool ok = ptr[0] == 0 && ptr[storage.numSystems()] == storage.numAtoms();
+  for (std::int64_t s = 0; ok && s < storage.numSystems(); ++s) ok = ptr[s + 1] >= ptr[s];
+  if (!ok) fail("INVALID_BATCH", std::string(name_) + " loss: the batch's ptr offsets do not partition its atoms");
+  auto data = std::make_unique<TrainingData>(storage, refs, maxCutoff_, name_);
+  std::vector<std::uint8_t> types;
+  assignTypes(*data, types);
+  data_ = std::move(data);
+  types_ = std::move(types);
+  forwarded_ = false;
+}
+
+void PairLoss::assignTypes(const TrainingData& data, std::vector<std::uint8_t>& types) const {
+  const std::vector<std::int32_t>& z = data.atomicNumbers();
+  types.assign(z.size(), 0);
+  if (wildcard_) return;
+  for (std::int64_t s = 0; s < data.numSystems(); ++s) {
+    const TrainingSystem& system = data.system(s);
+    std::vector<bool> present(static_cast<std::size_t>(numTypes_), false);
+    for (std::int32_t i = system.atomBegin; i < system.atomBegin + system.atomCount; ++i) {
+      const int type = z[i] >= 0 && z[i] <= kMaxAtomicNumber ? typeOfZ_[z[i]] : -1;
+      if (type < 0) {
+        fail("MISSING_PAIR", std::string(name_) + " loss: no parameters for species " + elementSymbol(z[i]) + " (system " +
+                                 std::to_string(s) + "); add its pairs to the model");
+      }
+      types[i] = static_cast<std::uint8_t>(type);
+      present[type] = true;
+    }
+    for (int a = 0; a < numTypes_; ++a) {
+      for (int b = a; b < numTypes_; ++b) {
+        if (present[a] && present[b] && rowOfSlot_[a * numTypes_ + b] < 0) {
+          fail("MISSING_PAIR", std::string(name_) + " loss: no parameters for the species pair " + elementSymbol(zOfType_[a]) + "-" +
+                                   elementSymbol(zOfType_[b]) + " in system " + std::to_string(s));
+        }
+      }
+    }
+  }
+}
+
+void PairLoss::forward(const double* theta, const std::int32_t* systems, std::int64_t count) {
+  const std::string owner = std::string(name_) + " loss";
+  if (!data_) fail("NOT_BOUND", owner + ": forward() before bind()");
+  for (std::int64_t k = 0; k < count; ++k) {
+    if (systems[k] < 0 || systems[k] >= data_->numSystems()) {
+      fail("INVALID_ARGUMENT", owner + ": system index " + std::to_string(systems[k]) + " is outside [0, " +
+                                   std::to_string(data_->numSystems()) + ")");
+    }
+  }
+  for (std::size_t p = 0; p < numParams(); ++p) {
+    if (!(std::isfinite(theta[p]) && theta[p] > 0.0)) {
+      fail("INVALID_PARAMETER", owner + ": parameter " + std::to_string(p % paramsPerPair_) + " of pairs['" +
+                                    labelOf(rows_[p / paramsPerPair_]) + "'] must be finite and > 0, got " + formatNumber(theta[p]));
+    }
+  }
+  forwarded_ = false;
+  setParameters(theta);
+  systems_.assign(systems, systems + count);
+  offsets_.resize(static_cast<std::size_t>(count) + 1);
+  offsets_[0] = 0;
+  for (std::int64_t k = 0; k < count; ++k) offsets_[k + 1] = offsets_[k] + 3 * static_cast<std::int64_t>(data_->system(systems[k]).atomCount);
+  energy_.assign(static_cast<std::size_t>(count), 0.0);
+  forces_.resize(static_cast<std::size_t>(offsets_[count]));
+  stress_.assign(9 * static_cast<std::size_t>(count), 0.0);
+  ThreadPool::global().parallelFor(0, count, 1, [&](std::int64_t lo, std::int64_t hi, int) {
+    for (std::int64_t k = lo; k < hi; ++k) {
+      double v[6] = {0, 0, 0, 0, 0, 0};
+      forwardSystem(systems_[k], energy_[k], forces_.data() + offsets_[k], v);
+      const double volume = data_->system(systems_[k]).volume;
+      if (volume == 0.0) continue;
+      const double w[9] = {v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2]};
+      // σ = −W/V, written as 0 − w so that a zero virial gives +0 (as the potentials do).
+      for (int c = 0; c < 9; ++c) stress_[9 * k + c] = (0.0 - w[c]) / volume;
+    }
+  });
+  forwarded_ = true;
+}
+
+LossStats PairLoss::residuals(const LossWeights& weights) {
+  const std::int64_t count = static_cast<std::int64_t>(systems_.size());
+  energyResidual_.assign(static_cast<std::size_t>(count), 0.0);
+  deltaForces_.assign(forces_.size(), 0.0);
+  deltaStress_.assign(stress_.size(), 0.0);
+  slotStats_.assign(static_cast<std::size_t>(count), LossStats{});
+  ThreadPool::global().parallelFor(0, count, 1, [&](std::int64_t lo, std::int64_t hi, int) {
+    for (std::int64_t k = lo; k < hi; ++k) {
+      const TrainingSystem& system = data_->system(systems_[k]);
+      LossStats& part = slotStats_[k];
+      if (system.hasEnergy) {
+        const double difference = energy_[k] - system.refEnergy;
+        const double perAtom = difference / std::max<std::int32_t>(system.atomCount, 1);
+        energyResidual_[k] = weights.perAtomEnergy ? perAtom : difference;
+        part.energy = energyResidual_[k] * energyResidual_[k];
+        part.energyAbs = std::fabs(perAtom);
+        part.energySq = perAtom * perAtom;
+        part.energyCount = 1;
+      }
+      // Sums in locals, stored once: neighbouring slots share cache lines across threads.
+      if (system.hasForces) {
+        const double* reference = data_->refForces(systems_[k]);
+        const std::int64_t begin = offsets_[k];
+        const std::int64_t length = offsets_[k + 1] - begin;
+        double absolute = 0.0;
+        double squared = 0.0;
+        for (std::int64_t c = 0; c < length; ++c) {
+          const double delta = forces_[begin + c] - reference[c];
+          deltaForces_[begin + c] = delta;
+          absolute += std::fabs(delta);
+          squared += delta * delta;
+        }
+        part.forceAbs = absolute;
+        part.forceSq = part.forces = squared;
+        part.forceCount = length;
+      }
+      if (system.hasStress) {
+        double absolute = 0.0;
+        double squared = 0.0;
+        for (int c = 0; c < 9; ++c) {
+          const double delta = stress_[9 * k + c] - system.refStress[c];
+          deltaStress_[9 * k + c] = delta;
+          absolute += std::fabs(delta);
+          squared += delta * delta;
+        }
+        part.stressAbs = absolute;
+        part.stressSq = part.stress = squared;
+        part.stressCount = 9;
+      }
+    }
+  });
+  LossStats total;
+  for (const LossStats& part : slotStats_) addStats(total, part);
+  // Until here energy/forces/stress held sums of squares; turn them into the weighted mean terms.
+  total.energy = total.energyCount > 0 ? weights.energy * total.energy / static_cast<double>(total.energyCount) : 0.0;
+  total.forces = total.forceCount > 0 ? weights.forces * total.forces / static_cast<double>(total.forceCount) : 0.0;
+  total.stress = total.stressCount > 0 ? weights.stress * total.stress / static_cast<double>(total.stressCount) : 0.0;
+  total.total = total.energy + total.forces + total.stress;
+  return total;
+}
+
+LossStats PairLoss::loss(const LossWeights& weights, double* gradient) {
+  const std::string owner = std::string(name_) + " loss";
+  if (!forwarded_) fail("NOT_FORWARDED", owner + ": loss() needs a forward() first");
+  for (double w : {weights.energy, weights.forces, weights.stress}) {
+    if (!(std::isfinite(w) && w >= 0.0)) fail("INVALID_ARGUMENT", owner + ": loss weights must be finite and >= 0, got " + formatNumber(w));
+  }
+  const LossStats stats = residuals(weights);
+  if (gradient == nullptr) return stats;
+
+  const std::int64_t count = static_cast<std::int64_t>(systems_.size());
+  const std::size_t params = numParams();
+  // Slots start on their own cache lines: neighbouring systems run on different threads, and every pair
+  // adds into its system's slot.
+  const std::size_t stride = (params + 7) / 8 * 8;
+  slotGradients_.assign(static_cast<std::size_t>(count) * stride + 8, 0.0);
+  const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(slotGradients_.data()) % 64 / sizeof(double);
+  double* slots = slotGradients_.data() + (misalignment == 0 ? 0 : 8 - misalignment);
+  const double energyScale = stats.energyCount > 0 ? 2.0 * weights.energy / static_cast<double>(stats.energyCount) : 0.0;
+  const double forceScale = stats.forceCount > 0 ? 2.0 * weights.forces / static_cast<double>(stats.forceCount) : 0.0;
+  const double stressScale = stats.stressCount > 0 ? 2.0 * weights.stress / static_cast<double>(stats.stressCount) : 0.0;
+  ThreadPool::global().parallelFor(0, count, 1, [&](std::int64_t lo, std::int64_t hi, int) {
+    for (std::int64_t k = lo; k < hi; ++k) {
+      const TrainingSystem& system = data_->system(systems_[k]);
+      Coefficients c;
+      if (system.hasEnergy) {
+        const double atoms = weights.perAtomEnergy ? std::max<std::int32_t>(system.atomCount, 1) : 1.0;
+        c.energy = energyScale * energyResidual_[k] / atoms;
+      }
+      if (system.hasForces) c.forces = forceScale;
+      // ∂σ/∂W = −1/V.
+      if (system.hasStress) c.stress = -stressScale / system.volume;
+      c.deltaForces = deltaForces_.data() + offsets_[k];
+      c.deltaStress = deltaStress_.data() + 9 * k;
+      if (c.energy != 0.0 || c.forces != 0.0 || c.stress != 0.0) {
+        backwardSystem(systems_[k], c, slots + static_cast<std::size_t>(k) * stride);
+      }
+    }
+  });
+  std::fill(gradient, gradient + params, 0.0);
+  for (std::int64_t k = 0; k < count; ++k) {
+    const double* part = slots + static_cast<std::size_t>(k) * stride;
+    for (std::size_t p = 0; p < params; ++p) gradient[p] += part[p];
+  }
+  return stats;
+}
+
+}  // namespace hookmd

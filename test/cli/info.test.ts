@@ -1,0 +1,53 @@
+// `hookmd info`, `hookmd schema` and `hookmd demo` as spawned processes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { ensureBuilt, ROOT, runCli } from './run-cli.js';
+
+beforeAll(() => ensureBuilt());
+
+describe('hookmd info', () => {
+  it('reports the version, each backend and why CUDA is or is not used, and the thread count', async () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const result = await runCli(['info', '--json', '--threads', '2']);
+    expect(result.code).toBe(0);
+    const info = JSON.parse(result.stdout) as { version: string; threads: number; backend: string; backends: Array<{ name: string; available: boolean; device: string | null; reason: string | null }> };
+    expect(info.version).toBe(version);
+    expect(info.threads).toBe(2);
+    expect(info.backends.map((b) => b.name)).toEqual(['cpu', 'cuda']);
+    const cuda = info.backends[1];
+    // Either the device in use, or the reason there is none: never neither.
+    expect(cuda.available ? cuda.device : cuda.reason).toMatch(/\S/);
+    expect(info.backend).toBe(cuda.available ? 'cuda' : 'cpu');
+  });
+
+  it('prints a readable table without --json', async () => {
+    const result = await runCli(['info', '--backend', 'cpu']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^version +\d+\.\d+\.\d+\nbackend +cpu \(requested: cpu\)\nthreads +\d+\ncpu +available: .+\ncuda +(available|unavailable): .+\n/);
+  });
+});
+
+describe('hookmd schema', () => {
+  it('prints the schema published as docs/config.schema.json', async () => {
+    const result = await runCli(['schema']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(readFileSync(join(ROOT, 'docs', 'config.schema.json'), 'utf8'));
+  });
+});
+
+describe('hookmd demo', () => {
+  it('runs the main job through the pipeline in under 10 s and prints its table', async () => {
+    const started = performance.now();
+    const result = await runCli(['demo', '--json'], { timeoutMs: 60_000 });
+    expect(result.code).toBe(0);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const rows = JSON.parse(result.stdout) as Array<{ job: string; systems: number; result: string }>;
+    expect(rows.map((r) => r.systems)).toEqual([256, 256, 1]);
+    expect(rows[0].result).toMatch(/^256\/256 converged, 256 at E = -44\.326801 ε/);
+    expect(rows[1].result).toMatch(/^256\/256 through both stages, mean final T (1[5-9]|2[0-5])\.\d K$/);
+    expect(rows[2].result).toMatch(/^mean T over the last 1000 steps (3[5-9]|4[0-5])\.\d K/);
+  });
+});

@@ -77,7 +77,7 @@ export {
 export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, ResolvedSystem, Rng, System, UnitSystem, Vectors } from './data/index.js';
 
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
-export type { BackendInfo, BackendRequest } from './native/index.js';
+export type { BackendInfo, BackendName, BackendRequest, TransferStats } from './native/index.js';
 
 export { JsModel, LennardJones, Morse } from './models/index.js';
 export type {
@@ -104,6 +104,7 @@ export {
   FIRE,
   FIRE2,
   FreezeAtomsHook,
+  FusedStage,
   GradientDescent,
   Langevin,
   MaxForceClampHook,
@@ -113,6 +114,7 @@ export {
   StageTimingHook,
   VelocityVerlet,
   WrapPeriodicHook,
+  fuse,
   initializeVelocities,
   temperatures,
 } from './dynamics/index.js';
@@ -125,6 +127,7 @@ export type {
   EnergyDriftOptions,
   EngineModel,
   FireOptions,
+  FusedStageOptions,
   GradientDescentOptions,
   LangevinOptions,
   NoseHooverChainOptions,
@@ -133,6 +136,7 @@ export type {
   ReduceOp,
   RunOptions,
   RunResult,
+  SubStageContext,
   VelocityOptions,
   VelocityVerletOptions,
 } from './dynamics/index.js';

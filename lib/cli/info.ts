@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import type { Command } from 'commander';
 
-import { backendInfo, loadBinding, PACKAGE_ROOT } from '../native/index.js';
+import { backendInfo, loadBinding, PACKAGE_ROOT, type BackendName } from '../native/index.js';
 import { addRuntimeOptions, applyRuntime, type CommonOptions } from './options.js';
 
 /** The package version, from package.json. */
@@ -15,7 +15,7 @@ export function packageVersion(): string {
 
 /** One backend and whether it can run here. */
 export interface BackendStatus {
-  name: 'cpu' | 'cuda';
+  name: BackendName;
   available: boolean;
   /** The device it runs on ('2 threads', the GPU's name), when available. */
   device: string | null;
@@ -26,7 +26,7 @@ export interface BackendStatus {
 /** What `hookmd info --json` prints. */
 export interface InfoReport {
   version: string;
-  backend: 'cpu' | 'cuda';
+  backend: BackendName;
   requested: string;
   threads: number;
   backends: BackendStatus[];
@@ -38,7 +38,7 @@ export interface InfoReport {
 export function infoReport(): InfoReport {
   const info = backendInfo();
   const probes = loadBinding().backends();
-  const cpu = probes.find((probe) => probe.name === 'cpu');
+  const hostBackends = probes.filter((probe) => probe.name !== 'cuda');
   const cuda = probes.find((probe) => probe.name === 'cuda');
   // The CPU addon does not know CUDA at all; the loader's fallback reason then says why it was not used.
   const cudaReason = cuda?.available === true ? null : (info.fallbackReason ?? cuda?.reason ?? (info.requested === 'cpu' ? 'the cpu backend was requested' : 'no CUDA build loaded'));
@@ -48,7 +48,12 @@ export function infoReport(): InfoReport {
     requested: info.requested,
     threads: info.threads,
     backends: [
-      { name: 'cpu', available: cpu?.available ?? true, device: cpu?.device ?? null, reason: cpu?.available === false ? cpu.reason : null },
+      ...hostBackends.map((probe): BackendStatus => ({
+        name: probe.name as BackendName,
+        available: probe.available,
+        device: probe.available ? probe.device : null,
+        reason: probe.available ? null : probe.reason,
+      })),
       { name: 'cuda', available: cuda?.available === true, device: cuda?.available === true ? cuda.device : null, reason: cudaReason },
     ],
     binary: info.binary,

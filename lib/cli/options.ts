@@ -48,7 +48,7 @@ export interface ModelOptions {
 /** Adds --backend and --threads. */
 export function addRuntimeOptions(command: Command): Command {
   return command
-    .addOption(new Option('--backend <name>', 'native backend').choices(['auto', 'cpu', 'cuda']))
+    .addOption(new Option('--backend <name>', 'native backend').choices(['auto', 'cpu', 'mirror', 'cuda']))
     .option('--threads <n>', 'CPU threads (0: every core)', parse.nonNegativeInteger);
 }
 

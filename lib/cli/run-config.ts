@@ -1,6 +1,7 @@
 // The shape of a `hookmd run` config once it has passed CONFIG_SCHEMA. `relax` builds the same object
 // from its flags, so both commands run through one pipeline.
 import type { HookConfigEntry } from '../hooks/index.js';
+import type { BackendRequest } from '../native/index.js';
 
 /** Unit systems a config may name. */
 export type UnitsName = 'metal' | 'lj';
@@ -38,7 +39,7 @@ export interface StreamConfig {
 /** A whole run config (docs/config.schema.json). */
 export interface RunConfig {
   readonly units?: UnitsName;
-  readonly backend?: 'auto' | 'cpu' | 'cuda';
+  readonly backend?: BackendRequest;
   readonly threads?: number;
   readonly plugins?: readonly string[];
   readonly model: ModelConfig;

@@ -1,9 +1,11 @@
 // Batch: B systems and N atoms in structure-of-arrays form, owned by the native backend. JS sees the arrays
-// as typed-array views; on CPU they alias native memory, on CUDA (or where external buffers are refused)
-// they are host mirrors synced on first touch and written back when the engine commits them.
+// as typed-array views of the host side. On cpu they alias the storage itself. On a device backend (cuda,
+// mirror) they alias the host mirrors, and every access declares itself to the native coherence table:
+// a read syncs a stale mirror, a write marks the device copy stale. Where the runtime refuses external
+// buffers, views are copies, written back when the engine commits them.
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { activeBackend, loadBinding } from '../native/index.js';
-import type { NativeBatch, NativeFieldArrays, NativeFieldName } from '../native/index.js';
+import type { BackendName, NativeBatch, NativeFieldArrays, NativeFieldName, TransferStats } from '../native/index.js';
 import { chemicalSymbol } from './elements.js';
 import { assembleSystems, type PackedSystems } from './pack.js';
 import type { ResolvedSystem, System } from './system.js';
@@ -54,7 +56,10 @@ export class Batch {
   /** Units of every number in this batch. */
   readonly units: UnitSystem;
   readonly #native: NativeBatch;
-  readonly #mirrored: boolean;
+  /** Views alias memory that native code keeps current itself (cpu): no per-access call is needed. */
+  readonly #unified: boolean;
+  /** Views are copies (external buffers refused): they are refreshed per dispatch and written back. */
+  readonly #copies: boolean;
   // Views are cached in a plain object: the getters are on the hot path of every hook.
   #views: Partial<NativeFieldArrays> = {};
   #layoutCopies: Partial<Record<'ptr' | 'numAtoms' | 'systemIndex', Int32Array>> = {};
@@ -71,7 +76,8 @@ export class Batch {
     const binding = loadBinding();
     this.#native = new binding.NativeBatch(activeBackend());
     this.#native.setUnits(units.kB, units.forceToAccel);
-    this.#mirrored = this.#native.backend !== 'cpu' || !binding.externalViews();
+    this.#copies = !binding.externalViews();
+    this.#unified = this.#native.unified && !this.#copies;
     nativeOf.set(this, this.#native);
   }
 
@@ -94,8 +100,26 @@ export class Batch {
   }
 
   /** The backend that owns the arrays. */
-  get backend(): 'cpu' | 'cuda' {
+  get backend(): BackendName {
     return this.#native.backend;
+  }
+
+  /**
+   * Bytes and copies moved between the host mirrors and the device arrays since the last reset; always
+   * zero on cpu, where both are one memory.
+   *
+   * @example
+   * batch.resetTransferStats();
+   * await md.run(batch, { steps: 100 });
+   * const { toHostBytes, toDeviceBytes } = batch.transferStats();
+   */
+  transferStats(): TransferStats {
+    return this.#native.transferStats();
+  }
+
+  /** Zeroes the counters of `transferStats()`. */
+  resetTransferStats(): void {
+    this.#native.resetTransferStats();
   }
 
   /** N×3 positions (Å in metal). */
@@ -365,29 +389,32 @@ export class Batch {
   }
 
   #access<K extends NativeFieldName>(field: K, forWrite: boolean): NativeFieldArrays[K] {
-    if (!this.#mirrored) {
-      return (this.#views[field] ??= this.#native.view(field));
-    }
+    if (this.#copies) return this.#copyAccess(field, forWrite);
+    const view = (this.#views[field] ??= this.#native.view(field));
+    // One memory needs no bookkeeping; a mirror is synced when stale, and a write marks the device stale.
+    if (!this.#unified) this.#native.acquire(field, forWrite);
+    return view;
+  }
+
+  #copyAccess<K extends NativeFieldName>(field: K, forWrite: boolean): NativeFieldArrays[K] {
     if (!this.#synced.has(field)) {
-      this.#native.syncToHost(field);
-      // Where external buffers are refused, view() returns a fresh copy of the host array.
-      this.#views[field] = this.#native.view(field);
+      this.#views[field] = this.#native.hostView(field, false);
       this.#synced.add(field);
     }
     if (forWrite) this.#touched.add(field);
     return this.#views[field] as NativeFieldArrays[K];
   }
 
-  /** @internal Writes back mirrors touched through the field getters (after a hook dispatch). */
+  /** @internal Writes back copied views touched through the field getters (after a hook dispatch). */
   commitHostViews(): void {
-    if (!this.#mirrored) return;
+    if (!this.#copies) return;
     for (const field of this.#touched) this.#native.write(field, this.#views[field] as never);
     this.#touched.clear();
   }
 
-  /** @internal Marks every mirror stale after native code changed device data. */
+  /** @internal Drops copied views after native code may have changed the data behind them. */
   invalidateHostViews(): void {
-    if (!this.#mirrored) return;
+    if (!this.#copies) return;
     this.commitHostViews();
     this.#synced.clear();
   }

@@ -49,7 +49,7 @@ const CHUNK_BUDGET_SECONDS = 0.02;
 interface Binding {
   batch: Batch;
   stepper: NativeStepperHandle;
-  numSystems: number;
+  generation: number;
 }
 
 /**
@@ -329,7 +329,7 @@ export abstract class Dynamics {
   #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number): void {
     stepper.remap(Int32Array.from(keep), added);
     stepper.updateParameters(this.#expandedParameters(batch));
-    if (this.#bound !== undefined) this.#bound.numSystems = batch.numSystems;
+    if (this.#bound !== undefined) this.#bound.generation = nativeBatchOf(batch).generation;
     this.model.compute(batch);
     batch.invalidateHostViews();
   }
@@ -359,14 +359,15 @@ export abstract class Dynamics {
 
   /** Binds the native stepper to `batch` (once per batch) and computes the forces of the start positions. */
   #prepare(batch: Batch): NativeStepperHandle {
-    if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.numSystems !== batch.numSystems) {
+    // Any reallocation between runs (append, refill) needs per-system state of the new size.
+    if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
       for (const hook of this.#nativeHooks) {
         const spec = hook.toNativeHook(batch);
         if (spec !== undefined) stepper.addHook({ ...spec, stageMask: stageMask(spec.stages) });
       }
       for (const hook of this.#convergence) stepper.addConvergence(hook.nativeSpec(this.exitStatus));
-      this.#bound = { batch, stepper, numSystems: batch.numSystems };
+      this.#bound = { batch, stepper, generation: nativeBatchOf(batch).generation };
     }
     const stepper = this.#bound.stepper;
     stepper.stepCount = this.#counter.value;

@@ -26,15 +26,33 @@ export type NativeFieldName = keyof NativeFieldArrays;
 /** A per-system reduction over each system's atoms. */
 export type ReduceOp = 'sum' | 'mean' | 'min' | 'max' | 'norm';
 
+/**
+ * Bytes and copies moved between host mirrors and device arrays since the last reset
+ * (`batch.transferStats()`). Always zero on the cpu backend, where both are one memory.
+ */
+export interface TransferStats {
+  toHostBytes: number;
+  toDeviceBytes: number;
+  toHostCopies: number;
+  toDeviceCopies: number;
+}
+
+/** A backend name, as `backendInfo().backend` and `batch.backend` report it. */
+export type BackendName = 'cpu' | 'mirror' | 'cuda';
+
 /** The backend-owned storage of one Batch (native class `NativeBatch`). */
 export interface NativeBatch {
   resize(numAtoms: number, numSystems: number): void;
-  /** A view of the host array (zero-copy where allowed; see `externalViews()`). */
+  /** A view of the host array, without any sync (zero-copy where allowed; see `externalViews()`). */
   view<K extends NativeFieldName>(field: K): NativeFieldArrays[K];
-  /** Copies `source` into the field (host, then device). */
+  /** Replaces the whole field on the host; the device copy goes stale and syncs when a kernel reads it. */
   write<K extends NativeFieldName>(field: K, source: NativeFieldArrays[K]): void;
-  syncToHost(field: NativeFieldName): void;
-  syncToDevice(field: NativeFieldName): void;
+  /** Makes the host mirror of `field` current and, with `write`, marks the device copy stale. */
+  acquire(field: NativeFieldName, write: boolean): void;
+  /** acquire(), then view(). */
+  hostView<K extends NativeFieldName>(field: K, write: boolean): NativeFieldArrays[K];
+  transferStats(): TransferStats;
+  resetTransferStats(): void;
   reduce(field: 'positions' | 'velocities' | 'forces' | 'masses', op: ReduceOp): Float64Array;
   kineticEnergy(): Float64Array;
   fmax(): Float64Array;
@@ -42,8 +60,10 @@ export interface NativeBatch {
   readonly numAtoms: number;
   readonly numSystems: number;
   readonly generation: number;
-  readonly backend: 'cpu' | 'cuda';
+  readonly backend: BackendName;
   readonly device: string;
+  /** True where host and device are one memory (cpu): host views are never stale. */
+  readonly unified: boolean;
 }
 
 /** What the addon reports about one compiled-in backend. */

@@ -12,10 +12,12 @@ export {
 export type { BackendInfo, BackendRequest } from './loader.js';
 export { cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary } from './locate.js';
 export type {
+  BackendName,
   NativeBackendProbe,
   NativeBatch,
   NativeBinding,
   NativeFieldArrays,
   NativeFieldName,
   ReduceOp,
+  TransferStats,
 } from './binding.js';

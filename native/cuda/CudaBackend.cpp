@@ -3,16 +3,11 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/DeviceKernels.h"
 #include "core/Error.h"
 #include "cuda/CudaCheck.h"
 
 namespace hookmd {
-
-namespace {
-std::size_t fieldBytes(const BatchStorage& storage, Field field) {
-  return storage.length(field) * elementSize(fieldInfo(field).type);
-}
-}  // namespace
 
 std::string CudaBackend::describeDevice(const cudaDeviceProp& properties) {
   const double gib = static_cast<double>(properties.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0);
@@ -31,49 +26,30 @@ CudaBackend::CudaBackend() {
   resize(0, 0);
 }
 
-bool CudaBackend::supports(const std::string& operation) const {
-  static const char* const native[] = {"resize", "syncToHost", "syncToDevice", "reduce", "kineticEnergy", "fmax"};
-  for (const char* name : native) {
-    if (operation == name) return true;
-  }
-  return false;
+bool CudaBackend::supports(Kernel kernel) const { return deviceImplements(kernel); }
+
+void CudaBackend::resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) {
+  // Each device block is freed before its replacement is allocated, keeping the peak at one copy; the base
+  // class empties the batch if an allocation fails.
+  for (int i = 0; i < kFieldCount; ++i) d_fields_[i].allocate(fieldBytes(static_cast<Field>(i)), "resize");
+  d_result_.allocate(static_cast<std::size_t>(numSystems) * sizeof(double), "resize");
 }
 
-void CudaBackend::resize(std::int64_t numAtoms, std::int64_t numSystems) {
-  host_.resize(numAtoms, numSystems);
-  // Each device block is freed before its replacement is allocated, keeping the peak at one copy. If an
-  // allocation fails, the batch is left empty rather than with host sizes the device arrays do not match.
-  try {
-    for (int i = 0; i < kFieldCount; ++i) d_fields_[i].allocate(fieldBytes(host_, static_cast<Field>(i)), "resize");
-    d_result_.allocate(static_cast<std::size_t>(numSystems) * sizeof(double), "resize");
-  } catch (...) {
-    for (DeviceBuffer& buffer : d_fields_) buffer.allocate(0, "resize");
-    d_result_.allocate(0, "resize");
-    host_.resize(0, 0);
-    throw;
-  }
+void CudaBackend::copyToHost(Field field, std::size_t bytes) {
+  cudaCheck(cudaMemcpy(hostBuffer(field)->data(), d_fields_[static_cast<int>(field)].data(), bytes, cudaMemcpyDeviceToHost),
+            "copy to host");
 }
 
-void CudaBackend::syncToHost(Field field) {
-  const std::size_t bytes = fieldBytes(host_, field);
-  if (bytes == 0) return;
-  cudaCheck(cudaMemcpy(host_.buffer(field)->data(), d_fields_[static_cast<int>(field)].data(), bytes,
-                       cudaMemcpyDeviceToHost),
-            "syncToHost");
+void CudaBackend::copyToDevice(Field field, std::size_t bytes) {
+  cudaCheck(cudaMemcpy(d_fields_[static_cast<int>(field)].data(), hostBuffer(field)->data(), bytes, cudaMemcpyHostToDevice),
+            "copy to device");
 }
 
-void CudaBackend::syncToDevice(Field field) {
-  const std::size_t bytes = fieldBytes(host_, field);
-  if (bytes == 0) return;
-  cudaCheck(cudaMemcpy(d_fields_[static_cast<int>(field)].data(), host_.buffer(field)->data(), bytes,
-                       cudaMemcpyHostToDevice),
-            "syncToDevice");
-}
 
 kernel::SystemRanges CudaBackend::prepareSystems(const char* operation) {
   // All ones is the "no bad system" value that atomicMin can only lower.
   cudaCheck(cudaMemset(d_firstBadSystem_.data(), 0xFF, sizeof(unsigned long long)), operation);
-  return {d_fields_[static_cast<int>(Field::Ptr)].as<const std::int32_t>(), host_.numSystems(), host_.numAtoms(),
+  return {d_fields_[static_cast<int>(Field::Ptr)].as<const std::int32_t>(), numSystems(), numAtoms(),
           d_firstBadSystem_.as<unsigned long long>()};
 }
 
@@ -90,7 +66,7 @@ void CudaBackend::finish(cudaError_t launchStatus, const char* operation, double
             operation);
   fail("INVALID_PTR", std::string(operation) + ": system " + std::to_string(firstBad) + " spans atoms [" +
                           std::to_string(range[0]) + ", " + std::to_string(range[1]) + "), outside [0, " +
-                          std::to_string(host_.numAtoms()) + "); ptr must hold non-decreasing atom offsets");
+                          std::to_string(numAtoms()) + "); ptr must hold non-decreasing atom offsets");
 }
 
 void CudaBackend::reduceInto(Field field, ReduceOp op, double* out, const char* operation) {
@@ -98,10 +74,11 @@ void CudaBackend::reduceInto(Field field, ReduceOp op, double* out, const char* 
   if (info.extent != Extent::PerAtom || info.type != ElementType::Float64) {
     fail("INVALID_FIELD", std::string(operation) + ": field '" + info.name + "' is not a per-atom float64 field");
   }
-  if (host_.numSystems() == 0) return;
+  if (numSystems() == 0) return;
+  onDevice({field, Field::Ptr});
   kernel::ReduceFieldArgs args;
   args.systems = prepareSystems(operation);
-  args.d_values = deviceF64(field);
+  args.d_values = deviceData<const double>(field);
   args.components = info.components;
   args.op = static_cast<int>(op);
   args.d_out = d_result_.as<double>();
@@ -111,12 +88,13 @@ void CudaBackend::reduceInto(Field field, ReduceOp op, double* out, const char* 
 void CudaBackend::reduce(Field field, ReduceOp op, double* out) { reduceInto(field, op, out, "reduce"); }
 
 void CudaBackend::kineticEnergy(double* out) {
-  if (host_.numSystems() == 0) return;
+  if (numSystems() == 0) return;
+  onDevice({Field::Masses, Field::Velocities, Field::Ptr});
   kernel::KineticEnergyArgs args;
   args.systems = prepareSystems("kineticEnergy");
-  args.d_masses = deviceF64(Field::Masses);
-  args.d_velocities = deviceF64(Field::Velocities);
-  args.forceToAccel = host_.units.forceToAccel;
+  args.d_masses = deviceData<const double>(Field::Masses);
+  args.d_velocities = deviceData<const double>(Field::Velocities);
+  args.forceToAccel = units().forceToAccel;
   args.d_out = d_result_.as<double>();
   finish(kernel::kineticEnergy(args), "kineticEnergy", out);
 }

@@ -1,6 +1,6 @@
-// The CUDA backend: device arrays for every field of core/Fields.h, with host mirrors in a BatchStorage
-// that views and the CPU fallback read. Natively it runs storage, sync and the per-system reductions;
-// supports() reports everything else as unsupported, so callers run the CPU path on the host mirrors.
+// The CUDA backend: device arrays for every field of core/Fields.h, with the host mirrors and their
+// coherence kept by the Backend base class. It runs the per-system reductions and the pair forces (neighbor
+// lists included) as kernels; every other kernel runs the CPU reference on the host mirrors.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -21,16 +21,14 @@ class CudaBackend final : public Backend {
 
   const char* name() const noexcept override { return "cuda"; }
   std::string device() const override { return device_; }
-  /** True for resize, syncToHost, syncToDevice, reduce, kineticEnergy and fmax. */
-  bool supports(const std::string& operation) const override;
+  bool supports(Kernel kernel) const override;
 
-  /** Reallocates the device arrays and the host mirrors, all zeroed; on failure the batch is left empty. */
-  void resize(std::int64_t numAtoms, std::int64_t numSystems) override;
-  BatchStorage& host() noexcept override { return host_; }
-  void syncToHost(Field field) override;
-  void syncToDevice(Field field) override;
+  /** The device array of `field`: call onDevice() with the fields a kernel reads and writes first. */
+  template <typename T>
+  T* deviceData(Field field) const {
+    return d_fields_[static_cast<int>(field)].as<T>();
+  }
 
-  /** These read the device arrays only: sync the fields they read, and ptr, to the device first. */
   void reduce(Field field, ReduceOp op, double* out) override;
   void kineticEnergy(double* out) override;
   void fmax(double* out) override;
@@ -38,8 +36,13 @@ class CudaBackend final : public Backend {
   /** "<name> (sm_XY, N GiB)", as backends() and device() report it. */
   static std::string describeDevice(const cudaDeviceProp& properties);
 
+ protected:
+  void resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) override;
+  BatchStorage* deviceArrays() noexcept override { return nullptr; }
+  void copyToHost(Field field, std::size_t bytes) override;
+  void copyToDevice(Field field, std::size_t bytes) override;
+
  private:
-  const double* deviceF64(Field field) const { return d_fields_[static_cast<int>(field)].as<const double>(); }
   void reduceInto(Field field, ReduceOp op, double* out, const char* operation);
   /** The layout arguments, with the error flag reset for a new launch. */
   kernel::SystemRanges prepareSystems(const char* operation);
@@ -47,7 +50,6 @@ class CudaBackend final : public Backend {
   void finish(cudaError_t launchStatus, const char* operation, double* out);
 
   std::string device_;
-  BatchStorage host_;
   std::array<DeviceBuffer, kFieldCount> d_fields_;
   DeviceBuffer d_result_;
   DeviceBuffer d_firstBadSystem_;

@@ -13,12 +13,14 @@ import {
   parseBackendRequest,
   setThreads,
 } from '../../lib/native/index.js';
+import { autoFallbackReason } from '../../lib/native/loader.js';
 
 describe('native loader', () => {
   it('loads the CPU addon and reports the backend, device and threads', () => {
     const info = backendInfo();
-    expect(info.backend).toBe('cpu');
-    expect(['auto', 'cpu']).toContain(info.requested);
+    const mirror = process.env.HOOKMD_BACKEND === 'mirror';
+    expect(info.backend).toBe(mirror ? 'mirror' : 'cpu');
+    expect(mirror ? ['mirror'] : ['auto', 'cpu']).toContain(info.requested);
     expect(info.threads).toBeGreaterThanOrEqual(1);
     expect(info.device).toMatch(/threads/);
     expect(info.napiVersion).toBe(8);
@@ -35,9 +37,14 @@ describe('native loader', () => {
     expect(() => setThreads(1.5)).toThrow(expect.objectContaining({ code: 'INVALID_THREADS' }));
   });
 
+  it("'auto' never picks cuda before the GPU parity suite has passed, and says why", () => {
+    expect(autoFallbackReason({ available: true, reason: '' })).toMatch(/not yet passed the CPU\/GPU parity suite/);
+    expect(autoFallbackReason({ available: false, reason: 'no CUDA device found' })).toBe('no CUDA device found');
+  });
+
   it('rejects an unknown backend request with a typed error', () => {
     expect(() => parseBackendRequest('gpu', 'HOOKMD_BACKEND')).toThrow(expect.objectContaining({ code: 'INVALID_BACKEND' }));
-    expect(() => parseBackendRequest('gpu', 'HOOKMD_BACKEND')).toThrow(/HOOKMD_BACKEND: backend must be one of auto, cpu, cuda/);
+    expect(() => parseBackendRequest('gpu', 'HOOKMD_BACKEND')).toThrow(/HOOKMD_BACKEND: backend must be one of auto, cpu, mirror, cuda/);
   });
 
   it('refuses to switch backends after the addon is loaded', () => {

@@ -10,6 +10,7 @@
 #include "binding/MorseWrap.h"
 #include "binding/StepperWrap.h"
 #include "cpu/CpuBackend.h"
+#include "mirror/MirrorBackend.h"
 
 #ifdef HOOKMD_WITH_CUDA
 #include "cuda/CudaBackendRegistration.h"
@@ -22,6 +23,7 @@ AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); 
 Napi::Object init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
   registerCpuBackend();
+  registerMirrorBackend();
 #ifdef HOOKMD_WITH_CUDA
   registerCudaBackend();
 #endif

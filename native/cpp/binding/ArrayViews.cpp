@@ -50,8 +50,7 @@ Napi::TypedArray makeView(Napi::Env env, const std::shared_ptr<HostBuffer>& buff
   return Napi::TypedArray(env, view);
 }
 
-void copyIntoBuffer(Napi::Env env, const Napi::Value& source, const std::shared_ptr<HostBuffer>& buffer,
-                    ElementType type, std::size_t length, const char* fieldName) {
+void requireFieldSource(Napi::Env env, const Napi::Value& source, ElementType type, std::size_t length, const char* fieldName) {
   if (!source.IsTypedArray() || source.As<Napi::TypedArray>().TypedArrayType() != typedArrayType(type)) {
     throwJs(env, "INVALID_ARGUMENT", std::string("write: '") + fieldName + "' needs a typed array of its element type");
   }
@@ -61,6 +60,12 @@ void copyIntoBuffer(Napi::Env env, const Napi::Value& source, const std::shared_
             std::string("write: '") + fieldName + "' needs " + std::to_string(length) + " elements, got " +
                 std::to_string(array.ElementLength()));
   }
+}
+
+void copyIntoBuffer(Napi::Env env, const Napi::Value& source, const std::shared_ptr<HostBuffer>& buffer,
+                    ElementType type, std::size_t length, const char* fieldName) {
+  requireFieldSource(env, source, type, length, fieldName);
+  Napi::TypedArray array = source.As<Napi::TypedArray>();
   const auto* bytes = static_cast<const std::uint8_t*>(array.ArrayBuffer().Data()) + array.ByteOffset();
   if (length > 0) std::memcpy(buffer->data(), bytes, length * elementSize(type));
 }

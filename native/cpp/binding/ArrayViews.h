@@ -19,6 +19,9 @@ Napi::TypedArray makeView(Napi::Env env, const std::shared_ptr<HostBuffer>& buff
 /** False after the runtime has refused an external ArrayBuffer in this process. */
 bool externalViewsSupported();
 
+/** Throws a typed JS error unless `source` is a typed array of `type` with `length` elements. */
+void requireFieldSource(Napi::Env env, const Napi::Value& source, ElementType type, std::size_t length, const char* fieldName);
+
 /** Copies a JS typed array of the field's element type into `buffer` (lengths must match). */
 void copyIntoBuffer(Napi::Env env, const Napi::Value& source, const std::shared_ptr<HostBuffer>& buffer,
                     ElementType type, std::size_t length, const char* fieldName);

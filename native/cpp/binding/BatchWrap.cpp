@@ -5,6 +5,7 @@
 #include "binding/ArrayViews.h"
 #include "binding/Errors.h"
 #include "core/BackendRegistry.h"
+#include "core/FieldSet.h"
 
 namespace hookmd::binding {
 
@@ -15,8 +16,10 @@ Napi::Function BatchWrap::define(Napi::Env env) {
           InstanceMethod<&BatchWrap::resize>("resize"),
           InstanceMethod<&BatchWrap::view>("view"),
           InstanceMethod<&BatchWrap::write>("write"),
-          InstanceMethod<&BatchWrap::syncToHost>("syncToHost"),
-          InstanceMethod<&BatchWrap::syncToDevice>("syncToDevice"),
+          InstanceMethod<&BatchWrap::acquire>("acquire"),
+          InstanceMethod<&BatchWrap::hostView>("hostView"),
+          InstanceMethod<&BatchWrap::transferStats>("transferStats"),
+          InstanceMethod<&BatchWrap::resetTransferStats>("resetTransferStats"),
           InstanceMethod<&BatchWrap::reduce>("reduce"),
           InstanceMethod<&BatchWrap::kineticEnergy>("kineticEnergy"),
           InstanceMethod<&BatchWrap::fmax>("fmax"),
@@ -26,6 +29,7 @@ Napi::Function BatchWrap::define(Napi::Env env) {
           InstanceAccessor<&BatchWrap::generation>("generation"),
           InstanceAccessor<&BatchWrap::backendName>("backend"),
           InstanceAccessor<&BatchWrap::device>("device"),
+          InstanceAccessor<&BatchWrap::unified>("unified"),
       });
   addonData(env).batchConstructor = Napi::Persistent(constructor);
   return constructor;
@@ -53,36 +57,56 @@ Napi::Value BatchWrap::resize(const Napi::CallbackInfo& info) {
 
 Napi::Value BatchWrap::view(const Napi::CallbackInfo& info) {
   const Field field = requireField(info, 0);
-  const BatchStorage& host = backend_->host();
   return guard(info.Env(), [&] {
-    return makeView(info.Env(), host.buffer(field), fieldInfo(field).type, host.length(field));
+    return makeView(info.Env(), backend_->hostBuffer(field), fieldInfo(field).type,
+                    fieldLength(field, backend_->numAtoms(), backend_->numSystems()));
   });
 }
 
 Napi::Value BatchWrap::write(const Napi::CallbackInfo& info) {
   const Field field = requireField(info, 0);
   if (info.Length() < 2) throwJs(info.Env(), "INVALID_ARGUMENT", "write: missing source array");
-  const BatchStorage& host = backend_->host();
-  copyIntoBuffer(info.Env(), info[1], host.buffer(field), fieldInfo(field).type, host.length(field),
-                 fieldInfo(field).name);
-  guard(info.Env(), [&] { backend_->syncToDevice(field); });
+  const std::size_t length = fieldLength(field, backend_->numAtoms(), backend_->numSystems());
+  const ElementType type = fieldInfo(field).type;
+  // Checked before the field is marked as written, so a rejected source leaves the coherence state alone.
+  requireFieldSource(info.Env(), info[1], type, length, fieldInfo(field).name);
+  // The whole field is replaced: nothing needs syncing first, and the device copy goes stale.
+  guard(info.Env(), [&] { backend_->host({}, {field}); });
+  copyIntoBuffer(info.Env(), info[1], backend_->hostBuffer(field), type, length, fieldInfo(field).name);
   return info.Env().Undefined();
 }
 
-Napi::Value BatchWrap::syncToHost(const Napi::CallbackInfo& info) {
+Napi::Value BatchWrap::acquire(const Napi::CallbackInfo& info) {
   const Field field = requireField(info, 0);
-  guard(info.Env(), [&] { backend_->syncToHost(field); });
+  const bool forWrite = info.Length() > 1 && info[1].ToBoolean().Value();
+  guard(info.Env(), [&] { backend_->host({field}, forWrite ? FieldSet{field} : FieldSet{}); });
   return info.Env().Undefined();
 }
 
-Napi::Value BatchWrap::syncToDevice(const Napi::CallbackInfo& info) {
-  const Field field = requireField(info, 0);
-  guard(info.Env(), [&] { backend_->syncToDevice(field); });
+Napi::Value BatchWrap::hostView(const Napi::CallbackInfo& info) {
+  acquire(info);
+  return view(info);
+}
+
+Napi::Value BatchWrap::transferStats(const Napi::CallbackInfo& info) {
+  const TransferStats& stats = backend_->transferStats();
+  Napi::Object out = Napi::Object::New(info.Env());
+  out.Set("toHostBytes", static_cast<double>(stats.toHostBytes));
+  out.Set("toDeviceBytes", static_cast<double>(stats.toDeviceBytes));
+  out.Set("toHostCopies", static_cast<double>(stats.toHostCopies));
+  out.Set("toDeviceCopies", static_cast<double>(stats.toDeviceCopies));
+  return out;
+}
+
+Napi::Value BatchWrap::resetTransferStats(const Napi::CallbackInfo& info) {
+  backend_->resetTransferStats();
   return info.Env().Undefined();
 }
+
+Napi::Value BatchWrap::unified(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), backend_->unified()); }
 
 Napi::Float64Array BatchWrap::perSystemResult(Napi::Env env) {
-  return Napi::Float64Array::New(env, static_cast<std::size_t>(backend_->host().numSystems()));
+  return Napi::Float64Array::New(env, static_cast<std::size_t>(backend_->numSystems()));
 }
 
 Napi::Value BatchWrap::reduce(const Napi::CallbackInfo& info) {
@@ -116,20 +140,20 @@ Napi::Value BatchWrap::setUnits(const Napi::CallbackInfo& info) {
   if (!(units.kB > 0) || !(units.forceToAccel > 0)) {
     throwJs(info.Env(), "INVALID_UNITS", "setUnits: kB and forceToAccel must be positive");
   }
-  backend_->host().units = units;
+  backend_->units() = units;
   return info.Env().Undefined();
 }
 
 Napi::Value BatchWrap::numAtoms(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(backend_->host().numAtoms()));
+  return Napi::Number::New(info.Env(), static_cast<double>(backend_->numAtoms()));
 }
 
 Napi::Value BatchWrap::numSystems(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(backend_->host().numSystems()));
+  return Napi::Number::New(info.Env(), static_cast<double>(backend_->numSystems()));
 }
 
 Napi::Value BatchWrap::generation(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), static_cast<double>(backend_->host().generation()));
+  return Napi::Number::New(info.Env(), static_cast<double>(backend_->generation()));
 }
 
 Napi::Value BatchWrap::backendName(const Napi::CallbackInfo& info) {

@@ -1,5 +1,6 @@
-// NativeBatch: the JS handle of one backend-owned Batch storage. It exposes views, bulk writes, host/device
-// sync and the per-system reductions; it does no physics itself.
+// NativeBatch: the JS handle of one backend-owned Batch storage. It exposes host views, bulk writes, the
+// host side of the coherence protocol (acquire a field for reading or writing), the transfer counters and
+// the per-system reductions; it does no physics itself.
 #pragma once
 
 #include <napi.h>
@@ -23,8 +24,11 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
   Napi::Value resize(const Napi::CallbackInfo& info);
   Napi::Value view(const Napi::CallbackInfo& info);
   Napi::Value write(const Napi::CallbackInfo& info);
-  Napi::Value syncToHost(const Napi::CallbackInfo& info);
-  Napi::Value syncToDevice(const Napi::CallbackInfo& info);
+  Napi::Value acquire(const Napi::CallbackInfo& info);
+  Napi::Value hostView(const Napi::CallbackInfo& info);
+  Napi::Value transferStats(const Napi::CallbackInfo& info);
+  Napi::Value resetTransferStats(const Napi::CallbackInfo& info);
+  Napi::Value unified(const Napi::CallbackInfo& info);
   Napi::Value reduce(const Napi::CallbackInfo& info);
   Napi::Value kineticEnergy(const Napi::CallbackInfo& info);
   Napi::Value fmax(const Napi::CallbackInfo& info);

@@ -60,8 +60,8 @@ LossWrap::LossWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<LossWrap>(
 
 Napi::Value LossWrap::bind(const Napi::CallbackInfo& info) {
   Backend& backend = BatchWrap::backendOf(info.Env(), info[0]);
-  const std::int64_t systems = backend.host().numSystems();
-  const std::int64_t atoms = backend.host().numAtoms();
+  const std::int64_t systems = backend.numSystems();
+  const std::int64_t atoms = backend.numAtoms();
   ReferenceArrays refs;
   refs.energy = requireFloat64Array(info, 1, "PairLoss.bind: refEnergy", systems).Data();
   refs.forces = requireFloat64Array(info, 2, "PairLoss.bind: refForces", 3 * atoms).Data();

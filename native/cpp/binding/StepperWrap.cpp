@@ -85,7 +85,7 @@ StepperWrap::StepperWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Step
   batch_ = Napi::Persistent(info[0].As<Napi::Object>());
   if (info[1].IsObject()) model_ = Napi::Persistent(info[1].As<Napi::Object>());
   guard(env, [&] {
-    auto integrator = createIntegrator(type, parameters, backend.host().numSystems());
+    auto integrator = createIntegrator(type, parameters, backend.numSystems());
     stepper_ = std::make_unique<Stepper>(backend, std::move(compute), std::move(integrator), static_cast<std::int32_t>(exitStatus));
   });
 }
@@ -177,7 +177,7 @@ Napi::Value StepperWrap::addConvergence(const Napi::CallbackInfo& info) {
 Napi::Value StepperWrap::updateParameters(const Napi::CallbackInfo& info) {
   const Parameters parameters = parametersFrom(info.Env(), info.Length() > 0 ? info[0] : info.Env().Undefined());
   Backend& backend = BatchWrap::backendOf(info.Env(), batch_.Value());
-  guard(info.Env(), [&] { stepper_->integrator().updateParameters(parameters, backend.host().numSystems()); });
+  guard(info.Env(), [&] { stepper_->integrator().updateParameters(parameters, backend.numSystems()); });
   return info.Env().Undefined();
 }
 

@@ -1,6 +1,8 @@
-// The Backend interface (DESIGN §2): it owns every per-atom and per-system array of one Batch and runs the
-// kernels over them. `cpu` is complete and is the reference; `cuda` implements the same interface.
-// Callers never learn which backend runs an operation.
+// The Backend interface (docs/ARCHITECTURE.md): it owns every per-atom and per-system array of one Batch,
+// keeps the host mirrors and the device arrays coherent, and creates the kernels it implements. `cpu` is
+// complete and is the reference; `mirror` runs that reference on device arrays kept apart from the host
+// mirrors; `cuda` runs its own kernels. Engine code declares what it reads and writes and never asks which
+// backend it runs on.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +10,8 @@
 #include <string>
 
 #include "core/BatchStorage.h"
+#include "core/Coherence.h"
+#include "core/FieldSet.h"
 #include "core/Fields.h"
 
 namespace hookmd {
@@ -17,25 +21,56 @@ enum class ReduceOp : int { Sum = 0, Mean, Min, Max, Norm };
 /** Returns false when `name` is not one of sum, mean, min, max, norm. */
 bool reduceOpFromName(const std::string& name, ReduceOp& out);
 
+/** The operations a backend may implement on its device (OpenMM's kernel names). */
+enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, Convergence, PairLoss };
+
+class PairForceKernel;
+struct PairForceSpec;
+
 class Backend {
  public:
   virtual ~Backend() = default;
 
-  /** "cpu" or "cuda". */
+  /** "cpu", "mirror" or "cuda": for reports only, never for choosing a code path. */
   virtual const char* name() const noexcept = 0;
   /** Human-readable device description, e.g. "2 threads" or "NVIDIA H100 (sm_90)". */
   virtual std::string device() const = 0;
-  /** Whether this backend has its own kernel for `operation` (others fall back to the CPU reference). */
-  virtual bool supports(const std::string& operation) const = 0;
+  /**
+   * Whether `kernel` runs on this backend's device arrays. The CPU reference of an unsupported kernel runs
+   * on the host mirrors instead (arraysFor() picks the side).
+   */
+  virtual bool supports(Kernel kernel) const = 0;
 
-  /** Reallocates every field for numAtoms atoms in numSystems systems; contents are zeroed. */
-  virtual void resize(std::int64_t numAtoms, std::int64_t numSystems) = 0;
-  /** The host arrays: the storage itself on CPU, the host mirrors on CUDA. */
-  virtual BatchStorage& host() noexcept = 0;
-  /** Copies a field device → host mirror. A no-op where host memory is the storage. */
-  virtual void syncToHost(Field field) = 0;
-  /** Copies a field host mirror → device. A no-op where host memory is the storage. */
-  virtual void syncToDevice(Field field) = 0;
+  /** Reallocates every field for numAtoms atoms in numSystems systems, zeroed on both sides. */
+  void resize(std::int64_t numAtoms, std::int64_t numSystems);
+  std::int64_t numAtoms() const noexcept { return host_.numAtoms(); }
+  std::int64_t numSystems() const noexcept { return host_.numSystems(); }
+  /** Unique per backend object, so a model used with several batches can tell them apart. */
+  std::uint64_t id() const noexcept { return host_.id(); }
+  /** Changes whenever the arrays are reallocated. */
+  std::uint64_t generation() const noexcept { return host_.generation(); }
+  Units& units() noexcept { return host_.units; }
+  const Units& units() const noexcept { return host_.units; }
+  /** Changes whenever `field` is modified on either side. */
+  std::uint64_t version(Field field) const { return coherence_.version(field); }
+
+  /** The host arrays, after syncing `reads` to the host and marking `writes` as modified there. */
+  BatchStorage& host(FieldSet reads, FieldSet writes = {});
+  /** Syncs `reads` to the device and marks `writes` as modified there; device kernels then use their arrays. */
+  void onDevice(FieldSet reads, FieldSet writes = {});
+  /**
+   * The arrays the CPU reference of `kernel` runs on: the device arrays where the backend supports the
+   * kernel and they are host memory (cpu, mirror), else the host mirrors. Syncs and marks like host().
+   */
+  BatchStorage& arraysFor(Kernel kernel, FieldSet reads, FieldSet writes = {});
+  /** The host buffer of `field` without any sync, for views that stay valid across syncs. */
+  const std::shared_ptr<HostBuffer>& hostBuffer(Field field) const { return host_.buffer(field); }
+
+  /** True where host and device are one memory (cpu): nothing is ever copied and host views never go stale. */
+  bool unified() noexcept { return deviceArrays() == &host_; }
+
+  const TransferStats& transferStats() const noexcept { return coherence_.stats(); }
+  void resetTransferStats() { coherence_.resetStats(); }
 
   /**
    * Per-system reduction of a per-atom field over each system's atoms, written to out[numSystems] (host).
@@ -43,10 +78,36 @@ class Backend {
    * of every component. Empty systems give 0.
    */
   virtual void reduce(Field field, ReduceOp op, double* out) = 0;
-  /** Kinetic energy per system, ½ Σ m v² converted to energy units with the storage's Units. */
+  /** Kinetic energy per system, ½ Σ m v² converted to energy units with the batch's Units. */
   virtual void kineticEnergy(double* out) = 0;
   /** Largest per-atom force norm per system. */
   virtual void fmax(double* out) = 0;
+
+  /**
+   * This backend's own pair-force kernel for `spec`, or null where the CPU reference (which runs through
+   * arraysFor) serves.
+   */
+  virtual std::unique_ptr<PairForceKernel> createPairForceKernel(const PairForceSpec& spec);
+
+ protected:
+  /** Reallocates the device arrays (zeroed); the host mirrors are already resized. */
+  virtual void resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) = 0;
+  /** The device arrays where they are host memory (cpu: the host arrays themselves), else null. */
+  virtual BatchStorage* deviceArrays() noexcept = 0;
+  /** Copies `bytes` bytes of `field` device → host mirror. */
+  virtual void copyToHost(Field field, std::size_t bytes) = 0;
+  /** Copies `bytes` bytes of `field` host mirror → device. */
+  virtual void copyToDevice(Field field, std::size_t bytes) = 0;
+
+  BatchStorage& hostStorage() noexcept { return host_; }
+  const BatchStorage& hostStorage() const noexcept { return host_; }
+  std::size_t fieldBytes(Field field) const { return host_.length(field) * elementSize(fieldInfo(field).type); }
+
+ private:
+  void acquire(Side side, FieldSet reads, FieldSet writes);
+
+  BatchStorage host_;
+  Coherence coherence_;
 };
 
 }  // namespace hookmd

@@ -1,5 +1,5 @@
-// The CPU backend: host memory is the storage, and the kernels run on the global thread pool, one system
-// per task for batches.
+// The CPU backend: host memory is the storage (device and host are one memory, so nothing is ever copied),
+// and every kernel is the CPU reference on the global thread pool.
 #pragma once
 
 #include "core/Backend.h"
@@ -10,19 +10,17 @@ class CpuBackend final : public Backend {
  public:
   const char* name() const noexcept override { return "cpu"; }
   std::string device() const override;
-  bool supports(const std::string& operation) const override;
-
-  void resize(std::int64_t numAtoms, std::int64_t numSystems) override { storage_.resize(numAtoms, numSystems); }
-  BatchStorage& host() noexcept override { return storage_; }
-  void syncToHost(Field) override {}
-  void syncToDevice(Field) override {}
+  bool supports(Kernel) const override { return true; }
 
   void reduce(Field field, ReduceOp op, double* out) override;
   void kineticEnergy(double* out) override;
   void fmax(double* out) override;
 
- private:
-  BatchStorage storage_;
+ protected:
+  void resizeDevice(std::int64_t, std::int64_t) override {}
+  BatchStorage* deviceArrays() noexcept override { return &hostStorage(); }
+  void copyToHost(Field, std::size_t) override {}
+  void copyToDevice(Field, std::size_t) override {}
 };
 
 /** Registers "cpu" with the backend registry. */

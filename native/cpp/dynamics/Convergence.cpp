@@ -25,10 +25,10 @@ Convergence::Convergence(std::vector<Criterion> criteria, HookSchedule schedule,
     : criteria_(std::move(criteria)), schedule_(schedule), sourceStatus_(sourceStatus), targetStatus_(targetStatus) {}
 
 void Convergence::values(Backend& backend, const Criterion& criterion, std::vector<double>& out) {
-  BatchStorage& host = backend.host();
-  const std::int64_t numSystems = host.numSystems();
+  const std::int64_t numSystems = backend.numSystems();
   out.assign(static_cast<std::size_t>(numSystems), 0.0);
-  const double* energy = host.f64(Field::Energy);
+  const bool needsEnergy = criterion.key == ConvergenceKey::Energy || criterion.key == ConvergenceKey::EnergyChange;
+  const double* energy = needsEnergy ? backend.host({Field::Energy}).f64(Field::Energy) : nullptr;
   switch (criterion.key) {
     case ConvergenceKey::Forces: backend.reduce(Field::Forces, criterion.op, out.data()); break;
     case ConvergenceKey::Velocities: backend.reduce(Field::Velocities, criterion.op, out.data()); break;
@@ -45,9 +45,10 @@ void Convergence::values(Backend& backend, const Criterion& criterion, std::vect
     case ConvergenceKey::KineticEnergy: backend.kineticEnergy(out.data()); break;
     case ConvergenceKey::Temperature: {
       backend.kineticEnergy(out.data());
-      const std::int32_t* numAtoms = host.i32(Field::NumAtoms);
+      const std::int32_t* numAtoms = backend.host({Field::NumAtoms}).i32(Field::NumAtoms);
+      const double kB = backend.units().kB;
       for (std::int64_t s = 0; s < numSystems; ++s) {
-        out[s] = numAtoms[s] > 0 ? 2.0 * out[s] / (3.0 * numAtoms[s] * host.units.kB) : 0.0;
+        out[s] = numAtoms[s] > 0 ? 2.0 * out[s] / (3.0 * numAtoms[s] * kB) : 0.0;
       }
       break;
     }
@@ -56,9 +57,7 @@ void Convergence::values(Backend& backend, const Criterion& criterion, std::vect
 
 std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vector<std::uint8_t>& newly) {
   if (!(step >= schedule_.phase && (step - schedule_.phase) % schedule_.frequency == 0)) return 0;
-  BatchStorage& host = backend.host();
-  const std::int64_t numSystems = host.numSystems();
-  std::int32_t* status = host.i32(Field::Status);
+  const std::int64_t numSystems = backend.numSystems();
   std::vector<std::uint8_t> meets(static_cast<std::size_t>(numSystems), 1);
   for (const Criterion& criterion : criteria_) {
     values(backend, criterion, scratch_);
@@ -66,13 +65,17 @@ std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vec
       if (!(scratch_[s] <= criterion.threshold)) meets[s] = 0;
     }
   }
-  std::int64_t moved = 0;
   newly.resize(static_cast<std::size_t>(numSystems), 0);
+  const std::int32_t* current = backend.host({Field::Status}).i32(Field::Status);
+  std::int64_t moved = 0;
+  for (std::int64_t s = 0; s < numSystems; ++s) moved += current[s] == sourceStatus_ && meets[s];
+  // Status is written only when some system moves, so a check that changes nothing leaves it coherent.
+  if (moved == 0) return 0;
+  std::int32_t* status = backend.host({Field::Status}, {Field::Status}).i32(Field::Status);
   for (std::int64_t s = 0; s < numSystems; ++s) {
     if (status[s] == sourceStatus_ && meets[s]) {
       status[s] = targetStatus_;
       newly[s] = 1;
-      ++moved;
     }
   }
   return moved;

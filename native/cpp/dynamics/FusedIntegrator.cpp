@@ -34,7 +34,7 @@ void FusedIntegrator::updateParameters(const Parameters& parameters, std::int64_
 }
 
 const std::uint8_t* FusedIntegrator::maskFor(const StepContext& context, int stage) {
-  const BatchStorage& host = context.backend.host();
+  const BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status});
   const std::int64_t numSystems = host.numSystems();
   const std::int32_t* status = host.i32(Field::Status);
   mask_.resize(static_cast<std::size_t>(numSystems));
@@ -50,10 +50,8 @@ void FusedIntegrator::preUpdate(const StepContext& context) {
 }
 
 void FusedIntegrator::postUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.host();
-  const std::int64_t numSystems = host.numSystems();
+  const std::int64_t numSystems = context.backend.numSystems();
   counters_.requireCount(numSystems, budgets_.front().size());
-  std::int32_t* status = host.i32(Field::Status);
   // Which systems each sub-stage updated, decided before any budget moves a system on.
   std::vector<std::int32_t> stageOf(static_cast<std::size_t>(numSystems), -1);
   for (std::size_t k = 0; k < stages_.size(); ++k) {
@@ -64,6 +62,8 @@ void FusedIntegrator::postUpdate(const StepContext& context) {
     const StepContext own{context.backend, mask, context.step};
     stages_[k]->postUpdate(own);
   }
+  // Acquired after the sub-stages ran: each of them may have synced other fields in between.
+  std::int32_t* status = context.backend.arraysFor(Kernel::Integrator, {Field::Status}, {Field::Status}).i32(Field::Status);
   for (std::int64_t s = 0; s < numSystems; ++s) {
     const std::int32_t k = stageOf[s];
     if (k < 0) continue;

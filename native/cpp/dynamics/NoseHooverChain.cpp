@@ -65,7 +65,10 @@ void NoseHooverChain::chainHalfSteps(const BatchStorage& host, const std::uint8_
 }
 
 void NoseHooverChain::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.host();
+  BatchStorage& host = context.backend.arraysFor(
+      Kernel::Integrator,
+      {Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
+      {Field::Positions, Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
   chainHalfSteps(host, context.active);
   double* x = host.f64(Field::Positions);
@@ -81,7 +84,9 @@ void NoseHooverChain::preUpdate(const StepContext& context) {
 }
 
 void NoseHooverChain::postUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.host();
+  BatchStorage& host = context.backend.arraysFor(
+      Kernel::Integrator, {Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
+      {Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);

@@ -2,46 +2,36 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
+
+#include "core/Error.h"
 
 namespace hookmd {
 
-namespace {
-// Every field an action may read or write; non-CPU backends mirror them around native walks.
-constexpr Field kSteppedFields[] = {Field::Positions, Field::Velocities, Field::Forces, Field::Energy,
-                                     Field::Stress,    Field::Status,     Field::Cell};
-
-// The engine's host-side actions see current data on any backend: pull mirrors before a walk, push after.
-class HostSession {
- public:
-  explicit HostSession(Backend& backend) : backend_(backend), mirrored_(std::string(backend.name()) != "cpu") {
-    if (mirrored_) {
-      for (Field field : kSteppedFields) backend_.syncToHost(field);
-    }
-  }
-  ~HostSession() {
-    if (mirrored_) {
-      for (Field field : kSteppedFields) backend_.syncToDevice(field);
-    }
-  }
-
- private:
-  Backend& backend_;
-  bool mirrored_;
-};
-}  // namespace
-
 Stepper::Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator> integrator, std::int32_t exitStatus)
-    : backend_(backend), compute_(std::move(compute)), integrator_(std::move(integrator)), exitStatus_(exitStatus) {}
+    : backend_(backend),
+      compute_(std::move(compute)),
+      integrator_(std::move(integrator)),
+      exitStatus_(exitStatus),
+      layout_(backend.generation()) {}
+
+void Stepper::requireLayout() const {
+  if (backend_.generation() == layout_) return;
+  fail("BATCH_RESIZED", "the batch was resized during a run (systems appended or removed, for instance by a hook); " +
+                            std::string("per-system state no longer matches it. Change a batch between runs, or stream systems ") +
+                            "through runStream, which refills in flight");
+}
 
 void Stepper::beginStep() {
-  const BatchStorage& host = backend_.host();
+  // Hooks may finish a system mid-step; keep what step 5 must put back. Native chunks skip this copy.
+  const FieldSet kept = jsWalk_ ? FieldSet{Field::Positions, Field::Velocities, Field::Cell} : FieldSet{};
+  const BatchStorage& host = backend_.host(kept | FieldSet{Field::Status});
   const std::int64_t numSystems = host.numSystems();
   const std::int32_t* status = host.i32(Field::Status);
   active_.resize(static_cast<std::size_t>(numSystems));
   for (std::int64_t s = 0; s < numSystems; ++s) active_[s] = status[s] < exitStatus_ ? 1 : 0;
   activeAtStart_ = active_;
   if (jsWalk_) {
-    // Hooks may finish a system mid-step; keep what step 5 must put back. Native chunks skip this copy.
     const auto copy = [&](Field field, std::vector<double>& out) {
       const double* values = host.f64(field);
       out.assign(values, values + host.length(field));
@@ -55,7 +45,7 @@ void Stepper::beginStep() {
 }
 
 void Stepper::refreshActive() {
-  const std::int32_t* status = backend_.host().i32(Field::Status);
+  const std::int32_t* status = backend_.host({Field::Status}).i32(Field::Status);
   for (std::size_t s = 0; s < active_.size(); ++s) {
     if (status[s] >= exitStatus_) active_[s] = 0;
   }
@@ -63,18 +53,20 @@ void Stepper::refreshActive() {
 
 void Stepper::restoreFinished() {
   if (!jsWalk_) return;
-  BatchStorage& host = backend_.host();
-  const std::int32_t* status = host.i32(Field::Status);
+  const std::int32_t* status = backend_.host({Field::Status}).i32(Field::Status);
+  bool anyFinished = false;
+  for (std::size_t s = 0; s < activeAtStart_.size(); ++s) anyFinished = anyFinished || (activeAtStart_[s] && status[s] >= exitStatus_);
+  if (!anyFinished) return;
+  const FieldSet restoredFields{Field::Positions, Field::Velocities, Field::Cell};
+  BatchStorage& host = backend_.host(restoredFields | FieldSet{Field::Ptr}, restoredFields);
   const std::int32_t* ptr = host.i32(Field::Ptr);
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
   double* cell = host.f64(Field::Cell);
   std::vector<std::uint8_t> restored(activeAtStart_.size(), 0);
-  bool any = false;
   for (std::size_t s = 0; s < activeAtStart_.size(); ++s) {
     if (!activeAtStart_[s] || status[s] < exitStatus_) continue;
     restored[s] = 1;
-    any = true;
     for (std::int64_t k = 3 * static_cast<std::int64_t>(ptr[s]); k < 3 * static_cast<std::int64_t>(ptr[s + 1]); ++k) {
       x[k] = startPositions_[k];
       v[k] = startVelocities_[k];
@@ -82,10 +74,11 @@ void Stepper::restoreFinished() {
     for (int k = 0; k < 9; ++k) cell[9 * s + k] = startCells_[9 * s + k];
   }
   // The forces of this step belong to the positions just undone; evaluate them again for those systems.
-  if (any && compute_) compute_(backend_, restored.data());
+  if (compute_) compute_(backend_, restored.data());
 }
 
 void Stepper::actionBefore(int point) {
+  requireLayout();
   const StepContext context{backend_, active_.data(), stepCount_};
   switch (static_cast<DynamicsStage>(point)) {
     case DynamicsStage::BeforeStep: beginStep(); break;
@@ -116,7 +109,6 @@ void Stepper::runNativeHooks(DynamicsStage stage) {
 }
 
 bool Stepper::runTo(DynamicsStage stage) {
-  HostSession session(backend_);
   if (cursor_ == 0) jsWalk_ = true;
   walkTo(stage);
   return stage == DynamicsStage::OnConverge && newlyCount_ > 0;
@@ -138,8 +130,8 @@ void Stepper::finishStep() {
   jsWalk_ = false;
 }
 
-bool Stepper::allConverged() const {
-  const BatchStorage& host = backend_.host();
+bool Stepper::allConverged() {
+  const BatchStorage& host = backend_.host({Field::Status});
   const std::int32_t* status = host.i32(Field::Status);
   for (std::int64_t s = 0; s < host.numSystems(); ++s) {
     if (status[s] < exitStatus_) return false;
@@ -148,7 +140,6 @@ bool Stepper::allConverged() const {
 }
 
 Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeconds, bool pauseOnConverge) {
-  HostSession session(backend_);
   using Clock = std::chrono::steady_clock;
   // Budgets beyond a day mean "no deadline" (runSync passes Infinity, which no duration can hold).
   const bool timed = budgetSeconds < 86400.0;
@@ -169,6 +160,7 @@ Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeco
 }
 
 void Stepper::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {
+  layout_ = backend_.generation();
   integrator_->remap(keep, added);
   for (auto& hook : hooks_) hook->remap(keep, added);
   for (auto& convergence : convergence_) convergence->remap(keep, added);

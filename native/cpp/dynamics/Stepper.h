@@ -63,11 +63,13 @@ class Stepper {
   /** Systems that newly converged in the current step. */
   const std::vector<std::uint8_t>& newlyConverged() const noexcept { return newly_; }
   /** Whether every system has status ≥ exitStatus. */
-  bool allConverged() const;
+  bool allConverged();
   /** After the batch was compacted/refilled: keep systems `keep` in that order, then `added` new ones. */
   void remap(const std::vector<std::int64_t>& keep, std::int64_t added);
 
  private:
+  /** Throws BATCH_RESIZED when the batch was reallocated behind the stepper's back (not through remap). */
+  void requireLayout() const;
   void beginStep();
   /** Drops systems whose status reached exitStatus since the step began (a hook finished them). */
   void refreshActive();
@@ -83,6 +85,8 @@ class Stepper {
   std::vector<std::unique_ptr<NativeHook>> hooks_;
   std::vector<std::unique_ptr<Convergence>> convergence_;
   std::int32_t exitStatus_;
+  /** The storage generation the per-system state was sized for. */
+  std::uint64_t layout_;
   std::int64_t stepCount_ = 0;
   int cursor_ = 0;
   std::int64_t newlyCount_ = 0;

@@ -14,7 +14,7 @@ void VelocityVerlet::updateParameters(const Parameters& parameters, std::int64_t
 }
 
 void VelocityVerlet::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.host();
+  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Positions, Field::Velocities});
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
@@ -27,7 +27,7 @@ void VelocityVerlet::preUpdate(const StepContext& context) {
 }
 
 void VelocityVerlet::postUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.host();
+  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
   const double* m = host.f64(Field::Masses);

@@ -16,7 +16,8 @@ std::vector<PairKey> keysOf(const LennardJonesOptions& options) {
 }  // namespace
 
 LennardJones::LennardJones(const LennardJonesOptions& options)
-    : PairPotentialOf<LennardJonesEval>("LennardJones", keysOf(options), options.switchOn, options.skin) {
+    : PairPotential("LennardJones", PairEvaluator::LennardJones, sizeof(LennardJonesParams), keysOf(options), options.switchOn,
+                    options.skin) {
   if (options.shift && options.switchOn != 0.0) {
     fail("INVALID_PARAMETER", "LennardJones: shift and switchOn are exclusive (the switch already brings the energy to 0 at the cutoff)");
   }

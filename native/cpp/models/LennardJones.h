@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "math/LennardJonesEval.h"
-#include "models/PairPotentialOf.h"
+#include "models/PairPotential.h"
 
 namespace hookmd {
 
@@ -33,7 +33,7 @@ struct LennardJonesOptions {
   std::optional<double> skin;
 };
 
-class LennardJones final : public PairPotentialOf<LennardJonesEval> {
+class LennardJones final : public PairPotential {
  public:
   explicit LennardJones(const LennardJonesOptions& options);
 };

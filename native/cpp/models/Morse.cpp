@@ -21,7 +21,8 @@ void checkPositive(const std::string& where, const char* field, double value) {
 }  // namespace
 
 Morse::Morse(const MorseOptions& options)
-    : PairPotentialOf<MorseEval>("Morse", keysOf(options), options.switchOn, options.skin) {
+    : PairPotential("Morse", PairEvaluator::Morse, sizeof(MorseParams), keysOf(options), options.switchOn,
+                    options.skin) {
   if (options.shift && options.switchOn != 0.0) {
     fail("INVALID_PARAMETER", "Morse: shift and switchOn are exclusive (the switch already brings the energy to 0 at the cutoff)");
   }

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "math/MorseEval.h"
-#include "models/PairPotentialOf.h"
+#include "models/PairPotential.h"
 
 namespace hookmd {
 
@@ -33,7 +33,7 @@ struct MorseOptions {
   std::optional<double> skin;
 };
 
-class Morse final : public PairPotentialOf<MorseEval> {
+class Morse final : public PairPotential {
  public:
   explicit Morse(const MorseOptions& options);
 };

@@ -2,18 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "core/Error.h"
 #include "core/ThreadPool.h"
-#include "math/PairGeometry.h"
+#include "cpu/CpuPairForceKernel.h"
 #include "models/Messages.h"
 
 namespace hookmd {
 
 namespace {
 constexpr int kMaxAtomicNumber = 118;
-constexpr std::int64_t kAtomsPerTask = 4096;
 }  // namespace
 
 std::string PairPotential::label(const PairKey& key) {
@@ -21,9 +19,11 @@ std::string PairPotential::label(const PairKey& key) {
   return elementSymbol(key.z1) + "-" + elementSymbol(key.z2);
 }
 
-PairPotential::PairPotential(const char* name, const std::vector<PairKey>& keys, double switchOn,
-                             std::optional<double> skin)
+PairPotential::PairPotential(const char* name, PairEvaluator evaluator, std::size_t paramBytes,
+                             const std::vector<PairKey>& keys, double switchOn, std::optional<double> skin)
     : name_(name) {
+  spec_.evaluator = evaluator;
+  spec_.model = name;
   const std::string model(name);
   if (keys.empty()) fail("INVALID_PAIR", model + ": no pair parameters were given");
   std::vector<int> species;
@@ -39,17 +39,18 @@ PairPotential::PairPotential(const char* name, const std::vector<PairKey>& keys,
     }
     if (!std::isfinite(key.cutoff)) fail("INVALID_PARAMETER", where + ".cutoff must be finite, got " + formatNumber(key.cutoff));
     if (!(key.cutoff > 0.0)) fail("INVALID_CUTOFF", where + ".cutoff must be > 0, got " + formatNumber(key.cutoff));
-    maxCutoff_ = std::max(maxCutoff_, key.cutoff);
+    spec_.cutoff = std::max(spec_.cutoff, key.cutoff);
     species.push_back(key.z1);
     species.push_back(key.z2);
   }
   std::sort(species.begin(), species.end());
   species.erase(std::unique(species.begin(), species.end()), species.end());
   zOfType_ = species;
-  numTypes_ = static_cast<int>(species.size());
+  spec_.numTypes = static_cast<int>(species.size());
   typeOfZ_.assign(kMaxAtomicNumber + 1, -1);
-  for (int t = 0; t < numTypes_; ++t) typeOfZ_[species[t]] = t;
+  for (int t = 0; t < spec_.numTypes; ++t) typeOfZ_[species[t]] = t;
   defined_.assign(tableSize(), 0);
+  spec_.params.assign(tableSize() * paramBytes, 0);
   for (const PairKey& key : keys) {
     if (defined_[slot(key, false)]) {
       fail("DUPLICATE_PAIR", model + ": pairs['" + label(key) + "'] is given twice (pairs are unordered)");
@@ -59,13 +60,13 @@ PairPotential::PairPotential(const char* name, const std::vector<PairKey>& keys,
 
   if (switchOn != 0.0) {
     if (!std::isfinite(switchOn)) fail("INVALID_PARAMETER", model + ": switchOn must be finite, got " + formatNumber(switchOn));
-    switches_.resize(tableSize());
+    spec_.switches.resize(tableSize());
     for (const PairKey& key : keys) {
       if (!(switchOn > 0.0 && switchOn < key.cutoff)) {
         fail("INVALID_SWITCH", model + ": switchOn must lie in (0, cutoff) for every pair, got " + formatNumber(switchOn) +
                                    " with pairs['" + label(key) + "'].cutoff = " + formatNumber(key.cutoff));
       }
-      switches_[slot(key, false)] = switches_[slot(key, true)] = makeSwitchParams(switchOn, key.cutoff);
+      spec_.switches[slot(key, false)] = spec_.switches[slot(key, true)] = makeSwitchParams(switchOn, key.cutoff);
     }
   }
   if (skin) setSkin(*skin);
@@ -75,7 +76,7 @@ std::size_t PairPotential::slot(const PairKey& key, bool swapped) const {
   if (wildcard_) return 0;
   const int a = typeOfZ_[key.z1];
   const int b = typeOfZ_[key.z2];
-  return swapped ? static_cast<std::size_t>(b) * numTypes_ + a : static_cast<std::size_t>(a) * numTypes_ + b;
+  return swapped ? static_cast<std::size_t>(b) * spec_.numTypes + a : static_cast<std::size_t>(a) * spec_.numTypes + b;
 }
 
 void PairPotential::setSkin(double skin) {
@@ -84,16 +85,22 @@ void PairPotential::setSkin(double skin) {
   skin_ = skin;
 }
 
-void PairPotential::checkLayout(const BatchStorage& storage) const {
+void PairPotential::checkLayout(Backend& backend) {
+  // The layout changes only with a resize or a write of ptr: check it once per change, not per step.
+  if (stampOf(backend, Field::Ptr) == checkedPtr_) return;
+  const BatchStorage& storage = backend.host({Field::Ptr});
   const std::int32_t* ptr = storage.i32(Field::Ptr);
   const std::int64_t systems = storage.numSystems();
   bool ok = ptr[0] == 0 && ptr[systems] == storage.numAtoms();
   for (std::int64_t s = 0; ok && s < systems; ++s) ok = ptr[s + 1] >= ptr[s];
   if (!ok) fail("INVALID_BATCH", std::string(name_) + ": the batch's ptr offsets do not partition its atoms");
+  checkedPtr_ = stampOf(backend, Field::Ptr);
 }
 
-void PairPotential::assignTypes(const BatchStorage& storage) {
+void PairPotential::assignTypes(Backend& backend) {
   if (wildcard_) return;
+  if (stampOf(backend, Field::AtomicNumbers) == typedAtoms_ && stampOf(backend, Field::Ptr) == typedPtr_) return;
+  const BatchStorage& storage = backend.host({Field::AtomicNumbers, Field::Ptr});
   const std::int64_t systems = storage.numSystems();
   const std::int32_t* z = storage.i32(Field::AtomicNumbers);
   const std::int32_t* ptr = storage.i32(Field::Ptr);
@@ -113,9 +120,9 @@ void PairPotential::assignTypes(const BatchStorage& storage) {
         types_[i] = static_cast<std::uint8_t>(type);
         present[type] = true;
       }
-      for (int a = 0; a < numTypes_ && missing[s] == 0; ++a) {
-        for (int b = a; b < numTypes_ && missing[s] == 0; ++b) {
-          if (present[a] && present[b] && !defined_[static_cast<std::size_t>(a) * numTypes_ + b]) {
+      for (int a = 0; a < spec_.numTypes && missing[s] == 0; ++a) {
+        for (int b = a; b < spec_.numTypes && missing[s] == 0; ++b) {
+          if (present[a] && present[b] && !defined_[static_cast<std::size_t>(a) * spec_.numTypes + b]) {
             missing[s] = zOfType_[a] * 1000 + zOfType_[b];
           }
         }
@@ -129,15 +136,9 @@ void PairPotential::assignTypes(const BatchStorage& storage) {
                              std::to_string(key.z1) + "-" + std::to_string(key.z2) + ") in system " + std::to_string(s) +
                              "; add pairs['" + label(key) + "'] (no mixing rule is applied)");
   }
-}
-
-const double* PairPotential::localPositions(std::int64_t s, const BatchStorage& storage, Workspace& workspace) const {
-  const SystemNeighborList& list = neighbors_.list(s);
-  const double* x = storage.f64(Field::Positions) + 3 * static_cast<std::int64_t>(list.atomBegin);
-  if (list.wrap.empty()) return x;
-  workspace.wrapped.resize(3 * static_cast<std::size_t>(list.atomCount));
-  wrappedPositions(list, x, workspace.wrapped.data());
-  return workspace.wrapped.data();
+  typedAtoms_ = stampOf(backend, Field::AtomicNumbers);
+  typedPtr_ = stampOf(backend, Field::Ptr);
+  ++typesVersion_;
 }
 
 void PairPotential::compute(Backend& backend, const ComputeRequest& request) {
@@ -145,149 +146,27 @@ void PairPotential::compute(Backend& backend, const ComputeRequest& request) {
     fail("SKIN_UNSET", std::string(name_) + ": the Verlet skin is not set; pass skin, or compute through the " +
                            "TypeScript model once so it takes the batch units' default");
   }
-  const bool mirrored = std::strcmp(backend.name(), "cpu") != 0;
-  if (mirrored) {
-    for (Field field : {Field::Positions, Field::Cell, Field::Pbc, Field::AtomicNumbers, Field::Ptr}) backend.syncToHost(field);
-  }
-  BatchStorage& storage = backend.host();
-  checkLayout(storage);
-  assignTypes(storage);
-  neighbors_.bind(storage, maxCutoff_, skin_);
-  const std::int64_t systems = storage.numSystems();
-  if (request.stress) virial_.assign(9 * static_cast<std::size_t>(systems), 0.0);
-
-  ThreadPool& pool = ThreadPool::global();
-  const int threads = pool.threads();
-  if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
-  const std::int32_t* ptr = storage.i32(Field::Ptr);
-  const std::int64_t share = storage.numAtoms() / threads;
-  auto large = [&](std::int64_t s) {
-    const std::int64_t count = ptr[s + 1] - ptr[s];
-    return threads > 1 && count >= kParallelAtoms && count > share;
-  };
-  auto wanted = [&](std::int64_t s) { return request.systems == nullptr || request.systems[s] != 0; };
-  pool.parallelFor(0, systems, 1, [&](std::int64_t lo, std::int64_t hi, int thread) {
-    for (std::int64_t s = lo; s < hi; ++s) {
-      if (wanted(s) && !large(s)) computeSystem(s, storage, request, workspaces_[thread]);
+  checkLayout(backend);
+  assignTypes(backend);
+  if (kernelBackend_ != backend.id()) {
+    // A backend creates the kernels it implements; the CPU reference serves for the others.
+    if (kernel_) {
+      const NeighborStats old = kernel_->neighborStats();
+      retired_.builds += old.builds;
+      retired_.resets += old.resets;
     }
-  });
-  for (std::int64_t s = 0; s < systems; ++s) {
-    if (wanted(s) && large(s)) computeLargeSystem(s, storage, request);
+    kernel_ = backend.createPairForceKernel(spec_);
+    if (!kernel_) kernel_ = createCpuPairForceKernel(spec_);
+    kernelBackend_ = backend.id();
   }
-
-  if (mirrored) {
-    backend.syncToDevice(Field::Energy);
-    if (request.forces) backend.syncToDevice(Field::Forces);
-    if (request.stress) backend.syncToDevice(Field::Stress);
-  }
+  kernel_->execute(backend, request, AtomTypes{&types_, typesVersion_}, skin_, virial_);
 }
 
-void PairPotential::computeSystem(std::int64_t s, BatchStorage& storage, const ComputeRequest& request,
-                                  Workspace& workspace) {
-  if (neighbors_.stale(s, storage)) neighbors_.build(s, storage, workspace.scratch);
-  const SystemNeighborList& list = neighbors_.list(s);
-  const std::int64_t begin = list.atomBegin;
-  double* f = request.forces ? storage.f64(Field::Forces) + 3 * begin : nullptr;
-  if (f != nullptr) std::fill(f, f + 3 * static_cast<std::int64_t>(list.atomCount), 0.0);
-  const ChunkTask base{&list, nullptr, localPositions(s, storage, workspace), f,
-                       wildcard_ ? nullptr : types_.data() + begin, request.stress};
-  PairSums sums;
-  for (const NeighborChunk& chunk : list.chunks) {
-    ChunkTask task = base;
-    task.chunk = &chunk;
-    evaluateChunk(task, sums);
-  }
-  finishSystem(s, storage, request, sums);
-}
-
-void PairPotential::computeLargeSystem(std::int64_t s, BatchStorage& storage, const ComputeRequest& request) {
-  ThreadPool& pool = ThreadPool::global();
-  if (neighbors_.stale(s, storage)) neighbors_.build(s, storage, workspaces_[0].scratch);
-  const SystemNeighborList& list = neighbors_.list(s);
-  const std::int64_t begin = list.atomBegin;
-  const std::int64_t count = list.atomCount;
-  const double* x = localPositions(s, storage, workspaces_[0]);
-
-  // Contiguous runs of chunks with about equal pair counts, one per thread; fixed for a given list.
-  const int groups = pool.threads();
-  std::vector<std::size_t> firstChunk(static_cast<std::size_t>(groups) + 1, list.chunks.size());
-  firstChunk[0] = 0;
-  std::int64_t seen = 0;
-  int group = 1;
-  for (std::size_t c = 0; c < list.chunks.size() && group < groups; ++c) {
-    while (group < groups && seen * groups >= list.pairs * group) firstChunk[group++] = c;
-    seen += static_cast<std::int64_t>(list.chunks[c].entries.size());
-  }
-  // Group g > 0 accumulates into its own buffer over the atoms its chunks touch ([low, high), a slab of
-  // the system when atoms are numbered roughly in space); group 0 writes the output directly.
-  std::vector<std::int64_t> low(static_cast<std::size_t>(groups), count);
-  std::vector<std::int64_t> high(static_cast<std::size_t>(groups), 0);
-  for (int g = 0; g < groups; ++g) {
-    for (std::size_t c = firstChunk[g]; c < firstChunk[g + 1]; ++c) {
-      low[g] = std::min<std::int64_t>(low[g], list.chunks[c].atomLow);
-      high[g] = std::max<std::int64_t>(high[g], list.chunks[c].atomHigh);
-    }
-    low[g] = std::min(low[g], high[g]);
-  }
-
-  double* out = request.forces ? storage.f64(Field::Forces) + 3 * begin : nullptr;
-  std::vector<PairSums> sums(static_cast<std::size_t>(groups));
-  pool.parallelFor(0, groups, 1, [&](std::int64_t lo, std::int64_t hi, int) {
-    for (std::int64_t g = lo; g < hi; ++g) {
-      double* f = out;
-      if (out != nullptr && g > 0) {
-        Workspace& workspace = workspaces_[g];
-        if (workspace.forceCapacity < 3 * static_cast<std::size_t>(count)) {
-          workspace.forces.reset(new double[3 * static_cast<std::size_t>(count)]);
-          workspace.forceCapacity = 3 * static_cast<std::size_t>(count);
-        }
-        f = workspace.forces.get();
-        std::fill(f + 3 * low[g], f + 3 * high[g], 0.0);
-      } else if (out != nullptr) {
-        std::fill(out, out + 3 * count, 0.0);
-      }
-      ChunkTask task{&list, nullptr, x, f, wildcard_ ? nullptr : types_.data() + begin, request.stress};
-      for (std::size_t c = firstChunk[g]; c < firstChunk[g + 1]; ++c) {
-        task.chunk = &list.chunks[c];
-        evaluateChunk(task, sums[g]);
-      }
-    }
-  });
-  if (out != nullptr && groups > 1) {
-    pool.parallelFor(0, count, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
-      for (int g = 1; g < groups; ++g) {
-        const double* buffer = workspaces_[g].forces.get();
-        const std::int64_t from = 3 * std::max(lo, low[g]);
-        const std::int64_t to = 3 * std::min(hi, high[g]);
-        for (std::int64_t k = from; k < to; ++k) out[k] += buffer[k];
-      }
-    });
-  }
-  PairSums total;
-  for (const PairSums& part : sums) {
-    total.energy += part.energy;
-    for (int c = 0; c < 6; ++c) total.virial[c] += part.virial[c];
-  }
-  finishSystem(s, storage, request, total);
-}
-
-void PairPotential::finishSystem(std::int64_t s, BatchStorage& storage, const ComputeRequest& request,
-                                 const PairSums& sums) {
-  storage.f64(Field::Energy)[s] = sums.energy;
-  if (!request.stress) return;
-  const double* v = sums.virial;
-  const double w[9] = {v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2]};
-  std::copy(w, w + 9, virial_.begin() + 9 * s);
-  // σ = −W/V, as ASE's calculators report it whenever the cell has full rank, periodic or not. A cell of
-  // zero volume (a cluster without a cell) has no stress: report zeros rather than infinities.
-  const double* cell = storage.f64(Field::Cell) + 9 * s;
-  double scale = 0.0;
-  for (int k = 0; k < 9; ++k) scale = std::max(scale, std::fabs(cell[k]));
-  const double volume = std::fabs(det3(cell));
-  double* stress = storage.f64(Field::Stress) + 9 * s;
-  const bool hasVolume = scale > 0.0 && volume > 1e-12 * scale * scale * scale;
-  // 0 − w rather than −w: a zero virial gives +0, not −0.
-  for (int k = 0; k < 9; ++k) stress[k] = hasVolume ? (0.0 - w[k]) / volume : 0.0;
+NeighborStats PairPotential::neighborStats() const {
+  NeighborStats stats = kernel_ ? kernel_->neighborStats() : NeighborStats();
+  stats.builds += retired_.builds;
+  stats.resets += retired_.resets;
+  return stats;
 }
 
 }  // namespace hookmd

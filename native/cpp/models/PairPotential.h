@@ -1,17 +1,17 @@
-// The CPU reference for every pair potential: species tables, neighbor lists, threading and the stress
-// bookkeeping, written once. A concrete potential (PairPotentialOf<Eval>) only supplies the per-chunk pair
-// loop over its header-only evaluator. Batches run one system per task; a system of at least
-// kParallelAtoms atoms runs alone, its neighbor chunks split into one group per thread, each group
-// accumulating into its own force buffer, and the buffers summed in group order.
+// The API layer shared by every pair potential: it validates species tables and cutoffs (naming the model,
+// the pair and the bad value), assigns each atom its species type, and hands the checked tables to the
+// pair-force kernel of the batch's backend (kernels/PairForceKernel.h). A concrete potential only checks its
+// own parameters and fills the table with its evaluator's coefficients.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "math/SmoothSwitch.h"
+#include "kernels/PairForceKernel.h"
 #include "models/Potential.h"
 
 namespace hookmd {
@@ -24,93 +24,73 @@ struct PairKey {
   double cutoff = 0.0;
 };
 
-/** Per-group sums of one system's pair loop. */
-struct PairSums {
-  double energy = 0.0;
-  /** xx, yy, zz, xy, xz, yz of W = Σ d⊗F. */
-  double virial[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-};
-
-/** One neighbor chunk's pair loop, with everything in the system's local atom numbering. */
-struct ChunkTask {
-  const SystemNeighborList* list;
-  const NeighborChunk* chunk;
-  const double* x;
-  /** Null for an energy-only compute. */
-  double* f;
-  /** Species type of each atom; unused when the table has one type. */
-  const std::uint8_t* types;
-  bool virial;
-};
-
-/**
- * A system runs alone, parallel over its atoms, when it has at least this many atoms (below it the
- * threads' overhead exceeds the gain; measured, bench/RESULTS.md) and more than a thread's share of the
- * batch (otherwise the per-system schedule already keeps every thread busy).
- */
-constexpr std::int32_t kParallelAtoms = 1024;
-
 class PairPotential : public Potential {
  public:
   const char* name() const noexcept override { return name_; }
-  double cutoff() const noexcept override { return maxCutoff_; }
+  double cutoff() const noexcept override { return spec_.cutoff; }
   double skin() const noexcept override { return skin_; }
   void setSkin(double skin) override;
   void compute(Backend& backend, const ComputeRequest& request) override;
   const std::vector<double>& virial() const noexcept override { return virial_; }
-  NeighborStats neighborStats() const override { return neighbors_.stats(); }
+  NeighborStats neighborStats() const override;
 
  protected:
   /**
    * Validates the species and cutoffs of `keys` (model name first in every message) and lays out the
-   * type tables. `switchOn` > 0 switches every pair off smoothly between switchOn and its cutoff; without
-   * `skin` the potential cannot compute until setSkin() (the TS model sets the batch units' default).
+   * type tables for an evaluator whose parameter struct has `paramBytes` bytes. `switchOn` > 0 switches
+   * every pair off smoothly between switchOn and its cutoff; without `skin` the potential cannot compute
+   * until setSkin() (the TS model sets the batch units' default).
    */
-  PairPotential(const char* name, const std::vector<PairKey>& keys, double switchOn, std::optional<double> skin);
+  PairPotential(const char* name, PairEvaluator evaluator, std::size_t paramBytes, const std::vector<PairKey>& keys,
+                double switchOn, std::optional<double> skin);
 
-  int numTypes() const { return numTypes_; }
-  /** Both table slots (a, b) and (b, a) of a validated key. */
-  std::size_t slot(const PairKey& key, bool swapped) const;
-  std::size_t tableSize() const { return static_cast<std::size_t>(numTypes_) * numTypes_; }
-  bool switched() const { return !switches_.empty(); }
-  const SwitchParams* switches() const { return switches_.data(); }
+  /** Stores a pair's evaluator coefficients in both orientations. */
+  template <class Params>
+  void setParams(const PairKey& key, const Params& params) {
+    std::memcpy(spec_.params.data() + slot(key, false) * sizeof(Params), &params, sizeof(Params));
+    std::memcpy(spec_.params.data() + slot(key, true) * sizeof(Params), &params, sizeof(Params));
+  }
   /** "Ar-Kr", or "default" for the every-pair key: how messages name a table row. */
   static std::string label(const PairKey& key);
 
-  /** Adds one chunk's pairs to `sums` (and to task.f when forces are requested). */
-  virtual void evaluateChunk(const ChunkTask& task, PairSums& sums) const = 0;
-
  private:
-  struct Workspace {
-    NeighborScratch scratch;
-    std::vector<double> wrapped;
-    /** A thread's force buffer; left uninitialised so only the atom range it covers is ever paged in. */
-    std::unique_ptr<double[]> forces;
-    std::size_t forceCapacity = 0;
-  };
-
-  void checkLayout(const BatchStorage& storage) const;
-  void assignTypes(const BatchStorage& storage);
-  const double* localPositions(std::int64_t s, const BatchStorage& storage, Workspace& workspace) const;
-  void computeSystem(std::int64_t s, BatchStorage& storage, const ComputeRequest& request, Workspace& workspace);
-  void computeLargeSystem(std::int64_t s, BatchStorage& storage, const ComputeRequest& request);
-  void finishSystem(std::int64_t s, BatchStorage& storage, const ComputeRequest& request, const PairSums& sums);
+  std::size_t slot(const PairKey& key, bool swapped) const;
+  std::size_t tableSize() const { return static_cast<std::size_t>(spec_.numTypes) * spec_.numTypes; }
+  void checkLayout(Backend& backend);
+  void assignTypes(Backend& backend);
 
   const char* name_;
-  double maxCutoff_ = 0.0;
+  PairForceSpec spec_;
   double skin_ = -1.0;
-  int numTypes_ = 1;
   bool wildcard_ = false;
   /** Type of each atomic number (−1: no table row mentions it). */
   std::vector<int> typeOfZ_;
   std::vector<int> zOfType_;
   /** numTypes² flags: whether the table defines the pair. */
   std::vector<std::uint8_t> defined_;
-  std::vector<SwitchParams> switches_;
   std::vector<std::uint8_t> types_;
   std::vector<double> virial_;
-  std::vector<Workspace> workspaces_;
-  NeighborCache neighbors_;
+
+  /** Which contents of one backend's field a cached result was derived from. */
+  struct Stamp {
+    std::uint64_t backend = 0;
+    std::uint64_t generation = 0;
+    std::uint64_t version = 0;
+    bool operator==(const Stamp& other) const {
+      return backend == other.backend && generation == other.generation && version == other.version;
+    }
+  };
+  static Stamp stampOf(const Backend& backend, Field field) { return {backend.id(), backend.generation(), backend.version(field)}; }
+
+  /** The kernel of the backend it was made for; a compute on another backend makes a new one. */
+  std::uint64_t kernelBackend_ = 0;
+  std::unique_ptr<PairForceKernel> kernel_;
+  /** Neighbor counters of the kernels made for earlier backends, so the totals cover the model's life. */
+  NeighborStats retired_;
+  Stamp checkedPtr_;
+  Stamp typedAtoms_;
+  Stamp typedPtr_;
+  std::uint64_t typesVersion_ = 0;
 };
 
 }  // namespace hookmd

@@ -6,22 +6,10 @@
 #include <vector>
 
 #include "core/Backend.h"
+#include "kernels/PairForceKernel.h"
 #include "neighbor/NeighborCache.h"
 
 namespace hookmd {
-
-/** What one compute writes. Energy is always written. */
-struct ComputeRequest {
-  /** Forces[N×3]; false leaves the forces field untouched. */
-  bool forces = true;
-  /** Stress[B×9] and the virial; false leaves the stress field untouched. */
-  bool stress = false;
-  /**
-   * One flag per system: evaluate only the flagged ones (null: all). Engines pass their active systems;
-   * a finished system does not move, so its previous energy and forces stay valid.
-   */
-  const std::uint8_t* systems = nullptr;
-};
 
 class Potential {
  public:
@@ -38,8 +26,8 @@ class Potential {
 
   /**
    * Evaluates every system of the backend's batch: Energy[B] (energy units), Forces[N×3] (energy/length)
-   * and, on request, Stress[B×9] (energy/length³, ASE's sign: σ = −W/V with W = Σ r⊗F). Works on the host
-   * arrays; a non-CPU backend is synced to host before and back to the device after.
+   * and, on request, Stress[B×9] (energy/length³, ASE's sign: σ = −W/V with W = Σ r⊗F), through the pair-force
+   * kernel of the backend; the backend syncs only what the kernel reads.
    * Throws NativeError: MISSING_PAIR, SKIN_UNSET and INVALID_BATCH before any output is written;
    * INVALID_POSITIONS, SINGULAR_CELL, CELL_TOO_NARROW or SYSTEM_TOO_LARGE from a system's neighbor build,
    * when other systems' outputs may already be written.

@@ -79,10 +79,8 @@ PairLoss::PairLoss(const char* name, int paramsPerPair, const std::vector<PairRo
 }
 
 void PairLoss::bind(Backend& backend, const ReferenceArrays& refs) {
-  if (std::strcmp(backend.name(), "cpu") != 0) {
-    for (Field field : {Field::Positions, Field::Cell, Field::Pbc, Field::AtomicNumbers, Field::Ptr}) backend.syncToHost(field);
-  }
-  const BatchStorage& storage = backend.host();
+  const BatchStorage& storage =
+      backend.arraysFor(Kernel::PairLoss, {Field::Positions, Field::Cell, Field::Pbc, Field::AtomicNumbers, Field::Ptr});
   const std::int32_t* ptr = storage.i32(Field::Ptr);
   bool ok = ptr[0] == 0 && ptr[storage.numSystems()] == storage.numAtoms();
   for (std::int64_t s = 0; ok && s < storage.numSystems(); ++s) ok = ptr[s + 1] >= ptr[s];

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "math/SmoothSwitch.h"
-#include "models/PairPotentialOf.h"
+#include "cpu/CpuPairLoop.h"
 #include "training/PairLoss.h"
 #include "training/PairVisit.h"
 
@@ -42,7 +42,7 @@ class PairLossOf final : public PairLoss {
     }
   }
 
-  // The forward pass is the potentials' own pair loop (PairPotentialOf.h), so predictions are what the
+  // The forward pass is the potentials' own pair loop (cpu/CpuPairLoop.h), so predictions are what the
   // model computes.
   void forwardSystem(std::int64_t s, double& energy, double* forces, double* virial6) const override {
     const TrainingSystem& system = data().system(s);

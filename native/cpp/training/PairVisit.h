@@ -1,5 +1,5 @@
 // Walks the pairs of one system's half neighbor list in its fixed order (the list layout does not depend
-// on the thread count, so neither does any sum taken along it). Same decoding as PairPotentialOf's loop:
+// on the thread count, so neither does any sum taken along it). Same decoding as the pair loop of cpu/CpuPairLoop.h:
 // each entry packs j above the index of the lattice shift that brings j next to i.
 #pragma once
 

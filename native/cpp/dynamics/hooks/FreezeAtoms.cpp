@@ -12,7 +12,10 @@ FreezeAtoms::FreezeAtoms(HookSchedule schedule, std::vector<std::uint8_t> mask)
 }
 
 void FreezeAtoms::apply(Backend& backend, DynamicsStage stage, std::int64_t, const std::uint8_t*) {
-  BatchStorage& host = backend.host();
+  const bool clearForces = stage == DynamicsStage::AfterCompute;
+  // Only the frozen atoms are written, so the others must be current on the side written.
+  const FieldSet touched = FieldSet{Field::Positions, Field::Velocities}.with(Field::Forces, clearForces);
+  BatchStorage& host = backend.arraysFor(Kernel::NativeHooks, touched, touched);
   if (static_cast<std::int64_t>(mask_.size()) != host.numAtoms()) {
     fail("INVALID_MASK", "FreezeAtomsHook: the mask has " + std::to_string(mask_.size()) + " entries but the batch has " +
                              std::to_string(host.numAtoms()) + " atoms");
@@ -27,7 +30,6 @@ void FreezeAtoms::apply(Backend& backend, DynamicsStage stage, std::int64_t, con
     }
     anchored_ = true;
   }
-  const bool clearForces = stage == DynamicsStage::AfterCompute;
   for (std::size_t k = 0; k < frozen_.size(); ++k) {
     const std::int64_t i = frozen_[k];
     for (int c = 0; c < 3; ++c) {

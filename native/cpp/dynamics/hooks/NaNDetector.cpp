@@ -10,7 +10,8 @@
 namespace hookmd {
 
 void NaNDetector::apply(Backend& backend, DynamicsStage, std::int64_t step, const std::uint8_t* active) {
-  BatchStorage& host = backend.host();
+  BatchStorage& host = backend.arraysFor(
+      Kernel::NativeHooks, {Field::Positions, Field::Velocities, Field::Forces, Field::Energy, Field::SystemId, Field::Ptr});
   const double* x = host.f64(Field::Positions);
   const double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);

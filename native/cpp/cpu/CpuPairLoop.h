@@ -1,15 +1,16 @@
-// PairPotentialOf<Eval>: a PairPotential whose pair term is the header-only evaluator Eval (HOOMD's
-// PotentialPair pattern). The chunk loop is compiled once per combination of forces / virial / switch /
-// single-species, so the hot loop carries no per-pair branches on options.
+// The evaluator-specific half of the CPU pair-force kernel (HOOMD's PotentialPair pattern): the pair loop
+// over one neighbor chunk, compiled once per combination of forces / virial / switch / single-species, so
+// the hot loop carries no per-pair branches on options.
 #pragma once
 
 #include <array>
+#include <cstring>
 #include <utility>
 #include <vector>
 
+#include "cpu/CpuPairForceKernel.h"
 #include "math/PairGeometry.h"
 #include "math/SmoothSwitch.h"
-#include "models/PairPotential.h"
 
 namespace hookmd {
 
@@ -73,23 +74,20 @@ void pairLoop(const ChunkTask& task, const typename Eval::Params* params, const 
 }
 
 template <class Eval>
-class PairPotentialOf : public PairPotential {
+class CpuPairForceKernelOf final : public CpuPairForceKernel {
  public:
   using Params = typename Eval::Params;
 
- protected:
-  PairPotentialOf(const char* name, const std::vector<PairKey>& keys, double switchOn, std::optional<double> skin)
-      : PairPotential(name, keys, switchOn, skin), params_(tableSize()) {}
-
-  /** Stores a pair's coefficients in both orientations. */
-  void setParams(const PairKey& key, const Params& params) {
-    params_[slot(key, false)] = params;
-    params_[slot(key, true)] = params;
+  explicit CpuPairForceKernelOf(const PairForceSpec& spec)
+      : CpuPairForceKernel(spec.cutoff), numTypes_(spec.numTypes), params_(spec.params.size() / sizeof(Params)),
+        switches_(spec.switches) {
+    std::memcpy(params_.data(), spec.params.data(), params_.size() * sizeof(Params));
   }
 
+ protected:
   void evaluateChunk(const ChunkTask& task, PairSums& sums) const override {
-    const int code = (task.f != nullptr ? 8 : 0) | (task.virial ? 4 : 0) | (switched() ? 2 : 0) | (numTypes() == 1 ? 1 : 0);
-    kLoops[code](task, params_.data(), switches(), numTypes(), sums);
+    const int code = (task.f != nullptr ? 8 : 0) | (task.virial ? 4 : 0) | (switches_.empty() ? 0 : 2) | (numTypes_ == 1 ? 1 : 0);
+    kLoops[code](task, params_.data(), switches_.data(), numTypes_, sums);
   }
 
  private:
@@ -109,10 +107,9 @@ class PairPotentialOf : public PairPotential {
 
   static constexpr std::array<Loop, 16> kLoops = loops(std::make_index_sequence<16>());
 
+  int numTypes_;
   std::vector<Params> params_;
+  std::vector<SwitchParams> switches_;
 };
-
-template <class Eval>
-constexpr std::array<typename PairPotentialOf<Eval>::Loop, 16> PairPotentialOf<Eval>::kLoops;
 
 }  // namespace hookmd

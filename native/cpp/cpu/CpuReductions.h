@@ -1,0 +1,20 @@
+// The CPU reference of the per-system reductions, over one set of arrays: the cpu backend runs it on its
+// storage, the mirror backend on its device arrays. One system per task, atoms folded in order, so results
+// do not depend on the thread count.
+#pragma once
+
+#include "core/Backend.h"
+
+namespace hookmd {
+
+/** Backend::reduce over `arrays` (per-atom float64 fields only; throws INVALID_FIELD otherwise). */
+void reduceOnHost(const BatchStorage& arrays, Field field, ReduceOp op, double* out);
+/** Backend::kineticEnergy over `arrays`. */
+void kineticEnergyOnHost(const BatchStorage& arrays, double* out);
+
+/** The fields reduceOnHost reads for `field`. */
+inline FieldSet reductionReads(Field field) { return FieldSet{field, Field::Ptr}; }
+/** The fields kineticEnergyOnHost reads. */
+inline FieldSet kineticEnergyReads() { return FieldSet{Field::Masses, Field::Velocities, Field::Ptr}; }
+
+}  // namespace hookmd

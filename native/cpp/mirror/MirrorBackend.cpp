@@ -1,0 +1,57 @@
+#include "mirror/MirrorBackend.h"
+
+#include <cstring>
+
+#include "core/BackendRegistry.h"
+#include "core/DeviceKernels.h"
+#include "core/ThreadPool.h"
+#include "cpu/CpuReductions.h"
+
+namespace hookmd {
+
+std::string MirrorBackend::device() const {
+  return "emulated device on " + std::to_string(ThreadPool::global().threads()) + " threads";
+}
+
+bool MirrorBackend::supports(Kernel kernel) const { return deviceImplements(kernel); }
+
+void MirrorBackend::resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) { device_.resize(numAtoms, numSystems); }
+
+BatchStorage* MirrorBackend::deviceArrays() noexcept {
+  // Units are batch metadata, not a synced field: the device side always sees the current ones.
+  device_.units = hostStorage().units;
+  return &device_;
+}
+
+void MirrorBackend::copyToHost(Field field, std::size_t bytes) {
+  std::memcpy(hostBuffer(field)->data(), device_.buffer(field)->data(), bytes);
+}
+
+void MirrorBackend::copyToDevice(Field field, std::size_t bytes) {
+  std::memcpy(device_.buffer(field)->data(), hostBuffer(field)->data(), bytes);
+}
+
+void MirrorBackend::reduce(Field field, ReduceOp op, double* out) {
+  reduceOnHost(arraysFor(Kernel::Reductions, reductionReads(field)), field, op, out);
+}
+
+void MirrorBackend::kineticEnergy(double* out) {
+  kineticEnergyOnHost(arraysFor(Kernel::Reductions, kineticEnergyReads()), out);
+}
+
+void MirrorBackend::fmax(double* out) { reduce(Field::Forces, ReduceOp::Max, out); }
+
+void registerMirrorBackend() {
+  BackendEntry entry;
+  entry.name = "mirror";
+  entry.probe = [] {
+    BackendAvailability availability;
+    availability.available = true;
+    availability.device = "emulated device on " + std::to_string(ThreadPool::global().threads()) + " threads";
+    return availability;
+  };
+  entry.create = [] { return std::unique_ptr<Backend>(new MirrorBackend()); };
+  registerBackend(std::move(entry));
+}
+
+}  // namespace hookmd

@@ -1,0 +1,34 @@
+// The emulated device: `mirror` keeps its "device" arrays in host memory apart from the host mirrors, runs
+// the CPU reference of every kernel the CUDA backend runs on the device against those arrays, and syncs
+// and counts exactly as cuda does. CI runs the whole suite under it, so every coherence path is exercised
+// without a GPU, and its results must equal cpu's bit for bit.
+#pragma once
+
+#include "core/Backend.h"
+
+namespace hookmd {
+
+class MirrorBackend final : public Backend {
+ public:
+  const char* name() const noexcept override { return "mirror"; }
+  std::string device() const override;
+  bool supports(Kernel kernel) const override;
+
+  void reduce(Field field, ReduceOp op, double* out) override;
+  void kineticEnergy(double* out) override;
+  void fmax(double* out) override;
+
+ protected:
+  void resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) override;
+  BatchStorage* deviceArrays() noexcept override;
+  void copyToHost(Field field, std::size_t bytes) override;
+  void copyToDevice(Field field, std::size_t bytes) override;
+
+ private:
+  BatchStorage device_;
+};
+
+/** Registers "mirror" with the backend registry. */
+void registerMirrorBackend();
+
+}  // namespace hookmd

@@ -40,12 +40,10 @@ export function uninstrument(rec: HookRecord): void {
 /** The profile rows of `records`, slowest first. */
 export function profileRows(records: readonly HookRecord[]): ProfileEntry[] {
   return records
-    .map((rec) => ({
-      name: rec.name,
-      stage: rec.slots.map((s) => s.name).join('|'),
-      calls: rec.calls,
-      totalNs: Math.round(rec.ns),
-      meanNs: rec.calls === 0 ? 0 : Math.round(rec.ns / rec.calls),
-    }))
+    .map((rec) => {
+      const totalNs = Math.round(rec.ns);
+      // From the reported total, so the two columns always agree (total/calls rounded).
+      return { name: rec.name, stage: rec.slots.map((s) => s.name).join('|'), calls: rec.calls, totalNs, meanNs: rec.calls === 0 ? 0 : Math.round(totalNs / rec.calls) };
+    })
     .sort((a, b) => b.totalNs - a.totalNs);
 }

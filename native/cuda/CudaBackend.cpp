@@ -57,6 +57,7 @@ void CudaBackend::finish(cudaError_t launchStatus, const char* operation, double
   cudaCheck(launchStatus, operation);
   // The blocking copy also surfaces faults raised while the kernel ran.
   cudaCheck(cudaMemcpy(out, d_result_.data(), d_result_.bytes(), cudaMemcpyDeviceToHost), operation);
+  countResultToHost(d_result_.bytes());
   unsigned long long firstBad = 0;
   cudaCheck(cudaMemcpy(&firstBad, d_firstBadSystem_.data(), sizeof firstBad, cudaMemcpyDeviceToHost), operation);
   if (firstBad == std::numeric_limits<unsigned long long>::max()) return;

@@ -76,12 +76,12 @@ describe.skipIf(!buildExpected)('CUDA build: loading (skipped until `npm run nat
     expect(built, `${CUDA_BINARY} is missing: run \`npm run native:cmake\``).toBe(true);
   });
 
-  it('contains the cpu and cuda backends', () => {
+  it('contains the cpu, mirror and cuda backends', () => {
     const build = cudaBuild();
     expect(build.cudaBuild, 'nvcc is installed but the build has no CUDA backend: rerun npm run native:cmake').toBe(
       true,
     );
-    expect(build.backends().map((entry) => entry.name)).toEqual(['cpu', 'cuda']);
+    expect(build.backends().map((entry) => entry.name)).toEqual(['cpu', 'mirror', 'cuda']);
     expect(build.backends()[0]).toMatchObject({ name: 'cpu', available: true });
   });
 

@@ -85,7 +85,7 @@ StepperWrap::StepperWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Step
   batch_ = Napi::Persistent(info[0].As<Napi::Object>());
   if (info[1].IsObject()) model_ = Napi::Persistent(info[1].As<Napi::Object>());
   guard(env, [&] {
-    auto integrator = createIntegrator(type, parameters, backend.numSystems());
+    auto integrator = createIntegrator(backend, type, parameters, backend.numSystems());
     stepper_ = std::make_unique<Stepper>(backend, std::move(compute), std::move(integrator), static_cast<std::int32_t>(exitStatus));
   });
 }
@@ -144,7 +144,8 @@ Napi::Value StepperWrap::addHook(const Napi::CallbackInfo& info) {
     Napi::Uint8Array bytes = mask.As<Napi::Uint8Array>();
     hook.mask.assign(bytes.Data(), bytes.Data() + bytes.ElementLength());
   }
-  guard(env, [&] { stepper_->addHook(createNativeHook(hook)); });
+  Backend& backend = BatchWrap::backendOf(env, batch_.Value());
+  guard(env, [&] { stepper_->addHook(createNativeHook(backend, hook)); });
   return env.Undefined();
 }
 

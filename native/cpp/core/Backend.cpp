@@ -1,6 +1,8 @@
 #include "core/Backend.h"
 
 #include "core/Error.h"
+#include "dynamics/Integrator.h"
+#include "dynamics/NativeHookFactory.h"
 #include "kernels/PairForceKernel.h"
 
 namespace hookmd {
@@ -52,5 +54,9 @@ BatchStorage& Backend::arraysFor(Kernel kernel, FieldSet reads, FieldSet writes)
 }
 
 std::unique_ptr<PairForceKernel> Backend::createPairForceKernel(const PairForceSpec&) { return nullptr; }
+
+std::unique_ptr<Integrator> Backend::createIntegrator(const std::string&, const Parameters&, std::int64_t) { return nullptr; }
+
+std::unique_ptr<NativeHook> Backend::createNativeHook(const NativeHookSpec&) { return nullptr; }
 
 }  // namespace hookmd

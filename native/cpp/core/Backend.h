@@ -26,6 +26,10 @@ enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, C
 
 class PairForceKernel;
 struct PairForceSpec;
+class Integrator;
+class Parameters;
+class NativeHook;
+struct NativeHookSpec;
 
 class Backend {
  public:
@@ -88,6 +92,11 @@ class Backend {
    * arraysFor) serves.
    */
   virtual std::unique_ptr<PairForceKernel> createPairForceKernel(const PairForceSpec& spec);
+  /** This backend's own integrator `type` (dynamics/IntegratorFactory names), or null for the CPU reference. */
+  virtual std::unique_ptr<Integrator> createIntegrator(const std::string& type, const Parameters& parameters,
+                                                       std::int64_t numSystems);
+  /** This backend's own native hook for `spec`, or null for the CPU reference. */
+  virtual std::unique_ptr<NativeHook> createNativeHook(const NativeHookSpec& spec);
 
  protected:
   /** Reallocates the device arrays (zeroed); the host mirrors are already resized. */
@@ -102,6 +111,8 @@ class Backend {
   BatchStorage& hostStorage() noexcept { return host_; }
   const BatchStorage& hostStorage() const noexcept { return host_; }
   std::size_t fieldBytes(Field field) const { return host_.length(field) * elementSize(fieldInfo(field).type); }
+  /** Counts a per-system result block copied device → host (reductions), as transferStats() reports it. */
+  void countResultToHost(std::size_t bytes) { coherence_.resultToHost(bytes); }
 
  private:
   void acquire(Side side, FieldSet reads, FieldSet writes);

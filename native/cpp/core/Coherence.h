@@ -34,6 +34,12 @@ class Coherence {
   /** Changes every time the field is modified on either side, so caches of derived data can compare it. */
   std::uint64_t version(Field field) const { return version_[index(field)]; }
 
+  /** A per-system result block (a reduction's output) was copied device → host. */
+  void resultToHost(std::uint64_t bytes) {
+    stats_.toHostBytes += bytes;
+    ++stats_.toHostCopies;
+  }
+
   const TransferStats& stats() const noexcept { return stats_; }
   void resetStats() { stats_ = TransferStats(); }
 

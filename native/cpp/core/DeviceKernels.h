@@ -7,6 +7,9 @@
 
 namespace hookmd {
 
-inline bool deviceImplements(Kernel kernel) { return kernel == Kernel::Reductions || kernel == Kernel::PairForces; }
+inline bool deviceImplements(Kernel kernel) {
+  return kernel == Kernel::Reductions || kernel == Kernel::PairForces || kernel == Kernel::Integrator ||
+         kernel == Kernel::NativeHooks;
+}
 
 }  // namespace hookmd

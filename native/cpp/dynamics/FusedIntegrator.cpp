@@ -14,12 +14,13 @@ Parameters subStageParameters(const Parameters& parameters, int stage) {
   return own;
 }
 
-FusedIntegrator::FusedIntegrator(const std::vector<std::string>& types, const Parameters& parameters, std::int64_t numSystems)
+FusedIntegrator::FusedIntegrator(Backend& backend, const std::vector<std::string>& types, const Parameters& parameters,
+                                 std::int64_t numSystems)
     : counters_("FusedStage", {0.0, 0.0}, numSystems) {
   if (types.empty()) fail("INVALID_PARAMETER", "FusedStage: needs at least one sub-stage");
   for (std::size_t k = 0; k < types.size(); ++k) {
     if (types[k].rfind("Fused", 0) == 0) fail("INVALID_PARAMETER", "FusedStage: sub-stages cannot be fused stages themselves");
-    stages_.push_back(createIntegrator(types[k], subStageParameters(parameters, static_cast<int>(k)), numSystems));
+    stages_.push_back(createIntegrator(backend, types[k], subStageParameters(parameters, static_cast<int>(k)), numSystems));
   }
   updateParameters(parameters, numSystems);
 }
@@ -44,7 +45,8 @@ const std::uint8_t* FusedIntegrator::maskFor(const StepContext& context, int sta
 
 void FusedIntegrator::preUpdate(const StepContext& context) {
   for (std::size_t k = 0; k < stages_.size(); ++k) {
-    const StepContext own{context.backend, maskFor(context, static_cast<int>(k)), context.step};
+    const StepContext own{context.backend, maskFor(context, static_cast<int>(k)), context.step, context.exitStatus,
+                          static_cast<std::int32_t>(k)};
     stages_[k]->preUpdate(own);
   }
 }
@@ -59,7 +61,7 @@ void FusedIntegrator::postUpdate(const StepContext& context) {
     for (std::int64_t s = 0; s < numSystems; ++s) {
       if (mask[s]) stageOf[s] = static_cast<std::int32_t>(k);
     }
-    const StepContext own{context.backend, mask, context.step};
+    const StepContext own{context.backend, mask, context.step, context.exitStatus, static_cast<std::int32_t>(k)};
     stages_[k]->postUpdate(own);
   }
   // Acquired after the sub-stages ran: each of them may have synced other fields in between.

@@ -18,7 +18,8 @@ class FusedIntegrator final : public Integrator {
    * `types` are the sub-integrators in order; parameter "k.name" goes to sub-stage k as "name", and
    * "k.budget" (0 = none) is sub-stage k's step budget per system.
    */
-  FusedIntegrator(const std::vector<std::string>& types, const Parameters& parameters, std::int64_t numSystems);
+  FusedIntegrator(Backend& backend, const std::vector<std::string>& types, const Parameters& parameters,
+                  std::int64_t numSystems);
   const char* name() const noexcept override { return "FusedStage"; }
   void preUpdate(const StepContext& context) override;
   void postUpdate(const StepContext& context) override;

@@ -13,10 +13,17 @@ namespace hookmd {
 
 struct StepContext {
   Backend& backend;
-  /** One flag per system: 1 when the system is updated this step. */
+  /** One flag per system (host memory): 1 when the system is updated this step. */
   const std::uint8_t* active;
   /** The step being taken (stepCount). */
   std::int64_t step;
+  /**
+   * The same selection as status codes, for device kernels that read the status field where it lives
+   * rather than the host flags: a system is updated when status < exitStatus and, for a sub-stage of a
+   * FusedStage (stage ≥ 0), status == stage.
+   */
+  std::int32_t exitStatus;
+  std::int32_t stage = -1;
 };
 
 class Integrator {

@@ -11,7 +11,9 @@
 
 namespace hookmd {
 
-std::unique_ptr<Integrator> createIntegrator(const std::string& type, const Parameters& parameters, std::int64_t numSystems) {
+std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string& type, const Parameters& parameters,
+                                             std::int64_t numSystems) {
+  if (std::unique_ptr<Integrator> own = backend.createIntegrator(type, parameters, numSystems)) return own;
   if (type == "VelocityVerlet") return std::make_unique<VelocityVerlet>(parameters, numSystems);
   if (type == "Langevin") return std::make_unique<Langevin>(parameters, numSystems);
   if (type == "NoseHooverChain") return std::make_unique<NoseHooverChain>(parameters, numSystems);
@@ -28,7 +30,7 @@ std::unique_ptr<Integrator> createIntegrator(const std::string& type, const Para
       if (bar == std::string::npos) break;
       start = bar + 1;
     }
-    return std::make_unique<FusedIntegrator>(types, parameters, numSystems);
+    return std::make_unique<FusedIntegrator>(backend, types, parameters, numSystems);
   }
   fail("UNKNOWN_INTEGRATOR", "createIntegrator: unknown integrator '" + type +
                                  "' (known: VelocityVerlet, Langevin, NoseHooverChain, FIRE, FIRE2, GradientDescent, Fused:A|B|...)");

@@ -9,7 +9,11 @@
 
 namespace hookmd {
 
-/** Creates the integrator called `type`; throws UNKNOWN_INTEGRATOR listing the known names. */
-std::unique_ptr<Integrator> createIntegrator(const std::string& type, const Parameters& parameters, std::int64_t numSystems);
+/**
+ * Creates the integrator called `type` for `backend`: the backend's own implementation where it has one,
+ * else the CPU reference. Throws UNKNOWN_INTEGRATOR listing the known names.
+ */
+std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string& type, const Parameters& parameters,
+                                             std::int64_t numSystems);
 
 }  // namespace hookmd

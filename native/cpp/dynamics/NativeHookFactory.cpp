@@ -8,7 +8,8 @@
 
 namespace hookmd {
 
-std::unique_ptr<NativeHook> createNativeHook(const NativeHookSpec& spec) {
+std::unique_ptr<NativeHook> createNativeHook(Backend& backend, const NativeHookSpec& spec) {
+  if (std::unique_ptr<NativeHook> own = backend.createNativeHook(spec)) return own;
   if (spec.type == "MaxForceClampHook") return std::make_unique<MaxForceClamp>(spec.schedule, spec.value);
   if (spec.type == "WrapPeriodicHook") return std::make_unique<WrapPeriodic>(spec.schedule);
   if (spec.type == "FreezeAtomsHook") return std::make_unique<FreezeAtoms>(spec.schedule, spec.mask);

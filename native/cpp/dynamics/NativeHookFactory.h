@@ -17,7 +17,10 @@ struct NativeHookSpec {
   std::vector<std::uint8_t> mask;
 };
 
-/** Creates the hook called `spec.type`; throws UNKNOWN_HOOK for other names. */
-std::unique_ptr<NativeHook> createNativeHook(const NativeHookSpec& spec);
+/**
+ * Creates the hook called `spec.type` for `backend`: the backend's own implementation where it has one,
+ * else the CPU reference. Throws UNKNOWN_HOOK for other names.
+ */
+std::unique_ptr<NativeHook> createNativeHook(Backend& backend, const NativeHookSpec& spec);
 
 }  // namespace hookmd

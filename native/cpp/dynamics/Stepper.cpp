@@ -23,18 +23,20 @@ void Stepper::requireLayout() const {
 }
 
 void Stepper::beginStep() {
-  // Hooks may finish a system mid-step; keep what step 5 must put back. Native chunks skip this copy.
-  const FieldSet kept = jsWalk_ ? FieldSet{Field::Positions, Field::Velocities, Field::Cell} : FieldSet{};
-  const BatchStorage& host = backend_.host(kept | FieldSet{Field::Status});
+  const BatchStorage& host = backend_.host({Field::Status});
   const std::int64_t numSystems = host.numSystems();
   const std::int32_t* status = host.i32(Field::Status);
   active_.resize(static_cast<std::size_t>(numSystems));
   for (std::int64_t s = 0; s < numSystems; ++s) active_[s] = status[s] < exitStatus_ ? 1 : 0;
   activeAtStart_ = active_;
   if (jsWalk_) {
+    // Hooks may finish a system mid-step; keep what step 5 must put back, on the side the integrator
+    // updates (no transfer where that is the device). Native chunks skip this copy.
+    const FieldSet kept{Field::Positions, Field::Velocities, Field::Cell};
+    const BatchStorage& arrays = backend_.arraysFor(Kernel::Integrator, kept);
     const auto copy = [&](Field field, std::vector<double>& out) {
-      const double* values = host.f64(field);
-      out.assign(values, values + host.length(field));
+      const double* values = arrays.f64(field);
+      out.assign(values, values + arrays.length(field));
     };
     copy(Field::Positions, startPositions_);
     copy(Field::Velocities, startVelocities_);
@@ -58,11 +60,11 @@ void Stepper::restoreFinished() {
   for (std::size_t s = 0; s < activeAtStart_.size(); ++s) anyFinished = anyFinished || (activeAtStart_[s] && status[s] >= exitStatus_);
   if (!anyFinished) return;
   const FieldSet restoredFields{Field::Positions, Field::Velocities, Field::Cell};
-  BatchStorage& host = backend_.host(restoredFields | FieldSet{Field::Ptr}, restoredFields);
-  const std::int32_t* ptr = host.i32(Field::Ptr);
-  double* x = host.f64(Field::Positions);
-  double* v = host.f64(Field::Velocities);
-  double* cell = host.f64(Field::Cell);
+  BatchStorage& arrays = backend_.arraysFor(Kernel::Integrator, restoredFields | FieldSet{Field::Ptr}, restoredFields);
+  const std::int32_t* ptr = arrays.i32(Field::Ptr);
+  double* x = arrays.f64(Field::Positions);
+  double* v = arrays.f64(Field::Velocities);
+  double* cell = arrays.f64(Field::Cell);
   std::vector<std::uint8_t> restored(activeAtStart_.size(), 0);
   for (std::size_t s = 0; s < activeAtStart_.size(); ++s) {
     if (!activeAtStart_[s] || status[s] < exitStatus_) continue;
@@ -79,7 +81,7 @@ void Stepper::restoreFinished() {
 
 void Stepper::actionBefore(int point) {
   requireLayout();
-  const StepContext context{backend_, active_.data(), stepCount_};
+  const StepContext context{backend_, active_.data(), stepCount_, exitStatus_};
   switch (static_cast<DynamicsStage>(point)) {
     case DynamicsStage::BeforeStep: beginStep(); break;
     case DynamicsStage::AfterPreUpdate:
@@ -109,7 +111,9 @@ void Stepper::runNativeHooks(DynamicsStage stage) {
 }
 
 bool Stepper::runTo(DynamicsStage stage) {
-  if (cursor_ == 0) jsWalk_ = true;
+  // JS can change a status between preUpdate and the restore point only if it gets control before
+  // AFTER_STEP; a walk that goes straight there needs no start-of-step snapshot (and copies nothing).
+  if (cursor_ == 0) jsWalk_ = stage < DynamicsStage::AfterStep;
   walkTo(stage);
   return stage == DynamicsStage::OnConverge && newlyCount_ > 0;
 }

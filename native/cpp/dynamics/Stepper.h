@@ -92,7 +92,7 @@ class Stepper {
   std::int64_t newlyCount_ = 0;
   std::vector<std::uint8_t> active_;
   std::vector<std::uint8_t> activeAtStart_;
-  /** Set while JS walks the step stage by stage: only then can a hook change a status mid-step. */
+  /** Set while JS gets control mid-step (before AFTER_STEP): only then can a hook change a status mid-step. */
   bool jsWalk_ = false;
   std::vector<double> startPositions_;
   std::vector<double> startVelocities_;

@@ -31,12 +31,15 @@ void MirrorBackend::copyToDevice(Field field, std::size_t bytes) {
   std::memcpy(device_.buffer(field)->data(), hostBuffer(field)->data(), bytes);
 }
 
+// The results are computed where the device arrays are and then "copied" to the caller, as cuda copies them.
 void MirrorBackend::reduce(Field field, ReduceOp op, double* out) {
   reduceOnHost(arraysFor(Kernel::Reductions, reductionReads(field)), field, op, out);
+  countResultToHost(static_cast<std::size_t>(numSystems()) * sizeof(double));
 }
 
 void MirrorBackend::kineticEnergy(double* out) {
   kineticEnergyOnHost(arraysFor(Kernel::Reductions, kineticEnergyReads()), out);
+  countResultToHost(static_cast<std::size_t>(numSystems()) * sizeof(double));
 }
 
 void MirrorBackend::fmax(double* out) { reduce(Field::Forces, ReduceOp::Max, out); }

@@ -6,6 +6,8 @@
 #include "core/DeviceKernels.h"
 #include "core/Error.h"
 #include "cuda/CudaCheck.h"
+#include "cuda/CudaPairForceKernel.h"
+#include "kernels/PairForceKernel.h"
 
 namespace hookmd {
 
@@ -33,6 +35,10 @@ void CudaBackend::resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) {
   // class empties the batch if an allocation fails.
   for (int i = 0; i < kFieldCount; ++i) d_fields_[i].allocate(fieldBytes(static_cast<Field>(i)), "resize");
   d_result_.allocate(static_cast<std::size_t>(numSystems) * sizeof(double), "resize");
+}
+
+std::unique_ptr<PairForceKernel> CudaBackend::createPairForceKernel(const PairForceSpec& spec) {
+  return createCudaPairForceKernel(*this, spec);
 }
 
 void CudaBackend::copyToHost(Field field, std::size_t bytes) {

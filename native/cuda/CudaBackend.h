@@ -1,6 +1,6 @@
 // The CUDA backend: device arrays for every field of core/Fields.h, with the host mirrors and their
 // coherence kept by the Backend base class. It runs the per-system reductions and the pair forces (neighbor
-// lists included) as kernels; every other kernel runs the CPU reference on the host mirrors.
+// lists included) as kernels; a kernel it does not implement runs the CPU reference on the host mirrors.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -32,6 +32,7 @@ class CudaBackend final : public Backend {
   void reduce(Field field, ReduceOp op, double* out) override;
   void kineticEnergy(double* out) override;
   void fmax(double* out) override;
+  std::unique_ptr<PairForceKernel> createPairForceKernel(const PairForceSpec& spec) override;
 
   /** "<name> (sm_XY, N GiB)", as backends() and device() report it. */
   static std::string describeDevice(const cudaDeviceProp& properties);

@@ -45,7 +45,7 @@ const FIELD_WIDTH: Record<NativeFieldName, number> = {
 const nativeOf = new WeakMap<Batch, NativeBatch>();
 
 /**
- * B systems and N atoms in structure-of-arrays form (DESIGN §3).
+ * B systems and N atoms in structure-of-arrays form (docs/ARCHITECTURE.md).
  *
  * @example
  * const batch = Batch.fromSystems([{ symbols: ['Ar', 'Ar'], positions: [[0, 0, 0], [0, 0, 3.8]] }]);

@@ -1,4 +1,4 @@
-// FusedStage (DESIGN §5): several engines on one batch, one shared force computation per step. Each system
+// FusedStage (docs/dynamics.md): several engines on one batch, one shared force computation per step. Each system
 // carries the status of its sub-stage; sub-stage k updates only systems with status k, and its
 // convergence checks move systems to k + 1. Systems with status ≥ the number of sub-stages are done.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';

@@ -1,4 +1,4 @@
-// Every per-system engine parameter accepts a scalar or one value per system (DESIGN §5). This expands
+// Every per-system engine parameter accepts a scalar or one value per system (docs/dynamics.md). This expands
 // them for a batch and checks each value once, before native code sees it.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 

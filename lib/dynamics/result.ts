@@ -1,7 +1,7 @@
 // What a run returns.
 import type { StopRequest } from '../hooks/index.js';
 
-/** The outcome of `run()` / `runSync()` (DESIGN §5). */
+/** The outcome of `run()` / `runSync()` (docs/dynamics.md). */
 export interface RunResult {
   /** Steps taken by this call. */
   steps: number;

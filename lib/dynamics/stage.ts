@@ -1,4 +1,4 @@
-// The nine stages of a dynamics step, in firing order (DESIGN §5). native/cpp/dynamics/DynamicsStage.h
+// The nine stages of a dynamics step, in firing order (docs/dynamics.md). native/cpp/dynamics/DynamicsStage.h
 // holds the same values.
 
 /**

@@ -1,4 +1,4 @@
-// hookmd hook kernel: the hook protocol (DESIGN §4). Any object of this shape is a hook; no base class.
+// hookmd hook kernel: the hook protocol (docs/hooks.md). Any object of this shape is a hook; no base class.
 
 import type { HookContext, StepContext } from './context.js';
 import type { Trigger } from './triggers/trigger.js';

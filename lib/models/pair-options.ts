@@ -1,4 +1,4 @@
-// Validation of pair-potential options, once, at the top (STYLE rule 4): species-pair keys, per-pair
+// Validation of pair-potential options, once, at the top (docs/ARCHITECTURE.md): species-pair keys, per-pair
 // parameters, shift / switchOn / skin. Produces the flat table the native constructors take. Every
 // message starts with the model name and names the field and the bad value.
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';

@@ -1,5 +1,5 @@
 // Option checks shared by the optimizers, schedulers and training hooks: every message starts with the
-// owner and names the field and the bad value (DESIGN §8).
+// owner and names the field and the bad value (docs/ARCHITECTURE.md).
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 
 /** @internal Checks one numeric option: finite, within [min, max] (max exclusive when `open`). */

@@ -1,5 +1,5 @@
 // CUDA runtime failures become NativeError("CUDA_ERROR"), named after the operation that failed, so a GPU
-// fault reaches JS as a typed exception instead of a crash (STYLE rule 5).
+// fault reaches JS as a typed exception instead of a crash (docs/cuda.md).
 #pragma once
 
 #include <cuda_runtime_api.h>

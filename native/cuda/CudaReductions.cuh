@@ -1,4 +1,4 @@
-// Launchers of the per-system reductions (DESIGN §2). Declarations only: the kernels live in
+// Launchers of the per-system reductions (docs/ARCHITECTURE.md). Declarations only: the kernels live in
 // CudaReductions.cu, and the host code sees nothing but argument structs and a returned status.
 #pragma once
 

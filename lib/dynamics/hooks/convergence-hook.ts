@@ -1,4 +1,4 @@
-// ConvergenceHook (DESIGN §5): per-system criteria, ANDed; converged systems move from sourceStatus to
+// ConvergenceHook (docs/dynamics.md): per-system criteria, ANDed; converged systems move from sourceStatus to
 // targetStatus. Built-in keys are evaluated inside the native loop; a criterion with `customOp` makes the
 // hook run from JS at AFTER_STEP instead.
 import type { Batch } from '../../data/index.js';

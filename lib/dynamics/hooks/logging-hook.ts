@@ -1,4 +1,4 @@
-// LoggingHook (DESIGN §5): one row per system per firing, to a csv or jsonl file and/or a callback.
+// LoggingHook (docs/dynamics.md): one row per system per firing, to a csv or jsonl file and/or a callback.
 // Writes are synchronous and buffered, so the hook works under run() and runSync() alike.
 import { appendFileSync, writeFileSync } from 'node:fs';
 

@@ -1,4 +1,4 @@
-// SnapshotHook and ConvergedSnapshotHook (DESIGN §5): write systems of the running batch to a Sink.
+// SnapshotHook and ConvergedSnapshotHook (docs/dynamics.md): write systems of the running batch to a Sink.
 import { unitSystem } from '../../data/index.js';
 import type { Batch, System } from '../../data/index.js';
 import { HookmdError, HookmdTypeError, isHookmdError } from '../../errors.js';

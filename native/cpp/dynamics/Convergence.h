@@ -1,4 +1,4 @@
-// ConvergenceHook, evaluated natively (DESIGN §5): per-system criteria on built-in keys, ANDed. Systems
+// ConvergenceHook, evaluated natively (docs/dynamics.md): per-system criteria on built-in keys, ANDed. Systems
 // whose status equals sourceStatus and meet every criterion move to targetStatus.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The nine stages of one dynamics step, in order (DESIGN §5). lib/dynamics/stage.ts mirrors these values.
+// The nine stages of one dynamics step, in order (docs/dynamics.md). lib/dynamics/stage.ts mirrors these values.
 #pragma once
 
 namespace hookmd {

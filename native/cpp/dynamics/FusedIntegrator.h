@@ -1,4 +1,4 @@
-// FusedStage's integrator (DESIGN §5): several integrators share one batch and one force computation per
+// FusedStage's integrator (docs/dynamics.md): several integrators share one batch and one force computation per
 // step. Sub-stage k updates only the systems whose status is k; convergence checks move systems from k to
 // k + 1, and an optional step budget per sub-stage moves them on when it runs out.
 #pragma once

@@ -1,4 +1,4 @@
-// An integrator or optimizer: the preUpdate and postUpdate phases of one step (DESIGN §5). Implementations
+// An integrator or optimizer: the preUpdate and postUpdate phases of one step (docs/dynamics.md). Implementations
 // loop over systems on the backend and skip systems whose `active` flag is 0 (status ≥ exitStatus), which
 // leaves their positions, velocities and integrator state unchanged bit for bit.
 #pragma once

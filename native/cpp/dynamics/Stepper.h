@@ -1,4 +1,4 @@
-// The backend-neutral stepping loop (DESIGN §5). One step is a walk over nine dispatch points with the
+// The backend-neutral stepping loop (docs/dynamics.md). One step is a walk over nine dispatch points with the
 // engine's actions between them:
 //
 //   BEFORE_STEP, BEFORE_PRE_UPDATE, [preUpdate], AFTER_PRE_UPDATE, BEFORE_COMPUTE, [compute], AFTER_COMPUTE,
@@ -73,7 +73,7 @@ class Stepper {
   void beginStep();
   /** Drops systems whose status reached exitStatus since the step began (a hook finished them). */
   void refreshActive();
-  /** Step 5 of DESIGN §5: systems finished during a JS-driven step get their start-of-step state back. */
+  /** Step 5 of a step (docs/dynamics.md): systems finished during a JS-driven step get their start-of-step state back. */
   void restoreFinished();
   void walkTo(DynamicsStage stage);
   void actionBefore(int point);

@@ -1,4 +1,4 @@
-// The 12-6 Lennard-Jones pair term, written once for the CPU loops and the CUDA kernels (STYLE rule 2).
+// The 12-6 Lennard-Jones pair term, written once for the CPU loops and the CUDA kernels (docs/ARCHITECTURE.md, math/).
 // E(r) = 4ε[(σ/r)¹² − (σ/r)⁶] − E_shift for r < r_c, with the prefactors folded into the parameters so the
 // hot loop does one division and no powers.
 #pragma once

@@ -1,4 +1,4 @@
-// The Morse pair term, shared by the CPU loops and the CUDA kernels (STYLE rule 2).
+// The Morse pair term, shared by the CPU loops and the CUDA kernels (docs/ARCHITECTURE.md, math/).
 // E(r) = D[e^{−2α(r−r₀)} − 2e^{−α(r−r₀)}] − E_shift for r < r_c: the minimum −D sits at r₀ (LAMMPS's
 // `pair_style morse` and ASE's MorsePotential use the same form).
 #pragma once

@@ -1,4 +1,4 @@
-// The native force-field interface (DESIGN §6). The dynamics engine's stepping loop calls compute() on the
+// The native force-field interface (docs/models.md). The dynamics engine's stepping loop calls compute() on the
 // batch's backend directly, without crossing into JS; the TS models and the binding are thin handles to it.
 #pragma once
 

@@ -4,6 +4,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
 import { Batch, nativeBatchOf } from '../data/index.js';
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { createContext, HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
 import type { AnyHook, DynamicsContext, Hook, HookHandle, HookInfo, MutableContext } from '../hooks/index.js';
 import { loadBinding } from '../native/index.js';
@@ -43,6 +44,9 @@ export interface DynamicsOptions {
   exitStatus?: number;
 }
 
+// The options every engine takes; each subclass adds its own.
+const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exitStatus'];
+
 // The longest stretch run() spends in native code before it lets the event loop turn.
 const CHUNK_BUDGET_SECONDS = 0.02;
 
@@ -78,11 +82,10 @@ export abstract class Dynamics {
   readonly #counter: StepCounter = { value: 0 };
   readonly #walker: StepWalker;
 
-  protected constructor(options: DynamicsOptions) {
+  /** `known` lists the options the subclass takes beyond those of every engine; any other key is UNKNOWN_OPTION. */
+  protected constructor(options: DynamicsOptions, known: readonly string[] = []) {
     const owner = this.constructor.name;
-    if (options === null || typeof options !== 'object') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: options must be an object`, { field: 'options' });
-    }
+    checkKeys(owner, options, [...DYNAMICS_KEYS, ...known]);
     const model = options.model;
     if (model === null || typeof model !== 'object' || typeof model.compute !== 'function') {
       throw new HookmdTypeError('INVALID_MODEL', `${owner}: model must be a model object with compute(batch)`, { field: 'model' });
@@ -101,7 +104,11 @@ export abstract class Dynamics {
     this.#runningHook = { get runningHook(): string | null { return main.runningHook ?? onConverge.runningHook; } };
     this.#walker = new StepWalker(this.hooks, this.#onConverge, model, this.#jsConvergence, this.#counter);
     const convergence = options.convergence === undefined ? [] : Array.isArray(options.convergence) ? options.convergence : [options.convergence];
-    for (const hook of [...convergence, ...(options.hooks ?? [])]) this.register(hook as AnyHook);
+    const hooks: unknown = options.hooks ?? [];
+    if (!Array.isArray(hooks)) {
+      throw new HookmdTypeError('INVALID_HOOKS', `${owner}: hooks must be an array of hooks, got ${typeof hooks}`, { field: 'hooks', value: hooks });
+    }
+    for (const hook of [...convergence, ...(hooks as AnyHook[])]) this.register(hook);
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
@@ -127,6 +134,12 @@ export abstract class Dynamics {
    * Returns a handle for JS hooks; native built-ins are fixed for the engine's lifetime.
    */
   register(hook: AnyHook): HookHandle<AnyHook> | undefined {
+    if (hook === null || typeof hook !== 'object') {
+      throw new HookmdTypeError('INVALID_HOOK', `${this.constructor.name}.register: hook must be an object with a call function, got ${hook === null ? 'null' : typeof hook}`, {
+        field: 'hook',
+        value: hook,
+      });
+    }
     if (hook instanceof ConvergenceHook) {
       if (!hook.isNative) {
         this.#jsConvergence.push(hook);

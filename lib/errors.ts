@@ -53,6 +53,22 @@ export class HookmdTypeError extends TypeError implements CodedError {
   }
 }
 
+/**
+ * A run ended by its AbortSignal while it was waiting on something that had not settled (an async hook's
+ * promise). `name` is 'AbortError', as for DOM aborts, so `error.name === 'AbortError'` checks work; `code`
+ * is 'ABORTED' and `details.pendingHook` names what was pending.
+ *
+ * @example
+ * try { await md.run(batch, { steps: 1e6, signal }); }
+ * catch (e) { if (e instanceof HookmdAbortError) console.log(e.details.pendingHook); }
+ */
+export class HookmdAbortError extends HookmdError {
+  constructor(message: string, details: ErrorDetails = {}, options?: ErrorOptions) {
+    super('ABORTED', message, details, options);
+    this.name = 'AbortError';
+  }
+}
+
 /** True for any of the three typed hookmd errors. */
 export function isHookmdError(error: unknown): error is CodedError {
   return (

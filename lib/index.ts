@@ -1,6 +1,6 @@
 // hookmd public API: re-exports only.
 
-export { HookmdError, HookmdRangeError, HookmdTypeError, isHookmdError } from './errors.js';
+export { HookmdAbortError, HookmdError, HookmdRangeError, HookmdTypeError, isHookmdError } from './errors.js';
 export type { CodedError, ErrorDetails } from './errors.js';
 
 export {
@@ -143,6 +143,8 @@ export type {
 
 export {
   ASE_FS,
+  DEFAULT_MAX_FRAME_ATOMS,
+  DEFAULT_MAX_LINE_BYTES,
   ExtxyzSink,
   HostMemorySink,
   ZarrSink,
@@ -153,7 +155,7 @@ export {
   streamExtxyz,
   writeExtxyz,
 } from './io/index.js';
-export type { ExtxyzSinkOptions, ReadExtxyzOptions, Sink, SinkOptions, WriteExtxyzOptions, ZarrSinkOptions } from './io/index.js';
+export type { ExtxyzLimits, ExtxyzSinkOptions, ReadExtxyzOptions, Sink, SinkOptions, WriteExtxyzOptions, ZarrSinkOptions } from './io/index.js';
 export { LOG_COLUMNS, LoggingHook } from './dynamics/hooks/logging-hook.js';
 export type { LogColumn, LoggingHookOptions, LogRow } from './dynamics/hooks/logging-hook.js';
 export { ConvergedSnapshotHook, SnapshotHook } from './dynamics/hooks/snapshot-hook.js';

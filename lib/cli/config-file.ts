@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 
 import { HookmdTypeError } from '../errors.js';
+import { MAX_YAML_ALIASES } from '../yaml-limits.js';
 import { formatPath, validateSchema, type JsonSchema, type PathSegment, type SchemaProblem } from './json-schema.js';
 
 /** A parsed, schema-checked file, and a way to point at any place in it. */
@@ -71,7 +72,13 @@ export function loadConfigFile<T>(file: string, schema: JsonSchema): LoadedFile<
     const describe = (message: string): string => message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
     throw configError(doc.errors.map((error) => `${file}:${error.linePos?.[0].line ?? '?'}: ${describe(error.message)}`));
   }
-  const value = doc.toJS() as unknown;
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    // An alias bomb (aliases nested to expand exponentially) fails here: an input problem, exit code 2.
+    throw configError([`${file}: ${(error as Error).message}`], { path: file });
+  }
   const locate = locator(file, doc, lines);
   const problems = validateSchema(value, schema);
   if (problems.length > 0) throw configError(describeProblems(problems, locate));

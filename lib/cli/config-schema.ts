@@ -1,6 +1,7 @@
 // The JSON Schema of `hookmd run` configs. `hookmd schema` prints it, docs/config.schema.json is that
 // output, and the CLI validates every config (and `--model-config` file) against this same object.
 import type { JsonSchema } from './json-schema.js';
+import { MAX_THREADS } from './threads.js';
 
 const positive = (description: string): JsonSchema => ({ type: 'number', exclusiveMinimum: 0, description });
 const nonNegative = (description: string): JsonSchema => ({ type: 'number', minimum: 0, description });
@@ -182,7 +183,7 @@ export const CONFIG_SCHEMA: JsonSchema = {
   properties: {
     units: { enum: ['metal', 'lj'], description: 'Unit system of the input, the parameters and the outputs (default metal).' },
     backend: { enum: ['auto', 'cpu', 'mirror', 'cuda'], description: 'Native backend (default auto); --backend overrides it.' },
-    threads: { type: 'integer', minimum: 0, description: 'CPU threads (0: every core); --threads overrides it.' },
+    threads: { type: 'integer', minimum: 0, maximum: MAX_THREADS, description: 'CPU threads (0: every core); --threads overrides it.' },
     plugins: { type: 'array', description: 'ES modules imported before the hooks are built; they may call registerHookType.', items: text('Module path, relative to the config file.') },
     model: { $ref: '#/$defs/model' },
     input: text('extxyz file of input structures, relative to the config file; read as a stream.'),

@@ -15,7 +15,7 @@ export const EXIT_USAGE = 2;
 // not the run. Range and type errors are always input errors.
 const INPUT_CODES: ReadonlySet<string> = new Set([
   // input files and data
-  'EXTXYZ_PARSE', 'READ_FAILED', 'UNKNOWN_ELEMENT', 'MISSING_LATTICE', 'NO_REFERENCE', 'INVALID_REFERENCE',
+  'EXTXYZ_PARSE', 'EXTXYZ_LIMIT', 'READ_FAILED', 'UNKNOWN_ELEMENT', 'MISSING_LATTICE', 'NO_REFERENCE', 'INVALID_REFERENCE',
   // models
   'MISSING_PAIR', 'INVALID_PAIR', 'DUPLICATE_PAIR', 'INVALID_PARAMETER', 'UNSUPPORTED_MODEL',
   // configs, hooks, sinks

@@ -1,10 +1,10 @@
 // `hookmd fit <config>`: fits a pair potential to reference data with the Trainer (Trainer.fromConfig: the
 // model, data, optimizer, scheduler and hooks by name), with progress per epoch and safe Ctrl-C, and
 // writes the fitted model in the --model-config format, ready for relax, md and run.
-import { writeFileSync } from 'node:fs';
 
 import type { Command } from 'commander';
 
+import { writeFileAtomic } from '../io/atomic-write.js';
 import type { TrainingHookContext } from '../training/index.js';
 import { Interrupt } from './interrupt.js';
 import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
@@ -90,7 +90,8 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
     }
     if (options.out !== undefined) {
       const { type, ...parameters } = trainer.checkpoint().model;
-      writeFileSync(options.out, `${JSON.stringify({ type: MODEL_TYPES[type], ...parameters }, null, 2)}\n`);
+      const text = `${JSON.stringify({ type: MODEL_TYPES[type], ...parameters }, null, 2)}\n`;
+      await writeFileAtomic(options.out, (write) => write(text), 'fit');
     }
     const last = history.epochs.at(-1);
     const summary: FitSummary = {

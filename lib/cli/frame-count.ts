@@ -1,20 +1,26 @@
 // Counts the frames of an extxyz file without parsing them (read the atom count, skip that many lines
 // plus the comment line), so a streamed run can show a progress total. The real parser reports errors.
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { open } from 'node:fs/promises';
+
+import { DEFAULT_MAX_LINE_BYTES } from '../io/extxyz-limits.js';
+import { readLines } from '../io/line-reader.js';
+
+// A line over the reader's limit ends the count; the parser then reports it as EXTXYZ_LIMIT.
+class TooLong extends Error {}
 
 /**
- * The number of frames in `path`, or undefined when the file does not look like extxyz.
+ * The number of frames in `path`, or undefined when the file does not look like extxyz (or has a line
+ * longer than `maxLineBytes`).
  *
  * @example
  * await countFrames('inputs.xyz'); // 256
  */
-export async function countFrames(path: string): Promise<number | undefined> {
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+export async function countFrames(path: string, maxLineBytes: number = DEFAULT_MAX_LINE_BYTES): Promise<number | undefined> {
+  const handle = await open(path, 'r');
   let frames = 0;
   let skip = 0;
   try {
-    for await (const line of lines) {
+    for await (const line of readLines(handle, maxLineBytes, () => new TooLong())) {
       if (skip > 0) {
         skip--;
         continue;
@@ -25,8 +31,11 @@ export async function countFrames(path: string): Promise<number | undefined> {
       frames++;
       skip = Number(text) + 1;
     }
+  } catch (error) {
+    if (error instanceof TooLong) return undefined;
+    throw error;
   } finally {
-    lines.close();
+    await handle.close();
   }
   return frames;
 }

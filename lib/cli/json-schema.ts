@@ -169,7 +169,13 @@ class Validator {
       if (value[key] === undefined) this.problems.push({ path: [...path, key], problem: 'is required' });
     }
     for (const [key, item] of Object.entries(value)) {
-      const sub = properties[key];
+      // Names of Object.prototype members (toString, constructor, __proto__) would resolve to inherited
+      // members wherever a key is looked up in a plain object, here and in the code that reads the config.
+      if (key in Object.prototype) {
+        this.problems.push({ path: [...path, key], problem: 'is a reserved name and cannot be a key' });
+        continue;
+      }
+      const sub = Object.hasOwn(properties, key) ? properties[key] : undefined;
       if (sub !== undefined) this.check(item, sub, [...path, key]);
       else if (schema.additionalProperties === false) {
         const known = Object.keys(properties);

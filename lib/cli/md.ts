@@ -5,6 +5,7 @@ import { Option, type Command } from 'commander';
 import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
 import { initializeVelocities, ProgressHook } from '../dynamics/index.js';
+import { HookmdAbortError } from '../errors.js';
 import { readExtxyz, writeExtxyz } from '../io/index.js';
 import { configError } from './config-file.js';
 import { buildStageEngine } from './engines.js';
@@ -86,6 +87,11 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     try {
       steps = (await engine.run(batch, { steps: options.steps, signal: interrupt.signal })).steps;
       progress.update({ done: steps, step: steps });
+    } catch (error) {
+      // A Ctrl-C while an async hook (a trajectory write) was pending rejects the run; the command still
+      // ends as interrupted and writes the final frames of the steps completed.
+      if (!(error instanceof HookmdAbortError && interrupt.received !== undefined)) throw error;
+      steps = engine.stepCount;
     } finally {
       interrupt.signal.removeEventListener('abort', onSignal);
       progress.stop();

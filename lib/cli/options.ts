@@ -5,6 +5,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { configureNative, setThreads, type BackendRequest } from '../native/index.js';
 import { configError } from './config-file.js';
 import { buildModel, loadModelFile, parseModelFlag } from './model.js';
+import { checkThreads, MAX_THREADS } from './threads.js';
 import type { Model } from '../models/index.js';
 import type { UnitsName } from './run-config.js';
 
@@ -22,11 +23,13 @@ export const parse: {
   readonly nonNegative: (text: string) => number;
   readonly count: (text: string) => number;
   readonly nonNegativeInteger: (text: string) => number;
+  readonly threads: (text: string) => number;
 } = {
   positive: numberParser((v) => Number.isFinite(v) && v > 0, 'a number > 0'),
   nonNegative: numberParser((v) => Number.isFinite(v) && v >= 0, 'a number ≥ 0'),
   count: numberParser((v) => Number.isSafeInteger(v) && v >= 1, 'an integer ≥ 1'),
   nonNegativeInteger: numberParser((v) => Number.isSafeInteger(v) && v >= 0, 'an integer ≥ 0'),
+  threads: numberParser((v) => Number.isSafeInteger(v) && v >= 0 && v <= MAX_THREADS, `an integer from 0 to ${MAX_THREADS}`),
 };
 
 /** Options every running command takes. */
@@ -49,7 +52,7 @@ export interface ModelOptions {
 export function addRuntimeOptions(command: Command): Command {
   return command
     .addOption(new Option('--backend <name>', 'native backend').choices(['auto', 'cpu', 'mirror', 'cuda']))
-    .option('--threads <n>', 'CPU threads (0: every core)', parse.nonNegativeInteger);
+    .option('--threads <n>', `CPU threads (0: every core; at most ${MAX_THREADS})`, parse.threads);
 }
 
 /** Adds --backend, --threads, --quiet, --json and --progress-interval: the options of a run. */
@@ -89,5 +92,5 @@ export function modelSpec(options: ModelOptions): () => Model {
  */
 export function applyRuntime(settings: { backend?: BackendRequest; threads?: number }): void {
   if (settings.backend !== undefined) configureNative({ backend: settings.backend });
-  if (settings.threads !== undefined) setThreads(settings.threads);
+  if (settings.threads !== undefined) setThreads(checkThreads(settings.threads));
 }

@@ -4,7 +4,9 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 import { isHookmdError } from '../errors.js';
-import { openSink, type Sink } from '../io/index.js';
+import { StagedFile } from '../io/atomic-write.js';
+import { ExtxyzSink, openSink, type Sink } from '../io/index.js';
+import { sinkFormat } from '../io/open-sink.js';
 import { configError } from './config-file.js';
 import type { PathSegment } from './json-schema.js';
 import type { SinkConfig, UnitsName } from './run-config.js';
@@ -26,12 +28,30 @@ export function checkOutputPath(file: string, label: string): void {
   }
 }
 
+/** A sink for an output file, and the staged file to commit once the run has succeeded. */
+export interface OutputSink {
+  readonly sink: Sink;
+  /** Set for extxyz outputs, which are written to a temporary until the run succeeds. */
+  readonly staged: StagedFile | undefined;
+}
+
+/**
+ * Opens the sink for an output file (by extension). An extxyz file is staged: the sink writes a temporary
+ * sibling, and the old file stays until the command commits it, so a failing run never truncates it.
+ * (A Zarr store is a new directory; ZarrSink refuses an existing one.)
+ */
+export function openOutputSink(path: string, options: { capacity?: number; units: UnitsName }, label: string): OutputSink {
+  if (sinkFormat(path) !== 'extxyz') return { sink: opening(label, () => openSink(path, options)), staged: undefined };
+  const staged = new StagedFile(path);
+  return { sink: opening(label, () => new ExtxyzSink(staged.temporary, options)), staged };
+}
+
 /** Opens the sinks of a config (by file extension); problems point at `sinks[i]`. */
-export function openSinks(sinks: readonly SinkConfig[], units: UnitsName, locate: (path: readonly PathSegment[]) => string): Sink[] {
+export function openSinks(sinks: readonly SinkConfig[], units: UnitsName, locate: (path: readonly PathSegment[]) => string): OutputSink[] {
   return sinks.map((sink, i) => {
     const label = `${locate(['sinks', i, 'path'])}: sinks[${i}].path`;
     checkOutputPath(sink.path, label);
-    return opening(label, () => openSink(sink.path, { capacity: sink.capacity, units }));
+    return openOutputSink(sink.path, { capacity: sink.capacity, units }, label);
   });
 }
 

@@ -4,13 +4,13 @@ import { Option, type Command } from 'commander';
 
 import type { System } from '../data/index.js';
 import type { StreamSink } from '../dynamics/index.js';
-import { openSink, ZarrSink, type Sink } from '../io/index.js';
+import { ZarrSink, type Sink } from '../io/index.js';
 import { configError } from './config-file.js';
 import { buildPipeline } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
 import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
-import { checkInputFile, checkOutputPath, opening } from './paths.js';
+import { checkInputFile, checkOutputPath, opening, openOutputSink } from './paths.js';
 import type { StageConfig } from './run-config.js';
 import { STREAM_DEFAULTS } from './run-config.js';
 import { runStreamJob } from './stream-job.js';
@@ -56,7 +56,8 @@ export async function relax(input: string, options: RelaxOptions): Promise<numbe
     const engine = buildPipeline([stage], model(), options.units, () => 'relax');
     if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery));
     const zarr = options.zarr;
-    const files = [opening('--out', () => openSink(options.out, { units: options.units })), ...(zarr === undefined ? [] : [opening('--zarr', () => new ZarrSink(zarr))])];
+    const out = openOutputSink(options.out, { units: options.units }, '--out');
+    const files = [out.sink, ...(zarr === undefined ? [] : [opening('--zarr', () => new ZarrSink(zarr))])];
     const sinks = files.map(atRest);
     const outputs = [options.out, options.zarr, options.log].filter((path): path is string => path !== undefined);
     const summary = await runStreamJob({
@@ -65,6 +66,7 @@ export async function relax(input: string, options: RelaxOptions): Promise<numbe
       input,
       units: options.units,
       sinks,
+      staged: out.staged === undefined ? [] : [out.staged],
       outputs,
       stream: { ...STREAM_DEFAULTS, maxAtoms: options.maxAtoms, refillEvery: options.refillEvery, maxSteps: options.maxSteps },
       quiet: options.quiet,

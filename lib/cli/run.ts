@@ -36,13 +36,14 @@ export async function run(file: string, options: CommonOptions): Promise<number>
     const model = buildModel(config.model, ['model'], locate);
     const engine = buildPipeline(config.stages, model, units, locate);
     registerConfigHooks(engine, hookEntries, units, locate);
-    const sinks = openSinks(config.sinks ?? [], units, locate);
+    const outputs = openSinks(config.sinks ?? [], units, locate);
     const summary = await runStreamJob({
       command: 'run',
       engine,
       input,
       units,
-      sinks,
+      sinks: outputs.map((output) => output.sink),
+      staged: outputs.flatMap((output) => (output.staged === undefined ? [] : [output.staged])),
       outputs: [...(config.sinks ?? []).map((sink) => sink.path), ...hookFiles.map(([path]) => path)],
       stream: { ...STREAM_DEFAULTS, ...config.stream },
       quiet: options.quiet,

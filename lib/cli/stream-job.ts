@@ -2,6 +2,8 @@
 // engine (runStream keeps the batch full and refills it) into the sinks, with progress and safe Ctrl-C.
 import { ProgressHook, type Dynamics, type StreamSink } from '../dynamics/index.js';
 import type { System } from '../data/index.js';
+import type { StagedFile } from '../io/atomic-write.js';
+import { HookmdAbortError } from '../errors.js';
 import { streamExtxyz } from '../io/index.js';
 import { countFrames } from './frame-count.js';
 import type { Interrupt } from './interrupt.js';
@@ -16,6 +18,8 @@ export interface StreamJob {
   input: string;
   units: UnitsName;
   sinks: readonly StreamSink[];
+  /** Output files written to temporaries: committed when the run ends (also when interrupted), discarded when it fails. */
+  staged: readonly StagedFile[];
   /** Files the sinks and hooks write, for the summary. */
   outputs: string[];
   stream: Required<StreamConfig>;
@@ -64,10 +68,18 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
       signal: interrupt.signal,
       ...job.stream,
     });
+  } catch (error) {
+    // A Ctrl-C while an async hook was pending rejects the run (HookmdAbortError); the outputs still hold
+    // whole frames of every system written, so the command ends as interrupted, not failed.
+    if (!(error instanceof HookmdAbortError && interrupt.received !== undefined)) {
+      for (const file of job.staged) await file.discard();
+      throw error;
+    }
   } finally {
     interrupt.signal.removeEventListener('abort', onSignal);
     progress.stop();
   }
+  for (const file of job.staged) await file.commit(job.command);
   return {
     command: job.command,
     input: job.input,

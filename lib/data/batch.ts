@@ -10,7 +10,7 @@ import { chemicalSymbol } from './elements.js';
 import { assembleSystems, type PackedSystems } from './pack.js';
 import type { ResolvedSystem, System } from './system.js';
 import { unitSystem, type UnitSystem } from './units.js';
-import { normalizeSystem } from './validate.js';
+import { checkBatchOptions, normalizeSystem } from './validate.js';
 
 /** Options of `Batch.fromSystems`. */
 export interface BatchOptions {
@@ -83,7 +83,7 @@ export class Batch {
 
   /** Validates `systems` and builds a batch; every system gets a fresh `systemId` (0, 1, ...). */
   static fromSystems(systems: Iterable<System>, options: BatchOptions = {}): Batch {
-    const units = unitSystem(options.units ?? 'metal');
+    const units = unitSystem(checkBatchOptions(options, 'Batch.fromSystems').units ?? 'metal');
     const batch = new Batch(units);
     batch.#fill(batch.#validate(systems, 'Batch.fromSystems'), []);
     return batch;

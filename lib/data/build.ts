@@ -5,6 +5,7 @@ import { createRng } from './random.js';
 import type { System } from './system.js';
 import { normalizeSystem } from './validate.js';
 import { METAL } from './units.js';
+import { checkAtomCount } from './limits.js';
 
 /** Crystal structures `bulk` can build. */
 export type CrystalStructure = 'fcc' | 'bcc' | 'sc' | 'hcp' | 'diamond';
@@ -107,6 +108,7 @@ export function repeat(system: System, counts: readonly [number, number, number]
   }
   const s = normalizeSystem(system, 0, METAL, 'repeat');
   const n = s.numAtoms;
+  checkAtomCount(n * counts[0] * counts[1] * counts[2], 'repeat: the supercell');
   const positions: number[][] = [];
   const numbers: number[] = [];
   const masses: number[] = [];

@@ -2,6 +2,7 @@
 // every failure is a typed error naming the system, the field and the bad value (DESIGN §8).
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { atomicNumber, isAtomicNumber, standardMass } from './elements.js';
+import { checkAtomCount } from './limits.js';
 import type { System, Vectors } from './system.js';
 import type { UnitSystem } from './units.js';
 
@@ -20,12 +21,19 @@ export interface NormalizedSystem {
   stress: Float64Array | undefined;
 }
 
+// A length that is not a whole number ≥ 0 (an array-like `{ length: -3 }`) is not an array: it would
+// otherwise reach a typed-array constructor and throw an untyped RangeError.
 function isArrayLike(value: unknown): value is ArrayLike<unknown> {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    typeof (value as { length?: unknown }).length === 'number'
-  );
+  if (value === null || typeof value !== 'object') return false;
+  const length = (value as { length?: unknown }).length;
+  return typeof length === 'number' && Number.isSafeInteger(length) && length >= 0;
+}
+
+/** An entry of a coordinate array as a number; BigInt, Symbol, strings and the like are typed errors. */
+function numberAt(value: unknown, where: string, field: string, index: number, code: string): number {
+  if (typeof value === 'number') return value;
+  const shown = typeof value === 'bigint' ? `${value}n` : typeof value === 'symbol' ? value.toString() : JSON.stringify(value) ?? String(value);
+  throw new HookmdTypeError(code, `${where}.${field}[${index}] must be a number, got ${typeof value} ${shown}`, { field, index, value: typeof value });
 }
 
 /** Flattens rows or a flat array of `rows`×`width` finite numbers. */
@@ -52,7 +60,7 @@ function flatVectors(value: Vectors, rows: number, width: number, where: string,
           value: row,
         });
       }
-      for (let c = 0; c < width; c++) out[i * width + c] = row[c];
+      for (let c = 0; c < width; c++) out[i * width + c] = numberAt(row[c], where, field, i, code);
     }
   } else {
     if (value.length !== rows * width) {
@@ -62,7 +70,7 @@ function flatVectors(value: Vectors, rows: number, width: number, where: string,
         { field, value: value.length, expected: rows * width },
       );
     }
-    for (let i = 0; i < rows * width; i++) out[i] = (value as ArrayLike<number>)[i];
+    for (let i = 0; i < rows * width; i++) out[i] = numberAt((value as ArrayLike<unknown>)[i], where, field, Math.floor(i / width), code);
   }
   for (let i = 0; i < out.length; i++) {
     if (!Number.isFinite(out[i])) {
@@ -81,14 +89,16 @@ function countAtoms(positions: Vectors, where: string): number {
   if (!isArrayLike(positions)) {
     throw new HookmdTypeError('INVALID_POSITIONS', `${where}.positions must be an array`, { field: 'positions', value: positions });
   }
-  if (positions.length > 0 && isArrayLike(positions[0])) return positions.length;
-  if (positions.length % 3 !== 0) {
+  const nested = positions.length > 0 && isArrayLike(positions[0]);
+  if (!nested && positions.length % 3 !== 0) {
     throw new HookmdTypeError('LENGTH_MISMATCH', `${where}.positions has ${positions.length} numbers, not a multiple of 3`, {
       field: 'positions',
       value: positions.length,
     });
   }
-  return positions.length / 3;
+  const n = nested ? positions.length : positions.length / 3;
+  checkAtomCount(n, where);
+  return n;
 }
 
 function species(system: System, n: number, where: string): Int32Array {
@@ -184,6 +194,22 @@ export function determinant3(m: ArrayLike<number>, offset = 0): number {
 }
 
 /**
+ * The volume the periodic lattice vectors span, with each non-periodic vector replaced by the unit normal
+ * of the others, as the native neighbor search treats it: a slab may leave its non-periodic vector zero
+ * (docs/models.md). 1 when no direction is periodic; 0 when the periodic vectors are degenerate.
+ */
+function periodicVolume(cell: Float64Array, pbc: Uint8Array): number {
+  const periodic = [0, 1, 2].filter((d) => pbc[d] === 1);
+  if (periodic.length === 0) return 1;
+  if (periodic.length === 3) return determinant3(cell);
+  const row = (d: number): number[] => [cell[3 * d], cell[3 * d + 1], cell[3 * d + 2]];
+  const cross = (a: number[], b: number[]): number[] => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const norm = (a: number[]): number => Math.hypot(a[0], a[1], a[2]);
+  // One periodic vector: its length; two: the area of their parallelogram.
+  return periodic.length === 1 ? norm(row(periodic[0])) : norm(cross(row(periodic[0]), row(periodic[1])));
+}
+
+/**
  * Validates one System (the `index`-th of the call) and returns it as flat arrays.
  * `operation` starts every error message, e.g. 'Batch.fromSystems'.
  */
@@ -198,8 +224,8 @@ export function normalizeSystem(system: System, index: number, units: UnitSystem
   const velocities = system.velocities === undefined ? new Float64Array(3 * n) : flatVectors(system.velocities, n, 3, where, 'velocities', 'INVALID_VELOCITIES');
   const cell = cellOf(system, where);
   const pbc = pbcOf(system, where);
-  if ((pbc[0] || pbc[1] || pbc[2]) && Math.abs(determinant3(cell)) < 1e-12) {
-    throw new HookmdRangeError('SINGULAR_CELL', `${where}.cell has zero volume but the system is periodic`, {
+  if (Math.abs(periodicVolume(cell, pbc)) < 1e-12) {
+    throw new HookmdRangeError('SINGULAR_CELL', `${where}.cell has zero volume in its periodic directions`, {
       field: 'cell',
       value: Array.from(cell),
     });
@@ -224,4 +250,20 @@ export function normalizeSystem(system: System, index: number, units: UnitSystem
     forces: system.forces === undefined ? undefined : flatVectors(system.forces, n, 3, where, 'forces', 'INVALID_FORCES'),
     stress: system.stress === undefined ? undefined : flatVectors(system.stress, 3, 3, where, 'stress', 'INVALID_STRESS'),
   };
+}
+
+/**
+ * The options object of `Batch.fromSystems` (and the like): undefined means none; anything but an object
+ * is INVALID_OPTIONS, so that `fromSystems(systems, null)` is a typed error rather than a property read
+ * of null.
+ */
+export function checkBatchOptions(options: unknown, operation: string): { units?: unknown } {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new HookmdTypeError('INVALID_OPTIONS', `${operation}: options must be an object such as { units: 'lj' }, got ${options === null ? 'null' : typeof options}`, {
+      field: 'options',
+      value: options,
+    });
+  }
+  return options as { units?: unknown };
 }

@@ -3,10 +3,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
 import { Batch, nativeBatchOf } from '../data/index.js';
-import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { HookmdAbortError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { createContext, HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
 import type { AnyHook, DynamicsContext, Hook, HookHandle, HookInfo, MutableContext } from '../hooks/index.js';
 import { loadBinding } from '../native/index.js';
+import { abortable } from './abortable.js';
+import { acquireBatch } from './batch-lock.js';
 import type { EngineModel } from './engine-model.js';
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook } from './hooks/convergence-hook.js';
@@ -43,6 +46,9 @@ export interface DynamicsOptions {
   exitStatus?: number;
 }
 
+// The options every engine takes; each subclass adds its own.
+const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exitStatus'];
+
 // The longest stretch run() spends in native code before it lets the event loop turn.
 const CHUNK_BUDGET_SECONDS = 0.02;
 
@@ -75,14 +81,14 @@ export abstract class Dynamics {
   readonly #convergence: ConvergenceHook[] = [];
   readonly #jsConvergence: ConvergenceHook[] = [];
   #bound: Binding | undefined;
-  readonly #counter: StepCounter = { value: 0 };
-  readonly #walker: StepWalker;
+  // The step counter of the run started last. Each run counts on from it in a counter of its own, so
+  // that concurrent runs on different batches do not advance each other's steps.
+  #latest: StepCounter = { value: 0 };
 
-  protected constructor(options: DynamicsOptions) {
+  /** `known` lists the options the subclass takes beyond those of every engine; any other key is UNKNOWN_OPTION. */
+  protected constructor(options: DynamicsOptions, known: readonly string[] = []) {
     const owner = this.constructor.name;
-    if (options === null || typeof options !== 'object') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: options must be an object`, { field: 'options' });
-    }
+    checkKeys(owner, options, [...DYNAMICS_KEYS, ...known]);
     const model = options.model;
     if (model === null || typeof model !== 'object' || typeof model.compute !== 'function') {
       throw new HookmdTypeError('INVALID_MODEL', `${owner}: model must be a model object with compute(batch)`, { field: 'model' });
@@ -99,9 +105,12 @@ export abstract class Dynamics {
     this.#onConverge = new HookRegistry(DynamicsStage, { workflow: this });
     const [main, onConverge] = [this.hooks, this.#onConverge];
     this.#runningHook = { get runningHook(): string | null { return main.runningHook ?? onConverge.runningHook; } };
-    this.#walker = new StepWalker(this.hooks, this.#onConverge, model, this.#jsConvergence, this.#counter);
     const convergence = options.convergence === undefined ? [] : Array.isArray(options.convergence) ? options.convergence : [options.convergence];
-    for (const hook of [...convergence, ...(options.hooks ?? [])]) this.register(hook as AnyHook);
+    const hooks: unknown = options.hooks ?? [];
+    if (!Array.isArray(hooks)) {
+      throw new HookmdTypeError('INVALID_HOOKS', `${owner}: hooks must be an array of hooks, got ${typeof hooks}`, { field: 'hooks', value: hooks });
+    }
+    for (const hook of [...convergence, ...(hooks as AnyHook[])]) this.register(hook);
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
@@ -118,7 +127,7 @@ export abstract class Dynamics {
 
   /** Steps taken by this engine so far (carries on across runs). */
   get stepCount(): number {
-    return this.#counter.value;
+    return this.#latest.value;
   }
 
   /**
@@ -127,6 +136,12 @@ export abstract class Dynamics {
    * Returns a handle for JS hooks; native built-ins are fixed for the engine's lifetime.
    */
   register(hook: AnyHook): HookHandle<AnyHook> | undefined {
+    if (hook === null || typeof hook !== 'object') {
+      throw new HookmdTypeError('INVALID_HOOK', `${this.constructor.name}.register: hook must be an object with a call function, got ${hook === null ? 'null' : typeof hook}`, {
+        field: 'hook',
+        value: hook,
+      });
+    }
     if (hook instanceof ConvergenceHook) {
       if (!hook.isNative) {
         this.#jsConvergence.push(hook);
@@ -181,47 +196,96 @@ export abstract class Dynamics {
     return [...js, ...native];
   }
 
-  /** Runs `steps` more steps, awaiting async hooks and yielding to the event loop every ~20 ms. */
+  /**
+   * Runs `steps` more steps, awaiting async hooks and yielding to the event loop every ~20 ms. Aborting
+   * `signal` ends the run after the current step (`stopped.by === 'signal'`); when it aborts while an
+   * async hook's promise is pending, the run rejects at once with HookmdAbortError naming that hook.
+   * A batch that another run is driving is BATCH_BUSY.
+   */
   async run(batch: Batch, options: RunOptions): Promise<RunResult> {
+    const owner = `${this.constructor.name}.run`;
     const steps = this.#checkRun(batch, options);
-    const control = new RunControl();
-    const ctx = this.#context(batch, control);
-    const runner = new HookRunner<DynamicsHookContext>([this.hooks, this.#onConverge], { context: () => ctx });
-    return runner.run(async () => {
-      const stepper = this.#prepare(batch);
-      let taken = 0;
-      let lastYield = performance.now();
-      while (taken < steps && !control.stopRequested) {
-        if (options.signal?.aborted) {
-          control.requestStop(String(options.signal.reason ?? 'aborted'), 'signal');
-          break;
+    const signal = options.signal;
+    const release = acquireBatch(batch, owner);
+    try {
+      const counter = this.#startCounter();
+      const walker = this.#walker(counter);
+      const control = new RunControl();
+      const ctx = this.#context(batch, control, counter);
+      const runner = new HookRunner<DynamicsHookContext>([this.hooks, this.#onConverge], { context: () => ctx });
+      return await runner.run(async () => {
+        const stepper = this.#prepare(batch, counter);
+        let taken = 0;
+        let lastYield = performance.now();
+        while (taken < steps && !control.stopRequested) {
+          if (signal?.aborted) {
+            control.requestStop(String(signal.reason ?? 'aborted'), 'signal');
+            break;
+          }
+          taken += await this.#advance(walker, stepper, ctx, steps - taken, signal, owner);
+          if (stepper.allConverged()) break;
+          if (performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
+            await yieldToEventLoop();
+            lastYield = performance.now();
+          }
         }
-        taken += await this.#walker.advance(stepper, ctx, steps - taken, CHUNK_BUDGET_SECONDS, false);
-        if (stepper.allConverged()) break;
-        if (performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
-          await yieldToEventLoop();
-          lastYield = performance.now();
-        }
+        return this.#result(batch, taken, control, counter);
+      });
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * One advance of the walker; an abort while a hook is pending abandons the step: the walker will not
+   * go on when that hook settles, and the stepper (left mid-step) is not reused.
+   */
+  async #advance(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, remaining: number, signal: AbortSignal | undefined, owner: string): Promise<number> {
+    const advanced = walker.advance(stepper, ctx, remaining, CHUNK_BUDGET_SECONDS, false);
+    if (typeof advanced === 'number') return advanced;
+    try {
+      return await abortable(advanced, signal, () => this.#runningHook.runningHook, owner);
+    } catch (error) {
+      if (error instanceof HookmdAbortError) {
+        walker.abandon();
+        if (this.#bound?.stepper === stepper) this.#bound = undefined;
       }
-      return this.#result(taken, control);
-    });
+      throw error;
+    }
   }
 
   /** `run()` without awaiting: an async hook is an ASYNC_HOOK_IN_SYNC_RUN error. */
   runSync(batch: Batch, options: Omit<RunOptions, 'signal'>): RunResult {
     const steps = this.#checkRun(batch, options);
-    const control = new RunControl();
-    const ctx = this.#context(batch, control);
-    const runner = new HookRunner<DynamicsHookContext>([this.hooks, this.#onConverge], { context: () => ctx });
-    return runner.runSync(() => {
-      const stepper = this.#prepare(batch);
-      let taken = 0;
-      while (taken < steps && !control.stopRequested) {
-        taken += this.#walker.advance(stepper, ctx, steps - taken, Infinity, true) as number;
-        if (stepper.allConverged()) break;
-      }
-      return this.#result(taken, control);
-    });
+    const release = acquireBatch(batch, `${this.constructor.name}.runSync`);
+    try {
+      const counter = this.#startCounter();
+      const walker = this.#walker(counter);
+      const control = new RunControl();
+      const ctx = this.#context(batch, control, counter);
+      const runner = new HookRunner<DynamicsHookContext>([this.hooks, this.#onConverge], { context: () => ctx });
+      return runner.runSync(() => {
+        const stepper = this.#prepare(batch, counter);
+        let taken = 0;
+        while (taken < steps && !control.stopRequested) {
+          taken += walker.advance(stepper, ctx, steps - taken, Infinity, true) as number;
+          if (stepper.allConverged()) break;
+        }
+        return this.#result(batch, taken, control, counter);
+      });
+    } finally {
+      release();
+    }
+  }
+
+  /** A counter for a new run, carrying on from the engine's count (`run()` means n more steps). */
+  #startCounter(): StepCounter {
+    this.#latest = { value: this.#latest.value };
+    return this.#latest;
+  }
+
+  #walker(counter: StepCounter): StepWalker {
+    return new StepWalker(this.hooks, this.#onConverge, this.model, this.#jsConvergence, counter);
   }
 
   /**
@@ -239,22 +303,25 @@ export abstract class Dynamics {
     const opts = checkStreamOptions(options);
     const input = new StreamSource(source);
     const output = new StreamOutput(opts.sinks, opts.restoreOrder);
-    const startStep = this.#counter.value;
+    const counter = this.#startCounter();
+    const startStep = counter.value;
     try {
       const first = await input.take(opts.maxAtoms, true);
-      if (first.length > 0) await this.#stream(Batch.fromSystems(first, { units: opts.units }), input, output, opts);
+      if (first.length > 0) await this.#stream(Batch.fromSystems(first, { units: opts.units }), input, output, opts, counter);
     } finally {
       await input.close();
       await output.close();
     }
-    const steps = this.#counter.value - startStep;
+    const steps = counter.value - startStep;
     return { processed: output.processed, converged: output.converged, unconverged: output.processed - output.converged, steps };
   }
 
-  async #stream(batch: Batch, input: StreamSource, output: StreamOutput, opts: CheckedStreamOptions): Promise<void> {
+  async #stream(batch: Batch, input: StreamSource, output: StreamOutput, opts: CheckedStreamOptions, counter: StepCounter): Promise<void> {
+    const owner = `${this.constructor.name}.runStream`;
+    const walker = this.#walker(counter);
     const enteredAt = new Map<number, number>();
     const convergedAt = new Map<number, number>();
-    const admit = (): void => batch.read('systemId').forEach((id) => { if (!enteredAt.has(id)) enteredAt.set(id, this.#counter.value); });
+    const admit = (): void => batch.read('systemId').forEach((id) => { if (!enteredAt.has(id)) enteredAt.set(id, counter.value); });
     admit();
     // Convergence steps are exact: the engine pauses at ON_CONVERGE, which only happens when systems converge.
     const tracker = this.#onConverge.register({
@@ -265,24 +332,24 @@ export abstract class Dynamics {
       },
     });
     const control = new RunControl();
-    const ctx = this.#context(batch, control);
+    const ctx = this.#context(batch, control, counter);
     const runner = new HookRunner<DynamicsHookContext>([this.hooks, this.#onConverge], { context: () => ctx });
     try {
       await runner.run(async () => {
-        const stepper = this.#prepare(batch);
+        const stepper = this.#prepare(batch, counter);
         let lastYield = performance.now();
         for (;;) {
           let taken = 0;
           while (taken < opts.refillEvery && !control.stopRequested && !stepper.allConverged()) {
             if (opts.signal?.aborted) control.requestStop(String(opts.signal.reason ?? 'aborted'), 'signal');
-            else taken += await this.#walker.advance(stepper, ctx, opts.refillEvery - taken, CHUNK_BUDGET_SECONDS, false);
+            else taken += await this.#advance(walker, stepper, ctx, opts.refillEvery - taken, opts.signal, owner);
             if (performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
               await yieldToEventLoop();
               lastYield = performance.now();
             }
           }
           const stopping = control.stopRequested;
-          const keep = await this.#graduate(batch, output, enteredAt, convergedAt, stopping ? Infinity : opts.maxSteps, stopping);
+          const keep = await this.#graduate(batch, output, enteredAt, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
           if (stopping) return;
           const kept = batch.read('numAtoms');
           const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
@@ -300,10 +367,9 @@ export abstract class Dynamics {
   }
 
   /** Sends systems that converged (or ran out of steps, or all when `everything`) to the output; returns the rest. */
-  async #graduate(batch: Batch, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, maxSteps: number, everything: boolean): Promise<number[]> {
+  async #graduate(batch: Batch, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
     const status = batch.read('status');
     const ids = batch.read('systemId');
-    const now = this.#counter.value;
     const leaving: number[] = [];
     const keep: number[] = [];
     for (let s = 0; s < batch.numSystems; s++) {
@@ -329,7 +395,7 @@ export abstract class Dynamics {
   #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number): void {
     stepper.remap(Int32Array.from(keep), added);
     stepper.updateParameters(this.#expandedParameters(batch));
-    if (this.#bound !== undefined) this.#bound.generation = nativeBatchOf(batch).generation;
+    if (this.#bound?.stepper === stepper) this.#bound.generation = nativeBatchOf(batch).generation;
     this.model.compute(batch);
     batch.invalidateHostViews();
   }
@@ -344,21 +410,21 @@ export abstract class Dynamics {
     const owner = `${this.constructor.name}.run`;
     if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', `${owner}: batch must be a Batch`, { field: 'batch' });
     const steps = options?.steps;
-    if (!Number.isInteger(steps) || steps < 0) {
-      throw new HookmdRangeError('INVALID_STEPS', `${owner}: steps must be an integer ≥ 0, got ${steps}`, { field: 'steps', value: steps });
+    if (!Number.isSafeInteger(steps) || steps < 0) {
+      throw new HookmdRangeError('INVALID_STEPS', `${owner}: steps must be a safe integer ≥ 0, got ${steps}`, { field: 'steps', value: steps });
     }
     return steps;
   }
 
-  #context(batch: Batch, control: RunControl): MutableContext<DynamicsHookContext> {
+  #context(batch: Batch, control: RunControl, counter: StepCounter): MutableContext<DynamicsHookContext> {
     return createContext(
-      { stage: DynamicsStage.BEFORE_STEP, stepCount: this.#counter.value, workflow: this, control, registry: this.#runningHook },
+      { stage: DynamicsStage.BEFORE_STEP, stepCount: counter.value, workflow: this, control, registry: this.#runningHook },
       { batch, model: this.model, convergedMask: null as Uint8Array | null, scalars: new SystemScalars(batch), subStage: null as number | null },
     );
   }
 
   /** Binds the native stepper to `batch` (once per batch) and computes the forces of the start positions. */
-  #prepare(batch: Batch): NativeStepperHandle {
+  #prepare(batch: Batch, counter: StepCounter): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
@@ -370,7 +436,7 @@ export abstract class Dynamics {
       this.#bound = { batch, stepper, generation: nativeBatchOf(batch).generation };
     }
     const stepper = this.#bound.stepper;
-    stepper.stepCount = this.#counter.value;
+    stepper.stepCount = counter.value;
     batch.commitHostViews();
     // The model's own compute also prepares it for the batch (skin from the batch's units).
     this.model.compute(batch);
@@ -378,10 +444,9 @@ export abstract class Dynamics {
     return stepper;
   }
 
-  #result(steps: number, control: RunControl): RunResult {
-    const status = this.#bound?.batch.read('status') ?? new Int32Array(0);
-    const converged = Uint8Array.from(status, (s) => (s >= this.exitStatus ? 1 : 0));
-    const result: RunResult = { steps, stepCount: this.#counter.value, converged };
+  #result(batch: Batch, steps: number, control: RunControl, counter: StepCounter): RunResult {
+    const converged = Uint8Array.from(batch.read('status'), (s) => (s >= this.exitStatus ? 1 : 0));
+    const result: RunResult = { steps, stepCount: counter.value, converged };
     if (control.stopped !== undefined) result.stopped = control.stopped;
     return result;
   }

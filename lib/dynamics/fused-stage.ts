@@ -2,6 +2,7 @@
 // carries the status of its sub-stage; sub-stage k updates only systems with status k, and its
 // convergence checks move systems to k + 1. Systems with status ≥ the number of sub-stages are done.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import type { AnyHook } from '../hooks/index.js';
 import { Dynamics, type DynamicsHookContext } from './dynamics.js';
 import type { EngineModel } from './engine-model.js';
@@ -61,6 +62,7 @@ export class FusedStage extends Dynamics {
     if (stages.some((stage) => stage instanceof FusedStage)) {
       throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: a sub-stage cannot itself be fused; list its stages instead', { field: 'stages' });
     }
+    checkKeys('FusedStage', options, ['stages', 'model', 'hooks', 'budgets']);
     const hooks: AnyHook[] = [];
     stages.forEach((stage, k) => {
       const builtins = stage.builtinHooks();

@@ -2,6 +2,9 @@
 import type { NativeBatch, NativeBinding } from '../native/index.js';
 import type { DynamicsStage } from './stage.js';
 
+// The most steps one native `advance` call accepts (a count below 2^31).
+const MAX_NATIVE_CHUNK = 2 ** 31 - 1;
+
 /** A native hook as the stepper takes it. */
 export interface NativeHookArgs {
   type: string;
@@ -62,8 +65,12 @@ export class NativeStepperHandle {
   /** Walks to `stage` of the current step; at ON_CONVERGE, returns whether systems newly converged. */
   runTo(stage: DynamicsStage): boolean { return this.#native.runTo(stage); }
   finishStep(): void { this.#native.finishStep(); }
+  /**
+   * Up to `maxSteps` whole steps (any safe integer: chunks beyond what native `advance` takes are clamped,
+   * and the caller loops on the steps actually taken).
+   */
   advance(maxSteps: number, budgetSeconds: number, pauseOnConverge: boolean): { steps: number; pausedOnConverge: boolean } {
-    return this.#native.advance(maxSteps, budgetSeconds, pauseOnConverge);
+    return this.#native.advance(Math.min(maxSteps, MAX_NATIVE_CHUNK), budgetSeconds, pauseOnConverge);
   }
   newlyConverged(): Uint8Array { return this.#native.newlyConverged(); }
   allConverged(): boolean { return this.#native.allConverged(); }

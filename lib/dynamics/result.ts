@@ -15,8 +15,11 @@ export interface RunResult {
 
 /** Options of `run()` / `runSync()`. */
 export interface RunOptions {
-  /** How many more steps to take (an integer ≥ 0). */
+  /** How many more steps to take (any safe integer ≥ 0). */
   steps: number;
-  /** Aborting it ends the run after the current step (`stopped.by === 'signal'`). */
+  /**
+   * Aborting it ends the run after the current step (`stopped.by === 'signal'`); if an async hook is
+   * pending then, the run rejects at once with HookmdAbortError (`name` 'AbortError') naming that hook.
+   */
   signal?: AbortSignal;
 }

@@ -1,6 +1,7 @@
 // Moves a bound engine forward: whole native chunks up to the next step at which a JS hook is due, and at
 // a due step a stage-by-stage walk that crosses into JS only at the stages with due hooks.
 import type { Batch } from '../data/index.js';
+import { HookmdAbortError } from '../errors.js';
 import type { HookRegistry, MutableContext } from '../hooks/index.js';
 import type { DynamicsHookContext } from './dynamics.js';
 import type { EngineModel } from './engine-model.js';
@@ -8,7 +9,7 @@ import type { ConvergenceHook } from './hooks/convergence-hook.js';
 import type { NativeStepperHandle } from './native-stepper.js';
 import { DYNAMICS_STAGES, DynamicsStage } from './stage.js';
 
-/** The engine's step counter, shared so that it carries on across batches and runs. */
+/** The step counter of one run (each run starts from the engine's count, see Dynamics). */
 export interface StepCounter {
   value: number;
 }
@@ -19,6 +20,7 @@ export class StepWalker {
   readonly #model: EngineModel;
   readonly #jsConvergence: readonly ConvergenceHook[];
   readonly #counter: StepCounter;
+  #abandoned = false;
 
   constructor(
     hooks: HookRegistry<typeof DynamicsStage, DynamicsHookContext>,
@@ -32,6 +34,14 @@ export class StepWalker {
     this.#model = model;
     this.#jsConvergence = jsConvergence;
     this.#counter = counter;
+  }
+
+  /**
+   * The run gave up on the step in progress (its AbortSignal fired while a hook was pending): when that
+   * hook settles, the walk stops instead of stepping a batch the run no longer holds.
+   */
+  abandon(): void {
+    this.#abandoned = true;
   }
 
   /** Takes whole native steps up to the next due JS hook, or one stage-by-stage step; returns steps taken. */
@@ -109,15 +119,19 @@ export class StepWalker {
     }
     const pending = this.#hooks.dispatch(stage, ctx);
     const converge = (): void | Promise<void> => (stage === DynamicsStage.ON_CONVERGE ? this.#onConverge.dispatch(stage, ctx) : undefined);
+    const resume = (): void => {
+      if (this.#abandoned) throw new HookmdAbortError('the run was aborted while a hook was pending; its step was abandoned', { stage, step: ctx.stepCount });
+      batch.commitHostViews();
+    };
     if (pending === undefined) {
       const next = converge();
       if (next === undefined) {
         batch.commitHostViews();
         return undefined;
       }
-      return next.then(() => batch.commitHostViews());
+      return next.then(resume);
     }
-    return pending.then(converge).then(() => batch.commitHostViews());
+    return pending.then(converge).then(resume);
   }
 
   /** Systems that converged in this step, natively or through JS-evaluated convergence hooks. */

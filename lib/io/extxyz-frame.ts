@@ -4,11 +4,12 @@ import { atomicNumber, isAtomicNumber, standardMass } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookmdError } from '../errors.js';
 import { convertValue, splitEntries } from './extxyz-keyvalue.js';
+import { checkLimits, limitError, type CheckedLimits, type ExtxyzLimits } from './extxyz-limits.js';
 import { capitalize, FIELD_COLUMNS, fromFortran, fromVoigt, MATRIX_KEYS, momentumFactor, type ColumnField } from './extxyz-mapping.js';
 import { columnCount, DEFAULT_PROPERTIES, parseProperties, parseToken, type PropertyColumn } from './extxyz-properties.js';
 
-/** Options of `readExtxyz` and `streamExtxyz`. */
-export interface ReadExtxyzOptions {
+/** Options of `readExtxyz` and `streamExtxyz`: the units, and the size limits (docs/formats.md). */
+export interface ReadExtxyzOptions extends ExtxyzLimits {
   /** The units of the file: 'metal' (default) converts ASE momenta to Å/fs; 'lj' takes them as m·v. */
   units?: 'metal' | 'lj';
 }
@@ -33,6 +34,7 @@ export class ExtxyzFrameParser {
   readonly #operation: string;
   readonly #file: string;
   readonly #units: 'metal' | 'lj';
+  readonly #limits: CheckedLimits;
   #natoms = -1;
   #countLine = 0;
   #header: Header | undefined;
@@ -42,15 +44,28 @@ export class ExtxyzFrameParser {
     this.#operation = operation;
     this.#file = file;
     this.#units = options.units === 'lj' ? 'lj' : 'metal';
+    this.#limits = checkLimits(operation, options);
+  }
+
+  /** The checked size limits (the line reader enforces maxLineBytes before a line is built). */
+  get limits(): CheckedLimits {
+    return this.#limits;
   }
 
   /** Feeds line number `number`; returns the frame it completes, if any. */
   line(text: string, number: number): System | undefined {
+    if (text.length > this.#limits.maxLineBytes) {
+      throw limitError(this.#operation, this.#file, number, `a line of ${text.length} characters`, 'maxLineBytes', this.#limits.maxLineBytes);
+    }
     if (this.#natoms < 0) {
       const count = text.trim();
       if (count === '') return undefined;
       if (!/^\+?\d+$/.test(count)) throw this.#error(number, `expected the atom count of a frame, got ${JSON.stringify(count)}`);
-      this.#natoms = Number(count);
+      const natoms = Number(count);
+      if (natoms > this.#limits.maxFrameAtoms) {
+        throw limitError(this.#operation, this.#file, number, `a frame of ${count} atoms`, 'maxFrameAtoms', this.#limits.maxFrameAtoms);
+      }
+      this.#natoms = natoms;
       this.#countLine = number;
       return undefined;
     }

@@ -1,12 +1,13 @@
-// readExtxyz (whole text or file) and streamExtxyz (a file, line by line in constant memory).
-import { readFileSync } from 'node:fs';
+// readExtxyz (whole text or file) and streamExtxyz (a file, line by line in constant memory). Files are
+// read a chunk at a time through line-reader.ts, which stops a line at the maxLineBytes limit.
 import { open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 
 import { unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
-import { HookmdError, HookmdTypeError } from '../errors.js';
+import { HookmdError, HookmdTypeError, isHookmdError } from '../errors.js';
 import { ExtxyzFrameParser, type ReadExtxyzOptions } from './extxyz-frame.js';
+import { limitError } from './extxyz-limits.js';
+import { readLines, readLinesSync, type LineTooLong } from './line-reader.js';
 
 function checkArguments(operation: string, path: unknown, options: ReadExtxyzOptions): void {
   if (typeof path !== 'string' || path === '') {
@@ -41,23 +42,34 @@ export function readExtxyz(pathOrText: string, options: ReadExtxyzOptions = {}):
   checkArguments('readExtxyz', pathOrText, options);
   const isText = pathOrText.includes('\n');
   const file = isText ? '<text>' : pathOrText;
-  let text: string;
-  try {
-    text = isText ? pathOrText : readFileSync(pathOrText, 'utf8');
-  } catch (error) {
-    throw readFailed('readExtxyz', pathOrText, error);
-  }
-  const lines = text.split(/\r?\n/);
-  // A final newline ends the last line; it does not start an empty one.
-  if (lines[lines.length - 1] === '') lines.pop();
   const parser = new ExtxyzFrameParser('readExtxyz', file, options);
   const systems: System[] = [];
-  lines.forEach((line, i) => {
-    const system = parser.line(line, i + 1);
+  let number = 0;
+  const feed = (line: string): void => {
+    number += 1;
+    const system = parser.line(line, number);
     if (system !== undefined) systems.push(system);
-  });
-  parser.end(lines.length);
+  };
+  if (isText) {
+    const lines = pathOrText.split(/\r?\n/);
+    // A final newline ends the last line; it does not start an empty one.
+    if (lines[lines.length - 1] === '') lines.pop();
+    lines.forEach(feed);
+  } else {
+    // A chunk at a time, so a line over the limit (or a file with no newline) stops at the limit.
+    try {
+      for (const line of readLinesSync(pathOrText, parser.limits.maxLineBytes, lineTooLong('readExtxyz', file, parser.limits.maxLineBytes))) feed(line);
+    } catch (error) {
+      if (isHookmdError(error)) throw error;
+      throw readFailed('readExtxyz', pathOrText, error);
+    }
+  }
+  parser.end(number);
   return systems;
+}
+
+function lineTooLong(operation: string, file: string, max: number): LineTooLong {
+  return (line) => limitError(operation, file, line, `a line of more than ${max} bytes`, 'maxLineBytes', max);
 }
 
 /**
@@ -83,9 +95,8 @@ async function* frames(path: string, options: ReadExtxyzOptions): AsyncGenerator
   } catch (error) {
     throw readFailed('streamExtxyz', path, error);
   }
-  const input = handle.createReadStream({ encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Infinity });
   const parser = new ExtxyzFrameParser('streamExtxyz', path, options);
+  const lines = readLines(handle, parser.limits.maxLineBytes, lineTooLong('streamExtxyz', path, parser.limits.maxLineBytes));
   let number = 0;
   try {
     for await (const line of lines) {
@@ -94,11 +105,10 @@ async function* frames(path: string, options: ReadExtxyzOptions): AsyncGenerator
       if (system !== undefined) yield system;
     }
   } catch (error) {
-    if (error instanceof HookmdError) throw error;
+    if (isHookmdError(error)) throw error;
     throw readFailed('streamExtxyz', path, error);
   } finally {
-    lines.close();
-    input.destroy();
+    await lines.return();
     await handle.close().catch(() => undefined);
   }
   parser.end(number);

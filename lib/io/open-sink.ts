@@ -4,6 +4,13 @@ import { ExtxyzSink, type ExtxyzSinkOptions } from './extxyz-sink.js';
 import type { Sink } from './sink.js';
 import { ZarrSink, type ZarrSinkOptions } from './zarr-sink.js';
 
+/** The sink format `openSink` picks for `path`, from its extension; undefined when it cannot tell. */
+export function sinkFormat(path: string): 'extxyz' | 'zarr' | undefined {
+  const lower = path.toLowerCase().replace(/\/+$/, '');
+  if (lower.endsWith('.xyz') || lower.endsWith('.extxyz')) return 'extxyz';
+  return lower.endsWith('.zarr') ? 'zarr' : undefined;
+}
+
 /**
  * An ExtxyzSink for `.xyz` / `.extxyz` paths, a ZarrSink for `.zarr`; anything else throws
  * UNKNOWN_SINK_FORMAT. The options go to the sink's constructor.
@@ -15,9 +22,9 @@ export function openSink(path: string, options: ExtxyzSinkOptions & ZarrSinkOpti
   if (typeof path !== 'string' || path === '') {
     throw new HookmdTypeError('INVALID_PATH', 'openSink: path must be a non-empty string', { field: 'path', value: path });
   }
-  const lower = path.toLowerCase().replace(/\/+$/, '');
-  if (lower.endsWith('.xyz') || lower.endsWith('.extxyz')) return new ExtxyzSink(path, options);
-  if (lower.endsWith('.zarr')) return new ZarrSink(path, options);
+  const format = sinkFormat(path);
+  if (format === 'extxyz') return new ExtxyzSink(path, options);
+  if (format === 'zarr') return new ZarrSink(path, options);
   throw new HookmdError('UNKNOWN_SINK_FORMAT', `openSink: cannot tell the format of ${JSON.stringify(path)}; use .xyz, .extxyz or .zarr`, {
     field: 'path',
     value: path,

@@ -104,6 +104,16 @@ export class ZarrAppender {
 
   /** Appends `records` (all of them, or, as readers see it, none). */
   async append(records: readonly ZarrRecord[]): Promise<void> {
+    try {
+      await this.#append(records);
+    } catch (error) {
+      // The failed append's sibling chunk writes finish first, so the store is quiet when the caller looks.
+      await this.#store.settled();
+      throw error;
+    }
+  }
+
+  async #append(records: readonly ZarrRecord[]): Promise<void> {
     if (!this.#created) await this.#create();
     const ends = new Map(this.#ends);
     const grown = new Map<string, number>();

@@ -3,6 +3,7 @@
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import type { Batch } from '../data/index.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
+import { checkKeys } from '../option-keys.js';
 
 /**
  * Nested arrays of numbers, flattened row-major (N×3 forces may be rows or flat).
@@ -87,6 +88,7 @@ export class JsModel implements Model {
     if (typeof fn !== 'function') {
       throw new HookmdTypeError('INVALID_MODEL', 'JsModel: expected a function (batch) => ({ energy, forces, stress? })', { field: 'fn', value: fn });
     }
+    checkKeys('JsModel', options, ['name', 'cutoff']);
     const name = options.name ?? 'JsModel';
     if (typeof name !== 'string' || name.length === 0) {
       throw new HookmdTypeError('INVALID_PARAMETER', 'JsModel: name must be a non-empty string', { field: 'name', value: name });

@@ -2,6 +2,7 @@
 // parameters, shift / switchOn / skin. Produces the flat table the native constructors take. Every
 // message starts with the model name and names the field and the bad value.
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { atomicNumber, chemicalSymbol, isAtomicNumber } from '../data/index.js';
 
 /** One per-pair parameter: its name, the error code for a bad value, and whether 0 is allowed. */
@@ -76,18 +77,8 @@ export function parsePairOptions(model: string, options: unknown, rules: readonl
   if (!isRecord(options)) {
     throw new HookmdTypeError('INVALID_OPTIONS', `${model}: options must be an object`, { field: 'options', value: options });
   }
-  // A misspelt option (switchon, sigm) would otherwise be ignored silently.
-  const known = (values: Record<string, unknown>, allowed: string[], where: string): void => {
-    const unknown = Object.keys(values).find((key) => !allowed.includes(key));
-    if (unknown !== undefined) {
-      throw new HookmdTypeError('UNKNOWN_OPTION', `${model}: unknown option ${where}${unknown}; expected one of ${allowed.join(', ')}`, {
-        field: `${where}${unknown}`,
-        value: values[unknown],
-      });
-    }
-  };
   const names = rules.map((rule) => rule.name);
-  known(options, [...names, 'cutoff', 'pairs', 'shift', 'switchOn', 'skin'], '');
+  checkKeys(model, options, [...names, 'cutoff', 'pairs', 'shift', 'switchOn', 'skin']);
   const rows: number[] = [];
   const pairs: Record<string, Record<string, number>> = {};
   const cutoffs: number[] = [];
@@ -125,7 +116,7 @@ export function parsePairOptions(model: string, options: unknown, rules: readonl
       if (!isRecord(values)) {
         throw new HookmdTypeError('INVALID_PAIR', `${model}: pairs['${key}'] must be an object of parameters`, { field: `pairs['${key}']`, value: values });
       }
-      known(values, [...names, 'cutoff'], `pairs['${key}'].`);
+      checkKeys(model, values, [...names, 'cutoff'], `pairs['${key}'].`);
       addRow(label, z1, z2, values, `pairs['${key}'].`);
     }
   }

@@ -11,6 +11,7 @@ import { HookmdError, HookmdTypeError } from '../errors.js';
 import type { HookConfigEntry } from '../hooks/index.js';
 import { readExtxyz } from '../io/index.js';
 import type { LossWeights } from './loss-weights.js';
+import { MAX_YAML_ALIASES } from '../yaml-limits.js';
 import { checkKeys } from './options.js';
 import { modelFromSpec, type PairModelSpec } from './parameters.js';
 import type { TrainerOptions } from './trainer-options.js';
@@ -78,7 +79,7 @@ function readConfigFile(path: string): unknown {
   }
   try {
     // YAML is a superset of JSON; JSON files still go through JSON.parse for its stricter errors.
-    return extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+    return extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text, { maxAliasCount: MAX_YAML_ALIASES });
   } catch (error) {
     throw new HookmdError('INVALID_CONFIG', `Trainer.fromConfig: ${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`, {
       path,

@@ -1,5 +1,6 @@
 // The weights of the three loss terms (native/cpp/training/LossTypes.h has the formula).
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 
 /**
  * Weights of the energy, force and stress terms of the loss
@@ -37,13 +38,7 @@ export function resolveLossWeights(weights: unknown, owner: string): ResolvedLos
     });
   }
   const given = weights as Record<string, unknown>;
-  const unknown = Object.keys(given).find((key) => !['energy', 'forces', 'stress', 'perAtomEnergy'].includes(key));
-  if (unknown !== undefined) {
-    throw new HookmdTypeError('UNKNOWN_OPTION', `${owner}: unknown option lossWeights.${unknown}; expected energy, forces, stress, perAtomEnergy`, {
-      field: `lossWeights.${unknown}`,
-      value: given[unknown],
-    });
-  }
+  checkKeys(owner, given, ['energy', 'forces', 'stress', 'perAtomEnergy'], 'lossWeights.');
   const weight = (name: string, fallback: number): number => {
     const value = given[name] ?? fallback;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {

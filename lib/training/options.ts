@@ -21,20 +21,8 @@ export function lrOption(owner: string, value: unknown): number {
   return lr;
 }
 
-/** @internal Rejects options the constructor does not know (a misspelt `momentun` would be ignored). */
-export function checkKeys(owner: string, options: unknown, known: readonly string[]): Record<string, unknown> {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: options must be an object`, { field: 'options', value: options });
-  }
-  const unknown = Object.keys(options).find((key) => !known.includes(key));
-  if (unknown !== undefined) {
-    throw new HookmdTypeError('UNKNOWN_OPTION', `${owner}: unknown option ${unknown}; expected one of ${known.join(', ')}`, {
-      field: unknown,
-      value: (options as Record<string, unknown>)[unknown],
-    });
-  }
-  return options as Record<string, unknown>;
-}
+/** @internal Rejects options the constructor does not know (one helper for every layer). */
+export { checkKeys } from '../option-keys.js';
 
 /** @internal A number array from a checkpoint, of `length` entries. */
 export function numberArray(owner: string, field: string, value: unknown, length: number | undefined): Float64Array {

@@ -77,7 +77,7 @@ describe('validateSchema', () => {
     expect(problems({ ...valid, stages: 'fire' })).toEqual(["stages: must be an array, got 'fire'"]);
     expect(problems({ ...valid, stages: [] })).toEqual(['stages: must have at least 1 entry']);
     expect(problems({ ...valid, input: '' })).toEqual(["input: must be a non-empty string, got ''"]);
-    expect(problems({ ...valid, threads: { n: 2 } })).toEqual(['threads: must be an integer ≥ 0, got an object']);
+    expect(problems({ ...valid, threads: { n: 2 } })).toEqual(['threads: must be an integer ≥ 0 and ≤ 1024, got an object']);
   });
 });
 

@@ -21,7 +21,7 @@ describe('a batch resized mid-run', () => {
       });
       await expect(engine.run(batch, { steps: 20 })).rejects.toMatchObject({ code: 'BATCH_RESIZED' });
       expect(batch.numSystems).toBe(3);
-      handle.remove();
+      handle?.remove();
       const before = batch.read('positions').slice();
       batch.velocities.fill(0.1);
       await engine.run(batch, { steps: 5 });

@@ -4,6 +4,7 @@
 import type { Batch } from '../../data/index.js';
 import { nativeBatchOf } from '../../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js';
+import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import type { NativeConvergenceArgs } from '../native-stepper.js';
 import { DynamicsStage } from '../stage.js';
@@ -63,7 +64,9 @@ export class ConvergenceHook {
     if (options === null || typeof options !== 'object' || !Array.isArray(options.criteria) || options.criteria.length === 0) {
       throw new HookmdTypeError('INVALID_CRITERIA', `${owner}: criteria must be a non-empty array`, { field: 'criteria' });
     }
+    checkKeys(owner, options, ['criteria', 'frequency', 'sourceStatus', 'targetStatus', 'name']);
     options.criteria.forEach((c, i) => {
+      checkKeys(owner, c, ['key', 'threshold', 'reduceOp', 'customOp'], `criteria[${i}].`);
       if (typeof c?.key !== 'string' || (c.customOp === undefined && !CONVERGENCE_KEYS.includes(c.key))) {
         throw new HookmdError('INVALID_CRITERION', `${owner}: criteria[${i}].key must be one of ${CONVERGENCE_KEYS.join(', ')}, got ${JSON.stringify(c?.key)}`, {
           field: `criteria[${i}].key`,
@@ -72,6 +75,14 @@ export class ConvergenceHook {
       }
       if (typeof c.threshold !== 'number' || Number.isNaN(c.threshold)) {
         throw new HookmdRangeError('INVALID_CRITERION', `${owner}: criteria[${i}].threshold must be a number, got ${c.threshold}`, {
+          field: `criteria[${i}].threshold`,
+          value: c.threshold,
+        });
+      }
+      // Every built-in value but the energy is a norm or a temperature, never negative: a negative
+      // threshold could never be met, and the run would go on to its step limit.
+      if (c.threshold < 0 && c.customOp === undefined && c.key !== 'energy') {
+        throw new HookmdRangeError('INVALID_CRITERION', `${owner}: criteria[${i}].threshold must be ≥ 0 for key ${c.key}, got ${c.threshold}`, {
           field: `criteria[${i}].threshold`,
           value: c.threshold,
         });

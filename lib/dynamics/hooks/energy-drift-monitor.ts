@@ -2,6 +2,7 @@
 import type { Batch } from '../../data/index.js';
 import { nativeBatchOf } from '../../data/index.js';
 import { HookmdError, HookmdRangeError } from '../../errors.js';
+import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
@@ -33,6 +34,7 @@ export class EnergyDriftMonitorHook {
   readonly history: Array<{ step: number; total: Float64Array }> = [];
 
   constructor(options: EnergyDriftOptions = {}) {
+    checkKeys('EnergyDriftMonitorHook', options, ['frequency', 'maxRelativeDrift', 'name']);
     this.frequency = checkFrequency('EnergyDriftMonitorHook', options.frequency ?? 100);
     if (options.maxRelativeDrift !== undefined && !(options.maxRelativeDrift > 0)) {
       throw new HookmdRangeError('INVALID_PARAMETER', `EnergyDriftMonitorHook: maxRelativeDrift must be > 0, got ${options.maxRelativeDrift}`, {

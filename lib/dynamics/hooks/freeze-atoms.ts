@@ -1,6 +1,7 @@
 // FreezeAtomsHook: holds masked atoms in place whatever the integrator does.
 import type { Batch } from '../../data/index.js';
 import { HookmdRangeError, HookmdTypeError } from '../../errors.js';
+import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import type { NativeHookSpec } from './native-hook.js';
@@ -29,6 +30,7 @@ export class FreezeAtomsHook {
   #anchor: Map<number, [number, number, number]> | undefined;
 
   constructor(options: { mask?: ArrayLike<number | boolean>; indices?: readonly number[] }) {
+    checkKeys('FreezeAtomsHook', options, ['mask', 'indices']);
     if ((options?.mask === undefined) === (options?.indices === undefined)) {
       throw new HookmdTypeError('INVALID_MASK', 'FreezeAtomsHook: give exactly one of mask or indices', { field: 'mask' });
     }

@@ -3,6 +3,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 
 import { HookmdError, HookmdTypeError } from '../../errors.js';
+import { checkKeys } from '../../option-keys.js';
 import { registerHookType } from '../../hooks/index.js';
 import type { DynamicsHookContext } from '../dynamics.js';
 import { SystemScalars } from '../scalars.js';
@@ -91,6 +92,7 @@ export class LoggingHook {
 
   constructor(options: LoggingHookOptions) {
     if (options === null || typeof options !== 'object') throw invalid('options', 'must be an object', options);
+    checkKeys('LoggingHook', options, ['path', 'format', 'frequency', 'stage', 'columns', 'writer', 'bufferRows', 'name']);
     const { path, format = 'csv', writer, columns = {}, bufferRows = 1000 } = options;
     if (path !== undefined && (typeof path !== 'string' || path === '')) throw invalid('path', 'must be a non-empty string', path);
     if (writer !== undefined && typeof writer !== 'function') throw invalid('writer', 'must be a function', writer);

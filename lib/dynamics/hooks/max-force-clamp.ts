@@ -1,6 +1,7 @@
 // MaxForceClampHook: caps each atom's force norm after the force computation, keeping its direction.
 import type { Batch } from '../../data/index.js';
 import { HookmdRangeError } from '../../errors.js';
+import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
@@ -19,6 +20,7 @@ export class MaxForceClampHook {
   readonly maxForce: number;
 
   constructor(options: { maxForce: number; frequency?: number }) {
+    checkKeys('MaxForceClampHook', options, ['maxForce', 'frequency']);
     if (!(Number.isFinite(options?.maxForce) && options.maxForce > 0)) {
       throw new HookmdRangeError('INVALID_PARAMETER', `MaxForceClampHook: maxForce must be a finite number > 0, got ${options?.maxForce}`, {
         field: 'maxForce',

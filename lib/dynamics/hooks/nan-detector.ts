@@ -1,6 +1,7 @@
 // NaNDetectorHook: fails fast, naming the systems and the step, when values stop being finite.
 import type { Batch } from '../../data/index.js';
 import { HookmdError } from '../../errors.js';
+import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
@@ -22,6 +23,7 @@ export class NaNDetectorHook {
   readonly name = 'NaNDetectorHook';
 
   constructor(options: { frequency?: number } = {}) {
+    checkKeys('NaNDetectorHook', options, ['frequency']);
     this.frequency = checkFrequency('NaNDetectorHook', options.frequency);
   }
 

@@ -3,6 +3,7 @@ import type { Batch } from '../../data/index.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
+import { checkKeys } from '../../option-keys.js';
 
 /** What ProgressHook reports. */
 export interface ProgressEvent {
@@ -28,6 +29,7 @@ export class ProgressHook {
   #last: { step: number; at: number } | undefined;
 
   constructor(options: { frequency?: number; onProgress?: (event: ProgressEvent) => void } = {}) {
+    checkKeys('ProgressHook', options, ['frequency', 'onProgress']);
     this.frequency = checkFrequency('ProgressHook', options.frequency ?? 100);
     this.#onProgress =
       options.onProgress ??

@@ -9,6 +9,7 @@ import { sinkWriteFailed } from '../../io/sink.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
 import { dynamicsStageOption } from './logging-hook.js';
+import { checkKeys } from '../../option-keys.js';
 
 /** Options shared by the snapshot hooks. */
 export interface SnapshotSinkOptions {
@@ -24,6 +25,9 @@ export interface SnapshotSinkOptions {
   ownsSink?: boolean;
   name?: string;
 }
+
+// The options both snapshot hooks take (SnapshotSinkOptions).
+const SINK_KEYS: readonly string[] = ['sink', 'path', 'capacity', 'units', 'ownsSink', 'name'];
 
 /** Options of `new SnapshotHook`. */
 export interface SnapshotHookOptions extends SnapshotSinkOptions {
@@ -115,6 +119,7 @@ export class SnapshotHook {
 
   constructor(options: SnapshotHookOptions) {
     this.#binding = new SinkBinding('SnapshotHook', options);
+    checkKeys('SnapshotHook', options, [...SINK_KEYS, 'frequency', 'stage']);
     this.stage = dynamicsStageOption('SnapshotHook', options.stage, DynamicsStage.AFTER_STEP);
     this.frequency = checkFrequency('SnapshotHook', options.frequency ?? 1);
     this.name = options.name ?? 'SnapshotHook';
@@ -152,6 +157,7 @@ export class ConvergedSnapshotHook {
 
   constructor(options: SnapshotSinkOptions) {
     this.#binding = new SinkBinding('ConvergedSnapshotHook', options);
+    checkKeys('ConvergedSnapshotHook', options, SINK_KEYS);
     this.name = options.name ?? 'ConvergedSnapshotHook';
   }
 

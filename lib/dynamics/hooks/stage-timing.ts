@@ -1,6 +1,7 @@
 // StageTimingHook: wall time between consecutive stages of sampled steps.
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
+import { checkKeys } from '../../option-keys.js';
 
 /**
  * Measures, at every `frequency`-th step, the wall time from one stage to the next (so the BEFORE_COMPUTE →
@@ -19,6 +20,7 @@ export class StageTimingHook {
   #last: { stage: DynamicsStage; step: number; at: bigint } | undefined;
 
   constructor(options: { frequency?: number } = {}) {
+    checkKeys('StageTimingHook', options, ['frequency']);
     this.frequency = checkFrequency('StageTimingHook', options.frequency ?? 100);
   }
 

@@ -4,6 +4,7 @@ import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
 import type { NativeHookSpec } from './native-hook.js';
+import { checkKeys } from '../../option-keys.js';
 
 function invert3(m: ArrayLike<number>, o: number): number[] | undefined {
   const a = (i: number): number => m[o + i];
@@ -30,6 +31,7 @@ export class WrapPeriodicHook {
   readonly name = 'WrapPeriodicHook';
 
   constructor(options: { frequency?: number } = {}) {
+    checkKeys('WrapPeriodicHook', options, ['frequency']);
     this.frequency = checkFrequency('WrapPeriodicHook', options.frequency);
   }
 

@@ -24,6 +24,9 @@ export interface FireOptions extends DynamicsOptions {
   fAlpha?: PerSystem;
 }
 
+/** @internal The options FIRE and FIRE2 take beyond those of every engine. */
+export const FIRE_KEYS: readonly string[] = ['dt', 'dtMax', 'dtMin', 'maxStep', 'nMin', 'fInc', 'fDec', 'alphaStart', 'fAlpha'];
+
 /** The FIRE parameter list of both FIRE variants, with defaults filled in. */
 export function fireParameters(owner: string, options: FireOptions, nMinName: string): EngineParameter[] {
   const dt = options.dt ?? 0.1;
@@ -52,7 +55,7 @@ export class FIRE extends Dynamics {
   readonly #parameters: EngineParameter[];
 
   constructor(options: FireOptions) {
-    super(options);
+    super(options, FIRE_KEYS);
     this.#parameters = fireParameters('FIRE', options, 'nMin');
   }
 

@@ -1,7 +1,7 @@
 // FIRE 2.0 (Guénolé et al. 2020).
 import { Dynamics } from '../dynamics.js';
 import type { EngineParameter, IntegratorSpec } from '../parameters.js';
-import { fireParameters, type FireOptions } from './fire.js';
+import { FIRE_KEYS, fireParameters, type FireOptions } from './fire.js';
 
 /**
  * FIRE 2.0 (Guénolé et al., Comput. Mater. Sci. 175, 109584, 2020): semi-implicit Euler, inertia correction
@@ -14,7 +14,7 @@ export class FIRE2 extends Dynamics {
   readonly #parameters: EngineParameter[];
 
   constructor(options: FireOptions) {
-    super(options);
+    super(options, FIRE_KEYS);
     this.#parameters = fireParameters('FIRE2', options, 'nDelay');
   }
 

@@ -20,7 +20,7 @@ export class GradientDescent extends Dynamics {
   readonly #parameters: EngineParameter[];
 
   constructor(options: GradientDescentOptions) {
-    super(options);
+    super(options, ['stepSize', 'maxStep']);
     this.#parameters = [
       engineParameter('GradientDescent', 'stepSize', options.stepSize ?? 0.01, 'positive'),
       engineParameter('GradientDescent', 'maxStep', options.maxStep ?? 0.2, 'positive'),

@@ -25,7 +25,7 @@ export class Langevin extends Dynamics {
   readonly #parameters: EngineParameter[];
 
   constructor(options: LangevinOptions) {
-    super(options);
+    super(options, ['dt', 'temperature', 'friction', 'seed']);
     this.#parameters = [
       engineParameter('Langevin', 'dt', options.dt, 'positive'),
       engineParameter('Langevin', 'temperature', options.temperature, 'nonNegative'),

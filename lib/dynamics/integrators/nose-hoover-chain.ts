@@ -25,7 +25,7 @@ export class NoseHooverChain extends Dynamics {
   readonly #parameters: EngineParameter[];
 
   constructor(options: NoseHooverChainOptions) {
-    super(options);
+    super(options, ['dt', 'temperature', 'tdamp', 'chainLength']);
     const chainLength = options.chainLength ?? 3;
     if (!Number.isInteger(chainLength) || chainLength < 1 || chainLength > 10) {
       throw new HookmdRangeError('INVALID_PARAMETER', `NoseHooverChain: chainLength must be an integer in [1, 10], got ${chainLength}`, {

@@ -19,7 +19,7 @@ export class VelocityVerlet extends Dynamics {
   readonly #dt: EngineParameter;
 
   constructor(options: VelocityVerletOptions) {
-    super(options);
+    super(options, ['dt']);
     this.#dt = engineParameter('VelocityVerlet', 'dt', options.dt, 'positive');
   }
 

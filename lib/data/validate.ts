@@ -1,5 +1,5 @@
 // Checks a System once, at the top, and turns it into flat typed arrays. Bad data never reaches native code:
-// every failure is a typed error naming the system, the field and the bad value (DESIGN §8).
+// every failure is a typed error naming the system, the field and the bad value (docs/ARCHITECTURE.md).
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { atomicNumber, isAtomicNumber, standardMass } from './elements.js';
 import { checkAtomCount } from './limits.js';

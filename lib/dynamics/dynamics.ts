@@ -59,7 +59,7 @@ interface Binding {
 }
 
 /**
- * The common engine of every integrator and optimizer (DESIGN §5).
+ * The common engine of every integrator and optimizer (docs/dynamics.md).
  *
  * @example
  * const md = new VelocityVerlet({ model: lj, dt: 1.0, hooks: [new ProgressHook()] });
@@ -289,7 +289,7 @@ export abstract class Dynamics {
   }
 
   /**
-   * Streams systems through the engine (DESIGN §5): the batch is kept full up to `maxAtoms`; every
+   * Streams systems through the engine (docs/dynamics.md): the batch is kept full up to `maxAtoms`; every
    * `refillEvery` steps, systems that converged or reached `maxSteps` leave for the sinks with
    * `info: { systemId, converged, steps }`, and new ones take their place. Every input system comes out
    * exactly once; systemId is its position in the source.

@@ -2,7 +2,7 @@
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import type { StreamSink } from './stream-output.js';
 
-/** Options of `engine.runStream(source, options)` (DESIGN §5, Streaming). */
+/** Options of `engine.runStream(source, options)` (docs/pipeline.md). */
 export interface StreamOptions {
   /** Every system that leaves the batch is written to each sink. */
   sinks?: readonly StreamSink[];

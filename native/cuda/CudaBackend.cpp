@@ -6,6 +6,8 @@
 #include "core/DeviceKernels.h"
 #include "core/Error.h"
 #include "cuda/CudaCheck.h"
+#include "cuda/CudaIntegrators.h"
+#include "cuda/CudaNativeHooks.h"
 #include "cuda/CudaPairForceKernel.h"
 #include "kernels/PairForceKernel.h"
 
@@ -39,6 +41,15 @@ void CudaBackend::resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) {
 
 std::unique_ptr<PairForceKernel> CudaBackend::createPairForceKernel(const PairForceSpec& spec) {
   return createCudaPairForceKernel(*this, spec);
+}
+
+std::unique_ptr<Integrator> CudaBackend::createIntegrator(const std::string& type, const Parameters& parameters,
+                                                      std::int64_t numSystems) {
+  return createCudaIntegrator(*this, type, parameters, numSystems);
+}
+
+std::unique_ptr<NativeHook> CudaBackend::createNativeHook(const NativeHookSpec& spec) {
+  return createCudaNativeHook(*this, spec);
 }
 
 void CudaBackend::copyToHost(Field field, std::size_t bytes) {

@@ -1,0 +1,147 @@
+// The CUDA FIRE, FIRE2 and GradientDescent (dynamics/Fire.h, Fire2.h, GradientDescent.h): each preUpdate is
+// one per-system program (CudaMinimizerSteps.cuh) over the device arrays; per-system parameters and state
+// rows live on the device, the rows in the CPU layout.
+#include <vector>
+
+#include "cuda/CudaBackend.h"
+#include "cuda/CudaCheck.h"
+#include "cuda/CudaIntegratorTypes.h"
+#include "cuda/CudaMinimizerSteps.cuh"
+#include "cuda/CudaSystemLayout.h"
+#include "cuda/CudaSystemRows.h"
+#include "cuda/DeviceUpload.h"
+
+namespace hookmd {
+
+namespace {
+
+/** The per-system values of the nine FIRE/FIRE2 parameters, in the order of FireParameters/Fire2Parameters. */
+template <typename Params>
+std::vector<Params> fireParameters(const char* owner, const char* delay, const Parameters& parameters, std::int64_t numSystems) {
+  auto get = [&](const char* name) { return parameters.perSystem(owner, name, numSystems); };
+  const auto dt = get("dt"), dtMax = get("dtMax"), dtMin = get("dtMin"), maxStep = get("maxStep"), nDelay = get(delay),
+             fInc = get("fInc"), fDec = get("fDec"), alphaStart = get("alphaStart"), fAlpha = get("fAlpha");
+  std::vector<Params> systems(static_cast<std::size_t>(numSystems));
+  for (std::size_t s = 0; s < systems.size(); ++s) {
+    systems[s] = Params{dt[s], dtMax[s], dtMin[s], maxStep[s], nDelay[s], fInc[s], fDec[s], alphaStart[s], fAlpha[s]};
+  }
+  return systems;
+}
+
+/** What every minimizer step reads; call onDevice() first. */
+kernel::MinimizerArrays minimizerArrays(CudaBackend& backend, CudaSystemLayout& layout, const StepContext& context) {
+  return kernel::MinimizerArrays{layout.prepare(backend),
+                                 SystemSelection{backend.deviceData<const std::int32_t>(Field::Status), context.exitStatus, context.stage},
+                                 backend.deviceData<double>(Field::Positions),
+                                 backend.deviceData<double>(Field::Velocities),
+                                 backend.deviceData<const double>(Field::Forces)};
+}
+
+/** FIRE and FIRE2 differ only in their parameter names, their step and their fresh row. */
+template <typename Params>
+class CudaFireFamily final : public Integrator {
+ public:
+  using Step = cudaError_t (*)(const kernel::MinimizerArrays&, const Params*, double*);
+
+  CudaFireFamily(CudaBackend& backend, const char* name, const char* delay, std::vector<double> fresh, Step step,
+                 const Parameters& parameters, std::int64_t numSystems)
+      : backend_(backend), name_(name), delay_(delay), step_(step), rows_(name, std::move(fresh), numSystems), layout_(name) {
+    updateParameters(parameters, numSystems);
+  }
+  const char* name() const noexcept override { return name_; }
+
+  // The whole step runs here, with the forces of the current positions.
+  void preUpdate(const StepContext& context) override {
+    rows_.requireCount(backend_.numSystems(), parameterCount_);
+    backend_.onDevice({Field::Positions, Field::Velocities, Field::Forces, Field::Ptr, Field::Status},
+                      {Field::Positions, Field::Velocities});
+    cudaCheck(step_(minimizerArrays(backend_, layout_, context), d_parameters_.as<const Params>(), rows_.device()), name_);
+  }
+  void postUpdate(const StepContext&) override {}
+
+  void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
+    const std::vector<Params> systems = fireParameters<Params>(name_, delay_, parameters, numSystems);
+    uploadVector(d_parameters_, systems, name_);
+    parameterCount_ = systems.size();
+  }
+
+  std::vector<double> state() const override { return rows_.save(); }
+  void loadState(const std::vector<double>& state) override { rows_.load(state); }
+  void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
+
+ private:
+  CudaBackend& backend_;
+  const char* name_;
+  const char* delay_;
+  Step step_;
+  CudaSystemRows rows_;
+  CudaSystemLayout layout_;
+  DeviceBuffer d_parameters_;
+  std::size_t parameterCount_ = 0;
+};
+
+cudaError_t fireStep(const kernel::MinimizerArrays& arrays, const FireParameters* parameters, double* rows) {
+  return kernel::fireStep(kernel::FireStepArgs{arrays, parameters, rows});
+}
+
+cudaError_t fire2Step(const kernel::MinimizerArrays& arrays, const Fire2Parameters* parameters, double* rows) {
+  return kernel::fire2Step(kernel::Fire2StepArgs{arrays, parameters, rows});
+}
+
+class CudaGradientDescent final : public Integrator {
+ public:
+  CudaGradientDescent(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems)
+      : backend_(backend), rows_("GradientDescent", {}, numSystems), layout_("GradientDescent") {
+    updateParameters(parameters, numSystems);
+  }
+  const char* name() const noexcept override { return "GradientDescent"; }
+
+  void preUpdate(const StepContext& context) override {
+    rows_.requireCount(backend_.numSystems(), parameterCount_);
+    backend_.onDevice({Field::Positions, Field::Forces, Field::Ptr, Field::Status}, {Field::Positions});
+    kernel::MinimizerArrays arrays = minimizerArrays(backend_, layout_, context);
+    arrays.d_velocities = nullptr;
+    cudaCheck(kernel::gradientDescentStep(kernel::GradientDescentStepArgs{arrays, d_stepSize_.as<const double>(),
+                                                                          d_maxStep_.as<const double>()}),
+              "GradientDescent");
+  }
+  void postUpdate(const StepContext&) override {}
+
+  void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
+    const auto& stepSize = parameters.perSystem("GradientDescent", "stepSize", numSystems);
+    const auto& maxStep = parameters.perSystem("GradientDescent", "maxStep", numSystems);
+    uploadVector(d_stepSize_, stepSize, "GradientDescent");
+    uploadVector(d_maxStep_, maxStep, "GradientDescent");
+    parameterCount_ = stepSize.size();
+  }
+
+  std::vector<double> state() const override { return rows_.save(); }
+  void loadState(const std::vector<double>& state) override { rows_.load(state); }
+  void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
+
+ private:
+  CudaBackend& backend_;
+  CudaSystemRows rows_;
+  CudaSystemLayout layout_;
+  DeviceBuffer d_stepSize_;
+  DeviceBuffer d_maxStep_;
+  std::size_t parameterCount_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Integrator> makeCudaFire(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems) {
+  return std::make_unique<CudaFireFamily<FireParameters>>(backend, "FIRE", "nMin", std::vector<double>{0.0, 0.0, 0.0, 1.0},
+                                                          fireStep, parameters, numSystems);
+}
+
+std::unique_ptr<Integrator> makeCudaFire2(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems) {
+  return std::make_unique<CudaFireFamily<Fire2Parameters>>(backend, "FIRE2", "nDelay", std::vector<double>{0.0, 0.0, 0.0, 0.0},
+                                                           fire2Step, parameters, numSystems);
+}
+
+std::unique_ptr<Integrator> makeCudaGradientDescent(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems) {
+  return std::make_unique<CudaGradientDescent>(backend, parameters, numSystems);
+}
+
+}  // namespace hookmd

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { Batch, ConvergenceHook, DynamicsStage, FIRE, JsModel, LennardJones } from '../../lib/index.js';
+import type { DynamicsHookContext } from '../../lib/index.js';
 import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
 
 /** Forces chosen per atom: system 0 has 4 atoms of |F| = 1 each (√Σ|F|² = 2); system 1 one atom of |F| = 1.5. */
@@ -56,7 +57,7 @@ describe('ConvergenceHook keys, detect-only, plain objects (item 10)', () => {
     const batch = ljBatch([perturbedLj13(0.1), perturbedLj13(0.1, 3)]);
     const reported: number[] = [];
     const fire = new FIRE({ model: new LennardJones({ epsilon: 1, sigma: 1, cutoff: 10 }), convergence: ConvergenceHook.fromFmax(1e-2, { targetStatus: null }) });
-    fire.register({ stage: DynamicsStage.ON_CONVERGE, frequency: 1, call: (ctx) => ctx.convergedMask?.forEach((m, s) => { if (m) reported.push(s); }) });
+    fire.register({ stage: DynamicsStage.ON_CONVERGE, frequency: 1, call: (ctx: DynamicsHookContext) => ctx.convergedMask?.forEach((m, s) => { if (m) reported.push(s); }) });
     const result = await fire.run(batch, { steps: 400 });
     expect(result.steps).toBe(400);
     expect(Array.from(batch.read('status'))).toEqual([0, 0]);

@@ -15,7 +15,7 @@ describe('sinks (item 12)', () => {
     sink.write(batch, [0, 0, 0]);
     expect(sink.count).toBe(0);
     sink.write(batch, [true, false, true]);
-    expect(sink.read().map((s) => s.info.systemId)).toEqual([0, 2]);
+    expect(sink.read().map((s) => s.info?.systemId)).toEqual([0, 2]);
     expect(sink.isFull).toBe(true);
     sink.clear();
     expect(sink.isFull).toBe(false);

@@ -31,7 +31,7 @@ describe('sinks (item 12)', () => {
     const result = await fire.runStream(source, { sinks: [sink], maxAtoms: 1000, maxSystems: 2, units: 'lj', refillEvery: 5 });
     expect(Math.max(...sizes)).toBe(2);
     expect(result.processed).toBe(4);
-    const passed = sink.read().find((s) => s.info.systemId === 1);
+    const passed = sink.read().find((s) => s.info?.systemId === 1);
     expect(passed?.info).toMatchObject({ converged: true, status: 1 });
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { Batch, bulk, ConvergenceHook, DynamicsStage, FIRE, Langevin, LennardJones, SnapshotHook, VelocityVerlet, HostMemorySink, initializeVelocities } from '../../lib/index.js';
+import type { DynamicsHookContext } from '../../lib/index.js';
 import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
 
 const lj = (): LennardJones => new LennardJones({ epsilon: 1, sigma: 1, cutoff: 10 });
@@ -81,7 +82,7 @@ describe('ON_CONVERGE context', () => {
     const batch = ljBatch([perturbedLj13(0.1)]);
     const seen: number[] = [];
     const fire = new FIRE({ model: lj(), convergence: { criteria: [{ key: 'fmax', threshold: 1e-2 }] } });
-    fire.register({ stage: DynamicsStage.ON_CONVERGE, frequency: 1, call: (ctx) => { seen.push(...Array.from(ctx.convergedFrom ?? [])); } });
+    fire.register({ stage: DynamicsStage.ON_CONVERGE, frequency: 1, call: (ctx: DynamicsHookContext) => { seen.push(...Array.from(ctx.convergedFrom ?? [])); } });
     await fire.run(batch, { steps: 1000 });
     expect(seen).toEqual([0]);
   });

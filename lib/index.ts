@@ -74,7 +74,7 @@ export {
   standardMass,
   unitSystem,
 } from './data/index.js';
-export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, ResolvedSystem, Rng, System, UnitSystem, Vectors } from './data/index.js';
+export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
 
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
 export type { BackendInfo, BackendName, BackendRequest, TransferStats } from './native/index.js';
@@ -124,6 +124,7 @@ export type {
   DynamicsHook,
   DynamicsHookContext,
   DynamicsOptions,
+  DriftMetric,
   EnergyDriftOptions,
   EngineModel,
   FireOptions,
@@ -136,7 +137,11 @@ export type {
   ReduceOp,
   RunOptions,
   RunResult,
+  StreamOptions,
+  StreamResult,
+  StreamSink,
   SubStageContext,
+  SystemSource,
   VelocityOptions,
   VelocityVerletOptions,
 } from './dynamics/index.js';

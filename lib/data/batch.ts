@@ -44,6 +44,10 @@ const FIELD_WIDTH: Record<NativeFieldName, number> = {
 
 const nativeOf = new WeakMap<Batch, NativeBatch>();
 
+/** The results a model computes, whose validity the batch tracks per system. */
+export type ResultField = 'energy' | 'forces' | 'stress';
+const RESULT_FIELDS: readonly ResultField[] = ['energy', 'forces', 'stress'];
+
 /**
  * B systems and N atoms in structure-of-arrays form (docs/ARCHITECTURE.md).
  *
@@ -70,6 +74,9 @@ export class Batch {
   #info: Record<string, unknown>[] = [];
   #extra = new Map<string, ExtraField>();
   #nextSystemId = 0;
+  // Per result and system: 1 when the stored result belongs to the current positions and cell.
+  #valid: Record<ResultField, Uint8Array> = { energy: new Uint8Array(0), forces: new Uint8Array(0), stress: new Uint8Array(0) };
+  #anyValid = false;
 
   private constructor(units: UnitSystem) {
     this.units = units;
@@ -122,8 +129,11 @@ export class Batch {
     this.#native.resetTransferStats();
   }
 
-  /** N×3 positions (Å in metal). */
-  get positions(): Float64Array { return this.#access('positions', true); }
+  /** N×3 positions (Å in metal). Writing access: energy, forces and stress no longer count as valid. */
+  get positions(): Float64Array {
+    if (this.#anyValid) this.#geometryWritten();
+    return this.#access('positions', true);
+  }
   /** N×3 velocities (Å/fs in metal). */
   get velocities(): Float64Array { return this.#access('velocities', true); }
   /** N×3 forces (eV/Å in metal). */
@@ -138,8 +148,48 @@ export class Batch {
   get energy(): Float64Array { return this.#access('energy', true); }
   /** B×9 stress, row-major 3×3 (eV/Å³ in metal, ASE's sign convention). */
   get stress(): Float64Array { return this.#access('stress', true); }
-  /** B×9 cells; rows are lattice vectors. */
-  get cell(): Float64Array { return this.#access('cell', true); }
+  /** B×9 cells; rows are lattice vectors. Writing access: energy, forces and stress no longer count as valid. */
+  get cell(): Float64Array {
+    if (this.#anyValid) this.#geometryWritten();
+    return this.#access('cell', true);
+  }
+
+  /**
+   * Per system, 1 when the stored `field` (energy, forces or stress) was computed for the current positions
+   * and cell (a copy). `toSystems()`, sinks and writers carry only valid results (docs/dynamics.md, "Results").
+   * Access through `batch.positions` or `batch.cell` counts as a write; read with `batch.read('positions')`.
+   *
+   * @example
+   * model.compute(batch, { stress: true });
+   * batch.resultValid('stress');   // Uint8Array [1, 1, ...]
+   * batch.positions[0] += 0.1;
+   * batch.resultValid('stress');   // Uint8Array [0, 0, ...]
+   */
+  resultValid(field: ResultField): Uint8Array {
+    if (!RESULT_FIELDS.includes(field)) {
+      throw new HookmdTypeError('UNKNOWN_FIELD', `Batch.resultValid: field must be energy, forces or stress, got ${JSON.stringify(field)}`, { field: 'field', value: field });
+    }
+    return this.#valid[field].slice();
+  }
+
+  /**
+   * @internal Records that results were computed (true) or went stale (false) for every system, or for the
+   * systems flagged in `systems`. Models and engines call it; fields left out keep their state.
+   */
+  markResults(fields: Partial<Record<ResultField, boolean>>, systems?: ArrayLike<number>): void {
+    for (const field of RESULT_FIELDS) {
+      const value = fields[field];
+      if (value === undefined) continue;
+      const valid = this.#valid[field];
+      if (systems === undefined) valid.fill(value ? 1 : 0);
+      else for (let s = 0; s < valid.length; s++) if (systems[s]) valid[s] = value ? 1 : 0;
+    }
+    this.#anyValid = RESULT_FIELDS.some((field) => this.#valid[field].includes(1));
+  }
+
+  #geometryWritten(): void {
+    this.markResults({ energy: false, forces: false, stress: false });
+  }
   /** B×3 periodicity flags. */
   get pbc(): Uint8Array { return this.#access('pbc', true); }
   /** B status codes (engines use them for convergence and FusedStage sub-stages). */
@@ -193,6 +243,15 @@ export class Batch {
       throw new HookmdError('UNKNOWN_FIELD', `Batch.field: no field ${JSON.stringify(name)} is registered`, { field: name });
     }
     return field.data;
+  }
+
+  /** The layout of an extra field registered with `registerField` (UNKNOWN_FIELD if none). */
+  extraFieldSpec(name: string): { per: 'atom' | 'system'; components: number } {
+    const field = this.#extra.get(name);
+    if (field === undefined) {
+      throw new HookmdError('UNKNOWN_FIELD', `Batch.extraFieldSpec: no field ${JSON.stringify(name)} is registered`, { field: name });
+    }
+    return { per: field.per, components: field.components };
   }
 
   /** Names of the registered extra fields. */
@@ -291,7 +350,7 @@ export class Batch {
       if (system.forces !== undefined) arrays.forces.set(system.forces, 3 * atom);
       arrays.masses.set(system.masses, atom);
       arrays.atomicNumbers.set(system.atomicNumbers, atom);
-      arrays.energy[s] = system.energy;
+      arrays.energy[s] = system.energy ?? 0;
       if (system.stress !== undefined) arrays.stress.set(system.stress, 9 * s);
       arrays.cell.set(system.cell, 9 * s);
       arrays.pbc.set(system.pbc, 3 * s);
@@ -308,6 +367,13 @@ export class Batch {
     this.#numSystems = numSystems;
     for (const name of Object.keys(arrays) as NativeFieldName[]) this.#native.write(name, arrays[name] as never);
     this.#resetViews();
+    for (const field of RESULT_FIELDS) {
+      const valid = new Uint8Array(numSystems);
+      if (prior !== undefined) valid.set(prior.valid[field]);
+      added.forEach((system, k) => { valid[priorSystems + k] = system[field] === undefined ? 0 : 1; });
+      this.#valid[field] = valid;
+    }
+    this.#anyValid = RESULT_FIELDS.some((field) => this.#valid[field].includes(1));
     this.#info = [...(prior?.info ?? []), ...added.map((system) => system.info)];
     this.#growExtraFields(prior?.extra, numAtoms, numSystems);
   }
@@ -361,9 +427,11 @@ export class Batch {
       }
       extra.set(name, data);
     }
+    const valid = Object.fromEntries(RESULT_FIELDS.map((field) => [field, Uint8Array.from(order, (s) => this.#valid[field][s])]));
     return {
       numAtoms,
       numSystems: order.length,
+      valid: valid as PackedSystems['valid'],
       arrays: arrays as PackedSystems['arrays'],
       info: order.map((s) => ({ ...this.#info[s] })),
       extra,

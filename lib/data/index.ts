@@ -1,5 +1,5 @@
 export { Batch, nativeBatchOf } from './batch.js';
-export type { BatchOptions, ExtraFieldSpec } from './batch.js';
+export type { BatchOptions, ExtraFieldSpec, ResultField } from './batch.js';
 export { atomicNumber, chemicalSymbol, isAtomicNumber, MAX_ATOMIC_NUMBER, standardMass } from './elements.js';
 export type { ResolvedSystem, System, Vectors } from './system.js';
 export { LJ, METAL, unitSystem } from './units.js';

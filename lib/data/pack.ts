@@ -11,6 +11,8 @@ export interface PackedSystems {
     atomicNumbers: Int32Array; energy: Float64Array; stress: Float64Array; cell: Float64Array;
     pbc: Uint8Array; status: Int32Array; systemId: Int32Array; numAtoms: Int32Array;
   } & Partial<Record<NativeFieldName, unknown>>;
+  /** Per result and system: 1 when the result belongs to the system's positions (Batch.resultValid). */
+  valid: { energy: Uint8Array; forces: Uint8Array; stress: Uint8Array };
   info: Record<string, unknown>[];
   extra: Map<string, Float64Array>;
 }
@@ -26,7 +28,7 @@ function rows(values: ArrayLike<number>, start: number, count: number, width: nu
   return out;
 }
 
-/** Plain Systems from packed arrays: vectors as rows, `info.systemId` set, extra fields added. */
+/** Plain Systems from packed arrays: vectors as rows, `info.systemId` set, extra fields added, valid results only. */
 export function assembleSystems(
   packed: PackedSystems,
   info: ReadonlyArray<Record<string, unknown>>,
@@ -48,10 +50,10 @@ export function assembleSystems(
       cell: rows(arrays.cell, 3 * s, 3, 3),
       pbc: [arrays.pbc[3 * s] !== 0, arrays.pbc[3 * s + 1] !== 0, arrays.pbc[3 * s + 2] !== 0],
       info: { ...info[s], systemId: arrays.systemId[s] },
-      energy: arrays.energy[s],
-      forces: rows(arrays.forces, atom, n, 3),
-      stress: rows(arrays.stress, 3 * s, 3, 3),
     };
+    if (packed.valid.energy[s] === 1) system.energy = arrays.energy[s];
+    if (packed.valid.forces[s] === 1) system.forces = rows(arrays.forces, atom, n, 3);
+    if (packed.valid.stress[s] === 1) system.stress = rows(arrays.stress, 3 * s, 3, 3);
     for (const [name, layout] of extraLayout) {
       const data = packed.extra.get(name);
       if (data === undefined) continue;

@@ -34,7 +34,10 @@ export interface System {
   stress?: Vectors;
 }
 
-/** A System as `batch.toSystems()` returns it: every field present, vectors as rows. */
+/**
+ * A System as `batch.toSystems()` returns it: vectors as rows, every structural field present, and each
+ * result (`energy`, `forces`, `stress`) present only when it was computed for these positions.
+ */
 export interface ResolvedSystem extends System {
   positions: number[][];
   symbols: string[];
@@ -44,7 +47,7 @@ export interface ResolvedSystem extends System {
   cell: number[][];
   pbc: [boolean, boolean, boolean];
   info: Record<string, unknown>;
-  energy: number;
-  forces: number[][];
-  stress: number[][];
+  energy?: number;
+  forces?: number[][];
+  stress?: number[][];
 }

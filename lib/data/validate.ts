@@ -16,7 +16,8 @@ export interface NormalizedSystem {
   cell: Float64Array;
   pbc: Uint8Array;
   info: Record<string, unknown>;
-  energy: number;
+  /** Undefined when the system gave none. */
+  energy: number | undefined;
   forces: Float64Array | undefined;
   stress: Float64Array | undefined;
 }
@@ -230,8 +231,8 @@ export function normalizeSystem(system: System, index: number, units: UnitSystem
       value: Array.from(cell),
     });
   }
-  const energy = system.energy ?? 0;
-  if (typeof energy !== 'number' || !Number.isFinite(energy)) {
+  const energy = system.energy;
+  if (energy !== undefined && (typeof energy !== 'number' || !Number.isFinite(energy))) {
     throw new HookmdRangeError('INVALID_ENERGY', `${where}.energy is ${energy}; it must be a finite number`, { field: 'energy', value: energy });
   }
   if (system.info !== undefined && (system.info === null || typeof system.info !== 'object')) {

@@ -2,7 +2,7 @@
 // and at a due step walks the nine stages, crossing into JS only at the stages that have due hooks.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
-import { Batch, nativeBatchOf } from '../data/index.js';
+import { Batch, nativeBatchOf, type System } from '../data/index.js';
 import { HookmdAbortError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { createContext, HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
@@ -12,7 +12,9 @@ import { abortable } from './abortable.js';
 import { acquireBatch } from './batch-lock.js';
 import type { EngineModel } from './engine-model.js';
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
-import { ConvergenceHook } from './hooks/convergence-hook.js';
+import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
+import { diagnoseBlowUp } from './blow-up.js';
+import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
 import { expandParameter, type IntegratorSpec } from './parameters.js';
 import type { RunOptions, RunResult } from './result.js';
@@ -30,6 +32,8 @@ import { StepWalker, type StepCounter } from './step-walker.js';
 export type DynamicsHookContext = DynamicsContext<Batch, EngineModel, DynamicsStage> & {
   readonly scalars: SystemScalars;
   readonly subStage: number | null;
+  /** At ON_CONVERGE: for each newly converged system, the status it converged from (-1 elsewhere); null at other stages. */
+  readonly convergedFrom: Int32Array | null;
 };
 /** A hook for a dynamics engine. */
 export type DynamicsHook = Hook<DynamicsStage, DynamicsHookContext>;
@@ -40,8 +44,8 @@ export interface DynamicsOptions {
   model: EngineModel;
   /** Hooks to register, in order (native built-ins run inside the native loop). */
   hooks?: readonly AnyHook[];
-  /** One or more convergence checks; a run ends early once every system has converged. */
-  convergence?: ConvergenceHook | readonly ConvergenceHook[];
+  /** One or more convergence checks (hooks, or their options as plain objects); a run ends early once every system has converged. */
+  convergence?: ConvergenceHook | ConvergenceHookOptions | ReadonlyArray<ConvergenceHook | ConvergenceHookOptions>;
   /** Systems whose status is ≥ exitStatus are finished and no longer updated (default 1). */
   exitStatus?: number;
 }
@@ -58,6 +62,19 @@ interface Binding {
   generation: number;
 }
 
+// The engine that ran each batch last: a run by another engine starts from status 0 (docs/dynamics.md,
+// "Status from one engine to the next").
+const lastEngine = new WeakMap<Batch, Dynamics>();
+
+/** A ConvergenceHook, or a plain object of its options (as nvalchemi takes dicts). */
+function asConvergence(entry: unknown): ConvergenceHook | undefined {
+  if (entry instanceof ConvergenceHook) return entry;
+  if (entry !== null && typeof entry === 'object' && Array.isArray((entry as { criteria?: unknown }).criteria) && typeof (entry as { call?: unknown }).call !== 'function') {
+    return new ConvergenceHook(entry as ConvergenceHookOptions);
+  }
+  return undefined;
+}
+
 /**
  * The common engine of every integrator and optimizer (docs/dynamics.md).
  *
@@ -70,11 +87,9 @@ export abstract class Dynamics {
   readonly model: EngineModel;
   /** The JS hooks of this engine (native built-ins are listed by `listHooks()`). */
   readonly hooks: HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
-  // ON_CONVERGE-only hooks live apart so that they never make a step "due": the native loop pauses for
-  // them only when some system actually converges.
-  readonly #onConverge: HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
-  /** Names the hook running in either registry, for `requestStop`'s `by`. */
-  readonly #runningHook: { readonly runningHook: string | null };
+  // ON_CONVERGE-only hooks live apart so that they never make a step "due" (the native loop pauses for
+  // them only when some system actually converges); a FusedStage adds a tier per sub-stage.
+  readonly #tiers: HookTiers;
   /** Systems with status ≥ exitStatus are finished. */
   readonly exitStatus: number;
   readonly #nativeHooks: NativeCapable[] = [];
@@ -101,16 +116,22 @@ export abstract class Dynamics {
         value: this.exitStatus,
       });
     }
-    this.hooks = new HookRegistry(DynamicsStage, { workflow: this });
-    this.#onConverge = new HookRegistry(DynamicsStage, { workflow: this });
-    const [main, onConverge] = [this.hooks, this.#onConverge];
-    this.#runningHook = { get runningHook(): string | null { return main.runningHook ?? onConverge.runningHook; } };
-    const convergence = options.convergence === undefined ? [] : Array.isArray(options.convergence) ? options.convergence : [options.convergence];
+    this.#tiers = new HookTiers(this);
+    this.hooks = this.#tiers.own.hooks;
+    const given: readonly unknown[] = options.convergence === undefined ? [] : Array.isArray(options.convergence) ? options.convergence : [options.convergence];
+    const convergence = given.map((entry, i) => {
+      const hook = asConvergence(entry);
+      if (hook === undefined) {
+        throw new HookmdTypeError('INVALID_CONVERGENCE', `${owner}: convergence[${i}] must be a ConvergenceHook or its options ({ criteria, ... })`, { field: `convergence[${i}]`, value: entry });
+      }
+      return hook;
+    });
     const hooks: unknown = options.hooks ?? [];
     if (!Array.isArray(hooks)) {
       throw new HookmdTypeError('INVALID_HOOKS', `${owner}: hooks must be an array of hooks, got ${typeof hooks}`, { field: 'hooks', value: hooks });
     }
-    for (const hook of [...convergence, ...(hooks as AnyHook[])]) this.register(hook);
+    // Not through register(), which a subclass may extend: its fields do not exist yet.
+    for (const hook of [...convergence, ...(hooks as AnyHook[])]) this.#registerAny(hook);
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
@@ -118,11 +139,23 @@ export abstract class Dynamics {
 
   /** @internal The built-in hooks that run natively or are kept apart, for FusedStage. */
   builtinHooks(): { convergence: readonly ConvergenceHook[]; native: readonly NativeCapable[]; js: ReadonlyArray<HookHandle<AnyHook>> } {
+    const own = this.#tiers.own;
     return {
       convergence: [...this.#convergence, ...this.#jsConvergence],
       native: [...this.#nativeHooks],
-      js: [...this.hooks.handles(), ...this.#onConverge.handles()].filter((handle) => !(handle.hook instanceof ConvergenceHook)),
+      js: [...own.hooks.handles(), ...own.onConverge.handles()].filter((handle) => !(handle.hook instanceof ConvergenceHook)),
     };
+  }
+
+  /** @internal Registers `hooks` as sub-stage `subStage`'s (FusedStage): they fire with `ctx.subStage` set. */
+  protected registerSubStageHooks(subStage: number, hooks: readonly AnyHook[]): void {
+    const tier = this.#tiers.addSubStage(subStage);
+    for (const hook of hooks) HookTiers.register(tier, hook);
+  }
+
+  /** @internal The engines whose step counters advance with this one's (a FusedStage's sub-stages). */
+  protected subEngines(): readonly Dynamics[] {
+    return [];
   }
 
   /** Steps taken by this engine so far (carries on across runs). */
@@ -136,29 +169,35 @@ export abstract class Dynamics {
    * Returns a handle for JS hooks; native built-ins are fixed for the engine's lifetime.
    */
   register(hook: AnyHook): HookHandle<AnyHook> | undefined {
+    return this.#registerAny(hook);
+  }
+
+  #registerAny(hook: AnyHook): HookHandle<AnyHook> | undefined {
     if (hook === null || typeof hook !== 'object') {
       throw new HookmdTypeError('INVALID_HOOK', `${this.constructor.name}.register: hook must be an object with a call function, got ${hook === null ? 'null' : typeof hook}`, {
         field: 'hook',
         value: hook,
       });
     }
-    if (hook instanceof ConvergenceHook) {
-      if (!hook.isNative) {
-        this.#jsConvergence.push(hook);
-        return this.hooks.register(hook as unknown as DynamicsHook);
-      }
-      this.#convergence.push(hook);
-      this.#bound = undefined;
-      return undefined;
-    }
+    const convergence = asConvergence(hook);
+    if (convergence !== undefined) return this.#registerConvergence(convergence);
     if (isNativeCapable(hook) && hook.frequency !== undefined && (hook as AnyHook).trigger === undefined) {
       this.#nativeHooks.push(hook);
       (hook as AnyHook).onRegister?.(this);
       this.#bound = undefined;
       return undefined;
     }
-    if (hook.stage === DynamicsStage.ON_CONVERGE && hook.runsOnStage === undefined) return this.#onConverge.register(hook as DynamicsHook);
-    return this.hooks.register(hook as DynamicsHook);
+    return HookTiers.register(this.#tiers.own, hook);
+  }
+
+  #registerConvergence(hook: ConvergenceHook): HookHandle<AnyHook> | undefined {
+    if (!hook.isNative) {
+      this.#jsConvergence.push(hook);
+      return this.hooks.register(hook as unknown as DynamicsHook);
+    }
+    this.#convergence.push(hook);
+    this.#bound = undefined;
+    return undefined;
   }
 
   /**
@@ -179,7 +218,11 @@ export abstract class Dynamics {
 
   /** Every hook of the engine: JS hooks as the registry lists them, then the native built-ins. */
   listHooks(): Array<HookInfo & { native: boolean }> {
-    const js = [...this.hooks.list(), ...this.#onConverge.list()].map((info) => ({ ...info, native: false }));
+    const js = this.#tiers.tiers.flatMap((tier) => [...tier.hooks.list(), ...tier.onConverge.list()].map((info) => ({
+      ...info,
+      name: tier.subStage === null ? info.name : `${info.name}[stage ${tier.subStage}]`,
+      native: false,
+    })));
     const native = [...this.#convergence, ...this.#nativeHooks].map((hook) => {
       const h = hook as unknown as AnyHook;
       return {
@@ -212,12 +255,13 @@ export abstract class Dynamics {
       const walker = this.#walker(counter);
       const control = new RunControl();
       const ctx = this.#context(batch, control, counter);
-      const runner = new HookRunner<DynamicsHookContext>([this.hooks, this.#onConverge], { context: () => ctx });
+      const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return await runner.run(async () => {
+        const active = this.#claim(batch, options.keepStatus === true);
         const stepper = this.#prepare(batch, counter);
         let taken = 0;
         let lastYield = performance.now();
-        while (taken < steps && !control.stopRequested) {
+        while (taken < steps && active > 0 && !control.stopRequested) {
           if (signal?.aborted) {
             control.requestStop(String(signal.reason ?? 'aborted'), 'signal');
             break;
@@ -229,7 +273,7 @@ export abstract class Dynamics {
             lastYield = performance.now();
           }
         }
-        return this.#result(batch, taken, control, counter);
+        return this.#result(batch, taken, active, control, counter, walker);
       });
     } finally {
       release();
@@ -241,37 +285,59 @@ export abstract class Dynamics {
    * go on when that hook settles, and the stepper (left mid-step) is not reused.
    */
   async #advance(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, remaining: number, signal: AbortSignal | undefined, owner: string): Promise<number> {
-    const advanced = walker.advance(stepper, ctx, remaining, CHUNK_BUDGET_SECONDS, false);
+    let advanced: number | Promise<number>;
+    try {
+      advanced = walker.advance(stepper, ctx, remaining, CHUNK_BUDGET_SECONDS, false);
+    } catch (error) {
+      throw this.#failed(error, stepper, ctx.batch, owner);
+    }
     if (typeof advanced === 'number') return advanced;
     try {
-      return await abortable(advanced, signal, () => this.#runningHook.runningHook, owner);
+      return await abortable(advanced, signal, () => this.#tiers.runningHook, owner);
     } catch (error) {
       if (error instanceof HookmdAbortError) {
         walker.abandon();
         if (this.#bound?.stepper === stepper) this.#bound = undefined;
+        throw error;
       }
-      throw error;
+      throw this.#failed(error, stepper, ctx.batch, owner);
     }
+  }
+
+  /**
+   * A failure inside a step leaves the native stepper mid-step: it is not reused. A native error from
+   * numbers that blew up (non-finite positions) becomes NUMERICAL_BLOWUP naming the systems, the step and
+   * the cause.
+   */
+  #failed(error: unknown, stepper: NativeStepperHandle, batch: Batch, owner: string): unknown {
+    if (this.#bound?.stepper === stepper) this.#bound = undefined;
+    return diagnoseBlowUp(error, batch, stepper.stepCount, owner);
   }
 
   /** `run()` without awaiting: an async hook is an ASYNC_HOOK_IN_SYNC_RUN error. */
   runSync(batch: Batch, options: Omit<RunOptions, 'signal'>): RunResult {
     const steps = this.#checkRun(batch, options);
-    const release = acquireBatch(batch, `${this.constructor.name}.runSync`);
+    const owner = `${this.constructor.name}.runSync`;
+    const release = acquireBatch(batch, owner);
     try {
       const counter = this.#startCounter();
       const walker = this.#walker(counter);
       const control = new RunControl();
       const ctx = this.#context(batch, control, counter);
-      const runner = new HookRunner<DynamicsHookContext>([this.hooks, this.#onConverge], { context: () => ctx });
+      const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return runner.runSync(() => {
+        const active = this.#claim(batch, options.keepStatus === true);
         const stepper = this.#prepare(batch, counter);
         let taken = 0;
-        while (taken < steps && !control.stopRequested) {
-          taken += walker.advance(stepper, ctx, steps - taken, Infinity, true) as number;
+        while (taken < steps && active > 0 && !control.stopRequested) {
+          try {
+            taken += walker.advance(stepper, ctx, steps - taken, Infinity, true) as number;
+          } catch (error) {
+            throw this.#failed(error, stepper, batch, owner);
+          }
           if (stepper.allConverged()) break;
         }
-        return this.#result(batch, taken, control, counter);
+        return this.#result(batch, taken, active, control, counter, walker);
       });
     } finally {
       release();
@@ -285,7 +351,19 @@ export abstract class Dynamics {
   }
 
   #walker(counter: StepCounter): StepWalker {
-    return new StepWalker(this.hooks, this.#onConverge, this.model, this.#jsConvergence, counter);
+    const detectOnly = [...this.#convergence, ...this.#jsConvergence].some((hook) => hook.detectOnly);
+    return new StepWalker(this.#tiers, this.model, this.#jsConvergence, counter, detectOnly);
+  }
+
+  /**
+   * Takes the batch for this engine: a batch another engine ran last starts from status 0 (unless
+   * `keepStatus`); returns how many systems are active (status < exitStatus).
+   */
+  #claim(batch: Batch, keepStatus: boolean): number {
+    const previous = lastEngine.get(batch);
+    if (previous !== undefined && previous !== this && !keepStatus) batch.status.fill(0);
+    lastEngine.set(batch, this);
+    return batch.read('status').reduce((n, s) => n + (s < this.exitStatus ? 1 : 0), 0);
   }
 
   /**
@@ -306,8 +384,12 @@ export abstract class Dynamics {
     const counter = this.#startCounter();
     const startStep = counter.value;
     try {
-      const first = await input.take(opts.maxAtoms, true);
-      if (first.length > 0) await this.#stream(Batch.fromSystems(first, { units: opts.units }), input, output, opts, counter);
+      const first = await input.take(opts.maxAtoms, opts.maxSystems, true);
+      if (first.length > 0) {
+        const batch = Batch.fromSystems(first, { units: opts.units });
+        sourceStatus(batch, 0, first);
+        await this.#stream(batch, input, output, opts, counter);
+      }
     } finally {
       await input.close();
       await output.close();
@@ -324,16 +406,18 @@ export abstract class Dynamics {
     const admit = (): void => batch.read('systemId').forEach((id) => { if (!enteredAt.has(id)) enteredAt.set(id, counter.value); });
     admit();
     // Convergence steps are exact: the engine pauses at ON_CONVERGE, which only happens when systems converge.
-    const tracker = this.#onConverge.register({
+    const tracker = HookTiers.register(this.#tiers.own, {
       stage: DynamicsStage.ON_CONVERGE, frequency: 1, name: 'runStream:convergence',
-      call: (ctx) => {
+      call: (ctx: DynamicsHookContext) => {
         const ids = ctx.batch.read('systemId');
         ctx.convergedMask?.forEach((newly, s) => { if (newly === 1) convergedAt.set(ids[s], ctx.stepCount); });
       },
     });
     const control = new RunControl();
     const ctx = this.#context(batch, control, counter);
-    const runner = new HookRunner<DynamicsHookContext>([this.hooks, this.#onConverge], { context: () => ctx });
+    const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
+    // The stream owns its batch: statuses come from the source, never from an earlier engine.
+    lastEngine.set(batch, this);
     try {
       await runner.run(async () => {
         const stepper = this.#prepare(batch, counter);
@@ -353,10 +437,11 @@ export abstract class Dynamics {
           if (stopping) return;
           const kept = batch.read('numAtoms');
           const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
-          const added = await input.take(opts.maxAtoms - keptAtoms, keep.length === 0);
+          const added = await input.take(opts.maxAtoms - keptAtoms, opts.maxSystems - keep.length, keep.length === 0);
           if (keep.length === 0 && added.length === 0) return;
           if (keep.length === batch.numSystems && added.length === 0) continue;
           batch.refill(keep, added);
+          sourceStatus(batch, keep.length, added);
           this.#rebind(stepper, batch, keep, added.length);
           admit();
         }
@@ -377,6 +462,12 @@ export abstract class Dynamics {
       (done || everything ? leaving : keep).push(s);
     }
     if (leaving.length === 0) return keep;
+    // Sinks that need the stress get it for the positions the systems leave with (docs/pipeline.md).
+    if (output.needsStress && !batch.resultValid('stress').every((valid, s) => valid === 1 || !leaving.includes(s))) {
+      batch.commitHostViews();
+      this.model.compute(batch, { stress: true });
+      batch.invalidateHostViews();
+    }
     const systems = batch.toSystems(leaving);
     await output.emit(leaving.map((s, k) => {
       const system = systems[k];
@@ -418,8 +509,8 @@ export abstract class Dynamics {
 
   #context(batch: Batch, control: RunControl, counter: StepCounter): MutableContext<DynamicsHookContext> {
     return createContext(
-      { stage: DynamicsStage.BEFORE_STEP, stepCount: counter.value, workflow: this, control, registry: this.#runningHook },
-      { batch, model: this.model, convergedMask: null as Uint8Array | null, scalars: new SystemScalars(batch), subStage: null as number | null },
+      { stage: DynamicsStage.BEFORE_STEP, stepCount: counter.value, workflow: this, control, registry: this.#tiers },
+      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch), subStage: null as number | null },
     );
   }
 
@@ -444,11 +535,30 @@ export abstract class Dynamics {
     return stepper;
   }
 
-  #result(batch: Batch, steps: number, control: RunControl, counter: StepCounter): RunResult {
-    const converged = Uint8Array.from(batch.read('status'), (s) => (s >= this.exitStatus ? 1 : 0));
-    const result: RunResult = { steps, stepCount: counter.value, converged };
+  #result(batch: Batch, steps: number, activeAtStart: number, control: RunControl, counter: StepCounter, walker: StepWalker): RunResult {
+    const ids = batch.read('systemId');
+    const converged = Uint8Array.from(batch.read('status'), (s, k) => (s >= this.exitStatus || walker.detected.has(ids[k]) ? 1 : 0));
+    for (const engine of this.subEngines()) engine.#latest = { value: counter.value };
+    const result: RunResult = { steps, stepCount: counter.value, converged, activeAtStart };
     if (control.stopped !== undefined) result.stopped = control.stopped;
     return result;
   }
 }
 
+/**
+ * Systems a stream takes keep a status their source gave them (`info.status`, an integer), as nvalchemi's
+ * samplers do; the others start at 0. `offset` is the batch index of the first of `systems`.
+ */
+function sourceStatus(batch: Batch, offset: number, systems: readonly System[]): void {
+  systems.forEach((system, k) => {
+    const status = system.info?.status;
+    if (status === undefined) return;
+    if (!Number.isSafeInteger(status)) {
+      throw new HookmdTypeError('INVALID_STATUS', `runStream: info.status of a source system must be an integer, got ${String(status)}`, {
+        field: 'info.status',
+        value: status,
+      });
+    }
+    batch.status[offset + k] = status as number;
+  });
+}

@@ -4,8 +4,8 @@ import type { Batch } from '../data/index.js';
 
 /** A force field as the dynamics engines use it (every lib/models model satisfies it). */
 export interface EngineModel {
-  /** Fills batch.energy, batch.forces and batch.stress for the current positions. */
-  compute(batch: Batch): void;
+  /** Fills batch.energy and batch.forces for the current positions, and batch.stress when `stress` is set. */
+  compute(batch: Batch, options?: { forces?: boolean; stress?: boolean }): void;
   /** The native model object, when the model is native (LennardJones, Morse); undefined for JsModel. */
   readonly native?: object;
   readonly name?: string;

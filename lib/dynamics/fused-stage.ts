@@ -1,9 +1,9 @@
-// FusedStage (docs/dynamics.md): several engines on one batch, one shared force computation per step. Each system
-// carries the status of its sub-stage; sub-stage k updates only systems with status k, and its
+// FusedStage (docs/pipeline.md): several engines on one batch, one shared force computation per step. Each
+// system carries the status of its sub-stage; sub-stage k updates only systems with status k, and its
 // convergence checks move systems to k + 1. Systems with status ≥ the number of sub-stages are done.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
-import type { AnyHook } from '../hooks/index.js';
+import type { AnyHook, HookHandle } from '../hooks/index.js';
 import { Dynamics, type DynamicsHookContext } from './dynamics.js';
 import type { EngineModel } from './engine-model.js';
 import { ConvergenceHook } from './hooks/convergence-hook.js';
@@ -24,21 +24,6 @@ export interface FusedStageOptions {
 /** The context a sub-stage's own hooks see: the fused context plus the index of that sub-stage. */
 export type SubStageContext = DynamicsHookContext & { readonly subStage: number };
 
-function subStageHook(hook: AnyHook, stage: number): AnyHook {
-  // A thin proxy: same schedule, and `ctx.subStage` says which sub-stage's systems (status === subStage) it serves.
-  const proxy: AnyHook = Object.create(hook) as AnyHook;
-  proxy.name = `${hook.name ?? hook.constructor?.name ?? 'hook'}[stage ${stage}]`;
-  proxy.call = (ctx: DynamicsHookContext & { subStage: number | null }, s: unknown) => {
-    ctx.subStage = stage;
-    try {
-      return hook.call(ctx, s);
-    } finally {
-      ctx.subStage = null;
-    }
-  };
-  return proxy;
-}
-
 /**
  * Runs sub-stages as one engine: `fuse(new FIRE(...), new Langevin(...))` relaxes every system, then
  * thermalizes it, with one force computation per step for the whole batch.
@@ -52,7 +37,11 @@ function subStageHook(hook: AnyHook, stage: number): AnyHook {
 export class FusedStage extends Dynamics {
   /** The sub-stages, in order. */
   readonly stages: readonly Dynamics[];
+  /** The step budget of each sub-stage (0: none). */
+  readonly budgets: readonly number[];
   readonly #budgets: EngineParameter[];
+  /** Hooks given to or registered on the fused engine, kept by `withBudgets` and `then`. */
+  readonly #fusedHooks: AnyHook[] = [];
 
   constructor(options: FusedStageOptions) {
     const stages = options?.stages;
@@ -63,22 +52,36 @@ export class FusedStage extends Dynamics {
       throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: a sub-stage cannot itself be fused; list its stages instead', { field: 'stages' });
     }
     checkKeys('FusedStage', options, ['stages', 'model', 'hooks', 'budgets']);
-    const hooks: AnyHook[] = [];
+    const builtins: AnyHook[] = [];
     stages.forEach((stage, k) => {
-      const builtins = stage.builtinHooks();
-      for (const hook of builtins.convergence) {
-        hooks.push(new ConvergenceHook({ criteria: hook.criteria, frequency: hook.frequency, sourceStatus: k, targetStatus: k + 1, name: `${hook.name}[stage ${k}]` }));
+      const own = stage.builtinHooks();
+      for (const hook of own.convergence) {
+        // A detect-only check stays detect-only; the others move systems on to the next sub-stage.
+        const targetStatus = hook.detectOnly ? null : k + 1;
+        builtins.push(new ConvergenceHook({ criteria: hook.criteria, frequency: hook.frequency, sourceStatus: k, targetStatus, name: `${hook.name}[stage ${k}]` }) as unknown as AnyHook);
       }
-      hooks.push(...(builtins.native as unknown as AnyHook[]));
-      for (const handle of builtins.js) if (handle.enabled) hooks.push(subStageHook(handle.hook, k));
+      builtins.push(...(own.native as unknown as AnyHook[]));
     });
-    super({ model: options.model ?? stages[0].model, hooks: [...hooks, ...(options.hooks ?? [])], exitStatus: stages.length });
+    super({ model: options.model ?? stages[0].model, hooks: builtins, exitStatus: stages.length });
     this.stages = stages;
+    stages.forEach((stage, k) => {
+      const js = stage.builtinHooks().js.filter((handle) => handle.enabled).map((handle) => handle.hook);
+      this.registerSubStageHooks(k, js);
+    });
+    for (const hook of options.hooks ?? []) this.register(hook);
     const budgets = options.budgets ?? [];
-    if (budgets.length > stages.length) {
+    if (!Array.isArray(budgets) || budgets.length > stages.length) {
       throw new HookmdRangeError('INVALID_PARAMETER', `FusedStage: ${budgets.length} budgets for ${stages.length} sub-stages`, { field: 'budgets', value: budgets.length });
     }
     this.#budgets = stages.map((_, k) => engineParameter('FusedStage', `${k}.budget`, budgets[k] ?? 0, 'integer≥0'));
+    this.budgets = this.#budgets.map((p) => p.value as number);
+  }
+
+  /** Registers a fused-level hook (it sees every system); `withBudgets` and `then` keep it. */
+  override register(hook: AnyHook): HookHandle<AnyHook> | undefined {
+    const handle = super.register(hook);
+    this.#fusedHooks.push(hook);
+    return handle;
   }
 
   /** @internal */
@@ -88,9 +91,19 @@ export class FusedStage extends Dynamics {
     return { type: `Fused:${specs.map((spec) => spec.type).join('|')}`, parameters: [...parameters, ...this.#budgets] };
   }
 
-  /** A copy with step budgets per sub-stage. */
+  /** @internal The sub-stage engines, whose step counters advance with this one's. */
+  protected override subEngines(): readonly Dynamics[] {
+    return this.stages;
+  }
+
+  /** The fused-level hooks (given or registered), in order. */
+  get fusedHooks(): readonly AnyHook[] {
+    return [...this.#fusedHooks];
+  }
+
+  /** A copy with step budgets per sub-stage; the fused-level hooks come along. */
   withBudgets(budgets: ReadonlyArray<number | undefined>): FusedStage {
-    return new FusedStage({ stages: this.stages, model: this.model, budgets });
+    return new FusedStage({ stages: this.stages, model: this.model, budgets, hooks: this.#fusedHooks });
   }
 }
 
@@ -99,7 +112,16 @@ export function fuse(...stages: Dynamics[]): FusedStage {
   return new FusedStage({ stages });
 }
 
+// `a.then(b)`: the sub-stages of both in order, with their budgets and fused-level hooks kept.
 Dynamics.fuse = (stages) => {
-  const flat = stages.flatMap((stage) => (stage instanceof FusedStage ? stage.stages : [stage]));
-  return new FusedStage({ stages: flat });
+  const parts = stages.map((stage) => (stage instanceof FusedStage
+    ? { stages: stage.stages, budgets: stage.budgets, hooks: stage.fusedHooks }
+    : { stages: [stage], budgets: [0], hooks: [] as readonly AnyHook[] }));
+  const first = stages[0];
+  return new FusedStage({
+    stages: parts.flatMap((part) => part.stages),
+    budgets: parts.flatMap((part) => part.budgets),
+    hooks: parts.flatMap((part) => part.hooks),
+    ...(first instanceof FusedStage ? { model: first.model } : {}),
+  });
 };

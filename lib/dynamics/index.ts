@@ -24,7 +24,7 @@ export { WrapPeriodicHook } from './hooks/wrap-periodic.js';
 export { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 export { NaNDetectorHook } from './hooks/nan-detector.js';
 export { EnergyDriftMonitorHook } from './hooks/energy-drift-monitor.js';
-export type { EnergyDriftOptions } from './hooks/energy-drift-monitor.js';
+export type { DriftMetric, EnergyDriftOptions } from './hooks/energy-drift-monitor.js';
 export { StageTimingHook } from './hooks/stage-timing.js';
 export { ProgressHook } from './hooks/progress.js';
 export type { ProgressEvent } from './hooks/progress.js';

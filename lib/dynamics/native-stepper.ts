@@ -21,7 +21,8 @@ export interface NativeConvergenceArgs {
   frequency: number;
   phase: number;
   sourceStatus: number;
-  targetStatus: number;
+  /** null: detect-only (converged systems keep their status). */
+  targetStatus: number | null;
 }
 
 interface NativeStepper {
@@ -29,6 +30,9 @@ interface NativeStepper {
   finishStep(): void;
   advance(maxSteps: number, budgetSeconds: number, pauseOnConverge: boolean): { steps: number; pausedOnConverge: boolean };
   newlyConverged(): Uint8Array;
+  newlyFrom(): Int32Array;
+  stressComputed(): boolean;
+  requestStress(): void;
   allConverged(): boolean;
   addHook(spec: NativeHookArgs): void;
   addConvergence(spec: NativeConvergenceArgs): void;
@@ -73,6 +77,12 @@ export class NativeStepperHandle {
     return this.#native.advance(Math.min(maxSteps, MAX_NATIVE_CHUNK), budgetSeconds, pauseOnConverge);
   }
   newlyConverged(): Uint8Array { return this.#native.newlyConverged(); }
+  /** For each newly converged system, the status it converged from (its FusedStage sub-stage); -1 elsewhere. */
+  newlyFrom(): Int32Array { return this.#native.newlyFrom(); }
+  /** Whether the last compute evaluated the stress. */
+  stressComputed(): boolean { return this.#native.stressComputed(); }
+  /** The compute of the current (or next) step also evaluates the stress. */
+  requestStress(): void { this.#native.requestStress(); }
   allConverged(): boolean { return this.#native.allConverged(); }
   addHook(spec: NativeHookArgs): void { this.#native.addHook(spec); }
   addConvergence(spec: NativeConvergenceArgs): void { this.#native.addConvergence(spec); }

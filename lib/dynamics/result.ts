@@ -7,8 +7,16 @@ export interface RunResult {
   steps: number;
   /** The engine's step counter after the call (it carries on across calls). */
   stepCount: number;
-  /** Per system: 1 when its status reached the engine's exitStatus. */
+  /**
+   * Per system: 1 when its status reached the engine's exitStatus, or when a detect-only ConvergenceHook
+   * reported it during this call.
+   */
   converged: Uint8Array;
+  /**
+   * Systems that were active (status < exitStatus) when the call began. 0 means the call took no step at
+   * all: every system was already finished (docs/dynamics.md, "Status from one engine to the next").
+   */
+  activeAtStart: number;
   /** Set when a hook, the AbortSignal or the user asked the run to stop. */
   stopped?: StopRequest;
 }
@@ -22,4 +30,9 @@ export interface RunOptions {
    * pending then, the run rejects at once with HookmdAbortError (`name` 'AbortError') naming that hook.
    */
   signal?: AbortSignal;
+  /**
+   * Keep the statuses another engine left on the batch (default false: a batch that another engine ran
+   * last starts with every status at 0, docs/dynamics.md).
+   */
+  keepStatus?: boolean;
 }

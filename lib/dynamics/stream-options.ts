@@ -8,6 +8,8 @@ export interface StreamOptions {
   sinks?: readonly StreamSink[];
   /** Atom budget: the batch is kept full up to this many atoms. */
   maxAtoms: number;
+  /** The most systems the batch holds at once (default: no limit but `maxAtoms`). */
+  maxSystems?: number;
   /** Steps between graduations and refills (default 10). */
   refillEvery?: number;
   /** A system leaves, unconverged, after this many steps (default 10,000). */
@@ -33,6 +35,7 @@ export interface StreamResult {
 export interface CheckedStreamOptions {
   sinks: readonly StreamSink[];
   maxAtoms: number;
+  maxSystems: number;
   refillEvery: number;
   maxSteps: number;
   units: 'metal' | 'lj';
@@ -60,6 +63,7 @@ export function checkStreamOptions(options: StreamOptions): CheckedStreamOptions
   return {
     sinks,
     maxAtoms: positiveInteger('maxAtoms', options.maxAtoms),
+    maxSystems: options.maxSystems === undefined ? Infinity : positiveInteger('maxSystems', options.maxSystems),
     refillEvery: positiveInteger('refillEvery', options.refillEvery ?? 10),
     maxSteps: positiveInteger('maxSteps', options.maxSteps ?? 10_000),
     units: options.units ?? 'metal',

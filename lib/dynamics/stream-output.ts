@@ -7,6 +7,8 @@ import { HookmdError } from '../errors.js';
 export interface StreamSink {
   write(systems: readonly System[]): void | Promise<void>;
   close?(): void | Promise<void>;
+  /** Results the sink wants valid on every system it receives: `['stress']` makes runStream compute the stress. */
+  readonly needs?: readonly string[];
 }
 
 export class StreamOutput {
@@ -20,6 +22,11 @@ export class StreamOutput {
   constructor(sinks: readonly StreamSink[], restoreOrder: boolean) {
     this.#sinks = sinks;
     this.#restoreOrder = restoreOrder;
+  }
+
+  /** Whether some sink needs the stress of the systems it receives. */
+  get needsStress(): boolean {
+    return this.#sinks.some((sink) => sink.needs?.includes('stress') === true);
   }
 
   /** Hands graduated systems to the sinks (or holds them until their turn with restoreOrder). */

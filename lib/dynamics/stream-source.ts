@@ -42,13 +42,13 @@ export class StreamSource {
   }
 
   /**
-   * Takes systems while they fit in `freeAtoms`; when `mustTake` is set, the first one is taken even if it
-   * alone exceeds the budget (an empty batch has to hold something).
+   * Takes up to `freeSystems` systems while they fit in `freeAtoms`; when `mustTake` is set, the first one is
+   * taken even if it alone exceeds the atom budget (an empty batch has to hold something).
    */
-  async take(freeAtoms: number, mustTake: boolean): Promise<System[]> {
+  async take(freeAtoms: number, freeSystems: number, mustTake: boolean): Promise<System[]> {
     const taken: System[] = [];
     let free = freeAtoms;
-    for (;;) {
+    while (taken.length < freeSystems) {
       const next = await this.#peek();
       if (next === undefined) break;
       const n = atomCount(next);

@@ -80,16 +80,12 @@ export function makeRecord(
   return new HookRecord(hook, name, seq, hook.order ?? 0, frequency, trigger, slots, hook.errorPolicy ?? 'raise', stateKey);
 }
 
-// runsOnStage is asked once per stage of the set; a plain hook must name one of the set's stages.
+// runsOnStage is asked once per stage of the set; a plain hook must name one of the set's stages. A
+// runsOnStage that matches none registers a hook that never fires (and is never due), so one hook object
+// can serve registries of several stage sets (docs/hooks.md, rule 1).
 function resolveSlots(hook: AnyHook, table: StageTable, op: string): StageSlot[] {
   const pick = hook.runsOnStage;
-  if (pick !== undefined) {
-    const slots = table.slots.filter((slot) => pick.call(hook, slot.value) === true);
-    if (slots.length === 0) {
-      throw typeError('MISSING_STAGE', op, 'runsOnStage', `matched none of the stages (${table.names()})`, pick);
-    }
-    return slots;
-  }
+  if (pick !== undefined) return table.slots.filter((slot) => pick.call(hook, slot.value) === true);
   const slot = table.slot(hook.stage);
   if (slot === undefined) {
     throw typeError(

@@ -125,7 +125,7 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
     checkStep('nextDue', step);
     let min = Infinity;
     for (const rec of this.core.records) {
-      if (!rec.enabled) continue;
+      if (!rec.enabled || rec.slots.length === 0) continue;
       const next = rec.nextFrom(step);
       if (next < min) min = next;
       if (min === step) break;

@@ -1,7 +1,7 @@
 // The buffering, ordering and failure rules that every file sink shares. Subclasses only prepare one
 // system (validating it at write time, so bad input fails where it was written) and persist a batch.
-import type { System } from '../data/index.js';
-import { checkCapacity, checkSystems, sinkClosed, sinkWriteFailed, type Sink, type SinkOptions } from './sink.js';
+import type { Batch, System } from '../data/index.js';
+import { checkCapacity, sinkClosed, sinkWriteFailed, systemsToWrite, type Sink, type SinkOptions } from './sink.js';
 
 interface Buffered<E> {
   readonly system: System;
@@ -47,14 +47,25 @@ export abstract class BufferedSink<E> implements Sink {
     return this.#buffer.length;
   }
 
-  /** Validates and buffers `systems`; writes the buffer out once it holds `capacity` systems. */
-  async write(systems: readonly System[]): Promise<void> {
-    checkSystems(this.owner, systems);
+  /** Never: the buffer is written out to storage whenever it fills. */
+  get isFull(): boolean {
+    return false;
+  }
+
+  /** Validates and buffers `systems` (or a batch's systems flagged in `mask`); writes the buffer out once it holds `capacity` systems. */
+  async write(input: readonly System[] | Batch, mask?: ArrayLike<boolean | number>): Promise<void> {
+    const systems = systemsToWrite(this.owner, input, mask);
     if (this.#closed) throw sinkClosed(this.owner);
+    if (systems.length === 0) return;
     const prepared = systems.map((system, i) => ({ system, entry: this.prepare(system, this.#count + i) }));
     this.#buffer.push(...prepared);
     this.#count += prepared.length;
     if (this.#buffer.length >= this.capacity) await this.#enqueue(() => this.#flush());
+  }
+
+  /** Drops the buffered systems without writing them; what is already in storage stays. */
+  clear(): void {
+    this.#buffer = [];
   }
 
   /** Writes the buffer out and returns the systems that were in it. */

@@ -99,7 +99,7 @@ function formatFrame(system: System, index: number, units: 'metal' | 'lj', opera
   if (s.cell.some((v) => v !== 0)) comment.push(`Lattice=${quote(Array.from(s.cell, formatNumber).join(' '))}`);
   comment.push(`Properties=${formatProperties(columns)}`);
   comment.push(...infoEntries(s.info, where));
-  if (system.energy !== undefined) comment.push(`energy=${formatNumber(s.energy)}`);
+  if (s.energy !== undefined) comment.push(`energy=${formatNumber(s.energy)}`);
   if (s.stress !== undefined) comment.push(`stress=${quote(toFortran(s.stress).map(formatNumber).join(' '))}`);
   comment.push(`pbc=${quote(Array.from(s.pbc, (p) => (p ? 'T' : 'F')).join(' '))}`);
 

@@ -1,7 +1,8 @@
 // HostMemorySink: keeps systems in a JS array, for tests, services and small runs.
 import type { System } from '../data/index.js';
 import { HookmdError } from '../errors.js';
-import { checkCapacity, checkSystems, sinkClosed, type Sink, type SinkOptions } from './sink.js';
+import type { Batch } from '../data/index.js';
+import { checkCapacity, sinkClosed, systemsToWrite, type Sink, type SinkOptions } from './sink.js';
 
 /**
  * Holds the systems written to it, in order, as the objects given (no copy). A write that would hold
@@ -29,10 +30,16 @@ export class HostMemorySink implements Sink {
     return this.#count;
   }
 
-  /** Stores `systems`; throws SINK_FULL (storing none) when they do not fit. */
-  write(systems: readonly System[]): void {
-    checkSystems('HostMemorySink', systems);
+  /** Whether it holds `capacity` systems. */
+  get isFull(): boolean {
+    return this.#held.length >= this.capacity;
+  }
+
+  /** Stores `systems` (or a batch's systems flagged in `mask`); throws SINK_FULL (storing none) when they do not fit. */
+  write(input: readonly System[] | Batch, mask?: ArrayLike<boolean | number>): void {
+    const systems = systemsToWrite('HostMemorySink', input, mask);
     if (this.#closed) throw sinkClosed('HostMemorySink');
+    if (systems.length === 0) return;
     if (this.#held.length + systems.length > this.capacity) {
       throw new HookmdError(
         'SINK_FULL',
@@ -47,6 +54,11 @@ export class HostMemorySink implements Sink {
   /** The systems held now, in write order (a new array; the systems themselves are not copied). */
   read(): System[] {
     return this.#held.slice();
+  }
+
+  /** Forgets the systems held. */
+  clear(): void {
+    this.#held = [];
   }
 
   /** Returns the systems held and forgets them. */

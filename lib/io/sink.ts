@@ -1,6 +1,6 @@
 // The Sink protocol: where finished systems go (runStream's graduates, SnapshotHook's frames). Small on
 // purpose: write, drain, close, and two counters. Every sink in lib/io implements it, and so can users.
-import type { System } from '../data/index.js';
+import { Batch, type System } from '../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 
 /**
@@ -24,7 +24,9 @@ import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
  * class CountingSink implements Sink {
  *   count = 0;
  *   readonly capacity = Infinity;
+ *   readonly isFull = false;
  *   write(systems: readonly System[]): void { this.count += systems.length; }
+ *   clear(): void {}
  *   drain(): System[] { return []; }
  *   close(): void {}
  * }
@@ -36,8 +38,15 @@ export interface Sink {
   readonly count: number;
   /** Memory sinks: the most systems held; file sinks: the buffer size that triggers a write. */
   readonly capacity: number;
-  /** Accepts systems; await it. */
-  write(systems: readonly System[]): void | Promise<void>;
+  /** Whether a write of one more system would exceed `capacity` (file sinks: never; they write out). */
+  readonly isFull: boolean;
+  /**
+   * Accepts systems, or the systems of `batch` flagged in `mask` (one entry per system; all when left
+   * out). An all-false mask writes nothing; a mask of the wrong length is LENGTH_MISMATCH. Await it.
+   */
+  write(systems: readonly System[] | Batch, mask?: ArrayLike<boolean | number>): void | Promise<void>;
+  /** Forgets what the sink holds without writing it (file sinks: what is buffered; the file stays). */
+  clear(): void | Promise<void>;
   /** Empties the buffer (file sinks write it out first) and returns the systems that were in it. */
   drain(): System[] | Promise<System[]>;
   /** Drains and finalizes; later writes throw SINK_CLOSED. */
@@ -60,6 +69,26 @@ export function checkCapacity(owner: string, capacity: number | undefined, fallb
     });
   }
   return value;
+}
+
+/** The systems `write` was given: an array as is, or the systems of a batch flagged in `mask`. */
+export function systemsToWrite(owner: string, input: unknown, mask: ArrayLike<boolean | number> | undefined): readonly System[] {
+  if (!(input instanceof Batch)) {
+    checkSystems(owner, input);
+    return input;
+  }
+  if (mask === undefined) return input.toSystems();
+  if (mask === null || typeof mask !== 'object' || typeof mask.length !== 'number' || mask.length !== input.numSystems) {
+    const length = (mask as { length?: unknown } | null)?.length;
+    throw new HookmdTypeError('LENGTH_MISMATCH', `${owner}.write: mask must have one entry per system (${input.numSystems}), got ${String(length)}`, {
+      field: 'mask',
+      value: length,
+      expected: input.numSystems,
+    });
+  }
+  const indices: number[] = [];
+  for (let s = 0; s < mask.length; s++) if (mask[s]) indices.push(s);
+  return indices.length === 0 ? [] : input.toSystems(indices);
 }
 
 /** Checks the argument of `write`: an array of System objects. */

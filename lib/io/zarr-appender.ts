@@ -59,7 +59,7 @@ export function zarrRecord(system: System, index: number, operation: string): Za
     ['core/masses', system.masses !== undefined ? s.masses : nan(n)],
     ['core/velocities', system.velocities !== undefined ? s.velocities : nan(3 * n)],
     ['core/forces', s.forces ?? nan(3 * n)],
-    ['core/energy', [system.energy !== undefined ? s.energy : NaN]],
+    ['core/energy', [s.energy ?? NaN]],
     ['core/cell', s.cell],
     ['core/pbc', s.pbc],
     ['core/stress', s.stress ?? nan(9)],

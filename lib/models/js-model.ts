@@ -127,6 +127,8 @@ export class JsModel implements Model {
     if (energy !== undefined) batch.energy.set(energy);
     if (forces !== undefined && request.forces) batch.forces.set(forces);
     if (stress !== undefined && request.stress) batch.stress.set(stress);
+    // The callback may have read positions through the writing getter; what it returned belongs to them.
+    batch.markResults({ energy: true, ...(request.forces ? { forces: true } : {}), ...(request.stress ? { stress: true } : {}) });
   }
 
   describe(): ModelDescription {

@@ -60,6 +60,7 @@ export abstract class NativePairModel implements Model {
     batch.commitHostViews();
     this.#native.compute(native, forces, stress);
     batch.invalidateHostViews();
+    batch.markResults(forces ? { energy: true, forces: true, ...(stress ? { stress: true } : {}) } : { energy: true, ...(stress ? { stress: true } : {}) });
   }
 
   /** Neighbor-list counters: builds so far, pairs and bytes held now. */

@@ -81,7 +81,7 @@ export class TrainingSet {
           index,
         });
       }
-      return { copy, normalized, hasEnergy };
+      return { copy, normalized };
     });
     const batch = Batch.fromSystems(prepared.map((p) => p.copy), { units });
     const ptr = batch.ptr;
@@ -92,8 +92,8 @@ export class TrainingSet {
     const refForces = new Float64Array(3 * this.numAtoms);
     const refStress = new Float64Array(9 * this.size);
     const present = new Uint8Array(3 * this.size);
-    prepared.forEach(({ normalized, hasEnergy }, s) => {
-      if (hasEnergy) {
+    prepared.forEach(({ normalized }, s) => {
+      if (normalized.energy !== undefined) {
         refEnergy[s] = normalized.energy;
         present[3 * s] = 1;
       }

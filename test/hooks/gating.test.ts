@@ -94,9 +94,17 @@ describe('Rule 1: gating', () => {
     const hook = { stage: null, frequency: 1, call: () => {} };
     expect(() => registry.register(hook)).toThrow(TypeError);
     expect(() => registry.register(hook)).toThrow(expect.objectContaining({ code: 'MISSING_STAGE' }));
-    expect(() => registry.register({ stage: null, runsOnStage: () => false, frequency: 1, call: () => {} })).toThrow(
-      expect.objectContaining({ code: 'MISSING_STAGE' }),
-    );
+  });
+
+  it('a runsOnStage that matches no stage registers, never fires and is never due (nvalchemi)', async () => {
+    const registry = new HookRegistry(Stage);
+    let calls = 0;
+    const handle = registry.register({ stage: null, runsOnStage: () => false, frequency: 1, name: 'elsewhere', call: () => { calls++; } });
+    expect(handle.registered).toBe(true);
+    expect(registry.list()).toEqual([expect.objectContaining({ name: 'elsewhere', stages: [] })]);
+    for (let step = 0; step < 3; step++) for (const stage of [Stage.LOAD, Stage.TRANSFORM, Stage.SAVE]) await registry.dispatch(stage, { stepCount: step });
+    expect(calls).toBe(0);
+    expect(registry.nextDue(0)).toBe(Infinity);
   });
 
   it('other malformed hooks are typed errors', () => {

@@ -104,7 +104,6 @@ describe('LoggingHook', () => {
     expect(() => fire.hooks.fromConfig([{ type: 'LoggingHook', path, format: 'xml' }])).toThrow(/hooks\[0\]\.format/);
     expect(() => fire.hooks.fromConfig([{ type: 'LoggingHook', path, frequency: 0 }])).toThrow(expect.objectContaining({ code: 'INVALID_FREQUENCY' }));
     expect(() => new LoggingHook({})).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', details: expect.objectContaining({ field: 'path' }) }));
-    expect(() => new LoggingHook({ path, columns: { energy: () => 1 } })).toThrow(/columns\.energy is a built-in column/);
     expect(() => new LoggingHook({ path, stage: 'AFTER_LUNCH' as 'AFTER_STEP' })).toThrow(expect.objectContaining({ code: 'INVALID_STAGE' }));
   });
 

@@ -18,7 +18,7 @@ import {
   readExtxyz,
   SnapshotHook,
 } from '../../lib/index.js';
-import type { DynamicsHookContext, Sink, System } from '../../lib/index.js';
+import type { Batch, DynamicsHookContext, Sink, System } from '../../lib/index.js';
 import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hookmd-snap-'));
@@ -76,11 +76,13 @@ describe('SnapshotHook', () => {
     let writes = 0;
     class FailingSink implements Sink {
       readonly capacity = 1;
+      readonly isFull = false;
       get count(): number { return file.count; }
-      async write(systems: readonly System[]): Promise<void> {
+      async write(systems: readonly System[] | Batch): Promise<void> {
         if (++writes === 3) throw new Error('downstream went away');
         await file.write(systems);
       }
+      clear(): void { file.clear(); }
       drain(): Promise<System[]> { return file.drain(); }
       close(): Promise<void> { return file.close(); }
     }

@@ -8,18 +8,26 @@ import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import type { NativeConvergenceArgs } from '../native-stepper.js';
 import { DynamicsStage } from '../stage.js';
+import { criterionValues, DERIVED_KEYS, PER_ATOM_KEYS, PER_SYSTEM_KEYS, type ReduceOp } from './criterion-values.js';
 
-/** Reductions over a system's atoms (vector fields reduce their per-atom norms). */
-export type ReduceOp = 'min' | 'max' | 'norm' | 'mean' | 'sum';
+export type { ReduceOp } from './criterion-values.js';
 
-/** Keys evaluated natively: per-atom fields reduced per system, or per-system scalars. */
-export const CONVERGENCE_KEYS: readonly string[] = ['forces', 'fmax', 'velocities', 'energy', 'energyChange', 'kineticEnergy', 'temperature'];
+/** Keys the native loop evaluates (with `reduceOp` none, norm, systemNorm or any entry op). */
+export const CONVERGENCE_KEYS: readonly string[] = ['forces', 'fmax', 'velocities', 'energy', 'energyChange', 'kineticEnergy', 'temperature', 'stress'];
 
-/** One criterion: the system's reduced `key` must be ≤ threshold (or `customOp` decides). */
+/**
+ * One criterion: the system's value of `key` must be ≤ threshold (or `customOp` decides). `key` is any
+ * per-atom or per-system array of the batch (registered extra fields included), or fmax, energyChange,
+ * kineticEnergy, temperature.
+ */
 export interface ConvergenceCriterion {
   key: string;
   threshold: number;
-  /** How per-atom values reduce to one per system (default 'max'). */
+  /**
+   * The reduction within each entry (an atom's vector, a system's row), before the largest over the
+   * system's atoms (nvalchemi's meaning); 'systemNorm' is the norm over the whole system, √Σ|v_i|².
+   * Without it, an entry reduces to its largest component.
+   */
   reduceOp?: ReduceOp;
   /** Decides per system from the reduced values; makes the hook run from JS. */
   customOp?: (values: Float64Array, threshold: number) => ArrayLike<boolean | number>;
@@ -32,12 +40,23 @@ export interface ConvergenceHookOptions {
   frequency?: number;
   /** Only systems with this status are checked (default 0). */
   sourceStatus?: number;
-  /** Converged systems get this status (default: the engine's exitStatus, 1 outside an engine). */
-  targetStatus?: number;
+  /**
+   * Converged systems get this status (default: the engine's exitStatus, 1 outside an engine). `null`
+   * makes the hook detect-only: converged systems keep their status and are reported once, to ON_CONVERGE
+   * hooks and in `RunResult.converged`.
+   */
+  targetStatus?: number | null;
   name?: string;
 }
 
-const REDUCE_OPS: readonly ReduceOp[] = ['min', 'max', 'norm', 'mean', 'sum'];
+const REDUCE_OPS: readonly ReduceOp[] = ['min', 'max', 'norm', 'mean', 'sum', 'systemNorm'];
+
+// Values that are norms, changes or temperatures are never negative: a negative threshold could never be
+// met, and the run would go on to its step limit.
+function neverNegative(c: ConvergenceCriterion): boolean {
+  if (['fmax', 'energyChange', 'kineticEnergy', 'temperature'].includes(c.key)) return true;
+  return c.reduceOp === 'norm' || c.reduceOp === 'systemNorm';
+}
 
 /**
  * Marks systems converged when every criterion holds.
@@ -55,8 +74,10 @@ export class ConvergenceHook {
   readonly name: string;
   readonly criteria: readonly ConvergenceCriterion[];
   readonly sourceStatus: number;
-  readonly targetStatus: number | undefined;
-  #previousEnergy: Float64Array | undefined;
+  readonly targetStatus: number | null | undefined;
+  readonly #previous: { energy?: Float64Array } = {};
+  // Detect-only: systems already reported (by systemId), so each is reported once.
+  readonly #detected = new Set<number>();
   #newly: { step: number; mask: Uint8Array } | undefined;
 
   constructor(options: ConvergenceHookOptions) {
@@ -67,8 +88,8 @@ export class ConvergenceHook {
     checkKeys(owner, options, ['criteria', 'frequency', 'sourceStatus', 'targetStatus', 'name']);
     options.criteria.forEach((c, i) => {
       checkKeys(owner, c, ['key', 'threshold', 'reduceOp', 'customOp'], `criteria[${i}].`);
-      if (typeof c?.key !== 'string' || (c.customOp === undefined && !CONVERGENCE_KEYS.includes(c.key))) {
-        throw new HookmdError('INVALID_CRITERION', `${owner}: criteria[${i}].key must be one of ${CONVERGENCE_KEYS.join(', ')}, got ${JSON.stringify(c?.key)}`, {
+      if (typeof c?.key !== 'string' || c.key === '') {
+        throw new HookmdError('INVALID_CRITERION', `${owner}: criteria[${i}].key must name a batch array (${[...PER_ATOM_KEYS, ...PER_SYSTEM_KEYS, ...DERIVED_KEYS].join(', ')}, or a registered field), got ${JSON.stringify(c?.key)}`, {
           field: `criteria[${i}].key`,
           value: c?.key,
         });
@@ -79,9 +100,7 @@ export class ConvergenceHook {
           value: c.threshold,
         });
       }
-      // Every built-in value but the energy is a norm or a temperature, never negative: a negative
-      // threshold could never be met, and the run would go on to its step limit.
-      if (c.threshold < 0 && c.customOp === undefined && c.key !== 'energy') {
+      if (c.threshold < 0 && c.customOp === undefined && neverNegative(c)) {
         throw new HookmdRangeError('INVALID_CRITERION', `${owner}: criteria[${i}].threshold must be ≥ 0 for key ${c.key}, got ${c.threshold}`, {
           field: `criteria[${i}].threshold`,
           value: c.threshold,
@@ -101,33 +120,46 @@ export class ConvergenceHook {
     this.frequency = frequency;
     this.criteria = options.criteria.map((c) => ({ ...c }));
     this.sourceStatus = options.sourceStatus ?? 0;
+    if (options.targetStatus !== undefined && options.targetStatus !== null && !Number.isInteger(options.targetStatus)) {
+      throw new HookmdRangeError('INVALID_STATUS', `${owner}: targetStatus must be an integer or null, got ${options.targetStatus}`, { field: 'targetStatus', value: options.targetStatus });
+    }
     this.targetStatus = options.targetStatus;
     this.name = options.name ?? 'ConvergenceHook';
   }
 
-  /** Converged when the largest per-atom force norm is ≤ `threshold`. */
+  /** Converged when the largest per-atom force norm is ≤ `threshold` (`{ key: 'forces', reduceOp: 'norm' }`). */
   static fromForces(threshold: number, options: Omit<ConvergenceHookOptions, 'criteria'> = {}): ConvergenceHook {
-    return new ConvergenceHook({ ...options, criteria: [{ key: 'forces', threshold, reduceOp: 'max' }] });
+    return new ConvergenceHook({ ...options, criteria: [{ key: 'forces', threshold, reduceOp: 'norm' }] });
   }
 
-  /** The same test as `fromForces`, computed from the forces without any precomputed fmax field. */
+  /** The same test as `fromForces`, through the derived key `fmax`. */
   static fromFmax(threshold: number, options: Omit<ConvergenceHookOptions, 'criteria'> = {}): ConvergenceHook {
-    return new ConvergenceHook({ ...options, criteria: [{ key: 'fmax', threshold, reduceOp: 'max' }] });
+    return new ConvergenceHook({ ...options, criteria: [{ key: 'fmax', threshold }] });
   }
 
-  /** True when every criterion uses a built-in key without customOp, so the native loop evaluates it. */
+  /** True when every criterion uses a key the native loop knows, without customOp. */
   get isNative(): boolean {
-    return this.criteria.every((c) => c.customOp === undefined);
+    return this.criteria.every((c) => c.customOp === undefined && CONVERGENCE_KEYS.includes(c.key));
+  }
+
+  /** True for a detect-only hook (`targetStatus: null`). */
+  get detectOnly(): boolean {
+    return this.targetStatus === null;
+  }
+
+  /** Reads the stress, which the steps it checks must then compute. */
+  get needs(): readonly string[] {
+    return this.criteria.some((c) => c.key === 'stress') ? ['stress'] : [];
   }
 
   /** @internal The native form, for an engine whose exitStatus is `exitStatus`. */
   nativeSpec(exitStatus: number): NativeConvergenceArgs {
     return {
-      criteria: this.criteria.map((c) => ({ key: c.key, threshold: c.threshold, op: c.reduceOp ?? 'max' })),
+      criteria: this.criteria.map((c) => (c.key === 'fmax' ? { key: 'forces', threshold: c.threshold, op: 'norm' } : { key: c.key, threshold: c.threshold, op: c.reduceOp ?? 'none' })),
       frequency: this.frequency,
       phase: 0,
       sourceStatus: this.sourceStatus,
-      targetStatus: this.targetStatus ?? exitStatus,
+      targetStatus: this.targetStatus === null ? null : (this.targetStatus ?? exitStatus),
     };
   }
 
@@ -144,12 +176,21 @@ export class ConvergenceHook {
         if (!ok) meets[s] = 0;
       }
     }
-    const status = batch.status;
     const mask = new Uint8Array(batch.numSystems);
-    for (let s = 0; s < mask.length; s++) {
-      if (status[s] === this.sourceStatus && meets[s]) {
-        status[s] = target;
+    if (this.targetStatus === null) {
+      const [status, ids] = [batch.read('status'), batch.read('systemId')];
+      for (let s = 0; s < mask.length; s++) {
+        if (status[s] !== this.sourceStatus || !meets[s] || this.#detected.has(ids[s])) continue;
+        this.#detected.add(ids[s]);
         mask[s] = 1;
+      }
+    } else {
+      const status = batch.status;
+      for (let s = 0; s < mask.length; s++) {
+        if (status[s] === this.sourceStatus && meets[s]) {
+          status[s] = target as number;
+          mask[s] = 1;
+        }
       }
     }
     this.#newly = { step: ctx.stepCount, mask };
@@ -166,34 +207,13 @@ export class ConvergenceHook {
   }
 
   #values(batch: Batch, c: ConvergenceCriterion): Float64Array {
-    const native = nativeBatchOf(batch);
-    const op = c.reduceOp ?? 'max';
-    switch (c.key) {
-      case 'forces':
-      case 'fmax':
-        return native.reduce('forces', op);
-      case 'velocities':
-        return native.reduce('velocities', op);
-      case 'energy':
-        return Float64Array.from(batch.read('energy'));
-      case 'energyChange': {
-        const energy = batch.read('energy');
-        const previous = this.#previousEnergy;
-        this.#previousEnergy = Float64Array.from(energy);
-        return Float64Array.from(energy, (e, s) => (previous === undefined || previous.length !== energy.length ? Infinity : Math.abs(e - previous[s])));
-      }
-      case 'kineticEnergy':
-        return native.kineticEnergy();
-      case 'temperature': {
-        const ke = native.kineticEnergy();
-        const n = batch.read('numAtoms');
-        return Float64Array.from(ke, (k, s) => (n[s] > 0 ? (2 * k) / (3 * n[s] * batch.units.kB) : 0));
-      }
-      default:
-        throw new HookmdError('INVALID_CRITERION', `ConvergenceHook: unknown key ${JSON.stringify(c.key)} (customOp keys must be built-in keys)`, {
-          field: 'key',
-          value: c.key,
-        });
+    const known = [...PER_ATOM_KEYS, ...PER_SYSTEM_KEYS, ...DERIVED_KEYS, 'velocities'];
+    if (!known.includes(c.key) && !batch.extraFields.includes(c.key)) {
+      throw new HookmdError('INVALID_CRITERION', `${this.name}: criterion key ${JSON.stringify(c.key)} is not an array of the batch (${known.join(', ')}, or a registered field: ${batch.extraFields.join(', ') || 'none'})`, {
+        field: 'key',
+        value: c.key,
+      });
     }
+    return criterionValues(batch, nativeBatchOf(batch), c.key, c.reduceOp, this.#previous);
   }
 }

@@ -1,24 +1,39 @@
 // EnergyDriftMonitorHook: watches the total energy of NVE runs.
 import type { Batch } from '../../data/index.js';
 import { nativeBatchOf } from '../../data/index.js';
-import { HookmdError, HookmdRangeError } from '../../errors.js';
+import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
 
+/**
+ * How drift is measured per system, from E₀ at the first check: `relative` |E − E₀|/|E₀|, `absolute`
+ * |E − E₀| (energy units), `perAtomPerStep` |E − E₀|/(N·steps) (nvalchemi's per_atom_per_step).
+ */
+export type DriftMetric = 'relative' | 'absolute' | 'perAtomPerStep';
+
 /** Options of `EnergyDriftMonitorHook`. */
 export interface EnergyDriftOptions {
   /** Check every `frequency` steps (default 100). */
   frequency?: number;
-  /** Relative drift |E − E₀|/|E₀| per system that fails the run (default: never fail, only record). */
+  /** The drift measure compared with `threshold` (default 'relative'). */
+  metric?: DriftMetric;
+  /** A larger drift triggers `action` (default: none, only record). */
+  threshold?: number;
+  /** What a drift above `threshold` does: 'warn' logs and goes on (default, nvalchemi's), 'raise' throws ENERGY_DRIFT. */
+  action?: 'warn' | 'raise';
+  /** Monitor E_pot + E_kin (default true) or E_pot alone. */
+  includeKinetic?: boolean;
+  /** Shorthand for `{ metric: 'relative', threshold, action: 'raise' }`. */
   maxRelativeDrift?: number;
   name?: string;
 }
 
 /**
- * Records each system's total energy E = potential + kinetic at AFTER_STEP and its drift from the first
- * check. With `maxRelativeDrift`, a larger drift throws ENERGY_DRIFT naming the systems.
+ * Records each system's energy E (potential + kinetic, or potential alone without `includeKinetic`) at
+ * AFTER_STEP and its drift from the first check. With `threshold`, a larger drift (in `metric`) warns or,
+ * with `action: 'raise'` (or `maxRelativeDrift`), throws ENERGY_DRIFT naming the systems.
  *
  * @example
  * const drift = new EnergyDriftMonitorHook({ frequency: 100 });
@@ -29,37 +44,72 @@ export class EnergyDriftMonitorHook {
   readonly stage: DynamicsStage = DynamicsStage.AFTER_STEP;
   readonly frequency: number;
   readonly name: string;
+  /** The threshold of `metric`, or undefined (record only). */
   readonly limit: number | undefined;
-  /** Per check: the step and the per-system total energies. */
+  readonly metric: DriftMetric;
+  readonly action: 'warn' | 'raise';
+  readonly includeKinetic: boolean;
+  /** Per check: the step and the per-system energies (total, or potential without includeKinetic). */
   readonly history: Array<{ step: number; total: Float64Array }> = [];
+  #atoms: Int32Array | undefined;
 
   constructor(options: EnergyDriftOptions = {}) {
-    checkKeys('EnergyDriftMonitorHook', options, ['frequency', 'maxRelativeDrift', 'name']);
-    this.frequency = checkFrequency('EnergyDriftMonitorHook', options.frequency ?? 100);
-    if (options.maxRelativeDrift !== undefined && !(options.maxRelativeDrift > 0)) {
-      throw new HookmdRangeError('INVALID_PARAMETER', `EnergyDriftMonitorHook: maxRelativeDrift must be > 0, got ${options.maxRelativeDrift}`, {
-        field: 'maxRelativeDrift',
-        value: options.maxRelativeDrift,
-      });
+    const owner = 'EnergyDriftMonitorHook';
+    checkKeys(owner, options, ['frequency', 'metric', 'threshold', 'action', 'includeKinetic', 'maxRelativeDrift', 'name']);
+    this.frequency = checkFrequency(owner, options.frequency ?? 100);
+    if (options.maxRelativeDrift !== undefined && options.threshold !== undefined) {
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: give threshold or maxRelativeDrift, not both`, { field: 'maxRelativeDrift', value: options.maxRelativeDrift });
     }
-    this.limit = options.maxRelativeDrift;
-    this.name = options.name ?? 'EnergyDriftMonitorHook';
+    const limit = options.maxRelativeDrift ?? options.threshold;
+    if (limit !== undefined && !(limit > 0)) {
+      const field = options.maxRelativeDrift !== undefined ? 'maxRelativeDrift' : 'threshold';
+      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: ${field} must be > 0, got ${limit}`, { field, value: limit });
+    }
+    const metric = options.maxRelativeDrift !== undefined ? 'relative' : (options.metric ?? 'relative');
+    if (!['relative', 'absolute', 'perAtomPerStep'].includes(metric)) {
+      throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: metric must be 'relative', 'absolute' or 'perAtomPerStep', got ${JSON.stringify(metric)}`, { field: 'metric', value: metric });
+    }
+    const action = options.action ?? (options.maxRelativeDrift !== undefined ? 'raise' : 'warn');
+    if (action !== 'warn' && action !== 'raise') {
+      throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: action must be 'warn' or 'raise', got ${JSON.stringify(action)}`, { field: 'action', value: action });
+    }
+    if (options.includeKinetic !== undefined && typeof options.includeKinetic !== 'boolean') {
+      throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: includeKinetic must be a boolean`, { field: 'includeKinetic', value: options.includeKinetic });
+    }
+    this.limit = limit;
+    this.metric = metric;
+    this.action = action;
+    this.includeKinetic = options.includeKinetic ?? true;
+    this.name = options.name ?? owner;
   }
 
   call(ctx: DynamicsContext<Batch, unknown, DynamicsStage>): void {
-    const kinetic = nativeBatchOf(ctx.batch).kineticEnergy();
     const potential = ctx.batch.read('energy');
+    const kinetic = this.includeKinetic ? nativeBatchOf(ctx.batch).kineticEnergy() : new Float64Array(potential.length);
     const total = Float64Array.from(kinetic, (k, s) => k + potential[s]);
+    this.#atoms = ctx.batch.read('numAtoms');
     this.history.push({ step: ctx.stepCount, total });
-    const drift = this.relativeDrift();
     if (this.limit === undefined) return;
+    const drift = this.drift();
     const bad = [...drift].flatMap((d, s) => (d > (this.limit as number) ? [s] : []));
-    if (bad.length > 0) {
-      throw new HookmdError('ENERGY_DRIFT', `EnergyDriftMonitorHook: relative energy drift above ${this.limit} at step ${ctx.stepCount} in systems ${bad.join(', ')}`, {
-        step: ctx.stepCount,
-        systems: bad,
-      });
-    }
+    if (bad.length === 0) return;
+    const message = `${this.name}: ${this.metric} energy drift above ${this.limit} at step ${ctx.stepCount} in systems ${bad.join(', ')}`;
+    if (this.action === 'raise') throw new HookmdError('ENERGY_DRIFT', message, { step: ctx.stepCount, systems: bad, metric: this.metric });
+    console.warn(message);
+  }
+
+  /** The drift per system at the latest check, in `metric`. */
+  drift(): Float64Array {
+    const first = this.history[0];
+    const last = this.history[this.history.length - 1];
+    if (first === undefined || last === undefined) return new Float64Array(0);
+    const steps = last.step - first.step;
+    return Float64Array.from(last.total, (e, s) => {
+      const change = Math.abs(e - first.total[s]);
+      if (this.metric === 'absolute') return change;
+      if (this.metric === 'perAtomPerStep') return steps === 0 ? 0 : change / (Math.max(this.#atoms?.[s] ?? 1, 1) * steps);
+      return change / Math.max(Math.abs(first.total[s]), Number.MIN_VALUE);
+    });
   }
 
   /** |E − E₀| / |E₀| per system at the latest check. */

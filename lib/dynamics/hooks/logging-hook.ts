@@ -26,7 +26,7 @@ export interface LoggingHookOptions {
   frequency?: number;
   /** The stage to log at, as a value or a name (default AFTER_STEP). */
   stage?: DynamicsStage | keyof typeof DynamicsStage;
-  /** Extra columns, in order, after the built-in ones. */
+  /** Extra columns, in order, after the built-in ones; one named like a built-in column replaces it in place (nvalchemi). */
   columns?: Readonly<Record<string, LogColumn>>;
   /** Receives every row as it is made (in addition to the file, if any). */
   writer?: (row: LogRow) => void;
@@ -102,7 +102,6 @@ export class LoggingHook {
     if (columns === null || typeof columns !== 'object') throw invalid('columns', 'must be an object of functions', columns);
     for (const [name, column] of Object.entries(columns)) {
       if (typeof column !== 'function') throw invalid(`columns.${name}`, 'must be a function (ctx, system) => number | string', column);
-      if (LOG_COLUMNS.includes(name)) throw invalid(`columns.${name}`, 'is a built-in column', name);
     }
     this.stage = dynamicsStageOption('LoggingHook', options.stage, DynamicsStage.AFTER_STEP);
     this.frequency = checkFrequency('LoggingHook', options.frequency ?? 1);
@@ -112,7 +111,7 @@ export class LoggingHook {
     this.#writer = writer;
     this.#bufferRows = bufferRows;
     this.#columns = Object.entries(columns);
-    this.header = [...LOG_COLUMNS, ...this.#columns.map(([name]) => name)];
+    this.header = [...LOG_COLUMNS, ...this.#columns.map(([name]) => name).filter((name) => !LOG_COLUMNS.includes(name))];
   }
 
   call(ctx: DynamicsHookContext): void {

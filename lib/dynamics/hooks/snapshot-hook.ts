@@ -130,6 +130,11 @@ export class SnapshotHook {
     return this.#binding.sink;
   }
 
+  /** What the sink needs (`['stress']` makes the engine compute the stress on the steps it snapshots). */
+  get needs(): readonly string[] {
+    return (this.#binding.sink as { needs?: readonly string[] }).needs ?? [];
+  }
+
   call(ctx: Context): void | Promise<void> {
     return this.#binding.write(snapshot(ctx, {}), ctx.batch);
   }

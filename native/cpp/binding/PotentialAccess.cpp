@@ -8,10 +8,10 @@ Stepper::ComputeFn computeFnOf(Napi::Env env, const Napi::Value& model) {
   if (model.IsNull() || model.IsUndefined()) return {};
   // The lambda shares ownership, so the potential outlives a JS model object collected mid-run.
   std::shared_ptr<Potential> potential = PotentialWrap::potentialOf(env, model);
-  return [potential](Backend& backend, const std::uint8_t* systems) {
+  return [potential](Backend& backend, const std::uint8_t* systems, bool stress) {
     ComputeRequest request;
     request.forces = true;
-    request.stress = false;
+    request.stress = stress;
     request.systems = systems;
     potential->compute(backend, request);
   };

@@ -62,6 +62,8 @@ Napi::Function StepperWrap::define(Napi::Env env) {
                          InstanceMethod<&StepperWrap::finishStep>("finishStep"),
                          InstanceMethod<&StepperWrap::advance>("advance"),
                          InstanceMethod<&StepperWrap::newlyConverged>("newlyConverged"),
+                         InstanceMethod<&StepperWrap::newlyFrom>("newlyFrom"),
+                         InstanceMethod<&StepperWrap::stressComputed>("stressComputed"),
                          InstanceMethod<&StepperWrap::allConverged>("allConverged"),
                          InstanceMethod<&StepperWrap::addHook>("addHook"),
                          InstanceMethod<&StepperWrap::addConvergence>("addConvergence"),
@@ -69,6 +71,7 @@ Napi::Function StepperWrap::define(Napi::Env env) {
                          InstanceMethod<&StepperWrap::state>("state"),
                          InstanceMethod<&StepperWrap::loadState>("loadState"),
                          InstanceMethod<&StepperWrap::remap>("remap"),
+                         InstanceMethod<&StepperWrap::requestStress>("requestStress"),
                          InstanceAccessor<&StepperWrap::getStepCount, &StepperWrap::setStepCount>("stepCount"),
                          InstanceAccessor<&StepperWrap::getCursor>("cursor"),
                      });
@@ -126,6 +129,17 @@ Napi::Value StepperWrap::newlyConverged(const Napi::CallbackInfo& info) {
   return out;
 }
 
+Napi::Value StepperWrap::newlyFrom(const Napi::CallbackInfo& info) {
+  const auto& from = stepper_->newlyFrom();
+  Napi::Int32Array out = Napi::Int32Array::New(info.Env(), from.size());
+  std::copy(from.begin(), from.end(), out.Data());
+  return out;
+}
+
+Napi::Value StepperWrap::stressComputed(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), stepper_->stressComputed());
+}
+
 Napi::Value StepperWrap::allConverged(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), stepper_->allConverged());
 }
@@ -163,15 +177,16 @@ Napi::Value StepperWrap::addConvergence(const Napi::CallbackInfo& info) {
     if (!entry.Get("key").IsString() || !convergenceKeyFromName(entry.Get("key").As<Napi::String>().Utf8Value(), criterion.key)) {
       throwJs(env, "INVALID_CRITERION", "addConvergence: criteria[" + std::to_string(i) + "].key is not a built-in key");
     }
-    const std::string op = entry.Get("op").IsString() ? entry.Get("op").As<Napi::String>().Utf8Value() : "max";
-    if (!reduceOpFromName(op, criterion.op)) throwJs(env, "INVALID_CRITERION", "addConvergence: unknown reduceOp '" + op + "'");
+    const std::string op = entry.Get("op").IsString() ? entry.Get("op").As<Napi::String>().Utf8Value() : "none";
+    if (!entryOpFromName(op, criterion.op)) throwJs(env, "INVALID_CRITERION", "addConvergence: unknown reduceOp '" + op + "'");
     criterion.threshold = numberField(env, entry, "threshold", 0);
     criteria.push_back(criterion);
   }
   const HookSchedule schedule = scheduleFrom(env, spec);
   const auto source = static_cast<std::int32_t>(numberField(env, spec, "sourceStatus", 0));
-  const auto target = static_cast<std::int32_t>(numberField(env, spec, "targetStatus", 1));
-  stepper_->addConvergence(std::make_unique<Convergence>(std::move(criteria), schedule, source, target));
+  const bool detectOnly = spec.Get("targetStatus").IsNull();
+  const auto target = detectOnly ? source : static_cast<std::int32_t>(numberField(env, spec, "targetStatus", 1));
+  stepper_->addConvergence(std::make_unique<Convergence>(std::move(criteria), schedule, source, target, detectOnly));
   return env.Undefined();
 }
 
@@ -205,6 +220,11 @@ Napi::Value StepperWrap::remap(const Napi::CallbackInfo& info) {
   const std::int64_t added = requireCount(info, 1, "remap: added");
   std::vector<std::int64_t> indices(keep.Data(), keep.Data() + keep.ElementLength());
   guard(info.Env(), [&] { stepper_->remap(indices, added); });
+  return info.Env().Undefined();
+}
+
+Napi::Value StepperWrap::requestStress(const Napi::CallbackInfo& info) {
+  stepper_->requestStress();
   return info.Env().Undefined();
 }
 

@@ -26,6 +26,9 @@ class StepperWrap : public Napi::ObjectWrap<StepperWrap> {
   Napi::Value state(const Napi::CallbackInfo& info);
   Napi::Value loadState(const Napi::CallbackInfo& info);
   Napi::Value remap(const Napi::CallbackInfo& info);
+  Napi::Value requestStress(const Napi::CallbackInfo& info);
+  Napi::Value newlyFrom(const Napi::CallbackInfo& info);
+  Napi::Value stressComputed(const Napi::CallbackInfo& info);
   Napi::Value getStepCount(const Napi::CallbackInfo& info);
   void setStepCount(const Napi::CallbackInfo& info, const Napi::Value& value);
   Napi::Value getCursor(const Napi::CallbackInfo& info);

@@ -9,6 +9,11 @@ namespace hookmd {
 
 /** Backend::reduce over `arrays` (per-atom float64 fields only; throws INVALID_FIELD otherwise). */
 void reduceOnHost(const BatchStorage& arrays, Field field, ReduceOp op, double* out);
+/**
+ * nvalchemi's two-level reduction of a per-atom float64 field: each atom's components reduced by
+ * `entryOp` (entryReduce), then the largest over each system's atoms (0 for an empty system).
+ */
+void entryMaxOnHost(const BatchStorage& arrays, Field field, ReduceOp entryOp, double* out);
 /** Backend::kineticEnergy over `arrays`. */
 void kineticEnergyOnHost(const BatchStorage& arrays, double* out);
 

@@ -3,11 +3,14 @@
 #include <cmath>
 #include <limits>
 
+#include "cpu/CpuReductions.h"
+#include "math/Reductions.h"
+
 namespace hookmd {
 
 bool convergenceKeyFromName(const std::string& name, ConvergenceKey& out) {
-  static const char* const names[] = {"forces", "velocities", "energy", "energyChange", "kineticEnergy", "temperature"};
-  for (int i = 0; i < 6; ++i) {
+  static const char* const names[] = {"forces", "velocities", "energy", "energyChange", "kineticEnergy", "temperature", "stress"};
+  for (int i = 0; i < 7; ++i) {
     if (name == names[i]) {
       out = static_cast<ConvergenceKey>(i);
       return true;
@@ -20,9 +23,48 @@ bool convergenceKeyFromName(const std::string& name, ConvergenceKey& out) {
   return false;
 }
 
+bool entryOpFromName(const std::string& name, EntryOp& out) {
+  static const char* const names[] = {"sum", "mean", "min", "max", "norm", "none", "systemNorm"};
+  for (int i = 0; i < 7; ++i) {
+    if (name == names[i]) {
+      out = static_cast<EntryOp>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
 Convergence::Convergence(std::vector<Criterion> criteria, HookSchedule schedule, std::int32_t sourceStatus,
-                         std::int32_t targetStatus)
-    : criteria_(std::move(criteria)), schedule_(schedule), sourceStatus_(sourceStatus), targetStatus_(targetStatus) {}
+                         std::int32_t targetStatus, bool detectOnly)
+    : criteria_(std::move(criteria)),
+      schedule_(schedule),
+      sourceStatus_(sourceStatus),
+      targetStatus_(targetStatus),
+      detectOnly_(detectOnly) {}
+
+bool Convergence::due(std::int64_t step) const {
+  return step >= schedule_.phase && (step - schedule_.phase) % schedule_.frequency == 0;
+}
+
+bool Convergence::needsStress(std::int64_t step) const {
+  if (!due(step)) return false;
+  for (const Criterion& criterion : criteria_) {
+    if (criterion.key == ConvergenceKey::Stress) return true;
+  }
+  return false;
+}
+
+namespace {
+/** A per-atom field reduced per system: on the device where the reduction kernel serves, else the CPU reference. */
+void reduceAtoms(Backend& backend, Field field, EntryOp op, double* out) {
+  // The norm of each atom's vector, then the largest (fmax), and the whole-system norm are the backend's
+  // own reductions; the other entry ops run the CPU reference over the reduction kernel's arrays.
+  if (op == EntryOp::Norm) return backend.reduce(field, ReduceOp::Max, out);
+  if (op == EntryOp::SystemNorm) return backend.reduce(field, ReduceOp::Norm, out);
+  const ReduceOp entry = op == EntryOp::None ? ReduceOp::Max : static_cast<ReduceOp>(static_cast<int>(op));
+  entryMaxOnHost(backend.arraysFor(Kernel::Reductions, reductionReads(field)), field, entry, out);
+}
+}  // namespace
 
 void Convergence::values(Backend& backend, const Criterion& criterion, std::vector<double>& out) {
   const std::int64_t numSystems = backend.numSystems();
@@ -30,8 +72,16 @@ void Convergence::values(Backend& backend, const Criterion& criterion, std::vect
   const bool needsEnergy = criterion.key == ConvergenceKey::Energy || criterion.key == ConvergenceKey::EnergyChange;
   const double* energy = needsEnergy ? backend.host({Field::Energy}).f64(Field::Energy) : nullptr;
   switch (criterion.key) {
-    case ConvergenceKey::Forces: backend.reduce(Field::Forces, criterion.op, out.data()); break;
-    case ConvergenceKey::Velocities: backend.reduce(Field::Velocities, criterion.op, out.data()); break;
+    case ConvergenceKey::Forces: reduceAtoms(backend, Field::Forces, criterion.op, out.data()); break;
+    case ConvergenceKey::Velocities: reduceAtoms(backend, Field::Velocities, criterion.op, out.data()); break;
+    case ConvergenceKey::Stress: {
+      const double* stress = backend.host({Field::Stress}).f64(Field::Stress);
+      const int op = criterion.op == EntryOp::None ? static_cast<int>(ReduceOp::Max)
+                     : criterion.op == EntryOp::SystemNorm ? static_cast<int>(ReduceOp::Norm)
+                                                           : static_cast<int>(criterion.op);
+      for (std::int64_t s = 0; s < numSystems; ++s) out[s] = entryReduce(op, stress + 9 * s, 9);
+      break;
+    }
     case ConvergenceKey::Energy:
       for (std::int64_t s = 0; s < numSystems; ++s) out[s] = energy[s];
       break;
@@ -55,8 +105,9 @@ void Convergence::values(Backend& backend, const Criterion& criterion, std::vect
   }
 }
 
-std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vector<std::uint8_t>& newly) {
-  if (!(step >= schedule_.phase && (step - schedule_.phase) % schedule_.frequency == 0)) return 0;
+std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vector<std::uint8_t>& newly,
+                                   std::vector<std::int32_t>& from) {
+  if (!due(step)) return 0;
   const std::int64_t numSystems = backend.numSystems();
   std::vector<std::uint8_t> meets(static_cast<std::size_t>(numSystems), 1);
   for (const Criterion& criterion : criteria_) {
@@ -66,22 +117,44 @@ std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vec
     }
   }
   newly.resize(static_cast<std::size_t>(numSystems), 0);
+  from.resize(static_cast<std::size_t>(numSystems), -1);
   const std::int32_t* current = backend.host({Field::Status}).i32(Field::Status);
   std::int64_t moved = 0;
   for (std::int64_t s = 0; s < numSystems; ++s) moved += current[s] == sourceStatus_ && meets[s];
   // Status is written only when some system moves, so a check that changes nothing leaves it coherent.
   if (moved == 0) return 0;
+  if (detectOnly_) {
+    // A detected system keeps its status, so it would meet the criteria again at every check: it is
+    // reported once.
+    detected_.resize(static_cast<std::size_t>(numSystems), 0);
+    std::int64_t reported = 0;
+    for (std::int64_t s = 0; s < numSystems; ++s) {
+      if (current[s] != sourceStatus_ || !meets[s] || detected_[s]) continue;
+      detected_[s] = 1;
+      newly[s] = 1;
+      from[s] = sourceStatus_;
+      ++reported;
+    }
+    return reported;
+  }
   std::int32_t* status = backend.host({Field::Status}, {Field::Status}).i32(Field::Status);
   for (std::int64_t s = 0; s < numSystems; ++s) {
     if (status[s] == sourceStatus_ && meets[s]) {
       status[s] = targetStatus_;
       newly[s] = 1;
+      from[s] = sourceStatus_;
     }
   }
   return moved;
 }
 
 void Convergence::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {
+  if (!detected_.empty()) {
+    std::vector<std::uint8_t> next;
+    for (std::int64_t s : keep) next.push_back(detected_[static_cast<std::size_t>(s)]);
+    next.resize(keep.size() + static_cast<std::size_t>(added), 0);
+    detected_ = std::move(next);
+  }
   if (previousEnergy_.empty()) return;
   std::vector<double> next;
   next.reserve(keep.size() + static_cast<std::size_t>(added));

@@ -43,7 +43,14 @@ void Stepper::beginStep() {
     copy(Field::Cell, startCells_);
   }
   newly_.assign(static_cast<std::size_t>(numSystems), 0);
+  newlyFrom_.assign(static_cast<std::size_t>(numSystems), -1);
+  finishedByEngine_.assign(static_cast<std::size_t>(numSystems), 0);
   newlyCount_ = 0;
+}
+
+void Stepper::markFinishedByEngine() {
+  const std::int32_t* status = backend_.host({Field::Status}).i32(Field::Status);
+  for (std::size_t s = 0; s < active_.size(); ++s) finishedByEngine_[s] = active_[s] && status[s] >= exitStatus_ ? 1 : 0;
 }
 
 void Stepper::refreshActive() {
@@ -57,7 +64,8 @@ void Stepper::restoreFinished() {
   if (!jsWalk_) return;
   const std::int32_t* status = backend_.host({Field::Status}).i32(Field::Status);
   bool anyFinished = false;
-  for (std::size_t s = 0; s < activeAtStart_.size(); ++s) anyFinished = anyFinished || (activeAtStart_[s] && status[s] >= exitStatus_);
+  const auto undone = [&](std::size_t s) { return activeAtStart_[s] && !finishedByEngine_[s] && status[s] >= exitStatus_; };
+  for (std::size_t s = 0; s < activeAtStart_.size(); ++s) anyFinished = anyFinished || undone(s);
   if (!anyFinished) return;
   const FieldSet restoredFields{Field::Positions, Field::Velocities, Field::Cell};
   BatchStorage& arrays = backend_.arraysFor(Kernel::Integrator, restoredFields | FieldSet{Field::Ptr}, restoredFields);
@@ -67,7 +75,7 @@ void Stepper::restoreFinished() {
   double* cell = arrays.f64(Field::Cell);
   std::vector<std::uint8_t> restored(activeAtStart_.size(), 0);
   for (std::size_t s = 0; s < activeAtStart_.size(); ++s) {
-    if (!activeAtStart_[s] || status[s] < exitStatus_) continue;
+    if (!undone(s)) continue;
     restored[s] = 1;
     for (std::int64_t k = 3 * static_cast<std::int64_t>(ptr[s]); k < 3 * static_cast<std::int64_t>(ptr[s + 1]); ++k) {
       x[k] = startPositions_[k];
@@ -76,7 +84,23 @@ void Stepper::restoreFinished() {
     for (int k = 0; k < 9; ++k) cell[9 * s + k] = startCells_[9 * s + k];
   }
   // The forces of this step belong to the positions just undone; evaluate them again for those systems.
-  if (compute_) compute_(backend_, restored.data());
+  if (compute_) compute_(backend_, restored.data(), stressComputed_);
+}
+
+void Stepper::compute(const std::uint8_t* systems) {
+  bool stress = stressRequested_;
+  for (const auto& convergence : convergence_) stress = stress || convergence->needsStress(stepCount_);
+  stressRequested_ = false;
+  stressComputed_ = stress;
+  if (!compute_) return;
+  // A stress is asked for every system (finished ones included), so that every system's stress belongs
+  // to the same positions as its forces.
+  if (stress) {
+    all_.assign(active_.size(), 1);
+    compute_(backend_, all_.data(), true);
+  } else {
+    compute_(backend_, systems, false);
+  }
 }
 
 void Stepper::actionBefore(int point) {
@@ -88,16 +112,15 @@ void Stepper::actionBefore(int point) {
       refreshActive();
       integrator_->preUpdate(context);
       break;
-    case DynamicsStage::AfterCompute:
-      if (compute_) compute_(backend_, active_.data());
-      break;
+    case DynamicsStage::AfterCompute: compute(active_.data()); break;
     case DynamicsStage::AfterPostUpdate:
       refreshActive();
       integrator_->postUpdate(context);
+      if (jsWalk_) markFinishedByEngine();
       break;
     case DynamicsStage::AfterStep: restoreFinished(); break;
     case DynamicsStage::OnConverge:
-      for (auto& convergence : convergence_) newlyCount_ += convergence->evaluate(backend_, stepCount_, newly_);
+      for (auto& convergence : convergence_) newlyCount_ += convergence->evaluate(backend_, stepCount_, newly_, newlyFrom_);
       break;
     default: break;
   }

@@ -25,10 +25,10 @@ namespace hookmd {
 class Stepper {
  public:
   /**
-   * Computes energies and forces into the backend's arrays for the flagged systems (one flag per system);
-   * empty when JS computes them.
+   * Computes energies and forces, and the stress when `stress` is set, into the backend's arrays for the
+   * flagged systems (one flag per system); empty when JS computes them.
    */
-  using ComputeFn = std::function<void(Backend&, const std::uint8_t* systems)>;
+  using ComputeFn = std::function<void(Backend&, const std::uint8_t* systems, bool stress)>;
 
   Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator> integrator, std::int32_t exitStatus);
 
@@ -48,6 +48,13 @@ class Stepper {
   bool runTo(DynamicsStage stage);
   /** Completes the current step (convergence check included) and increments stepCount. */
   void finishStep();
+  /**
+   * The compute of the current step (or of the next one, before it starts) also evaluates the stress, for
+   * a JS hook that needs it; steps nobody asks for pay nothing (docs/dynamics.md).
+   */
+  void requestStress() { stressRequested_ = true; }
+  /** Whether the last compute evaluated the stress. */
+  bool stressComputed() const noexcept { return stressComputed_; }
 
   struct AdvanceResult {
     std::int64_t steps = 0;
@@ -62,6 +69,8 @@ class Stepper {
 
   /** Systems that newly converged in the current step. */
   const std::vector<std::uint8_t>& newlyConverged() const noexcept { return newly_; }
+  /** For each newly converged system, the status it converged from (its FusedStage sub-stage); -1 elsewhere. */
+  const std::vector<std::int32_t>& newlyFrom() const noexcept { return newlyFrom_; }
   /** Whether every system has status ≥ exitStatus. */
   bool allConverged();
   /** After the batch was compacted/refilled: keep systems `keep` in that order, then `added` new ones. */
@@ -73,10 +82,17 @@ class Stepper {
   void beginStep();
   /** Drops systems whose status reached exitStatus since the step began (a hook finished them). */
   void refreshActive();
-  /** Step 5 of a step (docs/dynamics.md): systems finished during a JS-driven step get their start-of-step state back. */
+  /** After postUpdate in a JS-driven step: which systems the integrator itself finished (budgets). */
+  void markFinishedByEngine();
+  /**
+   * Step 5 of a step (docs/dynamics.md): systems that a hook finished during a JS-driven step get their
+   * start-of-step state back; systems the engine finished (budgets) keep the step, as in a native chunk.
+   */
   void restoreFinished();
   void walkTo(DynamicsStage stage);
   void actionBefore(int point);
+  /** The step's compute: stress too when a JS hook asked for it or a due convergence check reads it. */
+  void compute(const std::uint8_t* systems);
   void runNativeHooks(DynamicsStage stage);
 
   Backend& backend_;
@@ -92,12 +108,18 @@ class Stepper {
   std::int64_t newlyCount_ = 0;
   std::vector<std::uint8_t> active_;
   std::vector<std::uint8_t> activeAtStart_;
+  std::vector<std::uint8_t> all_;
   /** Set while JS gets control mid-step (before AFTER_STEP): only then can a hook change a status mid-step. */
   bool jsWalk_ = false;
+  bool stressRequested_ = false;
+  bool stressComputed_ = false;
   std::vector<double> startPositions_;
   std::vector<double> startVelocities_;
   std::vector<double> startCells_;
   std::vector<std::uint8_t> newly_;
+  std::vector<std::int32_t> newlyFrom_;
+  /** Systems the engine itself finished in this step (a FusedStage budget): they keep the step's update. */
+  std::vector<std::uint8_t> finishedByEngine_;
 };
 
 }  // namespace hookmd

@@ -49,4 +49,25 @@ HD double reduceAtomValue(int op, const double* components, int count) {
   return count == 1 ? components[0] : sqrt(squares);
 }
 
+/**
+ * One entry (an atom's vector, or a system's row) reduced to a number, as nvalchemi's criteria reduce
+ * "within each entry" before the max over a system's atoms: op 0 sum, 1 mean, 2 min, 3 max, 4 Euclidean
+ * norm of the components.
+ */
+HD double entryReduce(int op, const double* components, int count) {
+  double accumulator = op == 2 ? INFINITY : (op == 3 ? -INFINITY : 0.0);
+  for (int c = 0; c < count; ++c) {
+    const double value = components[c];
+    switch (op) {
+      case 2: accumulator = value < accumulator ? value : accumulator; break;
+      case 3: accumulator = value > accumulator ? value : accumulator; break;
+      case 4: accumulator += value * value; break;
+      default: accumulator += value; break;
+    }
+  }
+  if (op == 1) return accumulator / static_cast<double>(count);
+  if (op == 4) return sqrt(accumulator);
+  return accumulator;
+}
+
 }  // namespace hookmd

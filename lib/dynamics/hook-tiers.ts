@@ -1,0 +1,146 @@
+// The JS hooks of an engine, in tiers: the engine's own hooks, then, in a FusedStage, one tier per sub-stage.
+// A dispatch walks the tiers in nvalchemi's order (docs/pipeline.md): at BEFORE_* stages the engine's tier
+// first and the sub-stages in order; at AFTER_* stages and ON_CONVERGE the reverse. A sub-stage's hooks see
+// `ctx.subStage`, and at ON_CONVERGE only the systems that converged out of their own sub-stage.
+import { HookRegistry } from '../hooks/index.js';
+import type { AnyHook, HookHandle, MutableContext } from '../hooks/index.js';
+import type { DynamicsHook, DynamicsHookContext } from './dynamics.js';
+import { DynamicsStage } from './stage.js';
+
+type Registry = HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
+
+/** One tier: its hooks, its ON_CONVERGE-only hooks (kept apart so they never make a step due), its sub-stage. */
+export interface HookTier {
+  readonly hooks: Registry;
+  readonly onConverge: Registry;
+  /** The sub-stage index, or null for the engine's own hooks. */
+  readonly subStage: number | null;
+}
+
+function isAfter(stage: DynamicsStage): boolean {
+  return stage === DynamicsStage.AFTER_PRE_UPDATE || stage === DynamicsStage.AFTER_COMPUTE || stage === DynamicsStage.AFTER_POST_UPDATE
+    || stage === DynamicsStage.AFTER_STEP || stage === DynamicsStage.ON_CONVERGE;
+}
+
+export class HookTiers {
+  readonly tiers: HookTier[] = [];
+  readonly #workflow: unknown;
+
+  constructor(workflow: unknown) {
+    this.#workflow = workflow;
+    this.tiers.push(this.#tier(null));
+  }
+
+  /** The engine's own tier. */
+  get own(): HookTier {
+    return this.tiers[0];
+  }
+
+  /** Adds the tier of sub-stage `subStage`. */
+  addSubStage(subStage: number): HookTier {
+    const tier = this.#tier(subStage);
+    this.tiers.push(tier);
+    return tier;
+  }
+
+  #tier(subStage: number | null): HookTier {
+    return { hooks: new HookRegistry(DynamicsStage, { workflow: this.#workflow }), onConverge: new HookRegistry(DynamicsStage, { workflow: this.#workflow }), subStage };
+  }
+
+  /** Registers a JS hook in `tier`: ON_CONVERGE-only hooks apart from the others. */
+  static register(tier: HookTier, hook: AnyHook): HookHandle<AnyHook> {
+    if (hook.stage === DynamicsStage.ON_CONVERGE && hook.runsOnStage === undefined) return tier.onConverge.register(hook as DynamicsHook);
+    return tier.hooks.register(hook as DynamicsHook);
+  }
+
+  /** Every registry, for the run's lifecycle (open/close). */
+  registries(): Registry[] {
+    return this.tiers.flatMap((tier) => [tier.hooks, tier.onConverge]);
+  }
+
+  /** The hook running in any tier, for requestStop's `by`. */
+  get runningHook(): string | null {
+    for (const registry of this.registries()) if (registry.runningHook !== null) return registry.runningHook;
+    return null;
+  }
+
+  /** The first step ≥ step at which a hook of some tier is due (ON_CONVERGE-only hooks never are). */
+  nextDue(step: number): number {
+    let due = Infinity;
+    for (const tier of this.tiers) due = Math.min(due, tier.hooks.nextDue(step));
+    return due;
+  }
+
+  /** Whether some tier has a hook due at `stage` of `step`. */
+  due(stage: DynamicsStage, step: number): boolean {
+    return this.tiers.some((tier) => tier.hooks.due(stage, step));
+  }
+
+  /** Whether any hook fires at ON_CONVERGE, so the native loop must pause when systems converge. */
+  get listensOnConverge(): boolean {
+    return this.tiers.some((tier) => tier.onConverge.size > 0 || tier.hooks.hasHooksFor(DynamicsStage.ON_CONVERGE));
+  }
+
+  /** Whether an enabled hook that `needs` `field` fires at some stage of `step`. */
+  needsAt(field: string, step: number): boolean {
+    for (const registry of this.registries()) {
+      for (const handle of registry.handles()) {
+        const hook = handle.hook;
+        if (!handle.enabled || hook.needs?.includes(field) !== true) continue;
+        if (hook.trigger !== undefined ? hook.trigger.fires(step) : step % hook.frequency === 0) return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Dispatches `stage` through the tiers in order. `convergedFrom` (at ON_CONVERGE) is the status each
+   * newly converged system had, so a sub-stage's hooks get the mask of its own systems only.
+   */
+  dispatch(stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, sync: boolean): Promise<void> | undefined {
+    const order = isAfter(stage) ? [...this.tiers].reverse() : this.tiers;
+    const full = ctx.convergedMask;
+    const run = (index: number): Promise<void> | undefined => {
+      for (let i = index; i < order.length; i++) {
+        const tier = order[i];
+        const mask = stage === DynamicsStage.ON_CONVERGE ? this.#maskFor(tier, full, ctx.convergedFrom) : full;
+        if (stage === DynamicsStage.ON_CONVERGE && (mask === null || !mask.includes(1))) continue;
+        ctx.subStage = tier.subStage;
+        ctx.convergedMask = mask;
+        const pending = this.#dispatchTier(tier, stage, ctx, sync);
+        if (pending !== undefined) {
+          return pending.then(() => {
+            this.#reset(ctx, full);
+            return run(i + 1);
+          });
+        }
+        this.#reset(ctx, full);
+      }
+      return undefined;
+    };
+    return run(0);
+  }
+
+  #reset(ctx: MutableContext<DynamicsHookContext>, full: Uint8Array | null): void {
+    ctx.subStage = null;
+    ctx.convergedMask = full;
+  }
+
+  #maskFor(tier: HookTier, full: Uint8Array | null, from: Int32Array | null): Uint8Array | null {
+    if (full === null || tier.subStage === null || from === null) return full;
+    return Uint8Array.from(full, (newly, s) => (newly === 1 && from[s] === tier.subStage ? 1 : 0));
+  }
+
+  #dispatchTier(tier: HookTier, stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, sync: boolean): Promise<void> | undefined {
+    const onConverge = stage === DynamicsStage.ON_CONVERGE;
+    if (sync) {
+      tier.hooks.dispatchSync(stage, ctx);
+      if (onConverge) tier.onConverge.dispatchSync(stage, ctx);
+      return undefined;
+    }
+    const pending = tier.hooks.dispatch(stage, ctx);
+    if (!onConverge) return pending ?? undefined;
+    if (pending === undefined) return tier.onConverge.dispatch(stage, ctx) ?? undefined;
+    return pending.then(() => tier.onConverge.dispatch(stage, ctx));
+  }
+}

@@ -1,0 +1,42 @@
+// Every ```js block of the guides below runs as written against the built package (`import … from
+// 'hookmd'` resolves to this repository through a node_modules link), each block on its own, in a fresh
+// directory. A block that throws, or exits non-zero, fails its test.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { ensureBuilt, ROOT, workDir } from '../cli/run-cli.js';
+
+const GUIDES = ['README.md', 'docs/dynamics.md', 'docs/pipeline.md', 'docs/hooks.md'];
+
+function jsBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]);
+}
+
+const examples = GUIDES.flatMap((guide) =>
+  jsBlocks(readFileSync(join(ROOT, guide), 'utf8')).map((code, index) => [`${guide} #${index + 1}`, code] as const),
+);
+let dir: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = workDir('hookmd-js-docs-');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('js examples of the guides', () => {
+  it('finds the examples of every guide that has them', () => {
+    for (const guide of ['README.md', 'docs/dynamics.md', 'docs/pipeline.md']) {
+      expect(examples.some(([name]) => name.startsWith(`${guide} `))).toBe(true);
+    }
+  });
+
+  it.each(examples)('%s', (name, code) => {
+    const file = join(dir, `${name.replace(/[^\w]+/g, '-')}.mjs`);
+    writeFileSync(file, code);
+    const result = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, HOOKMD_THREADS: '2' } });
+    expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
+  }, 150_000);
+});

@@ -32,12 +32,14 @@ export interface RelaxOptions extends CommonOptions, ModelOptions {
 
 /**
  * Writes systems without velocities: an optimizer's velocities are its own bookkeeping, not motion, and
- * `hookmd md` would take them for a state to continue from.
+ * `hookmd md` would take them for a state to continue from. The relaxed structures carry their stress, as
+ * ASE's optimizers leave it on the calculator.
  */
 function atRest(sink: Sink): StreamSink {
   return {
     write: (systems: readonly System[]) => sink.write(systems.map(({ velocities: _, ...system }) => system)),
     close: () => sink.close(),
+    needs: ['stress'],
   };
 }
 

@@ -1,4 +1,5 @@
 // Compacted copies of a batch's systems, and their conversion to plain System objects.
+import { determinant3 } from './validate.js';
 import type { NativeFieldName } from '../native/index.js';
 import type { ResolvedSystem } from './system.js';
 
@@ -28,6 +29,13 @@ function rows(values: ArrayLike<number>, start: number, count: number, width: nu
   return out;
 }
 
+/** Whether the cell at `offset` spans a volume, by the native potentials' rule (|det| > 1e-12 · max|H|³). */
+function hasVolume(cell: Float64Array, offset: number): boolean {
+  let scale = 0;
+  for (let k = 0; k < 9; k++) scale = Math.max(scale, Math.abs(cell[offset + k]));
+  return scale > 0 && Math.abs(determinant3(cell, offset)) > 1e-12 * scale ** 3;
+}
+
 /** Plain Systems from packed arrays: vectors as rows, `info.systemId` set, extra fields added, valid results only. */
 export function assembleSystems(
   packed: PackedSystems,
@@ -53,7 +61,8 @@ export function assembleSystems(
     };
     if (packed.valid.energy[s] === 1) system.energy = arrays.energy[s];
     if (packed.valid.forces[s] === 1) system.forces = rows(arrays.forces, atom, n, 3);
-    if (packed.valid.stress[s] === 1) system.stress = rows(arrays.stress, 3 * s, 3, 3);
+    // A cell without volume (a cluster) has no stress, as ASE's calculators report it: none, not zeros.
+    if (packed.valid.stress[s] === 1 && hasVolume(arrays.cell, 9 * s)) system.stress = rows(arrays.stress, 3 * s, 3, 3);
     for (const [name, layout] of extraLayout) {
       const data = packed.extra.get(name);
       if (data === undefined) continue;

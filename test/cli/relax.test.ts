@@ -4,7 +4,9 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { readExtxyz, readZarr } from '../../lib/io/index.js';
+import { Batch, bulk, repeat } from '../../lib/data/index.js';
+import { readExtxyz, readZarr, writeExtxyz } from '../../lib/io/index.js';
+import { LennardJones } from '../../lib/models/index.js';
 import { LJ13_MINIMUM } from '../dynamics/lj-systems.js';
 import { LJ_MODEL, writeClusters } from './fixtures.js';
 import { ensureBuilt, runCli, workDir } from './run-cli.js';
@@ -70,4 +72,26 @@ describe('hookmd relax', () => {
     expect(lines.at(-1)).toMatch(/^relax: 12\/12 systems \(100%\)/);
     expect(result.stderr).not.toContain('\r');
   });
+
+  it('writes the real stress of relaxed periodic crystals (not zeros), and none for clusters', async () => {
+    const a = (4 / 0.8442) ** (1 / 3);
+    const crystal = repeat(bulk('Ar', 'fcc', { a, cubic: true }), [2, 2, 2]);
+    const strained = { ...crystal, cell: (crystal.cell as number[][]).map((row) => row.map((x) => 1.04 * x)), positions: (crystal.positions as number[][]).map((p) => p.map((x) => 1.04 * x)) };
+    await writeExtxyz(join(dir, 'strained.xyz'), [strained, perturbedCluster()], { units: 'lj' });
+    const result = await runCli(['relax', 'strained.xyz', '--units', 'lj', '--model', LJ_MODEL, '--fmax', '1e-3', '--out', 'strained-relaxed.xyz'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const [periodic, cluster] = readExtxyz(join(dir, 'strained-relaxed.xyz'), { units: 'lj' });
+    // The reference: the same model on the written positions (a stretched crystal is under tension).
+    const batch = Batch.fromSystems([periodic], { units: 'lj' });
+    new LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5 }).compute(batch, { stress: true });
+    const expected = Array.from(batch.read('stress'));
+    const written = (periodic.stress as number[][]).flat();
+    expect(Math.abs(expected[0])).toBeGreaterThan(1e-3);
+    written.forEach((value, k) => expect(value).toBeCloseTo(expected[k], 10));
+    expect(cluster.stress).toBeUndefined();
+  });
 });
+
+function perturbedCluster() {
+  return { symbols: ['Ar', 'Ar', 'Ar'], positions: [[0, 0, 0], [1.15, 0, 0], [0.5, 1.0, 0.1]] };
+}

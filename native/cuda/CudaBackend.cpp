@@ -9,6 +9,7 @@
 #include "cuda/CudaIntegrators.h"
 #include "cuda/CudaNativeHooks.h"
 #include "cuda/CudaPairForceKernel.h"
+#include "cuda/CudaPairLoss.h"
 #include "kernels/PairForceKernel.h"
 
 namespace hookmd {
@@ -50,6 +51,10 @@ std::unique_ptr<Integrator> CudaBackend::createIntegrator(const std::string& typ
 
 std::unique_ptr<NativeHook> CudaBackend::createNativeHook(const NativeHookSpec& spec) {
   return createCudaNativeHook(*this, spec);
+}
+
+std::unique_ptr<PairLossKernel> CudaBackend::createPairLossKernel(const PairLossSpec& spec) {
+  return createCudaPairLossKernel(spec);
 }
 
 void CudaBackend::copyToHost(Field field, std::size_t bytes) {

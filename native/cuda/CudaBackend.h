@@ -1,7 +1,7 @@
 // The CUDA backend: device arrays for every field of core/Fields.h, with the host mirrors and their
 // coherence kept by the Backend base class. It runs the per-system reductions, the pair forces (neighbor
-// lists included), every integrator and the native hooks as kernels; a kernel it does not implement
-// (convergence bookkeeping, training losses) runs the CPU reference on the host mirrors.
+// lists included), every integrator, the native hooks and the training loss as kernels; what it does not
+// implement (convergence bookkeeping) runs the CPU reference on the host mirrors.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -37,6 +37,7 @@ class CudaBackend final : public Backend {
   std::unique_ptr<Integrator> createIntegrator(const std::string& type, const Parameters& parameters,
                                                std::int64_t numSystems) override;
   std::unique_ptr<NativeHook> createNativeHook(const NativeHookSpec& spec) override;
+  std::unique_ptr<PairLossKernel> createPairLossKernel(const PairLossSpec& spec) override;
 
   /** "<name> (sm_XY, N GiB)", as backends() and device() report it. */
   static std::string describeDevice(const cudaDeviceProp& properties);

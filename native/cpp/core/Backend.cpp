@@ -4,6 +4,7 @@
 #include "dynamics/Integrator.h"
 #include "dynamics/NativeHookFactory.h"
 #include "kernels/PairForceKernel.h"
+#include "training/PairLossKernel.h"
 
 namespace hookmd {
 
@@ -58,5 +59,7 @@ std::unique_ptr<PairForceKernel> Backend::createPairForceKernel(const PairForceS
 std::unique_ptr<Integrator> Backend::createIntegrator(const std::string&, const Parameters&, std::int64_t) { return nullptr; }
 
 std::unique_ptr<NativeHook> Backend::createNativeHook(const NativeHookSpec&) { return nullptr; }
+
+std::unique_ptr<PairLossKernel> Backend::createPairLossKernel(const PairLossSpec&) { return nullptr; }
 
 }  // namespace hookmd

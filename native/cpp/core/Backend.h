@@ -30,6 +30,8 @@ class Integrator;
 class Parameters;
 class NativeHook;
 struct NativeHookSpec;
+class PairLossKernel;
+struct PairLossSpec;
 
 class Backend {
  public:
@@ -97,6 +99,11 @@ class Backend {
                                                        std::int64_t numSystems);
   /** This backend's own native hook for `spec`, or null for the CPU reference. */
   virtual std::unique_ptr<NativeHook> createNativeHook(const NativeHookSpec& spec);
+  /**
+   * This backend's own pair-loss kernel for `spec` (a bound training set, read from the host when the kernel
+   * is made), or null for the CPU reference.
+   */
+  virtual std::unique_ptr<PairLossKernel> createPairLossKernel(const PairLossSpec& spec);
 
  protected:
   /** Reallocates the device arrays (zeroed); the host mirrors are already resized. */

@@ -8,6 +8,7 @@
 #include "core/Error.h"
 #include "core/ThreadPool.h"
 #include "models/Messages.h"
+#include "training/CpuPairLossKernel.h"
 
 namespace hookmd {
 
@@ -35,8 +36,9 @@ void addStats(LossStats& total, const LossStats& part) {
 }
 }  // namespace
 
-PairLoss::PairLoss(const char* name, int paramsPerPair, const std::vector<PairRow>& rows, bool shift, double switchOn)
-    : name_(name), paramsPerPair_(paramsPerPair), rows_(rows), shift_(shift) {
+PairLoss::PairLoss(PairEvaluator evaluator, const char* name, int paramsPerPair, const std::vector<PairRow>& rows, bool shift,
+                   double switchOn)
+    : evaluator_(evaluator), name_(name), paramsPerPair_(paramsPerPair), rows_(rows), shift_(shift) {
   const std::string owner = std::string(name) + " loss";
   if (rows.empty()) fail("INVALID_PAIR", owner + ": no parameter rows were given");
   if (shift && switchOn != 0.0) fail("INVALID_PARAMETER", owner + ": shift and switchOn are exclusive");
@@ -88,9 +90,24 @@ void PairLoss::bind(Backend& backend, const ReferenceArrays& refs) {
   auto data = std::make_unique<TrainingData>(storage, refs, maxCutoff_, name_);
   std::vector<std::uint8_t> types;
   assignTypes(*data, types);
+  // The kernel keeps pointers to the set and its types; moving them below keeps their heap blocks in place.
+  const PairLossSpec spec = specFor(*data, types);
+  std::unique_ptr<PairLossKernel> kernel = backend.createPairLossKernel(spec);
+  if (!kernel) kernel = createCpuPairLossKernel(spec);
+  kernel_ = std::move(kernel);
   data_ = std::move(data);
   types_ = std::move(types);
   forwarded_ = false;
+}
+
+PairLossSpec PairLoss::specFor(const TrainingData& data, const std::vector<std::uint8_t>& types) const {
+  PairLossSpec spec{evaluator_, name_, paramsPerPair_, {}, shift_, numTypes_, rowOfSlot_, switches_, &data, types.data()};
+  for (const PairRow& row : rows_) spec.rowCutoffs.push_back(row.cutoff);
+  return spec;
+}
+
+PairLossBatch PairLoss::batch() const {
+  return PairLossBatch{systems_.data(), offsets_.data(), static_cast<std::int64_t>(systems_.size())};
 }
 
 void PairLoss::assignTypes(const TrainingData& data, std::vector<std::uint8_t>& types) const {
@@ -136,25 +153,24 @@ void PairLoss::forward(const double* theta, const std::int32_t* systems, std::in
     }
   }
   forwarded_ = false;
-  setParameters(theta);
+  kernel_->setParameters(theta);
   systems_.assign(systems, systems + count);
   offsets_.resize(static_cast<std::size_t>(count) + 1);
   offsets_[0] = 0;
   for (std::int64_t k = 0; k < count; ++k) offsets_[k + 1] = offsets_[k] + 3 * static_cast<std::int64_t>(data_->system(systems[k]).atomCount);
   energy_.assign(static_cast<std::size_t>(count), 0.0);
   forces_.resize(static_cast<std::size_t>(offsets_[count]));
+  virial_.assign(6 * static_cast<std::size_t>(count), 0.0);
   stress_.assign(9 * static_cast<std::size_t>(count), 0.0);
-  ThreadPool::global().parallelFor(0, count, 1, [&](std::int64_t lo, std::int64_t hi, int) {
-    for (std::int64_t k = lo; k < hi; ++k) {
-      double v[6] = {0, 0, 0, 0, 0, 0};
-      forwardSystem(systems_[k], energy_[k], forces_.data() + offsets_[k], v);
-      const double volume = data_->system(systems_[k]).volume;
-      if (volume == 0.0) continue;
-      const double w[9] = {v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2]};
-      // σ = −W/V, written as 0 − w so that a zero virial gives +0 (as the potentials do).
-      for (int c = 0; c < 9; ++c) stress_[9 * k + c] = (0.0 - w[c]) / volume;
-    }
-  });
+  kernel_->forward(batch(), energy_.data(), forces_.data(), virial_.data());
+  for (std::int64_t k = 0; k < count; ++k) {
+    const double volume = data_->system(systems_[k]).volume;
+    if (volume == 0.0) continue;
+    const double* v = virial_.data() + 6 * k;
+    const double w[9] = {v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2]};
+    // σ = −W/V, written as 0 − w so that a zero virial gives +0 (as the potentials do).
+    for (int c = 0; c < 9; ++c) stress_[9 * k + c] = (0.0 - w[c]) / volume;
+  }
   forwarded_ = true;
 }
 
@@ -239,24 +255,19 @@ LossStats PairLoss::loss(const LossWeights& weights, double* gradient) {
   const double energyScale = stats.energyCount > 0 ? 2.0 * weights.energy / static_cast<double>(stats.energyCount) : 0.0;
   const double forceScale = stats.forceCount > 0 ? 2.0 * weights.forces / static_cast<double>(stats.forceCount) : 0.0;
   const double stressScale = stats.stressCount > 0 ? 2.0 * weights.stress / static_cast<double>(stats.stressCount) : 0.0;
-  ThreadPool::global().parallelFor(0, count, 1, [&](std::int64_t lo, std::int64_t hi, int) {
-    for (std::int64_t k = lo; k < hi; ++k) {
-      const TrainingSystem& system = data_->system(systems_[k]);
-      Coefficients c;
-      if (system.hasEnergy) {
-        const double atoms = weights.perAtomEnergy ? std::max<std::int32_t>(system.atomCount, 1) : 1.0;
-        c.energy = energyScale * energyResidual_[k] / atoms;
-      }
-      if (system.hasForces) c.forces = forceScale;
-      // ∂σ/∂W = −1/V.
-      if (system.hasStress) c.stress = -stressScale / system.volume;
-      c.deltaForces = deltaForces_.data() + offsets_[k];
-      c.deltaStress = deltaStress_.data() + 9 * k;
-      if (c.energy != 0.0 || c.forces != 0.0 || c.stress != 0.0) {
-        backwardSystem(systems_[k], c, slots + static_cast<std::size_t>(k) * stride);
-      }
+  coefficients_.assign(static_cast<std::size_t>(count), PairLossCoefficients{});
+  for (std::int64_t k = 0; k < count; ++k) {
+    const TrainingSystem& system = data_->system(systems_[k]);
+    PairLossCoefficients& c = coefficients_[k];
+    if (system.hasEnergy) {
+      const double atoms = weights.perAtomEnergy ? std::max<std::int32_t>(system.atomCount, 1) : 1.0;
+      c.energy = energyScale * energyResidual_[k] / atoms;
     }
-  });
+    if (system.hasForces) c.forces = forceScale;
+    // ∂σ/∂W = −1/V.
+    if (system.hasStress) c.stress = -stressScale / system.volume;
+  }
+  kernel_->backward(batch(), coefficients_.data(), deltaForces_.data(), deltaStress_.data(), slots, stride);
   std::fill(gradient, gradient + params, 0.0);
   for (std::int64_t k = 0; k < count; ++k) {
     const double* part = slots + static_cast<std::size_t>(k) * stride;

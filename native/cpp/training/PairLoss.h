@@ -7,9 +7,11 @@
 // with e the pair energy, g = −(de/dr)/r (force on j = g·d, d = r_j − r_i), and a_E, a_F, a_S the
 // derivatives of the loss terms with respect to each system's energy, forces and stress (σ = −W/V).
 //
-// Threading: systems run in parallel, each one serially along its neighbor list, into its own slot of
-// every output; slots are then summed in mini-batch order. Results therefore do not depend on the
-// number of threads.
+// This class is the API layer: it validates, assigns species types, keeps the references and computes the
+// residuals. The pair walks (predictions, and each system's part of ∂L/∂θ) run in a PairLossKernel that
+// the batch's backend creates at bind(), the CPU reference where it brings none. Each system's gradient
+// goes into its own slot, and the slots are summed here in mini-batch order, so results do not depend on
+// the number of threads.
 #pragma once
 
 #include <cstdint>
@@ -18,8 +20,10 @@
 #include <vector>
 
 #include "core/Backend.h"
+#include "kernels/PairForceKernel.h"
 #include "math/SmoothSwitch.h"
 #include "training/LossTypes.h"
+#include "training/PairLossKernel.h"
 #include "training/TrainingData.h"
 
 namespace hookmd {
@@ -33,7 +37,13 @@ struct PairRow {
 
 class PairLoss {
  public:
-  virtual ~PairLoss() = default;
+  /**
+   * Validates the rows (owner `name`, `paramsPerPair` values per row, the layout `evaluator` expects) and
+   * lays out the species tables. Throws INVALID_PAIR, DUPLICATE_PAIR, INVALID_CUTOFF, INVALID_SWITCH,
+   * INVALID_PARAMETER.
+   */
+  PairLoss(PairEvaluator evaluator, const char* name, int paramsPerPair, const std::vector<PairRow>& rows, bool shift,
+           double switchOn);
 
   /** "LennardJones" or "Morse"; starts every error message. */
   const char* name() const noexcept { return name_; }
@@ -45,8 +55,9 @@ class PairLoss {
 
   /**
    * Binds the training set: the batch's geometry (synced to host first on a non-CPU backend) and the
-   * references, whose arrays follow the batch layout. Throws MISSING_PAIR for a species pair without a
-   * row, INVALID_REFERENCE, and the neighbor build's errors; a failed bind keeps the previous set.
+   * references, whose arrays follow the batch layout; `backend` creates the kernel that evaluates it.
+   * Throws MISSING_PAIR for a species pair without a row, INVALID_REFERENCE, the neighbor build's errors,
+   * and the kernel's (OUT_OF_MEMORY, CUDA_ERROR); a failed bind keeps the previous set.
    */
   void bind(Backend& backend, const ReferenceArrays& refs);
 
@@ -64,41 +75,13 @@ class PairLoss {
   const std::vector<double>& forces() const noexcept { return forces_; }
   const std::vector<double>& stress() const noexcept { return stress_; }
 
- protected:
-  /** What backwardSystem needs of one system's residuals. */
-  struct Coefficients {
-    double energy = 0.0;                 // a_E = ∂L/∂E_s
-    double forces = 0.0;                 // a_F, times ΔF
-    double stress = 0.0;                 // a_S, times dᵀΔσ d
-    const double* deltaForces = nullptr; // ΔF of the system's atoms (3 per atom)
-    const double* deltaStress = nullptr; // Δσ (9)
-  };
-
-  /** Validates the rows (owner `name`, `paramsPerPair` values per row) and lays out the species tables. */
-  PairLoss(const char* name, int paramsPerPair, const std::vector<PairRow>& rows, bool shift, double switchOn);
-
-  const std::vector<PairRow>& rows() const { return rows_; }
-  bool shifted() const { return shift_; }
-  int numTypes() const { return numTypes_; }
-  /** Row of each table slot a·numTypes + b. */
-  const std::vector<int>& rowOfSlot() const { return rowOfSlot_; }
-  /** Switch of each table slot; empty when there is no switch. */
-  const std::vector<SwitchParams>& switches() const { return switches_; }
-  /** Species type of each atom of the bound set (global numbering). */
-  const std::uint8_t* types() const { return types_.data(); }
-  const TrainingData& data() const { return *data_; }
-
-  /** Installs θ (validated): the evaluator table and whatever the backward pass needs. */
-  virtual void setParameters(const double* theta) = 0;
-  /** Energy, forces (3 per atom, zeroed first) and virial (xx, yy, zz, xy, xz, yz) of system s. */
-  virtual void forwardSystem(std::int64_t s, double& energy, double* forces, double* virial6) const = 0;
-  /** Adds system s's part of ∂L/∂θ to `gradient` (numParams values). */
-  virtual void backwardSystem(std::int64_t s, const Coefficients& c, double* gradient) const = 0;
-
  private:
   void assignTypes(const TrainingData& data, std::vector<std::uint8_t>& types) const;
+  PairLossSpec specFor(const TrainingData& data, const std::vector<std::uint8_t>& types) const;
+  PairLossBatch batch() const;
   LossStats residuals(const LossWeights& weights);
 
+  PairEvaluator evaluator_;
   const char* name_;
   int paramsPerPair_;
   std::vector<PairRow> rows_;
@@ -112,19 +95,23 @@ class PairLoss {
   std::vector<SwitchParams> switches_;
   std::unique_ptr<TrainingData> data_;
   std::vector<std::uint8_t> types_;
+  // Declared after the set it reads, so it is destroyed first.
+  std::unique_ptr<PairLossKernel> kernel_;
 
   // The last forward: its systems, where each one's atoms start in forces_, and its predictions.
   std::vector<std::int32_t> systems_;
   std::vector<std::int64_t> offsets_;
   std::vector<double> energy_;
   std::vector<double> forces_;
+  std::vector<double> virial_;
   std::vector<double> stress_;
   bool forwarded_ = false;
-  // Per-slot residuals and partial sums of loss().
+  // Per-slot residuals, coefficients and partial sums of loss().
   std::vector<double> deltaForces_;
   std::vector<double> deltaStress_;
   std::vector<double> energyResidual_;
   std::vector<LossStats> slotStats_;
+  std::vector<PairLossCoefficients> coefficients_;
   std::vector<double> slotGradients_;
 };
 

@@ -303,7 +303,8 @@ export class Batch {
 
   /** Appends systems in place (new systemIds follow the largest one issued); returns this batch. */
   append(systems: Iterable<System>): this {
-    this.#fill(this.#validate(systems, 'Batch.append'), [this.#pack()]);
+    const validated = this.#validate(systems, 'Batch.append');
+    this.#refillInPlace(Array.from({ length: this.numSystems }, (_, s) => s), validated);
     return this;
   }
 
@@ -314,7 +315,71 @@ export class Batch {
    */
   refill(keep: readonly number[], added: Iterable<System>): void {
     const validated = this.#validate(added, 'Batch.refill');
-    this.#fill(validated, [this.#pack([...keep])]);
+    this.#refillInPlace([...keep], validated);
+  }
+
+  /**
+   * The native storage compacts the kept systems on whichever side holds them (the device, during a run),
+   * so only the appended systems' rows are written, and nothing kept crosses between host and device.
+   */
+  #refillInPlace(keep: number[], added: ReturnType<typeof normalizeSystem>[]): void {
+    this.commitHostViews();
+    const counts = this.#layout('numAtoms');
+    const keptAtoms = keep.reduce((sum, s) => sum + counts[s], 0);
+    const kept = { valid: RESULT_FIELDS.map((field) => Uint8Array.from(keep, (s) => this.#valid[field][s])), info: keep.map((s) => this.#info[s]), extra: this.#extraOf(keep) };
+    try {
+      this.#native.refill(Int32Array.from(keep), Int32Array.from(added, (system) => system.numAtoms));
+    } catch (error) {
+      // A failed native refill leaves an empty batch rather than a half-built one; say so here too.
+      this.#adopt(0, 0, { valid: RESULT_FIELDS.map(() => new Uint8Array(0)), info: [], extra: new Map() }, []);
+      throw error;
+    }
+    this.#writeAppended(keptAtoms, keep.length, added);
+    this.#adopt(keptAtoms + added.reduce((sum, s) => sum + s.numAtoms, 0), keep.length + added.length, kept, added);
+  }
+
+  /** Writes the rows of appended systems, which start at atom `firstAtom` and system `firstSystem`. */
+  #writeAppended(firstAtom: number, firstSystem: number, added: ReturnType<typeof normalizeSystem>[]): void {
+    if (added.length === 0) return;
+    const atoms = added.reduce((sum, s) => sum + s.numAtoms, 0);
+    const rows = {
+      positions: new Float64Array(3 * atoms), velocities: new Float64Array(3 * atoms), forces: new Float64Array(3 * atoms),
+      masses: new Float64Array(atoms), atomicNumbers: new Int32Array(atoms),
+      energy: new Float64Array(added.length), stress: new Float64Array(9 * added.length), cell: new Float64Array(9 * added.length),
+      pbc: new Uint8Array(3 * added.length), systemId: new Int32Array(added.length),
+    };
+    let atom = 0;
+    added.forEach((system, k) => {
+      rows.positions.set(system.positions, 3 * atom);
+      rows.velocities.set(system.velocities, 3 * atom);
+      if (system.forces !== undefined) rows.forces.set(system.forces, 3 * atom);
+      rows.masses.set(system.masses, atom);
+      rows.atomicNumbers.set(system.atomicNumbers, atom);
+      rows.energy[k] = system.energy ?? 0;
+      if (system.stress !== undefined) rows.stress.set(system.stress, 9 * k);
+      rows.cell.set(system.cell, 9 * k);
+      rows.pbc.set(system.pbc, 3 * k);
+      rows.systemId[k] = this.#nextSystemId++;
+      atom += system.numAtoms;
+    });
+    for (const name of ['positions', 'velocities', 'forces', 'masses', 'atomicNumbers'] as const) this.#native.writeRows(name, firstAtom, rows[name]);
+    for (const name of ['energy', 'stress', 'cell', 'pbc', 'systemId'] as const) this.#native.writeRows(name, firstSystem, rows[name]);
+  }
+
+  /** Takes on a new native layout: sizes, views, and the JS-side state of the kept then the appended systems. */
+  #adopt(numAtoms: number, numSystems: number, kept: { valid: Uint8Array[]; info: Record<string, unknown>[]; extra: Map<string, Float64Array> }, added: ReturnType<typeof normalizeSystem>[]): void {
+    this.#numAtoms = numAtoms;
+    this.#numSystems = numSystems;
+    this.#resetViews();
+    RESULT_FIELDS.forEach((field, k) => {
+      const valid = new Uint8Array(numSystems);
+      valid.set(kept.valid[k]);
+      added.forEach((system, j) => { valid[kept.info.length + j] = system[field] === undefined ? 0 : 1; });
+      this.#valid[field] = valid;
+    });
+    this.#anyValid = RESULT_FIELDS.some((field) => this.#valid[field].includes(1));
+    this.#info = [...kept.info, ...added.map((system) => system.info)];
+    this.#growExtraFields(kept.extra, numAtoms, numSystems);
   }
 
   #validate(systems: Iterable<System>, operation: string): ReturnType<typeof normalizeSystem>[] {
@@ -399,20 +464,26 @@ export class Batch {
     const ptr = this.#layout('ptr');
     const order = indices ?? Array.from({ length: this.numSystems }, (_, s) => s);
     const numAtoms = order.reduce((sum, s) => sum + ptr[s + 1] - ptr[s], 0);
+    // Only the rows of these systems are read, from the device if that is where they are current.
+    this.commitHostViews();
+    const systems = Int32Array.from(order);
     const arrays: Partial<Record<NativeFieldName, Float64Array | Int32Array | Uint8Array>> = {};
-    for (const name of [...PER_ATOM_FIELDS, ...PER_SYSTEM_FIELDS, 'numAtoms'] as const) {
-      const source = (name === 'numAtoms' ? this.#layout(name) : this.read(name)) as Float64Array;
-      const width = FIELD_WIDTH[name];
-      const perAtom = (PER_ATOM_FIELDS as readonly string[]).includes(name);
-      const out = new (source.constructor as Float64ArrayConstructor)((perAtom ? numAtoms : order.length) * width);
-      let row = 0;
-      for (const s of order) {
-        const [lo, hi] = perAtom ? [ptr[s], ptr[s + 1]] : [s, s + 1];
-        out.set(source.subarray(lo * width, hi * width), row * width);
-        row += hi - lo;
-      }
-      arrays[name] = out;
-    }
+    for (const name of [...PER_ATOM_FIELDS, ...PER_SYSTEM_FIELDS] as const) arrays[name] = this.#native.readSystems(name, systems);
+    const counts = this.#layout('numAtoms');
+    arrays.numAtoms = Int32Array.from(order, (s) => counts[s]);
+    return {
+      numAtoms,
+      numSystems: order.length,
+      valid: Object.fromEntries(RESULT_FIELDS.map((field) => [field, Uint8Array.from(order, (s) => this.#valid[field][s])])) as PackedSystems['valid'],
+      arrays: arrays as PackedSystems['arrays'],
+      info: order.map((s) => ({ ...this.#info[s] })),
+      extra: this.#extraOf(order),
+    };
+  }
+
+  /** The extra fields' rows of the systems at `order`, compacted. */
+  #extraOf(order: readonly number[]): Map<string, Float64Array> {
+    const ptr = this.#layout('ptr');
     const extra = new Map<string, Float64Array>();
     for (const [name, field] of this.#extra) {
       const chunks = order.map((s) => {
@@ -427,15 +498,7 @@ export class Batch {
       }
       extra.set(name, data);
     }
-    const valid = Object.fromEntries(RESULT_FIELDS.map((field) => [field, Uint8Array.from(order, (s) => this.#valid[field][s])]));
-    return {
-      numAtoms,
-      numSystems: order.length,
-      valid: valid as PackedSystems['valid'],
-      arrays: arrays as PackedSystems['arrays'],
-      info: order.map((s) => ({ ...this.#info[s] })),
-      extra,
-    };
+    return extra;
   }
 
   #extraRows(): Map<string, { per: 'atom' | 'system'; components: number }> {

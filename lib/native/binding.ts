@@ -49,6 +49,15 @@ export interface NativeBatch {
   write<K extends NativeFieldName>(field: K, source: NativeFieldArrays[K]): void;
   /** Makes the host mirror of `field` current and, with `write`, marks the device copy stale. */
   acquire(field: NativeFieldName, write: boolean): void;
+  /**
+   * Keeps the systems at `keep` (in that order) and appends systems of `addedAtoms` atoms, compacting each
+   * field on the side where it is current; appended rows are zero until written with writeRows().
+   */
+  refill(keep: Int32Array, addedAtoms: Int32Array): void;
+  /** Writes whole rows of a field starting at row `first`, on every side where the field is current. */
+  writeRows<K extends NativeFieldName>(field: K, first: number, source: NativeFieldArrays[K]): void;
+  /** The rows of the systems at `systems` (in that order), from the host if current, else from the device. */
+  readSystems<K extends Exclude<NativeFieldName, 'ptr'>>(field: K, systems: Int32Array): NativeFieldArrays[K];
   /** acquire(), then view(). */
   hostView<K extends NativeFieldName>(field: K, write: boolean): NativeFieldArrays[K];
   transferStats(): TransferStats;

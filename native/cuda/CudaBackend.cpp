@@ -9,6 +9,7 @@
 #include "cuda/CudaIntegrators.h"
 #include "cuda/CudaNativeHooks.h"
 #include "cuda/CudaPairForceKernel.h"
+#include "cuda/CudaRowGather.cuh"
 #include "cuda/CudaPairLoss.h"
 #include "kernels/PairForceKernel.h"
 
@@ -55,6 +56,50 @@ std::unique_ptr<NativeHook> CudaBackend::createNativeHook(const NativeHookSpec& 
 
 std::unique_ptr<PairLossKernel> CudaBackend::createPairLossKernel(const PairLossSpec& spec) {
   return createCudaPairLossKernel(spec);
+}
+
+void CudaBackend::refillDevice(const RefillPlan& plan, FieldSet kept) {
+  // The plan goes up once (a few words per system); the kept rows move only on the device.
+  const auto upload = [](DeviceBuffer& buffer, const auto& values) {
+    const std::size_t bytes = values.size() * sizeof(values[0]);
+    buffer.allocate(bytes, "refill");
+    if (bytes > 0) cudaCheck(cudaMemcpy(buffer.data(), values.data(), bytes, cudaMemcpyHostToDevice), "refill");
+  };
+  DeviceBuffer d_sourceSystem, d_sourceAtom, d_targetAtom, d_atomCount;
+  upload(d_sourceSystem, plan.sourceSystem);
+  upload(d_sourceAtom, plan.sourceAtom);
+  upload(d_targetAtom, plan.targetAtom);
+  upload(d_atomCount, plan.atomCount);
+  for (int i = 0; i < kFieldCount; ++i) {
+    const Field field = static_cast<Field>(i);
+    DeviceBuffer next;
+    next.allocate(fieldBytes(field), "refill");
+    if (kept.contains(field)) {
+      const FieldInfo& info = fieldInfo(field);
+      kernel::RowGatherArgs args{d_sourceSystem.as<const std::int64_t>(), d_sourceAtom.as<const std::int64_t>(),
+                                 d_targetAtom.as<const std::int64_t>(),   d_atomCount.as<const std::int32_t>(),
+                                 plan.numSystems,
+                                 d_fields_[i].as<const unsigned char>(),  next.as<unsigned char>(),
+                                 static_cast<std::size_t>(info.components) * elementSize(info.type),
+                                 info.extent == Extent::PerAtom};
+      cudaCheck(kernel::gatherRows(args), "refill");
+    }
+    d_fields_[i].swap(next);
+  }
+  d_result_.allocate(static_cast<std::size_t>(plan.numSystems) * sizeof(double), "refill");
+  // The old arrays are freed as `next` goes out of scope; wait for the gathers that read them first.
+  cudaCheck(cudaDeviceSynchronize(), "refill");
+}
+
+void CudaBackend::copyRangeToDevice(Field field, std::size_t offset, std::size_t bytes) {
+  cudaCheck(cudaMemcpy(d_fields_[static_cast<int>(field)].as<unsigned char>() + offset,
+                       static_cast<const unsigned char*>(hostBuffer(field)->data()) + offset, bytes, cudaMemcpyHostToDevice),
+            "write rows");
+}
+
+void CudaBackend::copyRangeFromDevice(Field field, std::size_t offset, std::size_t bytes, void* out) {
+  cudaCheck(cudaMemcpy(out, d_fields_[static_cast<int>(field)].as<const unsigned char>() + offset, bytes, cudaMemcpyDeviceToHost),
+            "read rows");
 }
 
 void CudaBackend::copyToHost(Field field, std::size_t bytes) {

@@ -47,6 +47,9 @@ class CudaBackend final : public Backend {
   BatchStorage* deviceArrays() noexcept override { return nullptr; }
   void copyToHost(Field field, std::size_t bytes) override;
   void copyToDevice(Field field, std::size_t bytes) override;
+  void refillDevice(const RefillPlan& plan, FieldSet kept) override;
+  void copyRangeToDevice(Field field, std::size_t offset, std::size_t bytes) override;
+  void copyRangeFromDevice(Field field, std::size_t offset, std::size_t bytes, void* out) override;
 
  private:
   void reduceInto(Field field, ReduceOp op, double* out, const char* operation);

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 
 #include "cuda/CudaCheck.h"
 
@@ -32,6 +33,12 @@ class DeviceBuffer {
     data_ = block;
     bytes_ = bytes;
     cudaCheck(cudaMemset(data_, 0, bytes), operation);
+  }
+
+  /** Exchanges the blocks of two buffers (no copy). */
+  void swap(DeviceBuffer& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(bytes_, other.bytes_);
   }
 
   void* data() const noexcept { return data_; }

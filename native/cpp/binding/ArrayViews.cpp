@@ -40,14 +40,16 @@ Napi::ArrayBuffer externalOrCopy(Napi::Env env, const std::shared_ptr<HostBuffer
 
 bool externalViewsSupported() { return externalAllowed.load(); }
 
-Napi::TypedArray makeView(Napi::Env env, const std::shared_ptr<HostBuffer>& buffer, ElementType type,
-                          std::size_t length) {
-  const std::size_t bytes = length * elementSize(type);
-  Napi::ArrayBuffer arrayBuffer = externalOrCopy(env, buffer, bytes);
+Napi::TypedArray typedArrayOver(Napi::Env env, Napi::ArrayBuffer buffer, ElementType type, std::size_t length) {
   napi_value view;
-  const napi_status status = napi_create_typedarray(env, typedArrayType(type), length, arrayBuffer, 0, &view);
+  const napi_status status = napi_create_typedarray(env, typedArrayType(type), length, buffer, 0, &view);
   if (status != napi_ok) throwJs(env, "NATIVE_FAILURE", "could not create a typed array view");
   return Napi::TypedArray(env, view);
+}
+
+Napi::TypedArray makeView(Napi::Env env, const std::shared_ptr<HostBuffer>& buffer, ElementType type,
+                          std::size_t length) {
+  return typedArrayOver(env, externalOrCopy(env, buffer, length * elementSize(type)), type, length);
 }
 
 void requireFieldSource(Napi::Env env, const Napi::Value& source, ElementType type, std::size_t length, const char* fieldName) {

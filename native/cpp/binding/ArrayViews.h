@@ -19,6 +19,9 @@ Napi::TypedArray makeView(Napi::Env env, const std::shared_ptr<HostBuffer>& buff
 /** False after the runtime has refused an external ArrayBuffer in this process. */
 bool externalViewsSupported();
 
+/** A typed array of `length` elements of `type` over the whole of `buffer`. */
+Napi::TypedArray typedArrayOver(Napi::Env env, Napi::ArrayBuffer buffer, ElementType type, std::size_t length);
+
 /** Throws a typed JS error unless `source` is a typed array of `type` with `length` elements. */
 void requireFieldSource(Napi::Env env, const Napi::Value& source, ElementType type, std::size_t length, const char* fieldName);
 

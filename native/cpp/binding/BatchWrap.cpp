@@ -17,6 +17,9 @@ Napi::Function BatchWrap::define(Napi::Env env) {
           InstanceMethod<&BatchWrap::view>("view"),
           InstanceMethod<&BatchWrap::write>("write"),
           InstanceMethod<&BatchWrap::acquire>("acquire"),
+          InstanceMethod<&BatchWrap::refill>("refill"),
+          InstanceMethod<&BatchWrap::writeRows>("writeRows"),
+          InstanceMethod<&BatchWrap::readSystems>("readSystems"),
           InstanceMethod<&BatchWrap::hostView>("hostView"),
           InstanceMethod<&BatchWrap::transferStats>("transferStats"),
           InstanceMethod<&BatchWrap::resetTransferStats>("resetTransferStats"),
@@ -81,6 +84,61 @@ Napi::Value BatchWrap::acquire(const Napi::CallbackInfo& info) {
   const bool forWrite = info.Length() > 1 && info[1].ToBoolean().Value();
   guard(info.Env(), [&] { backend_->host({field}, forWrite ? FieldSet{field} : FieldSet{}); });
   return info.Env().Undefined();
+}
+
+namespace {
+std::vector<std::int64_t> requireIndices(const Napi::CallbackInfo& info, std::size_t index, const char* what) {
+  if (info.Length() <= index || !info[index].IsTypedArray() ||
+      info[index].As<Napi::TypedArray>().TypedArrayType() != napi_int32_array) {
+    throwJs(info.Env(), "INVALID_ARGUMENT", std::string(what) + " must be an Int32Array");
+  }
+  Napi::Int32Array values = info[index].As<Napi::Int32Array>();
+  return std::vector<std::int64_t>(values.Data(), values.Data() + values.ElementLength());
+}
+}  // namespace
+
+Napi::Value BatchWrap::refill(const Napi::CallbackInfo& info) {
+  const std::vector<std::int64_t> keep = requireIndices(info, 0, "refill: keep");
+  const std::vector<std::int64_t> added = requireIndices(info, 1, "refill: addedAtoms");
+  const std::vector<std::int32_t> addedAtoms(added.begin(), added.end());
+  guard(info.Env(), [&] { backend_->refill(keep, addedAtoms); });
+  return info.Env().Undefined();
+}
+
+Napi::Value BatchWrap::writeRows(const Napi::CallbackInfo& info) {
+  const Field field = requireField(info, 0);
+  const std::int64_t first = requireCount(info, 1, "writeRows: first");
+  const FieldInfo& spec = fieldInfo(field);
+  if (info.Length() < 3 || !info[2].IsTypedArray()) throwJs(info.Env(), "INVALID_ARGUMENT", "writeRows: missing source array");
+  const std::size_t length = info[2].As<Napi::TypedArray>().ElementLength();
+  if (length % static_cast<std::size_t>(spec.components) != 0) {
+    throwJs(info.Env(), "INVALID_ARGUMENT", std::string("writeRows: '") + spec.name + "' takes whole rows of " +
+                                                std::to_string(spec.components) + " values");
+  }
+  requireFieldSource(info.Env(), info[2], spec.type, length, spec.name);
+  Napi::TypedArray source = info[2].As<Napi::TypedArray>();
+  const auto* bytes = static_cast<const std::uint8_t*>(source.ArrayBuffer().Data()) + source.ByteOffset();
+  const auto rows = static_cast<std::int64_t>(length / static_cast<std::size_t>(spec.components));
+  guard(info.Env(), [&] { backend_->writeRows(field, first, rows, bytes); });
+  return info.Env().Undefined();
+}
+
+Napi::Value BatchWrap::readSystems(const Napi::CallbackInfo& info) {
+  const Field field = requireField(info, 0);
+  const std::vector<std::int64_t> systems = requireIndices(info, 1, "readSystems: systems");
+  const FieldInfo& spec = fieldInfo(field);
+  if (spec.extent == Extent::PerSystemPlusOne) throwJs(info.Env(), "INVALID_FIELD", "readSystems: ptr has no rows per system");
+  // Sized from the host layout (ptr is rebuilt on the host and always current there).
+  const std::int32_t* ptr = guard(info.Env(), [&] { return backend_->host({Field::Ptr}).i32(Field::Ptr); });
+  std::size_t rows = 0;
+  for (std::int64_t s : systems) {
+    if (s < 0 || s >= backend_->numSystems()) throwJs(info.Env(), "INVALID_ARGUMENT", "readSystems: system " + std::to_string(s) + " is outside the batch");
+    rows += spec.extent == Extent::PerAtom ? static_cast<std::size_t>(ptr[s + 1] - ptr[s]) : 1;
+  }
+  const std::size_t length = rows * static_cast<std::size_t>(spec.components);
+  Napi::ArrayBuffer buffer = Napi::ArrayBuffer::New(info.Env(), length * elementSize(spec.type));
+  guard(info.Env(), [&] { backend_->readSystems(field, systems, buffer.Data()); });
+  return typedArrayOver(info.Env(), buffer, spec.type, length);
 }
 
 Napi::Value BatchWrap::hostView(const Napi::CallbackInfo& info) {

@@ -25,6 +25,9 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
   Napi::Value view(const Napi::CallbackInfo& info);
   Napi::Value write(const Napi::CallbackInfo& info);
   Napi::Value acquire(const Napi::CallbackInfo& info);
+  Napi::Value refill(const Napi::CallbackInfo& info);
+  Napi::Value writeRows(const Napi::CallbackInfo& info);
+  Napi::Value readSystems(const Napi::CallbackInfo& info);
   Napi::Value hostView(const Napi::CallbackInfo& info);
   Napi::Value transferStats(const Napi::CallbackInfo& info);
   Napi::Value resetTransferStats(const Napi::CallbackInfo& info);

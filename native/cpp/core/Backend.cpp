@@ -1,6 +1,11 @@
 #include "core/Backend.h"
 
+#include <algorithm>
+#include <array>
+#include <cstring>
+
 #include "core/Error.h"
+#include "core/RowGather.h"
 #include "dynamics/Integrator.h"
 #include "dynamics/NativeHookFactory.h"
 #include "kernels/PairForceKernel.h"
@@ -20,6 +25,94 @@ void Backend::resize(std::int64_t numAtoms, std::int64_t numSystems) {
     throw;
   }
   coherence_.reset();
+}
+
+void Backend::refill(const std::vector<std::int64_t>& keep, const std::vector<std::int32_t>& addedAtoms) {
+  const std::vector<std::int32_t> oldPtr(host({Field::Ptr}).i32(Field::Ptr), host_.i32(Field::Ptr) + host_.numSystems() + 1);
+  const RefillPlan plan = makeRefillPlan(oldPtr.data(), host_.numSystems(), keep, addedAtoms);
+  const FieldSet layout{Field::Ptr, Field::NumAtoms, Field::SystemIndex};
+  FieldSet onHost;
+  FieldSet onDevice;
+  std::array<std::shared_ptr<HostBuffer>, kFieldCount> old;
+  for (int i = 0; i < kFieldCount; ++i) {
+    const Field field = static_cast<Field>(i);
+    old[i] = host_.buffer(field);
+    if (layout.contains(field)) continue;
+    onHost = onHost.with(field, coherence_.current(field, Side::Host));
+    onDevice = onDevice.with(field, coherence_.current(field, Side::Device));
+  }
+  const bool copies = !unified();
+  host_.resize(plan.numAtoms, plan.numSystems);
+  for (int i = 0; i < kFieldCount; ++i) {
+    const Field field = static_cast<Field>(i);
+    if (onHost.contains(field)) gatherRows(field, plan, old[i]->data(), host_.buffer(field)->data());
+  }
+  if (copies) {
+    try {
+      refillDevice(plan, onDevice);
+    } catch (...) {
+      host_.resize(0, 0);
+      resizeDevice(0, 0);
+      coherence_.reset();
+      throw;
+    }
+  }
+  // The layout is rebuilt on the host from the plan; the device gets it when a kernel reads it.
+  std::int32_t* ptr = host_.i32(Field::Ptr);
+  std::int32_t* numAtoms = host_.i32(Field::NumAtoms);
+  std::int32_t* systemIndex = host_.i32(Field::SystemIndex);
+  for (std::int64_t s = 0; s < plan.numSystems; ++s) {
+    ptr[s] = static_cast<std::int32_t>(plan.targetAtom[s]);
+    numAtoms[s] = plan.atomCount[s];
+    std::fill(systemIndex + plan.targetAtom[s], systemIndex + plan.targetAtom[s] + plan.atomCount[s], static_cast<std::int32_t>(s));
+  }
+  ptr[plan.numSystems] = static_cast<std::int32_t>(plan.numAtoms);
+  for (Field field : {Field::Ptr, Field::NumAtoms, Field::SystemIndex}) coherence_.modified(field, Side::Host);
+  if (!copies) coherence_.reset();
+}
+
+void Backend::writeRows(Field field, std::int64_t first, std::int64_t count, const void* source) {
+  const FieldInfo& info = fieldInfo(field);
+  const std::size_t rowBytes = static_cast<std::size_t>(info.components) * elementSize(info.type);
+  const std::size_t rows = fieldBytes(field) / rowBytes;
+  if (first < 0 || count < 0 || static_cast<std::size_t>(first + count) > rows) {
+    fail("INVALID_ARGUMENT", std::string("writeRows: rows [") + std::to_string(first) + ", " + std::to_string(first + count) +
+                                 ") are outside the " + std::to_string(rows) + " rows of '" + info.name + "'");
+  }
+  const std::size_t offset = static_cast<std::size_t>(first) * rowBytes;
+  const std::size_t bytes = static_cast<std::size_t>(count) * rowBytes;
+  if (bytes == 0) return;
+  // The host buffer always takes the rows: where the host is stale, they are overwritten by the next sync
+  // anyway, and meanwhile they are the staging copy for the device.
+  std::memcpy(static_cast<unsigned char*>(host_.buffer(field)->data()) + offset, source, bytes);
+  if (!unified() && coherence_.current(field, Side::Device)) {
+    copyRangeToDevice(field, offset, bytes);
+    coherence_.rangeToDevice(bytes);
+  }
+  coherence_.touched(field);
+}
+
+void Backend::readSystems(Field field, const std::vector<std::int64_t>& systems, void* out) {
+  const FieldInfo& info = fieldInfo(field);
+  if (info.extent == Extent::PerSystemPlusOne) fail("INVALID_FIELD", "readSystems: ptr has no rows per system");
+  const std::size_t rowBytes = static_cast<std::size_t>(info.components) * elementSize(info.type);
+  const std::int32_t* ptr = host({Field::Ptr}).i32(Field::Ptr);
+  const bool fromHost = unified() || coherence_.current(field, Side::Host);
+  auto* target = static_cast<unsigned char*>(out);
+  for (std::int64_t s : systems) {
+    if (s < 0 || s >= host_.numSystems()) fail("INVALID_ARGUMENT", "readSystems: system " + std::to_string(s) + " is outside the batch");
+    const bool perAtom = info.extent == Extent::PerAtom;
+    const std::size_t offset = (perAtom ? static_cast<std::size_t>(ptr[s]) : static_cast<std::size_t>(s)) * rowBytes;
+    const std::size_t bytes = (perAtom ? static_cast<std::size_t>(ptr[s + 1] - ptr[s]) : 1) * rowBytes;
+    if (bytes == 0) continue;
+    if (fromHost) {
+      std::memcpy(target, static_cast<const unsigned char*>(host_.buffer(field)->data()) + offset, bytes);
+    } else {
+      copyRangeFromDevice(field, offset, bytes, target);
+      coherence_.rangeToHost(bytes);
+    }
+    target += bytes;
+  }
 }
 
 void Backend::acquire(Side side, FieldSet reads, FieldSet writes) {

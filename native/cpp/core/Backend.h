@@ -13,6 +13,7 @@
 #include "core/Coherence.h"
 #include "core/FieldSet.h"
 #include "core/Fields.h"
+#include "core/RefillPlan.h"
 
 namespace hookmd {
 
@@ -69,6 +70,23 @@ class Backend {
    * kernel and they are host memory (cpu, mirror), else the host mirrors. Syncs and marks like host().
    */
   BatchStorage& arraysFor(Kernel kernel, FieldSet reads, FieldSet writes = {});
+  /**
+   * Keeps the systems at `keep` (in that order) and appends systems of `addedAtoms` atoms, in place. Every
+   * field is compacted on each side where it is current, so kept data does not cross between host and
+   * device; appended rows are zero until writeRows() fills them. ptr, numAtoms and systemIndex are rebuilt on
+   * the host. The arrays are reallocated (generation() changes). Throws INVALID_ARGUMENT for a bad index.
+   */
+  void refill(const std::vector<std::int64_t>& keep, const std::vector<std::int32_t>& addedAtoms);
+  /**
+   * Writes `count` rows of `field` from `source`, starting at row `first`, on every side where the field is
+   * current (the copy to the device counts in transferStats()). Coherence is unchanged.
+   */
+  void writeRows(Field field, std::int64_t first, std::int64_t count, const void* source);
+  /**
+   * The rows of the systems at `systems` (in that order) of `field`, packed into `out`: from the host when
+   * it is current, else only those rows from the device (counted). Coherence is unchanged.
+   */
+  void readSystems(Field field, const std::vector<std::int64_t>& systems, void* out);
   /** The host buffer of `field` without any sync, for views that stay valid across syncs. */
   const std::shared_ptr<HostBuffer>& hostBuffer(Field field) const { return host_.buffer(field); }
 
@@ -114,6 +132,12 @@ class Backend {
   virtual void copyToHost(Field field, std::size_t bytes) = 0;
   /** Copies `bytes` bytes of `field` host mirror → device. */
   virtual void copyToDevice(Field field, std::size_t bytes) = 0;
+  /** Reallocates the device arrays for `plan` (zeroed) and compacts the fields in `kept` into them. */
+  virtual void refillDevice(const RefillPlan& plan, FieldSet kept) = 0;
+  /** Copies bytes [offset, offset + bytes) of `field`'s host mirror to the same range on the device. */
+  virtual void copyRangeToDevice(Field field, std::size_t offset, std::size_t bytes) = 0;
+  /** Copies bytes [offset, offset + bytes) of `field` on the device to `out`. */
+  virtual void copyRangeFromDevice(Field field, std::size_t offset, std::size_t bytes, void* out) = 0;
 
   BatchStorage& hostStorage() noexcept { return host_; }
   const BatchStorage& hostStorage() const noexcept { return host_; }

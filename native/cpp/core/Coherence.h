@@ -34,6 +34,19 @@ class Coherence {
   /** Changes every time the field is modified on either side, so caches of derived data can compare it. */
   std::uint64_t version(Field field) const { return version_[index(field)]; }
 
+  /** Rows of a field were copied host → device without changing which side is current (writeRows). */
+  void rangeToDevice(std::uint64_t bytes) {
+    stats_.toDeviceBytes += bytes;
+    ++stats_.toDeviceCopies;
+  }
+  /** Rows of a field were copied device → host into a caller's buffer (readSystems). */
+  void rangeToHost(std::uint64_t bytes) {
+    stats_.toHostBytes += bytes;
+    ++stats_.toHostCopies;
+  }
+  /** The field changed in place on every current side: its version moves on, its sides stay current. */
+  void touched(Field field) { ++version_[index(field)]; }
+
   /** A per-system result block (a reduction's output) was copied device → host. */
   void resultToHost(std::uint64_t bytes) {
     stats_.toHostBytes += bytes;

@@ -21,6 +21,9 @@ class CpuBackend final : public Backend {
   BatchStorage* deviceArrays() noexcept override { return &hostStorage(); }
   void copyToHost(Field, std::size_t) override {}
   void copyToDevice(Field, std::size_t) override {}
+  void refillDevice(const RefillPlan&, FieldSet) override {}
+  void copyRangeToDevice(Field, std::size_t, std::size_t) override {}
+  void copyRangeFromDevice(Field, std::size_t, std::size_t, void*) override {}
 };
 
 /** Registers "cpu" with the backend registry. */

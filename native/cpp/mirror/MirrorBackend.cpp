@@ -1,9 +1,11 @@
 #include "mirror/MirrorBackend.h"
 
+#include <array>
 #include <cstring>
 
 #include "core/BackendRegistry.h"
 #include "core/DeviceKernels.h"
+#include "core/RowGather.h"
 #include "core/ThreadPool.h"
 #include "cpu/CpuReductions.h"
 
@@ -32,6 +34,25 @@ void MirrorBackend::copyToDevice(Field field, std::size_t bytes) {
 }
 
 // The results are computed where the device arrays are and then "copied" to the caller, as cuda copies them.
+void MirrorBackend::refillDevice(const RefillPlan& plan, FieldSet kept) {
+  std::array<std::shared_ptr<HostBuffer>, kFieldCount> old;
+  for (int i = 0; i < kFieldCount; ++i) old[i] = device_.buffer(static_cast<Field>(i));
+  device_.resize(plan.numAtoms, plan.numSystems);
+  for (int i = 0; i < kFieldCount; ++i) {
+    const Field field = static_cast<Field>(i);
+    if (kept.contains(field)) gatherRows(field, plan, old[i]->data(), device_.buffer(field)->data());
+  }
+}
+
+void MirrorBackend::copyRangeToDevice(Field field, std::size_t offset, std::size_t bytes) {
+  std::memcpy(static_cast<unsigned char*>(device_.buffer(field)->data()) + offset,
+              static_cast<const unsigned char*>(hostBuffer(field)->data()) + offset, bytes);
+}
+
+void MirrorBackend::copyRangeFromDevice(Field field, std::size_t offset, std::size_t bytes, void* out) {
+  std::memcpy(out, static_cast<const unsigned char*>(device_.buffer(field)->data()) + offset, bytes);
+}
+
 void MirrorBackend::reduce(Field field, ReduceOp op, double* out) {
   reduceOnHost(arraysFor(Kernel::Reductions, reductionReads(field)), field, op, out);
   countResultToHost(static_cast<std::size_t>(numSystems()) * sizeof(double));

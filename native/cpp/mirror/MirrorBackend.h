@@ -23,6 +23,9 @@ class MirrorBackend final : public Backend {
   BatchStorage* deviceArrays() noexcept override;
   void copyToHost(Field field, std::size_t bytes) override;
   void copyToDevice(Field field, std::size_t bytes) override;
+  void refillDevice(const RefillPlan& plan, FieldSet kept) override;
+  void copyRangeToDevice(Field field, std::size_t offset, std::size_t bytes) override;
+  void copyRangeFromDevice(Field field, std::size_t offset, std::size_t bytes, void* out) override;
 
  private:
   BatchStorage device_;

@@ -8,6 +8,7 @@
 #include "core/ThreadPool.h"
 #include "math/PairGeometry.h"
 #include "models/Messages.h"
+#include "models/OverlapCheck.h"
 
 namespace hookmd {
 
@@ -179,6 +180,11 @@ void PairPotential::compute(Backend& backend, const ComputeRequest& request) {
     backend.syncToDevice(Field::Energy);
     if (request.forces) backend.syncToDevice(Field::Forces);
     if (request.stress) backend.syncToDevice(Field::Stress);
+  }
+
+  // Overlapping atoms: only a non-finite energy pays for the search (issue 19 item 8).
+  for (std::int64_t s = 0; s < systems; ++s) {
+    if (wanted(s) && !std::isfinite(storage.f64(Field::Energy)[s])) checkOverlap(name_, s, backend, neighbors_.list(s));
   }
 }
 

@@ -27,7 +27,7 @@ const vec = (scale: fc.Arbitrary<number>): fc.Arbitrary<Vec> =>
 
 /** A well-shaped cell, a nearly singular one (third row almost in the plane of the first two), or a narrow one. */
 const cell: fc.Arbitrary<Vec[]> = fc.oneof(
-  fc.tuple(fc.double({ min: 3, max: 12, noNaN: true }), vec(fc.constant(1.5)), vec(fc.constant(1.5))).map(([a, p, q]) => [
+  fc.tuple(fc.double({ min: 3, max: 12, noNaN: true }), vec(fc.constant(1.5)), vec(fc.constant(1.5))).map(([a, p, q]): Vec[] => [
     [a, 0, 0], [p[0], a + p[1], 0], [q[0], q[1], a + Math.abs(q[2])],
   ]),
   fc.tuple(fc.double({ min: 1e-9, max: 1e-2, noNaN: true }), unit).map(([eps, t]): Vec[] => [

@@ -1,11 +1,14 @@
 {
   # CPU backend. Keep the defines and flags in step with CMakeLists.txt (exceptions on, same NAPI_VERSION).
+  # NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS: a napi call that fails while a worker is being terminated raises
+  # a Napi::Error that cannot be rethrown into the dying environment; without the define node-addon-api
+  # then throws from its callback wrapper and std::terminate aborts the whole process.
   "targets": [
     {
       "target_name": "hookmd",
       "sources": ["<!@(node scripts/list-sources.cjs cpp)"],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native/cpp"],
-      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
       "cflags_cc": ["-std=c++17", "-fexceptions", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter"],
       "cflags!": ["-fno-exceptions"],

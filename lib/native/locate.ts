@@ -23,8 +23,12 @@ export function cudaBinaryCandidates(root: string = PACKAGE_ROOT): string[] {
   ];
 }
 
-/** The CPU addon's path as node-gyp-build resolves it (prebuild tags checked), or undefined. */
+/**
+ * The CPU addon's path: HOOKMD_BINARY when set (the sanitizer build of `npm run test:asan`), else as
+ * node-gyp-build resolves it (prebuild tags checked), or undefined.
+ */
 export function findCpuBinary(root: string = PACKAGE_ROOT): string | undefined {
+  if (process.env.HOOKMD_BINARY) return resolve(process.env.HOOKMD_BINARY);
   const require = createRequire(import.meta.url);
   const nodeGypBuild = require('node-gyp-build') as { resolve?: (dir: string) => string; path?: (dir: string) => string };
   const resolveBinary = nodeGypBuild.resolve ?? nodeGypBuild.path;

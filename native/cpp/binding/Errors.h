@@ -1,6 +1,8 @@
 // Native exceptions cross into JS as the HookmdError class that lib/native passes to setErrorFactory at
 // load time (better-sqlite3 does the same with SqliteError). Every exported function body runs inside
-// `guard`, so no C++ exception ever escapes into Node.
+// `guard`, so no C++ exception ever escapes into Node. While a worker's environment shuts down no error can
+// reach JS at all; the build defines NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS so that node-addon-api drops
+// it there instead of calling std::terminate (test/native/worker-termination.test.ts).
 #pragma once
 
 #include <napi.h>

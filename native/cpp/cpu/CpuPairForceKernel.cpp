@@ -9,6 +9,7 @@
 #include "math/LennardJonesEval.h"
 #include "math/MorseEval.h"
 #include "math/PairGeometry.h"
+#include "neighbor/OverlapCheck.h"
 
 namespace hookmd {
 
@@ -54,6 +55,11 @@ void CpuPairForceKernel::execute(Backend& backend, const ComputeRequest& request
   });
   for (std::int64_t s = 0; s < systems; ++s) {
     if (wanted(s) && large(s)) computeLargeSystem(s, pass);
+  }
+  // Overlapping atoms: only a non-finite energy pays for the search (docs/models.md).
+  const double* energy = storage.f64(Field::Energy);
+  for (std::int64_t s = 0; s < systems; ++s) {
+    if (wanted(s) && !std::isfinite(energy[s])) checkOverlap(model_, s, backend, storage, neighbors_.list(s));
   }
 }
 

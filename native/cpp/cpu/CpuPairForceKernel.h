@@ -46,7 +46,7 @@ class CpuPairForceKernel : public PairForceKernel {
   NeighborStats neighborStats() const override { return neighbors_.stats(); }
 
  protected:
-  explicit CpuPairForceKernel(double cutoff) : cutoff_(cutoff) {}
+  CpuPairForceKernel(const char* model, double cutoff) : model_(model), cutoff_(cutoff) {}
   /** Adds one chunk's pairs to `sums` (and to task.f when forces are requested). */
   virtual void evaluateChunk(const ChunkTask& task, PairSums& sums) const = 0;
 
@@ -70,6 +70,7 @@ class CpuPairForceKernel : public PairForceKernel {
   void computeLargeSystem(std::int64_t s, const Pass& pass);
   void finishSystem(std::int64_t s, const Pass& pass, const PairSums& sums);
 
+  const char* model_;
   double cutoff_;
   std::vector<Workspace> workspaces_;
   NeighborCache neighbors_;

@@ -79,7 +79,7 @@ class CpuPairForceKernelOf final : public CpuPairForceKernel {
   using Params = typename Eval::Params;
 
   explicit CpuPairForceKernelOf(const PairForceSpec& spec)
-      : CpuPairForceKernel(spec.cutoff), numTypes_(spec.numTypes), params_(spec.params.size() / sizeof(Params)),
+      : CpuPairForceKernel(spec.model, spec.cutoff), numTypes_(spec.numTypes), params_(spec.params.size() / sizeof(Params)),
         switches_(spec.switches) {
     std::memcpy(params_.data(), spec.params.data(), params_.size() * sizeof(Params));
   }

@@ -30,7 +30,8 @@ class Potential {
    * kernel of the backend; the backend syncs only what the kernel reads.
    * Throws NativeError: MISSING_PAIR, SKIN_UNSET and INVALID_BATCH before any output is written;
    * INVALID_POSITIONS, SINGULAR_CELL, CELL_TOO_NARROW or SYSTEM_TOO_LARGE from a system's neighbor build,
-   * when other systems' outputs may already be written.
+   * when other systems' outputs may already be written; OVERLAPPING_ATOMS after every output is written,
+   * when a system's energy is non-finite because two of its atoms overlap.
    */
   virtual void compute(Backend& backend, const ComputeRequest& request) = 0;
 

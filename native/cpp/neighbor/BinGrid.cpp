@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "core/Error.h"
@@ -78,8 +79,25 @@ void invert(const double* m, double det, double* out) {
   out[8] = (m[0] * m[4] - m[1] * m[3]) / det;
 }
 
-/** Smallest number of bins of width `width` that covers `distance` (a hair of rounding slack). */
-int binsToReach(double distance, double width) { return static_cast<int>(std::ceil(distance / width - 1e-9)); }
+/**
+ * Smallest number of bins of width `width` that covers `distance` (a hair of rounding slack), as a double:
+ * a huge cutoff or a sliver of a cell makes it exceed any int, so callers bound it before narrowing.
+ */
+double binsToReach(double distance, double width) { return std::ceil(distance / width - 1e-9); }
+
+/** Bins across `extent` at kBinsPerReach per rlist, 1 to 1e6; clamped in double so the cast is defined. */
+int binsAcross(double extent, double rlist) {
+  const double bins = extent * kBinsPerReach / rlist;
+  return bins >= 1.0 ? static_cast<int>(std::min(bins, 1e6)) : 1;
+}
+
+/** A count for a message: digits while a long long holds it exactly, else "1.2e+30" or "inf". */
+std::string formatCount(double count) {
+  if (count < 1e15) return std::to_string(static_cast<long long>(count));
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", count);
+  return text;
+}
 }  // namespace
 
 BinGrid makeBinGrid(const double* cell, const std::uint8_t* pbc, const double* positions, std::int64_t count,
@@ -118,35 +136,45 @@ BinGrid makeBinGrid(const double* cell, const std::uint8_t* pbc, const double* p
     }
     grid.lower[k] = lo;
     extent[k] = hi - lo;
+    // Finite coordinates can still span more than a double holds; binning would then divide inf by inf.
+    if (!std::isfinite(extent[k])) {
+      fail("INVALID_POSITIONS", "neighbor list: the atoms span more than 1.8e308 along a non-periodic direction");
+    }
   }
 
-  for (int k = 0; k < 3; ++k) {
-    grid.bins[k] = singleBin ? 1 : std::max(1, static_cast<int>(std::min(extent[k] * kBinsPerReach / rlist, 1e6)));
-  }
+  for (int k = 0; k < 3; ++k) grid.bins[k] = singleBin ? 1 : binsAcross(extent[k], rlist);
   const std::int64_t cap = std::max(kMinBinCap, kMaxBinsPerAtom * count);
   while (grid.binCount() > cap) {
     const double shrink = std::cbrt(static_cast<double>(grid.binCount()) / static_cast<double>(cap));
     for (int k = 0; k < 3; ++k) grid.bins[k] = std::max(1, static_cast<int>(grid.bins[k] / std::max(shrink, 1.01)));
   }
 
+  // Reach and images stay doubles until the image total is known to be within kMaxImages: that bounds
+  // every periodic reach (at most images × bins, and bins > 1 only when a bin is rlist/2 wide or more).
+  double reach[3];
+  double images[3];
   for (int k = 0; k < 3; ++k) {
     if (grid.periodic[k]) {
       grid.binWidth[k] = extent[k] / grid.bins[k];
       grid.binFraction[k] = 1.0 / grid.bins[k];
-      grid.reach[k] = binsToReach(rlist, grid.binWidth[k]);
-      grid.images[k] = (grid.reach[k] + grid.bins[k] - 1) / grid.bins[k];
+      reach[k] = binsToReach(rlist, grid.binWidth[k]);
+      images[k] = std::ceil(reach[k] / grid.bins[k]);
     } else {
       grid.binWidth[k] = grid.bins[k] > 1 ? extent[k] / grid.bins[k] : std::max(extent[k], rlist);
       grid.binFraction[k] = grid.binWidth[k];
-      grid.reach[k] = grid.bins[k] > 1 ? std::min(binsToReach(rlist, grid.binWidth[k]), grid.bins[k] - 1) : 0;
-      grid.images[k] = 0;
+      reach[k] = grid.bins[k] > 1 ? std::min(binsToReach(rlist, grid.binWidth[k]), grid.bins[k] - 1.0) : 0.0;
+      images[k] = 0.0;
     }
   }
-  const double images = static_cast<double>(2 * grid.images[0] + 1) * (2 * grid.images[1] + 1) * (2 * grid.images[2] + 1);
-  if (images > kMaxImages) {
+  const double imageTotal = (2 * images[0] + 1) * (2 * images[1] + 1) * (2 * images[2] + 1);
+  // Written so that NaN (an infinite cutoff over a zero width) also fails.
+  if (!(imageTotal <= kMaxImages)) {
     fail("CELL_TOO_NARROW", "neighbor list: the cell is so narrow compared with the cutoff that the search needs " +
-                                std::to_string(static_cast<long long>(images)) + " periodic images (limit " +
-                                std::to_string(kMaxImages) + ")");
+                                formatCount(imageTotal) + " periodic images (limit " + std::to_string(kMaxImages) + ")");
+  }
+  for (int k = 0; k < 3; ++k) {
+    grid.reach[k] = static_cast<int>(std::max(reach[k], 0.0));
+    grid.images[k] = static_cast<int>(images[k]);
   }
   return grid;
 }

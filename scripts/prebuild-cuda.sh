@@ -23,8 +23,13 @@ npx --no-install cmake-js configure --out build-cuda --CDHOOKMD_CUDA=ON --CDCMAK
 npx --no-install cmake-js build --out build-cuda
 
 platform=$(node -p 'process.platform + "-" + process.arch')
-out="prebuilds-cuda/$platform/hookmd_cuda.node"
-mkdir -p "$(dirname "$out")"
+dest="prebuilds-cuda/$platform/hookmd_cuda.node"
+# Checked under another name (ending in .node, so that require loads it) and moved into place last: a
+# failed check leaves no binary to pack.
+out="prebuilds-cuda/$platform/hookmd_cuda.checking.node"
+mkdir -p "$(dirname "$dest")"
+rm -f "$dest"
+trap 'rm -f "$out"' EXIT
 cp build-cuda/Release/hookmd_cuda.node "$out"
 # Symbols and debug info only: the dynamic exports and the .nv_fatbin section stay.
 strip --strip-unneeded "$out"
@@ -45,4 +50,5 @@ node -e "
   if (!binding.cudaBuild || cuda === undefined) throw new Error('no cuda backend compiled in');
   console.log('prebuild-cuda: loads; cuda backend', cuda.available ? 'available on ' + cuda.device : 'unavailable here: ' + cuda.reason);
 " "$PWD/$out"
-echo "prebuild-cuda: wrote $out ($(stat -c %s "$out") bytes)"
+mv "$out" "$dest"
+echo "prebuild-cuda: wrote $dest ($(stat -c %s "$dest") bytes)"

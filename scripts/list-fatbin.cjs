@@ -38,7 +38,7 @@ function elfSection(file, wanted) {
 }
 
 /**
- * The images of each fatbin container. Layout (CUDA's fatbinary format, unchanged since CUDA 4): a 16-byte
+ * The images of each fatbin container. Layout (CUDA's fatbinary format, as nvcc 13 writes it): a 16-byte
  * container header { u32 magic, u16 version, u16 headerSize, u64 payloadSize }, then entries
  * { u16 kind, u16, u32 headerSize, u64 size, ..., u32 arch at byte 28 } each followed by its image.
  * Containers are 8-byte aligned.
@@ -61,6 +61,8 @@ function fatbinContainers(section) {
     containers.push(images);
     offset = (end + 7) & ~7;
   }
+  // Anything but padding left over means a container was not understood, and a check would miss it.
+  if (section.subarray(offset).some((byte) => byte !== 0)) throw new Error(`unrecognised data at .nv_fatbin offset ${offset}`);
   return containers;
 }
 

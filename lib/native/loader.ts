@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 
 import { HookmdError, HookmdRangeError } from '../errors.js';
 import type { BackendName, NativeBinding } from './binding.js';
-import { cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary, PACKAGE_ROOT } from './locate.js';
+import { CUDA_PACKAGE, cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary, PACKAGE_ROOT } from './locate.js';
 
 /**
  * Backend request. `auto` takes CPU (see CUDA_AUTO_BLOCKER); `mirror` is the emulated device that runs the
@@ -93,7 +93,7 @@ function missingBinaryError(request: BackendRequest): HookmdError {
   const tried = request === 'cuda' ? cudaBinaryCandidates() : cpuBinaryCandidates();
   const fix =
     request === 'cuda'
-      ? 'Build it with `npm run native:cmake` (needs nvcc and cmake), or use backend "cpu".'
+      ? `Install the optional package ${CUDA_PACKAGE} (published for linux-x64), build it with \`npm run native:cmake\` (needs nvcc and cmake), or use backend "cpu".`
       : 'Build it with `npm run native:gyp` (needs a C++17 compiler and python3), or reinstall hookmd so its prebuilt binary is used.';
   return new HookmdError(
     'NATIVE_BINARY_NOT_FOUND',
@@ -139,9 +139,12 @@ function load(request: BackendRequest): LoadedNative {
   const probe = cudaProbe(binding);
   if (request === 'cuda') {
     if (probe.available) return { binding, backend: 'cuda', requested: request, fallbackReason: undefined, binary: cudaFile };
-    throw new HookmdError('BACKEND_UNAVAILABLE', `hookmd: backend 'cuda' cannot run here: ${probe.reason}`, {
+    // The binary is named because several places can supply it (the platform package, local builds).
+    throw new HookmdError('BACKEND_UNAVAILABLE', `hookmd: backend 'cuda' cannot run here: ${probe.reason} (probed ${cudaFile})`, {
       field: 'backend',
       value: 'cuda',
+      binary: cudaFile,
+      reason: probe.reason,
     });
   }
   // The CPU addon serves 'auto' (the CUDA binary's own CPU backend only when it is the sole build).

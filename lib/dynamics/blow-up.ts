@@ -3,8 +3,9 @@
 import type { Batch } from '../data/index.js';
 import { HookmdError, isHookmdError } from '../errors.js';
 
-// Native codes that a non-finite coordinate produces on its way through a step.
-const BLOW_UP_CODES: readonly string[] = ['INVALID_POSITIONS'];
+// Native codes that a non-finite coordinate produces on its way through a step. OVERLAPPING_ATOMS already
+// names the pair; the run adds the step and keeps that more specific code.
+const BLOW_UP_CODES: readonly string[] = ['INVALID_POSITIONS', 'OVERLAPPING_ATOMS'];
 
 interface SystemDiagnosis {
   system: number;
@@ -29,7 +30,10 @@ function diagnose(batch: Batch, s: number, ptr: Int32Array): string | undefined 
   return Number.isFinite(energy) ? undefined : `its energy is ${energy}: atoms overlap`;
 }
 
-/** `error` itself, or NUMERICAL_BLOWUP when it comes from non-finite numbers of some systems. */
+/**
+ * `error` itself, or an error that names the step and the systems whose numbers are not finite: the
+ * native OVERLAPPING_ATOMS keeps its code and message, anything else becomes NUMERICAL_BLOWUP.
+ */
 export function diagnoseBlowUp(error: unknown, batch: Batch, step: number, owner: string): unknown {
   if (!isHookmdError(error) || !BLOW_UP_CODES.includes(error.code)) return error;
   const ptr = batch.ptr;
@@ -41,5 +45,8 @@ export function diagnoseBlowUp(error: unknown, batch: Batch, step: number, owner
   }
   if (systems.length === 0) return error;
   const listed = systems.map((d) => `system ${d.system} (systemId ${d.systemId}): ${d.cause}`).join('; ');
-  return new HookmdError('NUMERICAL_BLOWUP', `${owner}: the numbers blew up at step ${step}: ${listed}`, { step, systems, cause: error }, { cause: error });
+  const overlap = error.code === 'OVERLAPPING_ATOMS';
+  const code = overlap ? error.code : 'NUMERICAL_BLOWUP';
+  const message = `${owner}: the numbers blew up at step ${step}: ${listed}${overlap ? ` (${error.message})` : ''}`;
+  return new HookmdError(code, message, { step, systems, cause: error }, { cause: error });
 }

@@ -258,7 +258,7 @@ export abstract class Dynamics {
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return await runner.run(async () => {
         const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter);
+        const stepper = this.#prepare(batch, counter, owner);
         let taken = 0;
         let lastYield = performance.now();
         while (taken < steps && active > 0 && !control.stopRequested) {
@@ -327,7 +327,7 @@ export abstract class Dynamics {
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return runner.runSync(() => {
         const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter);
+        const stepper = this.#prepare(batch, counter, owner);
         let taken = 0;
         while (taken < steps && active > 0 && !control.stopRequested) {
           try {
@@ -420,7 +420,7 @@ export abstract class Dynamics {
     lastEngine.set(batch, this);
     try {
       await runner.run(async () => {
-        const stepper = this.#prepare(batch, counter);
+        const stepper = this.#prepare(batch, counter, owner);
         let lastYield = performance.now();
         for (;;) {
           let taken = 0;
@@ -515,7 +515,7 @@ export abstract class Dynamics {
   }
 
   /** Binds the native stepper to `batch` (once per batch) and computes the forces of the start positions. */
-  #prepare(batch: Batch, counter: StepCounter): NativeStepperHandle {
+  #prepare(batch: Batch, counter: StepCounter, owner: string): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
@@ -529,8 +529,13 @@ export abstract class Dynamics {
     const stepper = this.#bound.stepper;
     stepper.stepCount = counter.value;
     batch.commitHostViews();
-    // The model's own compute also prepares it for the batch (skin from the batch's units).
-    this.model.compute(batch);
+    // The model's own compute also prepares it for the batch (skin from the batch's units). Its failure
+    // from numbers that are not finite names the systems and the step, as a failure inside a step does.
+    try {
+      this.model.compute(batch);
+    } catch (error) {
+      throw diagnoseBlowUp(error, batch, counter.value, owner);
+    }
     batch.invalidateHostViews();
     return stepper;
   }

@@ -2,7 +2,7 @@
 // whose numbers blow up.
 import { describe, expect, it } from 'vitest';
 
-import { Batch, bulk, ConvergenceHook, DynamicsStage, FIRE, Langevin, LennardJones, SnapshotHook, VelocityVerlet, HostMemorySink, initializeVelocities } from '../../lib/index.js';
+import { at, Batch, bulk, ConvergenceHook, DynamicsStage, FIRE, Langevin, LennardJones, SnapshotHook, VelocityVerlet, HostMemorySink, initializeVelocities } from '../../lib/index.js';
 import type { DynamicsHookContext } from '../../lib/index.js';
 import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
 
@@ -66,14 +66,23 @@ describe('results are valid or absent (item 2)', () => {
 });
 
 describe('numbers that blow up (item 14)', () => {
-  it('names the system, the step and the cause', async () => {
+  it('names the system, the step and the cause: overlapping atoms keep their own code and the pair', async () => {
     const ok = perturbedLj13(0.05);
     const overlapping = { symbols: ['Ar', 'Ar', 'Ar'], positions: [[0, 0, 0], [0, 0, 0], [1.1, 0, 0]] };
     const batch = ljBatch([ok, overlapping]);
     const md = new VelocityVerlet({ model: lj(), dt: 0.005 });
     const failure = await md.run(batch, { steps: 20 }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'OVERLAPPING_ATOMS', details: { step: 0, systems: [expect.objectContaining({ system: 1, systemId: 1 })] } });
+    expect((failure as Error).message).toMatch(/step 0: system 1 \(systemId 1\): .*energy.*atoms 13 and 14 of system 1/);
+  });
+
+  it('names the system, the step and the cause when a position becomes non-finite', async () => {
+    const batch = ljBatch([perturbedLj13(0.05), perturbedLj13(0.05, 2)]);
+    const md = new VelocityVerlet({ model: lj(), dt: 0.005 });
+    md.register({ stage: DynamicsStage.AFTER_POST_UPDATE, frequency: 1, trigger: at(3), call: (ctx) => { ctx.batch.positions[3 * 15] = Number.NaN; } });
+    const failure = await md.run(batch, { steps: 20 }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'NUMERICAL_BLOWUP', details: { systems: [expect.objectContaining({ system: 1, systemId: 1 })] } });
-    expect((failure as Error).message).toMatch(/step \d+: system 1 \(systemId 1\): .*(energy|overlap)/);
+    expect((failure as Error).message).toMatch(/step [34]: system 1 \(systemId 1\): positions of atom 2 became NaN/);
   });
 });
 

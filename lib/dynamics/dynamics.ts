@@ -55,6 +55,9 @@ const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exit
 
 // The longest stretch run() spends in native code before it lets the event loop turn.
 const CHUNK_BUDGET_SECONDS = 0.02;
+// runSync() never yields to the event loop, but it still returns to JS this often, so a worker.terminate()
+// or process.exit() lands within one chunk instead of after the whole run.
+const SYNC_CHUNK_BUDGET_SECONDS = 0.05;
 
 interface Binding {
   batch: Batch;
@@ -331,7 +334,7 @@ export abstract class Dynamics {
         let taken = 0;
         while (taken < steps && active > 0 && !control.stopRequested) {
           try {
-            taken += walker.advance(stepper, ctx, steps - taken, Infinity, true) as number;
+            taken += walker.advance(stepper, ctx, steps - taken, SYNC_CHUNK_BUDGET_SECONDS, true) as number;
           } catch (error) {
             throw this.#failed(error, stepper, batch, owner);
           }

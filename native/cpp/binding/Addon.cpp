@@ -2,6 +2,8 @@
 // classes and module functions. Nothing else belongs here.
 #include <napi.h>
 
+#include <mutex>
+
 #include "binding/AddonData.h"
 #include "binding/BatchWrap.h"
 #include "binding/LennardJonesWrap.h"
@@ -22,11 +24,15 @@ AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); 
 
 Napi::Object init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
-  registerCpuBackend();
-  registerMirrorBackend();
+  // The registry is process-wide while every worker thread runs init: register once, not once per thread.
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    registerCpuBackend();
+    registerMirrorBackend();
 #ifdef HOOKMD_WITH_CUDA
-  registerCudaBackend();
+    registerCudaBackend();
 #endif
+  });
   exports.Set("NativeBatch", BatchWrap::define(env));
   exports.Set("LennardJones", LennardJonesWrap::define(env));
   exports.Set("Morse", MorseWrap::define(env));

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/BatchStorage.h"
 #include "core/Coherence.h"
@@ -23,7 +24,7 @@ enum class ReduceOp : int { Sum = 0, Mean, Min, Max, Norm };
 bool reduceOpFromName(const std::string& name, ReduceOp& out);
 
 /** The operations a backend may implement on its device (OpenMM's kernel names). */
-enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, Convergence, PairLoss };
+enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss };
 
 class PairForceKernel;
 struct PairForceSpec;

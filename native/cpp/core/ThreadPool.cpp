@@ -38,7 +38,10 @@ void ThreadPool::setThreads(int n) {
 
 void ThreadPool::start(int threads) {
   stopping_ = false;
-  for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
+  // New workers (after setThreads) have seen every job so far: starting them at 0 made each run a stale
+  // job and decrement busyWorkers_ for a job it never took, so a later parallelFor could wait forever.
+  const std::uint64_t seen = jobSerial_;
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i, seen] { workerLoop(i, seen); });
 }
 
 void ThreadPool::stop() {
@@ -67,8 +70,7 @@ void ThreadPool::runChunks(int threadIndex) {
   insideParallelRegion = false;
 }
 
-void ThreadPool::workerLoop(int index) {
-  std::uint64_t seen = 0;
+void ThreadPool::workerLoop(int index, std::uint64_t seen) {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mutex_);

@@ -41,7 +41,8 @@ class ThreadPool {
  private:
   void start(int threads);
   void stop();
-  void workerLoop(int index);
+  /** `seen`: the last job serial this worker must not run (the pool's serial when it started). */
+  void workerLoop(int index, std::uint64_t seen);
   void runChunks(int threadIndex);
 
   std::vector<std::thread> workers_;

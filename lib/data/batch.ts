@@ -141,7 +141,13 @@ export class Batch {
   /** N masses (amu in metal). */
   get masses(): Float64Array { return this.#access('masses', true); }
   /** N atomic numbers. */
-  get atomicNumbers(): Int32Array { return this.#access('atomicNumbers', true); }
+  get atomicNumbers(): Int32Array {
+    const view = this.#access('atomicNumbers', true);
+    // Models cache species types per version of this field; on one memory the access alone would not
+    // move it, so declare the write (on cpu this only moves the version).
+    if (this.#unified) this.#native.acquire('atomicNumbers', true);
+    return view;
+  }
   /** N system indices, sorted (a copy: the layout is changed only through select/append). */
   get systemIndex(): Int32Array { return this.#layout('systemIndex').slice(); }
   /** B potential energies (eV in metal). */
@@ -323,15 +329,20 @@ export class Batch {
    * so only the appended systems' rows are written, and nothing kept crosses between host and device.
    */
   #refillInPlace(keep: number[], added: ReturnType<typeof normalizeSystem>[]): void {
+    this.#checkIndices(keep, 'Batch.refill');
     this.commitHostViews();
     const counts = this.#layout('numAtoms');
     const keptAtoms = keep.reduce((sum, s) => sum + counts[s], 0);
     const kept = { valid: RESULT_FIELDS.map((field) => Uint8Array.from(keep, (s) => this.#valid[field][s])), info: keep.map((s) => this.#info[s]), extra: this.#extraOf(keep) };
+    const generation = this.#native.generation;
     try {
       this.#native.refill(Int32Array.from(keep), Int32Array.from(added, (system) => system.numAtoms));
     } catch (error) {
-      // A failed native refill leaves an empty batch rather than a half-built one; say so here too.
-      this.#adopt(0, 0, { valid: RESULT_FIELDS.map(() => new Uint8Array(0)), info: [], extra: new Map() }, []);
+      // Native code either left the batch as it was (a failed check or host allocation) or, when the device
+      // side failed after the host was rebuilt, emptied it rather than leave it half-built: follow it.
+      if (this.#native.generation !== generation) {
+        this.#adopt(0, 0, { valid: RESULT_FIELDS.map(() => new Uint8Array(0)), info: [], extra: new Map() }, []);
+      }
       throw error;
     }
     this.#writeAppended(keptAtoms, keep.length, added);

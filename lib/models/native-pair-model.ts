@@ -58,7 +58,15 @@ export abstract class NativePairModel implements Model {
     const skin = this.#parsed.skin ?? batch.units.defaultSkin;
     if (this.#native.skin !== skin) this.#native.setSkin(skin);
     batch.commitHostViews();
-    this.#native.compute(native, forces, stress);
+    try {
+      this.#native.compute(native, forces, stress);
+    } catch (error) {
+      // A compute that failed part-way may have overwritten some systems' results: none of the requested
+      // ones can be trusted any more.
+      batch.invalidateHostViews();
+      batch.markResults({ energy: false, ...(forces ? { forces: false } : {}), ...(stress ? { stress: false } : {}) });
+      throw error;
+    }
     batch.invalidateHostViews();
     batch.markResults(forces ? { energy: true, forces: true, ...(stress ? { stress: true } : {}) } : { energy: true, ...(stress ? { stress: true } : {}) });
   }

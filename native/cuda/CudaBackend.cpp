@@ -70,6 +70,8 @@ void CudaBackend::refillDevice(const RefillPlan& plan, FieldSet kept) {
   upload(d_sourceAtom, plan.sourceAtom);
   upload(d_targetAtom, plan.targetAtom);
   upload(d_atomCount, plan.atomCount);
+  // The old arrays stay alive until every gather that reads them has finished (the sync below).
+  std::array<DeviceBuffer, kFieldCount> old;
   for (int i = 0; i < kFieldCount; ++i) {
     const Field field = static_cast<Field>(i);
     DeviceBuffer next;
@@ -85,9 +87,9 @@ void CudaBackend::refillDevice(const RefillPlan& plan, FieldSet kept) {
       cudaCheck(kernel::gatherRows(args), "refill");
     }
     d_fields_[i].swap(next);
+    old[i].swap(next);
   }
   d_result_.allocate(static_cast<std::size_t>(plan.numSystems) * sizeof(double), "refill");
-  // The old arrays are freed as `next` goes out of scope; wait for the gathers that read them first.
   cudaCheck(cudaDeviceSynchronize(), "refill");
 }
 

@@ -2,6 +2,8 @@
 // fields it reads and writes as its CPU twin does, then launches one kernel of CudaHookKernels.cuh.
 #include "cuda/CudaNativeHooks.h"
 
+#include "dynamics/hooks/FreezeAtoms.h"
+
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -38,6 +40,7 @@ class CudaFreezeAtoms final : public NativeHook {
     count_ = static_cast<std::int64_t>(frozen.size());
   }
   const char* name() const noexcept override { return "FreezeAtomsHook"; }
+  void remap(const std::vector<std::int64_t>&, std::int64_t) override { refuseFreezeAtomsRemap(); }
 
   void apply(Backend&, DynamicsStage stage, std::int64_t, const std::uint8_t*) override {
     const bool clearForces = stage == DynamicsStage::AfterCompute;

@@ -27,7 +27,7 @@ void Fire2::updateParameters(const Parameters& parameters, std::int64_t numSyste
 // One task per system: P, |F|, |v| and |dr| are sums over all its atoms in atom order, so the result does
 // not depend on the thread count.
 void Fire2::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Positions, Field::Velocities, Field::Forces, Field::Ptr}, {Field::Positions, Field::Velocities});
+  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Ptr}, {Field::Positions, Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);

@@ -19,7 +19,7 @@ void GradientDescent::updateParameters(const Parameters& parameters, std::int64_
 
 // One task per system: |dr| sums over all its atoms in atom order, independent of the thread count.
 void GradientDescent::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Positions, Field::Forces, Field::Ptr}, {Field::Positions});
+  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Positions, Field::Forces, Field::Ptr}, {Field::Positions});
   rows_.requireCount(host.numSystems(), stepSize_.size());
   double* x = host.f64(Field::Positions);
   const double* f = host.f64(Field::Forces);

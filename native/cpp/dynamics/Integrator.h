@@ -1,6 +1,9 @@
 // An integrator or optimizer: the preUpdate and postUpdate phases of one step (docs/dynamics.md). Implementations
 // loop over systems on the backend and skip systems whose `active` flag is 0 (status ≥ exitStatus), which
 // leaves their positions, velocities and integrator state unchanged bit for bit.
+//
+// The CPU implementations declare Field::Status among their reads although they select systems through
+// StepContext::active: the device kernels read status, and the emulated device must copy what cuda copies.
 #pragma once
 
 #include <cstdint>

@@ -40,7 +40,7 @@ void Langevin::updateParameters(const Parameters& parameters, std::int64_t numSy
 
 void Langevin::preUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator, {Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Ptr, Field::SystemId, Field::SystemIndex}, {Field::Positions, Field::Velocities});
+      Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Ptr, Field::SystemId, Field::SystemIndex}, {Field::Positions, Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
@@ -65,7 +65,7 @@ void Langevin::preUpdate(const StepContext& context) {
 }
 
 void Langevin::postUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
+  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);

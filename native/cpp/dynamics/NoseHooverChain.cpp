@@ -67,7 +67,7 @@ void NoseHooverChain::chainHalfSteps(const BatchStorage& host, const std::uint8_
 void NoseHooverChain::preUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(
       Kernel::Integrator,
-      {Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
+      {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
       {Field::Positions, Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
   chainHalfSteps(host, context.active);
@@ -85,7 +85,7 @@ void NoseHooverChain::preUpdate(const StepContext& context) {
 
 void NoseHooverChain::postUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator, {Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
+      Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
       {Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
   double* v = host.f64(Field::Velocities);

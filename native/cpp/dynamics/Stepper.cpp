@@ -30,8 +30,8 @@ void Stepper::beginStep() {
   for (std::int64_t s = 0; s < numSystems; ++s) active_[s] = status[s] < exitStatus_ ? 1 : 0;
   activeAtStart_ = active_;
   if (jsWalk_) {
-    // Hooks may finish a system mid-step; keep what step 5 must put back, on the side the integrator
-    // updates (no transfer where that is the device). Native chunks skip this copy.
+    // Hooks may finish a system mid-step; keep what step 5 must put back, on the side the CPU integrators
+    // update (on cuda, whose integrators are kernels, these are host copies). Native chunks skip this copy.
     const FieldSet kept{Field::Positions, Field::Velocities, Field::Cell};
     const BatchStorage& arrays = backend_.arraysFor(Kernel::Integrator, kept);
     const auto copy = [&](Field field, std::vector<double>& out) {

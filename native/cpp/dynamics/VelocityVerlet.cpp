@@ -1,5 +1,6 @@
 #include "dynamics/VelocityVerlet.h"
 
+#include "core/Error.h"
 #include "cpu/AtomLoops.h"
 #include "math/VelocityVerletUpdate.h"
 
@@ -13,8 +14,18 @@ void VelocityVerlet::updateParameters(const Parameters& parameters, std::int64_t
   dt_ = parameters.perSystem("VelocityVerlet", "dt", numSystems);
 }
 
+namespace {
+void requireSystems(std::size_t parameters, std::int64_t systems) {
+  if (static_cast<std::int64_t>(parameters) != systems) {
+    fail("INVALID_PARAMETER", "VelocityVerlet: the parameters cover " + std::to_string(parameters) + " systems but the batch has " +
+                                  std::to_string(systems) + " (updateParameters after a refill)");
+  }
+}
+}  // namespace
+
 void VelocityVerlet::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Positions, Field::Velocities});
+  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Positions, Field::Velocities});
+  requireSystems(dt_.size(), host.numSystems());
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
@@ -27,7 +38,8 @@ void VelocityVerlet::preUpdate(const StepContext& context) {
 }
 
 void VelocityVerlet::postUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
+  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
+  requireSystems(dt_.size(), host.numSystems());
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
   const double* m = host.f64(Field::Masses);

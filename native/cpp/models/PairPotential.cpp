@@ -105,23 +105,25 @@ void PairPotential::assignTypes(Backend& backend) {
   const std::int32_t* z = storage.i32(Field::AtomicNumbers);
   const std::int32_t* ptr = storage.i32(Field::Ptr);
   types_.resize(static_cast<std::size_t>(storage.numAtoms()));
-  // First missing pair of each system (z1 * 1000 + z2, 0 if none), so the reported one never depends on
+  // First missing pair of each system (z1 * 1000 + z2, −1 if none), so the reported one never depends on
   // which thread found it.
-  std::vector<std::int32_t> missing(static_cast<std::size_t>(systems), 0);
+  std::vector<std::int32_t> missing(static_cast<std::size_t>(systems), -1);
   ThreadPool::global().parallelFor(0, systems, 1, [&](std::int64_t lo, std::int64_t hi, int) {
     for (std::int64_t s = lo; s < hi; ++s) {
       bool present[kMaxAtomicNumber + 1] = {};
       for (std::int32_t i = ptr[s]; i < ptr[s + 1]; ++i) {
         const int type = z[i] >= 0 && z[i] <= kMaxAtomicNumber ? typeOfZ_[z[i]] : -1;
         if (type < 0) {
-          missing[s] = z[i] * 1000 + z[i];
+          // A number outside 0..118 (written through a view) is reported as Z=999, never as "no pair missing".
+          const int reported = std::min(std::max(z[i], 0), 999);
+          missing[s] = reported * 1000 + reported;
           break;
         }
         types_[i] = static_cast<std::uint8_t>(type);
         present[type] = true;
       }
-      for (int a = 0; a < spec_.numTypes && missing[s] == 0; ++a) {
-        for (int b = a; b < spec_.numTypes && missing[s] == 0; ++b) {
+      for (int a = 0; a < spec_.numTypes && missing[s] < 0; ++a) {
+        for (int b = a; b < spec_.numTypes && missing[s] < 0; ++b) {
           if (present[a] && present[b] && !defined_[static_cast<std::size_t>(a) * spec_.numTypes + b]) {
             missing[s] = zOfType_[a] * 1000 + zOfType_[b];
           }
@@ -130,7 +132,7 @@ void PairPotential::assignTypes(Backend& backend) {
     }
   });
   for (std::int64_t s = 0; s < systems; ++s) {
-    if (missing[s] == 0) continue;
+    if (missing[s] < 0) continue;
     const PairKey key{missing[s] / 1000, missing[s] % 1000, 0.0};
     fail("MISSING_PAIR", std::string(name_) + ": no parameters for the species pair " + label(key) + " (Z " +
                              std::to_string(key.z1) + "-" + std::to_string(key.z2) + ") in system " + std::to_string(s) +

@@ -11,6 +11,11 @@ FreezeAtoms::FreezeAtoms(HookSchedule schedule, std::vector<std::uint8_t> mask)
   }
 }
 
+void refuseFreezeAtomsRemap() {
+  fail("INVALID_HOOK", "FreezeAtomsHook: its mask names atoms of one batch, and runStream replaces the batch's "
+                       "systems as they finish; freeze atoms in run(), or mark them in the systems a stream takes");
+}
+
 void FreezeAtoms::apply(Backend& backend, DynamicsStage stage, std::int64_t, const std::uint8_t*) {
   const bool clearForces = stage == DynamicsStage::AfterCompute;
   // Only the frozen atoms are written, so the others must be current on the side written.

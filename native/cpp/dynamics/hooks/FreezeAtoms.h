@@ -8,11 +8,16 @@
 
 namespace hookmd {
 
+/** FreezeAtomsHook's answer to a refill, shared by every backend's implementation: INVALID_HOOK. */
+[[noreturn]] void refuseFreezeAtomsRemap();
+
 class FreezeAtoms final : public NativeHook {
  public:
   /** `mask` has one entry per atom of the batch (1 = frozen). */
   FreezeAtoms(HookSchedule schedule, std::vector<std::uint8_t> mask);
   const char* name() const noexcept override { return "FreezeAtomsHook"; }
+  /** Its mask names atoms of one fixed batch, so a refill (runStream) cannot carry it: INVALID_HOOK. */
+  void remap(const std::vector<std::int64_t>&, std::int64_t) override { refuseFreezeAtomsRemap(); }
   void apply(Backend& backend, DynamicsStage stage, std::int64_t step, const std::uint8_t* active) override;
 
  private:

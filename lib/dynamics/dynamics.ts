@@ -230,11 +230,14 @@ export abstract class Dynamics {
       const h = hook as unknown as AnyHook;
       return {
         name: h.name ?? h.constructor.name,
+        type: h.constructor.name,
         stage: 'native',
         stages: ['native'],
         trigger: `every(${h.frequency})`,
         enabled: true,
         polling: false,
+        // Native built-ins run inside the native loop, apart from the JS tiers' order.
+        tier: 'builtin' as const,
         order: 0,
         native: true,
       };

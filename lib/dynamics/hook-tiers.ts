@@ -87,7 +87,8 @@ export class HookTiers {
       for (const handle of registry.handles()) {
         const hook = handle.hook;
         if (!handle.enabled || hook.needs?.includes(field) !== true) continue;
-        if (hook.trigger !== undefined ? hook.trigger.fires(step) : step % hook.frequency === 0) return true;
+        // A method-style hook may leave frequency out: it then fires at every step.
+        if (hook.trigger !== undefined ? hook.trigger.fires(step) : step % (hook.frequency ?? 1) === 0) return true;
       }
     }
     return false;

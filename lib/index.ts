@@ -31,6 +31,7 @@ export {
 } from './hooks/index.js';
 export type {
   AnyHook,
+  AnyMethodHook,
   ContextInit,
   DynamicsContext,
   ErrorPolicy,
@@ -199,6 +200,8 @@ export {
   TrainingStage,
   checkpointFilename,
   configHash,
+  consoleMetadata,
+  consoleRow,
   decodeCheckpoint,
   encodeCheckpoint,
   epochOrder,

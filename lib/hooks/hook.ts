@@ -119,3 +119,13 @@ export type MethodHook<H = object> = H &
   MethodHookOptions & { readonly call?: undefined } & ([Extract<keyof H, `on${string}`>] extends [never]
     ? { readonly 'a method-style hook needs a stage method such as onAfterStep': never }
     : unknown);
+
+/**
+ * Any method-style hook, as lists of hooks hold them (`hooks: [...]`): an object literal with stage
+ * methods, or an instance of a class that declares the `on…` index signature (TrainingCallback does).
+ * `register` takes any class instance with stage methods (see {@link MethodHook}).
+ *
+ * @example
+ * const hooks: AnyMethodHook[] = [{ onAfterStep: () => {} }];
+ */
+export type AnyMethodHook = MethodHookOptions & { readonly call?: undefined; readonly [method: `on${string}`]: unknown };

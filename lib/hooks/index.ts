@@ -25,7 +25,7 @@ export type {
 } from './context.js';
 export type { HookSpec } from './define-hook.js';
 export type { HookErrorInfo } from './errors.js';
-export type { AnyHook, ErrorPolicy, Hook, HookTier, MethodHook, MethodHookOptions } from './hook.js';
+export type { AnyHook, AnyMethodHook, ErrorPolicy, Hook, HookTier, MethodHook, MethodHookOptions } from './hook.js';
 export type { HookRunnerOptions, HookSource } from './lifecycle.js';
 export type { HookConfigEntry, HookFactory, RegisterHookTypeOptions } from './config.js';
 export type { StageOf, StageSet, StageValue } from './stages.js';

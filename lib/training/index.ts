@@ -41,6 +41,7 @@ export type { CheckpointHookOptions, KeptCheckpoint } from './hooks/checkpoint-h
 export { EarlyStoppingHook } from './hooks/early-stopping.js';
 export type { EarlyStoppingOptions } from './hooks/early-stopping.js';
 export { ConsoleLoggingHook } from './hooks/console-logging.js';
+export { consoleMetadata, consoleRow } from './hooks/console-row.js';
 export type { ConsoleLoggingOptions } from './hooks/console-logging.js';
 export { checkpointFilename, FilenameTemplate } from './hooks/filename.js';
 export type { FilenameTemplateOptions } from './hooks/filename.js';

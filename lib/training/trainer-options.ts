@@ -1,7 +1,7 @@
 // The Trainer's options: their types, defaults and validation (once, at construction).
 import type { System } from '../data/index.js';
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
-import type { AnyHook, HookLogger, MethodHook } from '../hooks/index.js';
+import type { AnyHook, AnyMethodHook, HookLogger } from '../hooks/index.js';
 import type { LennardJones, Morse } from '../models/index.js';
 import type { TrainingCheckpoint } from './checkpoint.js';
 import type { LossWeights } from './loss-weights.js';
@@ -36,7 +36,7 @@ export interface TrainerOptions {
   batchSize?: number;
   lossWeights?: LossWeights;
   /** Hooks to register, in order: stage hooks or method-style hooks (`{ onEpochEnd(ctx) {…} }`). */
-  hooks?: ReadonlyArray<AnyHook | MethodHook<object>>;
+  hooks?: ReadonlyArray<AnyHook | AnyMethodHook>;
   /**
    * Where hook failures under errorPolicy 'warn' | 'disable', hook warnings (EarlyStoppingHook with
    * `strict: false`) and verbose reports (`info`) go (default `console`); `{ warn: () => {} }` silences them.

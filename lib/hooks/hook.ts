@@ -121,11 +121,14 @@ export type MethodHook<H = object> = H &
     : unknown);
 
 /**
- * Any method-style hook, as lists of hooks hold them (`hooks: [...]`): an object literal with stage
- * methods, or an instance of a class that declares the `on…` index signature (TrainingCallback does).
- * `register` takes any class instance with stage methods (see {@link MethodHook}).
+ * Any method-style hook, as lists of hooks hold them (`hooks: [...]`): any object without a `call`
+ * function. Whether it has stage methods is checked at registration (INVALID_HOOK); `register` itself
+ * checks that at compile time (see {@link MethodHook}).
  *
  * @example
- * const hooks: AnyMethodHook[] = [{ onAfterStep: () => {} }];
+ * const hooks: AnyMethodHook[] = [{ onAfterStep: () => {} }, new TrainingCallback()];
  */
-export type AnyMethodHook = MethodHookOptions & { readonly call?: undefined; readonly [method: `on${string}`]: unknown };
+export type AnyMethodHook =
+  | (object & MethodHookOptions & { readonly call?: undefined })
+  // The index signature lets object literals written in place name their stage methods.
+  | (MethodHookOptions & { readonly call?: undefined; readonly [method: `on${string}`]: unknown });

@@ -22,8 +22,6 @@ type Result = void | Promise<void>;
  * new Trainer({ model, train, epochs: 10, hooks: [new PrintLoss()] });
  */
 export class TrainingCallback {
-  // Makes instances fit AnyMethodHook, so that they go in `hooks: [...]` lists.
-  [method: `on${string}`]: unknown;
   frequency?: number;
   trigger?: Trigger;
   order?: number;

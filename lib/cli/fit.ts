@@ -38,6 +38,8 @@ export interface FitSummary {
   outputs: string[];
   /** The run metadata: run id, git commit, config hash, hooks. */
   metadata: RunMetadata;
+  /** Where the metadata was written (next to --out), or null without --out. */
+  metadataFile: string | null;
 }
 
 const MODEL_TYPES: Readonly<Record<string, string>> = { LennardJones: 'lj', Morse: 'morse' };
@@ -47,7 +49,8 @@ function describe(summary: FitSummary): string {
   const parameters = Object.entries(summary.parameters).map(([name, value]) => `${name} = ${value.toPrecision(6)}`).join(', ');
   const loss = summary.metrics.val_loss ?? summary.metrics.train_loss;
   const written = summary.outputs.length === 0 ? '' : ` → ${summary.outputs.join(', ')}`;
-  return `fit: ${stop}${summary.epochs} epochs, ${summary.steps} steps in ${summary.seconds.toFixed(2)} s, loss ${loss?.toPrecision(4) ?? '?'}; ${parameters}${written}`;
+  const metadata = summary.metadataFile === null ? '' : `\nfit: run metadata → ${summary.metadataFile}`;
+  return `fit: ${stop}${summary.epochs} epochs, ${summary.steps} steps in ${summary.seconds.toFixed(2)} s, loss ${loss?.toPrecision(4) ?? '?'}; ${parameters}${written}${metadata}`;
 }
 
 /** Runs `hookmd fit`; resolves to the exit code. */
@@ -105,6 +108,7 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
       progress.stop();
     }
     const outputs: string[] = [];
+    let metadataFile: string | null = null;
     if (options.out !== undefined) {
       const { type, ...parameters } = trainer.checkpoint().model;
       const text = `${JSON.stringify({ type: MODEL_TYPES[type], ...parameters }, null, 2)}\n`;
@@ -113,7 +117,8 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
       const metadataPath = join(dirname(options.out), `${basename(options.out, extname(options.out))}.metadata.json`);
       const metadataText = `${JSON.stringify(history.metadata, null, 2)}\n`;
       await writeFileAtomic(metadataPath, (write) => write(metadataText), 'fit');
-      outputs.push(options.out, metadataPath);
+      outputs.push(options.out);
+      metadataFile = metadataPath;
     }
     const last = history.epochs.at(-1);
     const summary: FitSummary = {
@@ -128,6 +133,7 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
       interrupted: interrupt.received ?? null,
       outputs,
       metadata: history.metadata,
+      metadataFile,
     };
     if (options.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else if (options.quiet !== true) process.stdout.write(`${describe(summary)}\n`);

@@ -70,7 +70,7 @@ export interface TrainingCheckpoint {
   /** Their atoms. */
   readonly atomsSeen?: number;
   readonly seed: number;
-  /** Free room for hooks at ON_CHECKPOINT_SAVE. */
+  /** Free room for hooks at BEFORE_CHECKPOINT_SAVE. */
   readonly extra: Record<string, unknown>;
 }
 

@@ -17,6 +17,7 @@ export {
   defineHook,
   every,
   hookTypes,
+  isMethodHook,
   isModuleType,
   isTrigger,
   markNoopMethods,

@@ -7,7 +7,7 @@ export { HookError } from './errors.js';
 export { HookHandle } from './handle.js';
 export { HookRunner, runLifecycle } from './lifecycle.js';
 export { hookTypes, registerHookType } from './config.js';
-export { markNoopMethods, stageMethodName } from './method-hooks.js';
+export { isMethodHook, markNoopMethods, stageMethodName } from './method-hooks.js';
 export { isModuleType } from './module-types.js';
 export { HookRegistry } from './registry.js';
 export { stageName, stageValues } from './stages.js';

@@ -42,7 +42,13 @@ export function markNoopMethods(prototype: object): void {
   }
 }
 
-/** True for an object without `call` that has stage methods (`on…`, lifecycle methods aside), own or inherited. */
+/**
+ * True for an object without `call` that has stage methods (`on…`, lifecycle methods aside), own or inherited.
+ *
+ * @example
+ * isMethodHook({ onAfterStep() {} });                         // true
+ * isMethodHook({ stage: 0, frequency: 1, call() {} });        // false
+ */
 export function isMethodHook(value: object): boolean {
   if (typeof (value as { call?: unknown }).call === 'function') return false;
   for (let o: object | null = value; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {

@@ -3,7 +3,7 @@
 // directory; so does every ```ts block of the guides that list 'ts' (its types stripped by TypeScript's
 // transpiler first). A block that throws, or exits non-zero, fails its test.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import ts from 'typescript';
@@ -24,6 +24,11 @@ function codeBlocks(markdown: string, languages: ReadonlyArray<'js' | 'ts'>): st
     .filter((match) => languages.includes(match[1] as 'js' | 'ts'))
     .map((match) => (match[1] === 'ts' ? stripTypes(match[2]) : match[2]));
 }
+
+// The ts blocks as written, for the type check.
+const typedExamples = GUIDES.filter(([, languages]) => languages.includes('ts')).flatMap(([guide]) =>
+  [...readFileSync(join(ROOT, guide), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((match, index) => [`${guide} ts #${index + 1}`, match[1]] as const),
+);
 
 function stripTypes(code: string): string {
   return ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
@@ -46,6 +51,23 @@ describe('js examples of the guides', () => {
       expect(examples.some(([name]) => name.startsWith(`${guide} `))).toBe(true);
     }
   });
+
+  it('the ts blocks type-check, strict, against the built package', () => {
+    const typed = join(dir, 'typed');
+    mkdirSync(typed);
+    const files = typedExamples.map(([name, code]) => {
+      const file = join(typed, `${name.replace(/[^\w]+/g, '-')}.mts`);
+      // Each block is a module of its own, so that their top-level names do not clash.
+      writeFileSync(file, `${code}\nexport {};\n`);
+      return file;
+    });
+    const program = ts.createProgram(files, {
+      target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')],
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    expect(problems).toEqual([]);
+  }, 150_000);
 
   it.each(examples)('%s', (name, code) => {
     const file = join(dir, `${name.replace(/[^\w]+/g, '-')}.mjs`);

@@ -2,13 +2,13 @@
 // with its loop on the hook kernel (TrainingStage). fit-loop.ts holds the loop; this file the public API,
 // the run lifecycle, checkpoints and the canonical config.
 import { HookmdError, HookmdTypeError } from '../errors.js';
-import { createContext, HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
+import { HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
 import type { AnyHook, HookHandle, HookLogger, MethodHook, MutableContext, StopRequest } from '../hooks/index.js';
 import type { LennardJones, Morse } from '../models/index.js';
 import { Adam } from './adam.js';
 import { CHECKPOINT_HEADER, checkCheckpoint, readCheckpoint, type EpochRecord, type TrainingCheckpoint } from './checkpoint.js';
 import { trainerOptionsFromConfig, type TrainerConfigSource } from './config.js';
-import type { GradientClip, LoadedCheckpoint, TrainingHookContext } from './context.js';
+import type { LoadedCheckpoint, TrainingHookContext } from './context.js';
 import { TrainingSet, type DataSummary } from './dataset.js';
 import { FitLoop, type FitState, type RunScratch } from './fit-loop.js';
 import { resolveLossWeights, type ResolvedLossWeights } from './loss-weights.js';
@@ -18,11 +18,9 @@ import type { Optimizer } from './optimizer.js';
 import { ParameterSpace, type PairModelSpec, type ParameterValues } from './parameters.js';
 import type { LrScheduler } from './scheduler.js';
 import { TRAINER_METHOD_ALIASES, TrainingStage } from './stage.js';
-import { gradientNorm } from './hooks/gradient-stats.js';
 import { epochOrder } from './shuffle.js';
+import { trainingContext } from './run-context.js';
 import { resolveScalars, type FitOptions, type ResolvedScalars, type TrainerOptions } from './trainer-options.js';
-
-type PendingWriter = Parameters<TrainingHookContext['saveCheckpoint']>[0];
 
 /**
  * What `fit()` returns.
@@ -314,65 +312,14 @@ export class Trainer {
     this.#metadata = metadata;
     const control = new RunControl();
     const scratch: RunScratch = { pending: [], clip: null, rawGradient: null, gradNorm: Number.NaN };
-    const ctx = this.#context(control, scratch, metadata);
+    const ctx = trainingContext({
+      trainer: this, registry: this.hooks, control, scratch, metadata, state: this.#state, numBatches: Math.ceil(this.#train.size / this.batchSize),
+    });
     const loop = new FitLoop({
       registry: this.hooks, ctx, control, state: this.#state, space: this.#space, train: this.#train, validation: this.#validation,
       optimizer: this.optimizer, scheduler: this.lrScheduler, scalars: this.#scalars, scratch, snapshot: () => this.checkpoint(),
     });
     return { ctx, control, loop, metadata };
-  }
-
-  #context(control: RunControl, scratch: RunScratch, metadata: RunMetadata): MutableContext<TrainingHookContext> {
-    const registry = this.hooks;
-    const state = this.#state;
-    const optimizer = this.optimizer;
-    const extra = {
-      trainer: this,
-      epoch: state.epoch,
-      batchIndex: state.batchIndex,
-      numBatches: Math.ceil(this.#train.size / this.batchSize),
-      loss: Number.NaN,
-      losses: Object.freeze({ energy: Number.NaN, forces: Number.NaN, stress: Number.NaN }),
-      parameters: this.parameters,
-      gradients: Object.freeze({}) as ParameterValues,
-      optimizer,
-      lrScheduler: this.lrScheduler,
-      metrics: state.metrics,
-      systems: null,
-      predictions: null,
-      metadata,
-      checkpoint: null,
-      savedCheckpoint: null,
-      loadedCheckpoint: null,
-      validationMetrics: null,
-      gradientClip: null,
-      logger: this.logger,
-      saveCheckpoint: (writer: PendingWriter) => {
-        if (typeof writer !== 'function') {
-          throw new HookmdTypeError('INVALID_ARGUMENT', 'saveCheckpoint: writer must be a function (checkpoint) => path(s) written', { field: 'writer', value: writer });
-        }
-        scratch.pending.push({ writer, hookName: registry.runningHook ?? 'user' });
-      },
-      reportGradientClip: (normBefore: number, normAfter: number, normType: 2 | 'inf') => {
-        const clip: GradientClip = Object.freeze({ normBefore, normAfter, normType, by: registry.runningHook ?? 'user' });
-        scratch.clip = clip;
-      },
-    };
-    const ctx = createContext({ stage: TrainingStage.BEFORE_TRAIN, stepCount: state.stepCount, workflow: this, control, registry }, extra);
-    // Getters, so that these cost nothing unless a hook reads them (Object.assign would evaluate them now).
-    Object.defineProperties(ctx, {
-      gradNorm: {
-        enumerable: true,
-        get: (): number => {
-          if (Number.isNaN(scratch.gradNorm) && scratch.rawGradient !== null) scratch.gradNorm = gradientNorm([...scratch.rawGradient], 2);
-          return scratch.gradNorm;
-        },
-      },
-      samplesSeen: { enumerable: true, get: (): number => state.samplesSeen },
-      atomsSeen: { enumerable: true, get: (): number => state.atomsSeen },
-      lr: { enumerable: true, get: (): Readonly<Record<string, number>> => Object.freeze({ default: optimizer.lr }) },
-    });
-    return ctx as unknown as MutableContext<TrainingHookContext>;
   }
 
   // Loads a checkpoint into this trainer; returns it with the file it came from.

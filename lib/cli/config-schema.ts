@@ -140,19 +140,26 @@ const HOOK_ARGUMENTS: Readonly<Record<string, { required?: string[]; properties:
   NaNDetectorHook: { properties: { frequency } },
 };
 
+// Keys the hook kernel takes from every entry, whatever its type (docs/hooks.md, "Config files").
+const KERNEL_KEYS: Record<string, JsonSchema> = {
+  errorPolicy: { enum: ['raise', 'warn', 'ignore', 'disable'], description: 'What a failure of the hook does (default raise).' },
+  order: { type: 'number', description: 'Lower runs first among hooks of its tier (default 0).' },
+};
+
 const HOOK: JsonSchema = {
   type: 'object',
   description: 'A hook by registered type name, with its arguments.',
   required: ['type'],
   properties: {
-    type: text('A registered hook type: a built-in below, or one a plugin registers.'),
+    type: text("A registered hook type (a built-in below, or one a plugin registers), or a module path 'file.js#Export' relative to the config."),
     enabled: flag('false leaves the hook out (default true).'),
+    ...KERNEL_KEYS,
   },
   allOf: Object.entries(HOOK_ARGUMENTS).map(([type, args]) => ({
     if: { properties: { type: { const: type } } },
     then: {
       required: args.required ?? [],
-      properties: { type: { const: type }, enabled: flag('false leaves the hook out.'), ...args.properties },
+      properties: { type: { const: type }, enabled: flag('false leaves the hook out.'), ...KERNEL_KEYS, ...args.properties },
       additionalProperties: false,
     },
   })),

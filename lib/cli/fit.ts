@@ -2,10 +2,12 @@
 // model, data, optimizer, scheduler and hooks by name), with progress per epoch and safe Ctrl-C, and
 // writes the fitted model in the --model-config format, ready for relax, md and run.
 
+import { basename, dirname, extname, join } from 'node:path';
+
 import type { Command } from 'commander';
 
 import { writeFileAtomic } from '../io/atomic-write.js';
-import type { TrainingHookContext } from '../training/index.js';
+import type { RunMetadata, TrainingHookContext } from '../training/index.js';
 import { Interrupt } from './interrupt.js';
 import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
 import { checkInputFile, checkOutputPath } from './paths.js';
@@ -34,6 +36,10 @@ export interface FitSummary {
   stopped: string | null;
   interrupted: string | null;
   outputs: string[];
+  /** The run metadata: run id, git commit, config hash, hooks. */
+  metadata: RunMetadata;
+  /** Where the metadata was written (next to --out), or null without --out. */
+  metadataFile: string | null;
 }
 
 const MODEL_TYPES: Readonly<Record<string, string>> = { LennardJones: 'lj', Morse: 'morse' };
@@ -43,7 +49,8 @@ function describe(summary: FitSummary): string {
   const parameters = Object.entries(summary.parameters).map(([name, value]) => `${name} = ${value.toPrecision(6)}`).join(', ');
   const loss = summary.metrics.val_loss ?? summary.metrics.train_loss;
   const written = summary.outputs.length === 0 ? '' : ` → ${summary.outputs.join(', ')}`;
-  return `fit: ${stop}${summary.epochs} epochs, ${summary.steps} steps in ${summary.seconds.toFixed(2)} s, loss ${loss?.toPrecision(4) ?? '?'}; ${parameters}${written}`;
+  const metadata = summary.metadataFile === null ? '' : `\nfit: run metadata → ${summary.metadataFile}`;
+  return `fit: ${stop}${summary.epochs} epochs, ${summary.steps} steps in ${summary.seconds.toFixed(2)} s, loss ${loss?.toPrecision(4) ?? '?'}; ${parameters}${written}${metadata}`;
 }
 
 /** Runs `hookmd fit`; resolves to the exit code. */
@@ -56,13 +63,24 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
     applyRuntime(options);
     // Loaded here, not at startup: importing lib/training registers the training hook types, which the
     // other commands' configs should neither see nor list.
-    const { Trainer, TrainingStage } = await import('../training/index.js');
+    const { Trainer, TrainingStage, consoleMetadata } = await import('../training/index.js');
     const trainer = Trainer.fromConfig(file);
     const mode = progressMode(options.quiet);
     const progress = createProgress({ mode, label: 'fit', unit: 'epochs', total: trainer.config.epochs, interval: options.progressInterval });
+    // The command's own hooks are built-ins: the config's hooks run before them at every stage.
+    trainer.register({
+      stage: TrainingStage.BEFORE_TRAIN,
+      frequency: 1,
+      tier: 'builtin',
+      name: 'hookmd fit: metadata',
+      call: (ctx: TrainingHookContext) => {
+        if (options.quiet !== true && options.json !== true) progress.note(`fit: ${consoleMetadata(ctx.metadata)}`);
+      },
+    });
     trainer.register({
       stage: TrainingStage.AFTER_EPOCH,
       frequency: 1,
+      tier: 'builtin',
       name: 'hookmd fit: progress',
       call: (ctx: TrainingHookContext) => {
         const loss = ctx.metrics.val_loss ?? ctx.metrics.train_loss;
@@ -73,6 +91,7 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
     trainer.register({
       stage: TrainingStage.AFTER_STEP,
       frequency: 1,
+      tier: 'builtin',
       name: 'hookmd fit: interrupt',
       call: (ctx: TrainingHookContext) => {
         if (interrupt.signal.aborted) ctx.requestStop(String(interrupt.received));
@@ -88,10 +107,18 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
       interrupt.signal.removeEventListener('abort', onSignal);
       progress.stop();
     }
+    const outputs: string[] = [];
+    let metadataFile: string | null = null;
     if (options.out !== undefined) {
       const { type, ...parameters } = trainer.checkpoint().model;
       const text = `${JSON.stringify({ type: MODEL_TYPES[type], ...parameters }, null, 2)}\n`;
       await writeFileAtomic(options.out, (write) => write(text), 'fit');
+      // The metadata goes next to the model it describes: fitted.json → fitted.metadata.json.
+      const metadataPath = join(dirname(options.out), `${basename(options.out, extname(options.out))}.metadata.json`);
+      const metadataText = `${JSON.stringify(history.metadata, null, 2)}\n`;
+      await writeFileAtomic(metadataPath, (write) => write(metadataText), 'fit');
+      outputs.push(options.out);
+      metadataFile = metadataPath;
     }
     const last = history.epochs.at(-1);
     const summary: FitSummary = {
@@ -104,7 +131,9 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
       parameters: { ...history.parameters },
       stopped: interrupt.received === undefined && history.stopped !== undefined ? history.stopped.reason : null,
       interrupted: interrupt.received ?? null,
-      outputs: options.out === undefined ? [] : [options.out],
+      outputs,
+      metadata: history.metadata,
+      metadataFile,
     };
     if (options.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else if (options.quiet !== true) process.stdout.write(`${describe(summary)}\n`);

@@ -32,16 +32,23 @@ export async function loadPlugins(plugins: readonly string[], baseDir: string, l
 
 /**
  * Builds the enabled hooks of `entries` and registers them on `engine`. Problems point into the config:
- * `run.yaml:9: hooks[1].type 'Nope' is not a registered hook type; known types: …`.
+ * `run.yaml:9: hooks[1].type 'Nope' is not a registered hook type; known types: …`. Module-path types
+ * (`'./my-hooks.js#MyHook'`) are resolved from `baseDir`, the config's directory.
  */
-export function registerConfigHooks(engine: Dynamics, entries: readonly HookConfigEntry[], units: UnitsName, locate: (path: readonly PathSegment[]) => string): AnyHook[] {
+export function registerConfigHooks(
+  engine: Dynamics,
+  entries: readonly HookConfigEntry[],
+  units: UnitsName,
+  locate: (path: readonly PathSegment[]) => string,
+  baseDir: string = process.cwd(),
+): AnyHook[] {
   const withUnits = entries.map((entry) => (FILE_SINK_HOOKS.has(entry.type) && entry.units === undefined ? { ...entry, units } : entry));
   let built: Array<{ record: AnyHook; enabled: boolean }>;
   try {
     built = buildEntries(withUnits, (hook) => {
       checkHook(hook, 'fromConfig');
       return hook;
-    });
+    }, baseDir);
   } catch (error) {
     if (!isHookmdError(error)) throw error;
     const path = typeof error.details.path === 'string' ? parsePath(error.details.path) : ['hooks'];

@@ -35,7 +35,7 @@ export async function run(file: string, options: CommonOptions): Promise<number>
     applyRuntime({ backend: options.backend ?? config.backend, threads: options.threads ?? config.threads });
     const model = buildModel(config.model, ['model'], locate);
     const engine = buildPipeline(config.stages, model, units, locate);
-    registerConfigHooks(engine, hookEntries, units, locate);
+    registerConfigHooks(engine, hookEntries, units, locate, baseDir);
     const outputs = openSinks(config.sinks ?? [], units, locate);
     const summary = await runStreamJob({
       command: 'run',

@@ -6,7 +6,7 @@ import { Batch, nativeBatchOf, type System } from '../data/index.js';
 import { HookmdAbortError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { createContext, HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
-import type { AnyHook, DynamicsContext, Hook, HookHandle, HookInfo, MutableContext } from '../hooks/index.js';
+import type { AnyHook, AnyMethodHook, DynamicsContext, Hook, HookHandle, HookInfo, MethodHook, MutableContext } from '../hooks/index.js';
 import { loadBinding } from '../native/index.js';
 import { abortable } from './abortable.js';
 import { acquireBatch } from './batch-lock.js';
@@ -42,8 +42,8 @@ export type DynamicsHook = Hook<DynamicsStage, DynamicsHookContext>;
 export interface DynamicsOptions {
   /** The force field. */
   model: EngineModel;
-  /** Hooks to register, in order (native built-ins run inside the native loop). */
-  hooks?: readonly AnyHook[];
+  /** Hooks to register, in order (native built-ins run inside the native loop); method-style hooks too. */
+  hooks?: ReadonlyArray<AnyHook | AnyMethodHook>;
   /** One or more convergence checks (hooks, or their options as plain objects); a run ends early once every system has converged. */
   convergence?: ConvergenceHook | ConvergenceHookOptions | ReadonlyArray<ConvergenceHook | ConvergenceHookOptions>;
   /** Systems whose status is ≥ exitStatus are finished and no longer updated (default 1). */
@@ -171,8 +171,8 @@ export abstract class Dynamics {
    * FreezeAtomsHook, NaNDetectorHook) run inside the native loop; every other hook is dispatched from JS.
    * Returns a handle for JS hooks; native built-ins are fixed for the engine's lifetime.
    */
-  register(hook: AnyHook): HookHandle<AnyHook> | undefined {
-    return this.#registerAny(hook);
+  register<H extends object>(hook: AnyHook | MethodHook<H>): HookHandle<AnyHook> | undefined {
+    return this.#registerAny(hook as AnyHook);
   }
 
   #registerAny(hook: AnyHook): HookHandle<AnyHook> | undefined {
@@ -230,11 +230,14 @@ export abstract class Dynamics {
       const h = hook as unknown as AnyHook;
       return {
         name: h.name ?? h.constructor.name,
+        type: h.constructor.name,
         stage: 'native',
         stages: ['native'],
         trigger: `every(${h.frequency})`,
         enabled: true,
         polling: false,
+        // Native built-ins run inside the native loop, apart from the JS tiers' order.
+        tier: 'builtin' as const,
         order: 0,
         native: true,
       };

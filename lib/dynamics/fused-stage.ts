@@ -3,7 +3,7 @@
 // convergence checks move systems to k + 1. Systems with status ≥ the number of sub-stages are done.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
-import type { AnyHook, HookHandle } from '../hooks/index.js';
+import type { AnyHook, AnyMethodHook, HookHandle, MethodHook } from '../hooks/index.js';
 import { Dynamics, type DynamicsHookContext } from './dynamics.js';
 import type { EngineModel } from './engine-model.js';
 import { ConvergenceHook } from './hooks/convergence-hook.js';
@@ -15,8 +15,8 @@ export interface FusedStageOptions {
   stages: readonly Dynamics[];
   /** The shared force field (default: the first sub-stage's). */
   model?: EngineModel;
-  /** Fused hooks: they see every system at every step. */
-  hooks?: readonly AnyHook[];
+  /** Fused hooks: they see every system at every step (method-style hooks too). */
+  hooks?: ReadonlyArray<AnyHook | AnyMethodHook>;
   /** Step budget per sub-stage (0 or undefined: none); a system that spends it moves on to the next. */
   budgets?: ReadonlyArray<number | undefined>;
 }
@@ -78,9 +78,9 @@ export class FusedStage extends Dynamics {
   }
 
   /** Registers a fused-level hook (it sees every system); `withBudgets` and `then` keep it. */
-  override register(hook: AnyHook): HookHandle<AnyHook> | undefined {
+  override register<H extends object>(hook: AnyHook | MethodHook<H>): HookHandle<AnyHook> | undefined {
     const handle = super.register(hook);
-    this.#fusedHooks.push(hook);
+    this.#fusedHooks.push(hook as AnyHook);
     return handle;
   }
 

@@ -2,7 +2,7 @@
 // A dispatch walks the tiers in nvalchemi's order (docs/pipeline.md): at BEFORE_* stages the engine's tier
 // first and the sub-stages in order; at AFTER_* stages and ON_CONVERGE the reverse. A sub-stage's hooks see
 // `ctx.subStage`, and at ON_CONVERGE only the systems that converged out of their own sub-stage.
-import { HookRegistry } from '../hooks/index.js';
+import { HookRegistry, isMethodHook, stageMethodName } from '../hooks/index.js';
 import type { AnyHook, HookHandle, MutableContext } from '../hooks/index.js';
 import type { DynamicsHook, DynamicsHookContext } from './dynamics.js';
 import { DynamicsStage } from './stage.js';
@@ -20,6 +20,20 @@ export interface HookTier {
 function isAfter(stage: DynamicsStage): boolean {
   return stage === DynamicsStage.AFTER_PRE_UPDATE || stage === DynamicsStage.AFTER_COMPUTE || stage === DynamicsStage.AFTER_POST_UPDATE
     || stage === DynamicsStage.AFTER_STEP || stage === DynamicsStage.ON_CONVERGE;
+}
+
+const STAGE_METHODS: ReadonlyArray<readonly [DynamicsStage, string]> = Object.entries(DynamicsStage)
+  .filter(([, value]) => typeof value === 'number')
+  .map(([name, value]) => [value as DynamicsStage, stageMethodName(name)] as const);
+
+// A hook that fires at ON_CONVERGE only: `stage: ON_CONVERGE`, or a method-style hook whose only dynamics
+// stage method is onConverge.
+function convergeOnly(hook: AnyHook): boolean {
+  if (hook.runsOnStage !== undefined) return false;
+  if (hook.stage === DynamicsStage.ON_CONVERGE) return true;
+  if (!isMethodHook(hook)) return false;
+  const stages = STAGE_METHODS.filter(([, method]) => typeof (hook as unknown as Record<string, unknown>)[method] === 'function');
+  return stages.length === 1 && stages[0][0] === DynamicsStage.ON_CONVERGE;
 }
 
 export class HookTiers {
@@ -47,9 +61,9 @@ export class HookTiers {
     return { hooks: new HookRegistry(DynamicsStage, { workflow: this.#workflow }), onConverge: new HookRegistry(DynamicsStage, { workflow: this.#workflow }), subStage };
   }
 
-  /** Registers a JS hook in `tier`: ON_CONVERGE-only hooks apart from the others. */
+  /** Registers a JS hook in `tier`: ON_CONVERGE-only hooks (stage or method-style) apart from the others. */
   static register(tier: HookTier, hook: AnyHook): HookHandle<AnyHook> {
-    if (hook.stage === DynamicsStage.ON_CONVERGE && hook.runsOnStage === undefined) return tier.onConverge.register(hook as DynamicsHook);
+    if (convergeOnly(hook)) return tier.onConverge.register(hook as DynamicsHook);
     return tier.hooks.register(hook as DynamicsHook);
   }
 
@@ -87,7 +101,8 @@ export class HookTiers {
       for (const handle of registry.handles()) {
         const hook = handle.hook;
         if (!handle.enabled || hook.needs?.includes(field) !== true) continue;
-        if (hook.trigger !== undefined ? hook.trigger.fires(step) : step % hook.frequency === 0) return true;
+        // A method-style hook may leave frequency out: it then fires at every step.
+        if (hook.trigger !== undefined ? hook.trigger.fires(step) : step % (hook.frequency ?? 1) === 0) return true;
       }
     }
     return false;

@@ -3,7 +3,8 @@
 
 import { HookmdError, HookmdRangeError, HookmdTypeError, isHookmdError } from '../errors.js';
 import { describeCause, show } from './errors.js';
-import type { AnyHook } from './hook.js';
+import type { AnyHook, ErrorPolicy } from './hook.js';
+import { isModuleType, moduleFactory } from './module-types.js';
 
 /**
  * Builds a hook from the arguments of a config entry (the entry without `type` and `enabled`).
@@ -14,15 +15,18 @@ import type { AnyHook } from './hook.js';
 export type HookFactory = (args: Readonly<Record<string, unknown>>) => AnyHook;
 
 /**
- * One entry of a hook config: the registered type name, optionally `enabled: false` (the hook is
- * registered but disabled, and still listed), and the factory's arguments.
+ * One entry of a hook config: the registered type name or a module path (`'./hooks.js#MyHook'`),
+ * optionally `enabled: false` (the hook is registered but disabled, and still listed), `errorPolicy`
+ * and `order` (applied to the built hook, whatever its type), and the factory's arguments.
  *
  * @example
- * const entry: HookConfigEntry = { type: 'LoggingHook', frequency: 10, enabled: false };
+ * const entry: HookConfigEntry = { type: 'LoggingHook', frequency: 10, enabled: false, errorPolicy: 'warn' };
  */
 export interface HookConfigEntry {
   readonly type: string;
   readonly enabled?: boolean;
+  readonly errorPolicy?: ErrorPolicy;
+  readonly order?: number;
   readonly [arg: string]: unknown;
 }
 
@@ -88,11 +92,13 @@ export interface BuiltEntry<R> {
 /**
  * Builds every entry through its factory and `prepare` (the registry's validation), before anything
  * is registered, so a bad entry leaves the registry untouched. Errors name the entry:
- * `fromConfig: hooks[2].frequency must be an integer ≥ 1, got 0`.
+ * `fromConfig: hooks[2].frequency must be an integer ≥ 1, got 0`. Module-path types are resolved from
+ * `baseDir` (default: the working directory).
  */
 export function buildEntries<R>(
   entries: unknown,
   prepare: (hook: AnyHook, args: Readonly<Record<string, unknown>>) => R,
+  baseDir: string = process.cwd(),
 ): Array<BuiltEntry<R>> {
   if (!Array.isArray(entries)) {
     throw new HookmdTypeError('INVALID_HOOK_CONFIG', `fromConfig: hooks must be an array of { type, ...args }, got ${show(entries)}`, {
@@ -102,8 +108,15 @@ export function buildEntries<R>(
   }
   return entries.map((entry: unknown, index) => {
     const path = `hooks[${index}]`;
-    const { type, enabled, args } = readEntry(entry, path);
-    const factory = factories.get(type);
+    const { type, enabled, overrides, args } = readEntry(entry, path);
+    let factory = factories.get(type);
+    if (factory === undefined && isModuleType(type)) {
+      try {
+        factory = moduleFactory(type, baseDir);
+      } catch (error) {
+        throw repoint(error, `${path}.type`, type);
+      }
+    }
     if (factory === undefined) {
       const known = hookTypes();
       throw new HookmdError(
@@ -113,21 +126,31 @@ export function buildEntries<R>(
       );
     }
     try {
-      return { record: prepare(factory(args), args), enabled };
+      const hook = factory(args);
+      // errorPolicy and order belong to the kernel, so every type takes them, its factory none the wiser.
+      if (hook !== null && typeof hook === 'object') Object.assign(hook, overrides);
+      return { record: prepare(hook, args), enabled };
     } catch (error) {
       throw repoint(error, path, type);
     }
   });
 }
 
-function readEntry(entry: unknown, path: string): { type: string; enabled: boolean; args: Record<string, unknown> } {
+interface ReadEntry {
+  type: string;
+  enabled: boolean;
+  overrides: { errorPolicy?: unknown; order?: unknown };
+  args: Record<string, unknown>;
+}
+
+function readEntry(entry: unknown, path: string): ReadEntry {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
     throw new HookmdTypeError('INVALID_HOOK_CONFIG', `fromConfig: ${path} must be an object { type, ...args }, got ${show(entry)}`, {
       path,
       value: entry,
     });
   }
-  const { type, enabled, ...args } = entry as Record<string, unknown>;
+  const { type, enabled, errorPolicy, order, ...args } = entry as Record<string, unknown>;
   if (typeof type !== 'string') {
     throw new HookmdTypeError('INVALID_HOOK_CONFIG', `fromConfig: ${path}.type must be a string, got ${show(type)}`, {
       path: `${path}.type`,
@@ -140,7 +163,8 @@ function readEntry(entry: unknown, path: string): { type: string; enabled: boole
       value: enabled,
     });
   }
-  return { type, enabled: enabled !== false, args };
+  const overrides = { ...(errorPolicy === undefined ? {} : { errorPolicy }), ...(order === undefined ? {} : { order }) };
+  return { type, enabled: enabled !== false, overrides, args };
 }
 
 // Re-points a validation error into the config: same class and code, message and details with the

@@ -8,12 +8,12 @@ import { HookHandle } from './handle.js';
 import { instrument } from './profile.js';
 import type { HookRecord } from './record.js';
 import { StageTable } from './slots.js';
-import type { StageSet } from './stages.js';
+import type { StageSet, StageValue } from './stages.js';
 import type { HookLogger } from './types.js';
 
 export class RegistryCore {
   readonly table: StageTable;
-  /** Every registered record, sorted by (order, registration). */
+  /** Every registered record, sorted by (tier, order, registration): user hooks before built-ins. */
   records: HookRecord[] = [];
   /** The name of the hook being called, for `requestStop`'s `by`. */
   running: string | null = null;
@@ -26,8 +26,9 @@ export class RegistryCore {
     stages: StageSet,
     readonly logger: HookLogger,
     readonly workflow: unknown,
+    methodAliases: Readonly<Record<string, StageValue>> = {},
   ) {
-    this.table = new StageTable(stages);
+    this.table = new StageTable(stages, methodAliases);
   }
 
   /** Commits validated records: checks state keys, inserts them in order, rebuilds the slots. */
@@ -46,13 +47,25 @@ export class RegistryCore {
       }
       keys.set(rec.stateKey, rec.name);
     }
-    // Array.prototype.sort is stable, and seq grows with registration: ties keep registration order.
-    this.records = [...this.records, ...recs].sort((a, b) => a.order - b.order || a.seq - b.seq);
+    this.nameUniquely(recs);
+    // seq grows with registration, so ties of tier and order keep registration order.
+    this.records = [...this.records, ...recs].sort((a, b) => tierRank(a) - tierRank(b) || a.order - b.order || a.seq - b.seq);
     for (const rec of recs) {
       rec.handle = new HookHandle(this, rec);
       if (this.profiling) instrument(rec);
     }
     this.rebuild();
+  }
+
+  // Names are unique within a registry: a second 'Logger' is listed as 'Logger#2', a third as 'Logger#3'.
+  private nameUniquely(recs: readonly HookRecord[]): void {
+    const taken = new Set(this.records.map((r) => r.name));
+    for (const rec of recs) {
+      let name = rec.baseName;
+      for (let n = 2; taken.has(name); n++) name = `${rec.baseName}#${n}`;
+      rec.name = name;
+      taken.add(name);
+    }
   }
 
   remove(rec: HookRecord): void {
@@ -87,8 +100,13 @@ export class RegistryCore {
       context: ctx,
     });
     if (rec.policy === 'raise') throw error;
+    if (rec.policy === 'ignore') return;
     const action = rec.policy === 'disable' ? 'hook removed' : 'run goes on';
     this.logger.warn(`${error.message} (errorPolicy '${rec.policy}': ${action})`, cause);
     if (rec.policy === 'disable') this.remove(rec);
   }
+}
+
+function tierRank(rec: HookRecord): number {
+  return rec.tier === 'builtin' ? 1 : 0;
 }

@@ -4,7 +4,7 @@
 
 import { asyncInSyncRun } from './errors.js';
 import type { RegistryCore } from './core.js';
-import type { HookRecord } from './record.js';
+import type { CallFn, HookRecord } from './record.js';
 import { FAR, type StageSlot } from './slots.js';
 
 /** A returned value the dispatch must await. */
@@ -25,6 +25,7 @@ export function scan(
   core: RegistryCore,
   slot: StageSlot,
   recs: readonly HookRecord[],
+  fns: readonly CallFn[],
   start: number,
   due: number,
   stage: unknown,
@@ -51,7 +52,7 @@ export function scan(
     core.running = rec.name;
     let ret: unknown;
     try {
-      ret = rec.fn.call(rec.hook, ctx, stage);
+      ret = fns[i].call(rec.hook, ctx, stage);
     } catch (cause) {
       core.running = null;
       core.fail(rec, cause, stage, step, ctx);
@@ -64,7 +65,7 @@ export function scan(
         ret.then(undefined, (e: unknown) => core.logger.warn(`dispatchSync: hook '${rec.name}' rejected after the sync run failed`, e));
         throw asyncInSyncRun('dispatchSync', `hook '${rec.name}' at stage ${core.table.name(stage)}, step ${step}`, rec.name);
       }
-      return resume(core, slot, recs, i, due, stage, ctx, step, ret);
+      return resume(core, slot, recs, fns, i, due, stage, ctx, step, ret);
     }
   }
   core.running = null;
@@ -80,6 +81,7 @@ async function resume(
   core: RegistryCore,
   slot: StageSlot,
   recs: readonly HookRecord[],
+  fns: readonly CallFn[],
   i: number,
   due: number,
   stage: unknown,
@@ -93,7 +95,7 @@ async function resume(
     core.running = null;
     core.fail(recs[i], cause, stage, step, ctx);
   }
-  return scan(core, slot, recs, i + 1, due, stage, ctx, step, false);
+  return scan(core, slot, recs, fns, i + 1, due, stage, ctx, step, false);
 }
 
 /** Whether any enabled record of `slot` fires at `step` (no hook is called). */

@@ -4,12 +4,23 @@ import type { HookContext, StepContext } from './context.js';
 import type { Trigger } from './triggers/trigger.js';
 
 /**
- * What a failing hook does to the run: abort it (default), log and go on, or log and unregister.
+ * What a failing hook does to the run: abort it (default), log and go on, go on without a word, or log
+ * and unregister the hook.
  *
  * @example
  * registry.register({ stage: Stage.SAVE, frequency: 1, errorPolicy: 'warn', call: flakyUpload });
  */
-export type ErrorPolicy = 'raise' | 'warn' | 'disable';
+export type ErrorPolicy = 'raise' | 'warn' | 'ignore' | 'disable';
+
+/**
+ * Which group of a registry a hook belongs to. At every stage the user tier runs first, then the
+ * built-in tier (the workflow's own hooks: loggers, checkpointing, early stopping); `order` sorts
+ * within a tier.
+ *
+ * @example
+ * class MyBuiltIn { readonly tier: HookTier = 'builtin'; stage = Stage.SAVE; frequency = 1; call(): void {} }
+ */
+export type HookTier = 'user' | 'builtin';
 
 /**
  * A hook for stages of type `S` and contexts of type `C`.
@@ -67,6 +78,8 @@ export interface Hook<S, C extends StepContext = HookContext<S>> {
   /** Overrides the derived state key `name` / `name#<hash of config>`. */
   stateKey?: string;
   errorPolicy?: ErrorPolicy;
+  /** 'user' (default) or 'builtin': user hooks run before built-in hooks at every stage. */
+  tier?: HookTier;
 }
 
 /**
@@ -77,3 +90,45 @@ export interface Hook<S, C extends StepContext = HookContext<S>> {
  * const hooks: AnyHook[] = registry.handles().map((h) => h.hook);
  */
 export type AnyHook = Hook<any, any>;
+
+/**
+ * The scheduling and lifecycle members a method-style hook may have (everything of {@link Hook} but
+ * `stage`, `call` and `runsOnStage`, which its stage methods replace; `frequency` defaults to 1).
+ *
+ * @example
+ * const options: MethodHookOptions = { name: 'Uploader', frequency: 1, errorPolicy: 'warn' };
+ */
+export type MethodHookOptions = Partial<Omit<Hook<unknown, any>, 'stage' | 'call' | 'runsOnStage'>>;
+
+/**
+ * A method-style hook: an object whose methods are named after stages, `on` + the stage name in
+ * camelCase (`onBeforeStep`, `onAfterCompute`, `onAfterEpoch`; `ON_CONVERGE` gives `onConverge`), or a
+ * registry's aliases (a Trainer's `onTrainStart`, `onEpochEnd`, …). It fires at exactly the stages it
+ * has methods for; each method receives `(ctx, stage)`. `onRegister` and `onException` keep their
+ * lifecycle meaning. `H` is the object's own type; the type is `never`-branded when `H` has no `on…`
+ * member, so that a hook without stage methods does not compile.
+ *
+ * @example
+ * registry.register({
+ *   name: 'Printer',
+ *   onAfterStep: (ctx: StepContext) => console.log('step', ctx.stepCount),
+ *   onEpochEnd: (ctx: StepContext) => console.log('epoch done at', ctx.stepCount),
+ * });
+ */
+export type MethodHook<H = object> = H &
+  MethodHookOptions & { readonly call?: undefined } & ([Extract<keyof H, `on${string}`>] extends [never]
+    ? { readonly 'a method-style hook needs a stage method such as onAfterStep': never }
+    : unknown);
+
+/**
+ * Any method-style hook, as lists of hooks hold them (`hooks: [...]`): any object without a `call`
+ * function. Whether it has stage methods is checked at registration (INVALID_HOOK); `register` itself
+ * checks that at compile time (see {@link MethodHook}).
+ *
+ * @example
+ * const hooks: AnyMethodHook[] = [{ onAfterStep: () => {} }, new TrainingCallback()];
+ */
+export type AnyMethodHook =
+  | (object & MethodHookOptions & { readonly call?: undefined })
+  // The index signature lets object literals written in place name their stage methods.
+  | (MethodHookOptions & { readonly call?: undefined; readonly [method: `on${string}`]: unknown });

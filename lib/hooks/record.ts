@@ -4,22 +4,23 @@
 
 import { typeError } from './errors.js';
 import type { HookHandle } from './handle.js';
-import type { AnyHook, ErrorPolicy } from './hook.js';
+import type { AnyHook, ErrorPolicy, HookTier } from './hook.js';
+import { isMethodHook, stageMethods } from './method-hooks.js';
 import type { StageSlot, StageTable } from './slots.js';
 import { deriveStateKey } from './state.js';
 import { every } from './triggers/every.js';
 import type { Trigger } from './triggers/trigger.js';
 import { checkHook, hookName } from './validate.js';
 
-/** The function the dispatcher calls: the hook's `call`, or the profiler's timed wrapper of it. */
+/** The function the dispatcher calls: the hook's `call` or stage method, or the profiler's timed wrapper of it. */
 export type CallFn = (this: AnyHook, ctx: unknown, stage: unknown) => unknown;
 
 /** One registration. */
 export class HookRecord {
-  /** The hook's `call`, as it was at registration. */
-  readonly call: CallFn;
-  /** What dispatch calls: `call`, or a timed wrapper of it while profiling (see profile.ts). */
-  fn: CallFn;
+  /** What dispatch calls at each slot, as it was at registration. */
+  readonly methods: ReadonlyMap<StageSlot, CallFn>;
+  /** Timed wrappers of `methods` while profiling (see profile.ts), else null. */
+  timed: ReadonlyMap<StageSlot, CallFn> | null = null;
   enabled = true;
   /** False once removed; a removed record never comes back. */
   registered = true;
@@ -27,23 +28,35 @@ export class HookRecord {
   ns = 0;
   /** The handle `register()` returned; set when the record is committed. */
   handle: HookHandle<AnyHook> | null = null;
+  /** The name shown in `list()` and errors: `baseName`, or `baseName#2`, … when the registry has one already. */
+  name: string;
 
   constructor(
     readonly hook: AnyHook,
-    readonly name: string,
+    /** The hook's own name (its `name`, class name, …), before the registry makes it unique. */
+    readonly baseName: string,
     readonly seq: number,
     readonly order: number,
+    readonly tier: HookTier,
     /** The frequency when the hook has no trigger (the fast path), else 0. */
     readonly frequency: number,
     /** The trigger, or `every(frequency)`: used for `nextDue`, `list()` and trigger gating. */
     readonly trigger: Trigger,
     readonly slots: readonly StageSlot[],
+    methods: ReadonlyMap<StageSlot, CallFn>,
     readonly policy: ErrorPolicy,
     /** The checkpoint key, for hooks with `stateDict`; else null. */
     readonly stateKey: string | null,
+    /** True for a method-style hook. */
+    readonly methodStyle: boolean,
   ) {
-    this.call = hook.call as CallFn;
-    this.fn = this.call;
+    this.name = baseName;
+    this.methods = methods;
+  }
+
+  /** What dispatch calls at `slot`. */
+  fnFor(slot: StageSlot): CallFn {
+    return ((this.timed ?? this.methods).get(slot) ?? this.methods.get(slot)) as CallFn;
   }
 
   /** The first step ≥ step at which this record fires. */
@@ -71,13 +84,19 @@ export function makeRecord(
   fallbackConfig?: unknown,
 ): HookRecord {
   checkHook(hook, op);
-  const slots = resolveSlots(hook, table, op);
+  const methodStyle = isMethodHook(hook);
+  const methods = methodStyle ? stageMethods(hook, table, op) : new Map(resolveSlots(hook, table, op).map((slot) => [slot, hook.call as CallFn]));
   const name = hookName(hook, seq);
-  const frequency = hook.trigger === undefined ? hook.frequency : 0;
-  const trigger = hook.trigger ?? every(hook.frequency);
+  // A method-style hook may leave out frequency: it then fires at every step of its stages.
+  const period = hook.frequency ?? 1;
+  const frequency = hook.trigger === undefined ? period : 0;
+  const trigger = hook.trigger ?? every(period);
   const stateKey =
     typeof hook.stateDict === 'function' ? deriveStateKey(name, hook.stateKey, hook.config ?? fallbackConfig) : null;
-  return new HookRecord(hook, name, seq, hook.order ?? 0, frequency, trigger, slots, hook.errorPolicy ?? 'raise', stateKey);
+  return new HookRecord(
+    hook, name, seq, hook.order ?? 0, hook.tier ?? 'user', frequency, trigger, [...methods.keys()], methods,
+    hook.errorPolicy ?? 'raise', stateKey, methodStyle,
+  );
 }
 
 // runsOnStage is asked once per stage of the set; a plain hook must name one of the set's stages. A

@@ -7,13 +7,13 @@ import { RegistryCore } from './core.js';
 import { anyDue, scan } from './dispatch.js';
 import { show } from './errors.js';
 import type { HookHandle } from './handle.js';
-import type { AnyHook, Hook } from './hook.js';
+import type { AnyHook, Hook, MethodHook } from './hook.js';
 import { disposeHooks, settleAsync, settleSync } from './lifecycle.js';
 import { profileRows, instrument, uninstrument } from './profile.js';
 import { makeRecord, type HookRecord } from './record.js';
 import type { StageSlot } from './slots.js';
 import type { StageOf, StageSet, StageValue } from './stages.js';
-import type { HookInfo, HookRegistryOptions, LoadStateOptions, ProfileEntry, StateDict } from './types.js';
+import type { FromConfigOptions, HookInfo, HookRegistryOptions, LoadStateOptions, ProfileEntry, StateDict } from './types.js';
 
 /**
  * The hooks of one workflow. `E` is the stage set (`typeof MyStage`), `C` the context type its loop
@@ -38,7 +38,7 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
 
   constructor(stages: E, options: HookRegistryOptions = {}) {
     this.stages = stages;
-    this.core = new RegistryCore(stages, options.logger ?? console, 'workflow' in options ? options.workflow : this);
+    this.core = new RegistryCore(stages, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases);
     this.dense = this.core.table.dense;
     this.byValue = this.core.table.byValue;
   }
@@ -49,9 +49,18 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
    * @example
    * const handle = registry.register({ stage: Stage.LOAD, frequency: 1, call: (ctx) => {} });
    */
-  register<T extends StageOf<E>, H extends Hook<T, C> = Hook<T, C>>(hook: H & Hook<T, C>): HookHandle<H> {
+  register<T extends StageOf<E>, H extends Hook<T, C> = Hook<T, C>>(hook: H & Hook<T, C>): HookHandle<H>;
+  /**
+   * Registers a method-style hook: it fires at the stages it has methods for (`onAfterStep`, …; see
+   * {@link MethodHook}).
+   *
+   * @example
+   * registry.register({ onSave: (ctx: StepContext) => console.log(ctx.stepCount) });
+   */
+  register<H extends object>(hook: MethodHook<H>): HookHandle<H>;
+  register(hook: unknown): HookHandle<unknown> {
     const rec = makeRecord(hook, this.core.seq++, this.core.table, 'register');
-    return this.commit([rec], 'register')[0] as HookHandle<H>;
+    return this.commit([rec], 'register')[0];
   }
 
   /**
@@ -60,9 +69,10 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
    *
    * @example
    * registry.fromConfig([{ type: 'LoggingHook', frequency: 10 }, { type: 'ProgressHook', enabled: false }]);
+   * registry.fromConfig([{ type: './my-hooks.js#Uploader', errorPolicy: 'warn' }], { baseDir: '/runs/a' });
    */
-  fromConfig(entries: readonly unknown[]): Array<HookHandle<AnyHook>> {
-    const built = buildEntries(entries, (hook, args) => makeRecord(hook, this.core.seq++, this.core.table, 'fromConfig', args));
+  fromConfig(entries: readonly unknown[], options: FromConfigOptions = {}): Array<HookHandle<AnyHook>> {
+    const built = buildEntries(entries, (hook, args) => makeRecord(hook, this.core.seq++, this.core.table, 'fromConfig', args), options.baseDir);
     const handles = this.commit(built.map((b) => b.record), 'fromConfig');
     built.forEach((b, i) => {
       if (!b.enabled) handles[i].disable();
@@ -81,14 +91,64 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
       const stages = rec.slots.map((s) => s.name);
       return {
         name: rec.name,
+        type: hookType(rec),
         stage: stages.join('|'),
         stages,
         trigger: rec.trigger.describe(),
         enabled: rec.enabled,
         polling: rec.trigger.polling === true,
+        tier: rec.tier,
         order: rec.order,
       };
     });
+  }
+
+  /**
+   * The handle of the hook named `name`, or undefined. A name matches exactly (`'Logger#2'`), or without
+   * the `Hook` suffix of a hook's name (`'EarlyStopping'` finds `EarlyStoppingHook`, as Lightning and
+   * Keras users call it) when exactly one hook has that short name.
+   *
+   * @example
+   * trainer.hooks.get('EarlyStopping')?.disable();
+   */
+  get(name: string): HookHandle<AnyHook> | undefined {
+    return findRecord(this.core.records, name, 'get')?.handle as HookHandle<AnyHook> | undefined;
+  }
+
+  /**
+   * Unregisters the hook named `name` (see {@link HookRegistry.get} for the matching); UNKNOWN_HOOK_NAME
+   * when there is none.
+   *
+   * @example
+   * trainer.hooks.remove('EarlyStopping');
+   */
+  remove(name: string): HookHandle<AnyHook> {
+    const handle = this.#named(name, 'remove');
+    handle.remove();
+    return handle;
+  }
+
+  /** Enables the hook named `name`; UNKNOWN_HOOK_NAME when there is none. */
+  enable(name: string): HookHandle<AnyHook> {
+    const handle = this.#named(name, 'enable');
+    handle.enable();
+    return handle;
+  }
+
+  /** Disables the hook named `name` (it stays listed); UNKNOWN_HOOK_NAME when there is none. */
+  disable(name: string): HookHandle<AnyHook> {
+    const handle = this.#named(name, 'disable');
+    handle.disable();
+    return handle;
+  }
+
+  #named(name: string, op: string): HookHandle<AnyHook> {
+    const rec = findRecord(this.core.records, name, op);
+    if (rec === undefined) {
+      const known = this.core.records.map((r) => r.name);
+      throw new HookmdError('UNKNOWN_HOOK_NAME', `${op}: no hook is named '${name}'; hooks: ${known.join(', ') || '(none)'}`, { field: 'name', value: name, known });
+    }
+    return rec.handle as HookHandle<AnyHook>;
   }
 
   /**
@@ -174,6 +234,7 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
     this.core.profiling = on;
     for (const rec of this.core.records) if (on) instrument(rec);
     else uninstrument(rec);
+    this.core.rebuild();
   }
 
   /** Calls and time per hook since profiling was switched on, slowest first. */
@@ -239,8 +300,35 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
   private scan(slot: StageSlot, stage: unknown, ctx: C, step: number, sync: boolean): void | Promise<void> {
     if (!(step >= 0 && step % 1 === 0)) checkStep('dispatch', step);
     this.core.lastContext = ctx;
-    return scan(this.core, slot, slot.recs, 0, Infinity, stage, ctx, step, sync);
+    return scan(this.core, slot, slot.recs, slot.fns, 0, Infinity, stage, ctx, step, sync);
   }
+}
+
+// What list() shows as a hook's type: its config's type, its class, or 'MethodHook' / 'Hook' for plain objects.
+function hookType(rec: HookRecord): string {
+  const type = (rec.hook.config as { type?: unknown } | undefined)?.type;
+  if (typeof type === 'string' && type !== '') return type;
+  const ctor = (Object.getPrototypeOf(rec.hook) as { constructor?: { name?: string } } | null)?.constructor;
+  if (ctor !== undefined && ctor !== Object && typeof ctor.name === 'string' && ctor.name !== '') return ctor.name;
+  return rec.methodStyle ? 'MethodHook' : 'Hook';
+}
+
+// Exact name first; else the one hook whose name without its 'Hook' suffix is `name` ('EarlyStopping').
+function findRecord(records: readonly HookRecord[], name: string, op: string): HookRecord | undefined {
+  if (typeof name !== 'string') {
+    throw new HookmdTypeError('INVALID_HOOK_NAME', `${op}: name must be a string, got ${show(name)}`, { field: 'name', value: name });
+  }
+  const exact = records.find((r) => r.name === name);
+  if (exact !== undefined) return exact;
+  const short = records.filter((r) => r.name.replace(/Hook(?=#\d+$|$)/, '') === name);
+  if (short.length > 1) {
+    throw new HookmdError('AMBIGUOUS_HOOK_NAME', `${op}: '${name}' matches ${short.map((r) => `'${r.name}'`).join(', ')}; use the full name`, {
+      field: 'name',
+      value: name,
+      matches: short.map((r) => r.name),
+    });
+  }
+  return short[0];
 }
 
 // A step must be an integer ≥ 0: a TypeError for a non-number (a context without stepCount), else a RangeError.

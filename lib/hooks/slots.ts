@@ -2,7 +2,9 @@
 // and a cache of the next step at which any of them can fire, so that a dispatch at which nothing is
 // due costs one lookup and two comparisons (Rule 12).
 
-import type { HookRecord } from './record.js';
+import { HookmdTypeError } from '../errors.js';
+import { stageMethodName } from './method-hooks.js';
+import type { CallFn, HookRecord } from './record.js';
 import { stageEntries, type StageSet, type StageValue } from './stages.js';
 
 // Numeric enums with small non-negative values index an array directly (an elements load, faster than
@@ -20,6 +22,8 @@ export const FAR: number = 2 ** 30 - 1;
 export class StageSlot {
   /** Enabled records that fire at this stage, sorted by (order, registration). Replaced, never mutated. */
   recs: HookRecord[] = [];
+  /** What to call for each record of `recs`, index for index: its `call`, or its method for this stage. */
+  fns: CallFn[] = [];
   /**
    * No record fires at any step in [from, due). Written after each full scan (from = step + 1,
    * due = the smallest `next(step + 1)`, at most FAR), and reset whenever `recs` is replaced.
@@ -35,6 +39,7 @@ export class StageSlot {
   /** Installs a new record list and drops the skip window, so the next dispatch scans. */
   reset(recs: HookRecord[]): void {
     this.recs = recs;
+    this.fns = recs.map((rec) => rec.fnFor(this));
     this.from = recs.length === 0 ? -1 : 0;
     this.due = recs.length === 0 ? FAR : 0;
   }
@@ -46,15 +51,40 @@ export class StageTable {
   readonly byValue: ReadonlyMap<StageValue, StageSlot>;
   /** Slots indexed by stage value, when every value is a small non-negative integer; else null. */
   readonly dense: ReadonlyArray<StageSlot | undefined> | null;
+  readonly #methods = new Map<StageSlot, string[]>();
 
-  constructor(stages: StageSet) {
+  /** `aliases` maps extra method names to stage values (`{ onEpochEnd: TrainingStage.AFTER_EPOCH }`). */
+  constructor(stages: StageSet, aliases: Readonly<Record<string, StageValue>> = {}) {
     const byValue = new Map<StageValue, StageSlot>();
-    for (const [name, value] of stageEntries(stages)) {
+    const entries = stageEntries(stages);
+    for (const [name, value] of entries) {
       if (!byValue.has(value)) byValue.set(value, new StageSlot(value, name));
     }
     this.byValue = byValue;
     this.slots = [...byValue.values()];
     this.dense = denseIndex(this.slots);
+    // Every name of a stage gives a method name: enum members that share a value are aliases of one stage.
+    const add = (slot: StageSlot, method: string): void => {
+      const list = this.#methods.get(slot) ?? [];
+      if (!list.includes(method)) list.push(method);
+      this.#methods.set(slot, list);
+    };
+    for (const [name, value] of entries) add(byValue.get(value) as StageSlot, stageMethodName(name));
+    for (const [method, value] of Object.entries(aliases)) {
+      const slot = byValue.get(value);
+      if (slot === undefined) {
+        throw new HookmdTypeError('INVALID_STAGE_SET', `HookRegistry: methodAliases.${method} names ${String(value)}, which is not a stage`, {
+          field: `methodAliases.${method}`,
+          value,
+        });
+      }
+      add(slot, method);
+    }
+  }
+
+  /** The method names of a slot's stage, the generic one first. */
+  methodNames(slot: StageSlot): readonly string[] {
+    return this.#methods.get(slot) ?? [];
   }
 
   /** The slot of a stage value, or undefined for a value outside the set. */

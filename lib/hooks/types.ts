@@ -1,13 +1,19 @@
 // hookmd hook kernel: shared types of the registry's reports and options.
 
+import type { HookTier } from './hook.js';
+import type { StageValue } from './stages.js';
+
 /**
  * One row of `registry.list()`.
  *
  * @example
- * registry.list(); // [{ name: 'Logger', stage: 'SAVE', stages: ['SAVE'], trigger: 'every(10)', enabled: true, polling: false, order: 0 }]
+ * registry.list(); // [{ name: 'Logger', type: 'LoggingHook', stage: 'SAVE', stages: ['SAVE'], trigger: 'every(10)', enabled: true, polling: false, tier: 'user', order: 0 }]
  */
 export interface HookInfo {
+  /** Unique within the registry: a second hook named 'Logger' is 'Logger#2'. */
   readonly name: string;
+  /** Its config's `type`, else its class name, else 'MethodHook' or 'Hook'. */
+  readonly type: string;
   /** The stage's name, or the names of all its stages joined by '|' for `runsOnStage` hooks. */
   readonly stage: string;
   readonly stages: readonly string[];
@@ -16,6 +22,8 @@ export interface HookInfo {
   readonly enabled: boolean;
   /** True when the trigger must be polled at every step (wall clock), which defeats step skipping. */
   readonly polling: boolean;
+  /** 'user' hooks run before 'builtin' ones at every stage. */
+  readonly tier: HookTier;
   readonly order: number;
 }
 
@@ -36,13 +44,16 @@ export interface ProfileEntry {
 }
 
 /**
- * Where `errorPolicy: 'warn' | 'disable'` and cleanup failures are reported (default: `console`).
+ * Where `errorPolicy: 'warn' | 'disable'` and cleanup failures are reported (default: `console`), and
+ * where verbose hooks write what they report (`info`, when the logger has it).
  *
  * @example
  * const logger: HookLogger = { warn: (message, error) => myLog.warn({ error }, message) };
+ * const silent: HookLogger = { warn: () => {} };
  */
 export interface HookLogger {
   warn(message: string, error?: unknown): void;
+  info?(message: string): void;
 }
 
 /**
@@ -55,6 +66,22 @@ export interface HookRegistryOptions {
   /** Passed to each hook's `onRegister` (default: the registry itself). */
   readonly workflow?: unknown;
   readonly logger?: HookLogger;
+  /**
+   * Method names that name stages besides the generic `on` + camelCase name of each stage, such as a
+   * Trainer's `{ onEpochEnd: TrainingStage.AFTER_EPOCH }`.
+   */
+  readonly methodAliases?: Readonly<Record<string, StageValue>>;
+}
+
+/**
+ * Options of `registry.fromConfig(entries, options)`.
+ *
+ * @example
+ * registry.fromConfig([{ type: './hooks.js#Uploader' }], { baseDir: dirname(configPath) } satisfies FromConfigOptions);
+ */
+export interface FromConfigOptions {
+  /** Where module-path types (`'./file.js#Export'`) are resolved from (default: the working directory). */
+  readonly baseDir?: string;
 }
 
 /**

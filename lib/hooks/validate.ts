@@ -2,10 +2,12 @@
 // Every message starts with the operation and names the field, as fromConfig re-points it.
 
 import { rangeError, show, typeError } from './errors.js';
-import type { AnyHook, ErrorPolicy } from './hook.js';
+import type { AnyHook, ErrorPolicy, HookTier } from './hook.js';
+import { isMethodHook } from './method-hooks.js';
 import { isTrigger } from './triggers/trigger.js';
 
-const POLICIES: readonly ErrorPolicy[] = ['raise', 'warn', 'disable'];
+const POLICIES: readonly ErrorPolicy[] = ['raise', 'warn', 'ignore', 'disable'];
+const TIERS: readonly HookTier[] = ['user', 'builtin'];
 
 /** Throws the typed error for the first thing wrong with `hook` that needs no stage set to see. */
 export function checkHook(hook: unknown, op: string): asserts hook is AnyHook {
@@ -13,14 +15,16 @@ export function checkHook(hook: unknown, op: string): asserts hook is AnyHook {
     throw typeError('INVALID_HOOK', op, 'hook', `must be an object with a call function, got ${show(hook)}`, hook);
   }
   const h = hook as Partial<Record<keyof AnyHook, unknown>>;
-  if (typeof h.call !== 'function') {
-    throw typeError('INVALID_HOOK', op, 'call', `must be a function, got ${show(h.call)}`, h.call);
+  // A method-style hook (onAfterStep, onEpochEnd, …) has neither call nor stage; its methods say where it fires.
+  const methodStyle = isMethodHook(hook);
+  if (typeof h.call !== 'function' && !methodStyle) {
+    throw typeError('INVALID_HOOK', op, 'call', `must be a function (or give the hook stage methods such as onAfterStep), got ${show(h.call)}`, h.call);
   }
   if (h.trigger !== undefined && !isTrigger(h.trigger)) {
     throw typeError('INVALID_TRIGGER', op, 'trigger', 'must have fires(), next() and describe()', h.trigger);
   }
-  if (h.trigger === undefined || h.frequency !== undefined) checkFrequency(h.frequency, op);
-  if ((h.stage === null || h.stage === undefined) && h.runsOnStage === undefined) {
+  if (h.frequency !== undefined || (h.trigger === undefined && !methodStyle)) checkFrequency(h.frequency, op);
+  if (!methodStyle && (h.stage === null || h.stage === undefined) && h.runsOnStage === undefined) {
     throw typeError('MISSING_STAGE', op, 'stage', 'is missing: give the hook a stage or a runsOnStage(stage) predicate', h.stage);
   }
   if (h.runsOnStage !== undefined && typeof h.runsOnStage !== 'function') {
@@ -33,7 +37,10 @@ export function checkHook(hook: unknown, op: string): asserts hook is AnyHook {
     throw typeError('INVALID_HOOK', op, 'name', `must be a string, got ${show(h.name)}`, h.name);
   }
   if (h.errorPolicy !== undefined && !POLICIES.includes(h.errorPolicy as ErrorPolicy)) {
-    throw typeError('INVALID_ERROR_POLICY', op, 'errorPolicy', `must be 'raise', 'warn' or 'disable', got ${show(h.errorPolicy)}`, h.errorPolicy);
+    throw typeError('INVALID_ERROR_POLICY', op, 'errorPolicy', `must be 'raise', 'warn', 'ignore' or 'disable', got ${show(h.errorPolicy)}`, h.errorPolicy);
+  }
+  if (h.tier !== undefined && !TIERS.includes(h.tier as HookTier)) {
+    throw typeError('INVALID_TIER', op, 'tier', `must be 'user' or 'builtin', got ${show(h.tier)}`, h.tier);
   }
 }
 
@@ -45,11 +52,11 @@ export function checkFrequency(frequency: unknown, op: string): number {
   return frequency;
 }
 
-/** The hook's display name: `name`, else its class name, else its call function's name, else `hook#<seq>`. */
+/** The hook's own name: `name`, else its class name, else its call function's name, else `hook#<seq>`. */
 export function hookName(hook: AnyHook, seq: number): string {
   if (typeof hook.name === 'string' && hook.name !== '') return hook.name;
   const ctor = (Object.getPrototypeOf(hook) as { constructor?: { name?: string } } | null)?.constructor;
   if (ctor !== undefined && ctor !== Object && typeof ctor.name === 'string' && ctor.name !== '') return ctor.name;
-  const fn = hook.call.name;
+  const fn = typeof hook.call === 'function' ? hook.call.name : '';
   return fn !== '' && fn !== 'call' ? fn : `hook#${seq}`;
 }

@@ -65,8 +65,12 @@ export interface TrainingCheckpoint {
   readonly epochLossSum: number;
   readonly history: readonly EpochRecord[];
   readonly metrics: Readonly<Record<string, number>>;
+  /** Systems trained on so far (absent in checkpoints of hookmd before it counted them). */
+  readonly samplesSeen?: number;
+  /** Their atoms. */
+  readonly atomsSeen?: number;
   readonly seed: number;
-  /** Free room for hooks at ON_CHECKPOINT_SAVE. */
+  /** Free room for hooks at BEFORE_CHECKPOINT_SAVE. */
   readonly extra: Record<string, unknown>;
 }
 
@@ -129,6 +133,9 @@ export function checkCheckpoint(value: unknown, source: string): TrainingCheckpo
     bad('parameterNames and variables must be arrays of the same length');
   }
   if (!(c.variables as unknown[]).every((v) => typeof v === 'number')) bad('variables must be numbers');
+  for (const field of ['samplesSeen', 'atomsSeen']) {
+    if (c[field] !== undefined && (!Number.isInteger(c[field]) || (c[field] as number) < 0)) bad(`${field} must be an integer ≥ 0`);
+  }
   if (c.optimizer === null || typeof c.optimizer !== 'object') bad('optimizer must be { type, state }');
   if (c.hooks === null || typeof c.hooks !== 'object') bad('hooks must be an object of hook states');
   if (!Array.isArray(c.history)) bad('history must be an array');

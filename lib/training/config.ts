@@ -45,8 +45,11 @@ export interface TrainerConfigSource {
 
 const KNOWN = ['model', 'train', 'validation', 'optimizer', 'lrScheduler', 'epochs', 'batchSize', 'lossWeights', 'seed', 'shuffle', 'units', 'hooks'];
 
-/** @internal Reads a config (object or file) into Trainer options plus the hook entries for `fromConfig`. */
-export function trainerOptionsFromConfig(source: TrainerConfigSource | string): { options: TrainerOptions; hooks: readonly unknown[] } {
+/**
+ * @internal Reads a config (object or file) into Trainer options plus the hook entries for `fromConfig`
+ * and the directory that relative paths in it (data, module-path hook types) start from.
+ */
+export function trainerOptionsFromConfig(source: TrainerConfigSource | string): { options: TrainerOptions; hooks: readonly unknown[]; baseDir: string } {
   const [config, baseDir] = typeof source === 'string' ? [readConfigFile(source), dirname(resolve(source))] : [source, process.cwd()];
   const given = checkKeys('Trainer.fromConfig', config, KNOWN);
   const data = (field: 'train' | 'validation', value: unknown): readonly System[] | undefined => {
@@ -67,7 +70,7 @@ export function trainerOptionsFromConfig(source: TrainerConfigSource | string): 
     train: data('train', train),
     ...(validationSystems === undefined ? {} : { validation: validationSystems }),
   } as unknown as TrainerOptions;
-  return { options, hooks };
+  return { options, hooks, baseDir };
 }
 
 function readConfigFile(path: string): unknown {

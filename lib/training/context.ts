@@ -1,6 +1,6 @@
 // What training hooks receive: the kernel's TrainContext with the trainer's concrete types, plus the
 // mini-batch, the predictions, the run metadata and the checkpoint being saved.
-import type { Hook, TrainContext } from '../hooks/index.js';
+import type { Hook, HookLogger, TrainContext } from '../hooks/index.js';
 import type { NativePredictions } from '../native/training-binding.js';
 import type { TrainingCheckpoint } from './checkpoint.js';
 import type { RunMetadata } from './metadata.js';
@@ -46,12 +46,67 @@ export class Predictions {
 }
 
 /**
- * Receives the checkpoint after ON_CHECKPOINT_SAVE (see {@link TrainingHookContext.saveCheckpoint}).
+ * Receives the checkpoint after BEFORE_CHECKPOINT_SAVE (see {@link TrainingHookContext.saveCheckpoint})
+ * and returns the path(s) of the files it wrote, once they are durable; ON_CHECKPOINT_SAVE then fires once
+ * per path.
  *
  * @example
- * const writer: CheckpointWriter = (checkpoint) => writeFile('ckpt.json', encodeCheckpoint(checkpoint));
+ * const writer: CheckpointWriter = async (checkpoint) => {
+ *   await writeFile('ckpt.json', encodeCheckpoint(checkpoint));
+ *   return 'ckpt.json';
+ * };
  */
-export type CheckpointWriter = (checkpoint: TrainingCheckpoint) => void | Promise<void>;
+export type CheckpointWriter = (checkpoint: TrainingCheckpoint) => CheckpointWritten | Promise<CheckpointWritten>;
+
+/**
+ * What a {@link CheckpointWriter} returns: the files it wrote (none for `undefined`).
+ *
+ * @example
+ * const written: CheckpointWritten = ['ckpt/epoch=3.json', 'ckpt/last.json'];
+ */
+export type CheckpointWritten = void | string | readonly string[];
+
+/**
+ * At ON_CHECKPOINT_SAVE: the file just written (renamed into place after an fsync, so durable).
+ *
+ * @example
+ * trainer.register({ onCheckpointSave: (ctx: TrainingHookContext) => upload(ctx.savedCheckpoint!.path) });
+ */
+export interface SavedCheckpoint {
+  readonly path: string;
+  /** The metrics when the checkpoint was taken. */
+  readonly metrics: Readonly<Record<string, number>>;
+  readonly epoch: number;
+  readonly stepCount: number;
+  /** The hook that asked for the checkpoint. */
+  readonly hookName: string;
+}
+
+/**
+ * At ON_CHECKPOINT_LOAD: the checkpoint a resumed fit() just loaded.
+ *
+ * @example
+ * trainer.register({ onCheckpointLoad: (ctx: TrainingHookContext) => console.log(ctx.loadedCheckpoint!.path) });
+ */
+export interface LoadedCheckpoint {
+  /** The file it came from, or null for a checkpoint object. */
+  readonly path: string | null;
+  readonly checkpoint: TrainingCheckpoint;
+}
+
+/**
+ * At ON_GRADIENT_CLIP: the total norm of ∂L/∂(ln θ) before and after a clipping hook changed it.
+ *
+ * @example
+ * trainer.register({ onGradientClip: (ctx: TrainingHookContext) => console.log(ctx.gradientClip!.normBefore) });
+ */
+export interface GradientClip {
+  readonly normBefore: number;
+  readonly normAfter: number;
+  readonly normType: 2 | 'inf';
+  /** The hook that clipped. */
+  readonly by: string;
+}
 
 /**
  * The context of every training hook. `stepCount` counts optimizer steps over the whole run (it is the
@@ -80,13 +135,43 @@ export interface TrainingHookContext extends TrainContext<Readonly<ParameterValu
   readonly gradients: ParameterValues;
   readonly lrScheduler: LrScheduler | null;
   readonly metadata: RunMetadata;
-  /** At ON_CHECKPOINT_SAVE: the checkpoint about to be written; hooks may add entries to `checkpoint.extra`. */
+  /** At BEFORE_CHECKPOINT_SAVE: the checkpoint about to be written; hooks may add entries to `checkpoint.extra`. */
   readonly checkpoint: TrainingCheckpoint | null;
+  /** At ON_CHECKPOINT_SAVE: the file just written, with the metrics it was taken with; else null. */
+  readonly savedCheckpoint: SavedCheckpoint | null;
+  /** At ON_CHECKPOINT_LOAD: the checkpoint a resumed fit() loaded; else null. */
+  readonly loadedCheckpoint: LoadedCheckpoint | null;
+  /** At ON_VALIDATION_END (AFTER_VALIDATION): the validation metrics (`val_loss`, `val_forces_rmse`, …); else null. */
+  readonly validationMetrics: Readonly<Record<string, number>> | null;
+  /** At ON_GRADIENT_CLIP: the norms before and after clipping; else null. */
+  readonly gradientClip: GradientClip | null;
+  /**
+   * The 2-norm of this step's ∂L/∂(ln θ) as the loss gave it, before any hook changed the gradients;
+   * computed on first read (NaN before the first AFTER_LOSS).
+   */
+  readonly gradNorm: number;
+  /** Systems trained on so far (all steps of all fits), this step's included from BEFORE_STEP on. */
+  readonly samplesSeen: number;
+  /** Atoms of those systems. */
+  readonly atomsSeen: number;
+  /**
+   * The learning rate of each parameter group, by group name. hookmd's optimizers have one group,
+   * `'default'`, holding every parameter.
+   */
+  readonly lr: Readonly<Record<string, number>>;
+  /** The trainer's logger (TrainerOptions.logger): where hooks warn, so that a caller can silence them. */
+  readonly logger: HookLogger;
   /**
    * Asks for a checkpoint at the next save point (after AFTER_STEP, or after AFTER_EPOCH and the scheduler
-   * step): the trainer builds it, dispatches ON_CHECKPOINT_SAVE, then calls `writer` with it.
+   * step): the trainer builds it, dispatches BEFORE_CHECKPOINT_SAVE, calls `writer` with it, then
+   * dispatches ON_CHECKPOINT_SAVE for each file the writer returns.
    */
   saveCheckpoint(writer: CheckpointWriter): void;
+  /**
+   * For clipping hooks at BEFORE_OPTIMIZER_STEP: records the norms before and after clipping; the trainer
+   * then dispatches ON_GRADIENT_CLIP.
+   */
+  reportGradientClip(normBefore: number, normAfter: number, normType: 2 | 'inf'): void;
 }
 
 /**

@@ -6,7 +6,7 @@ import { HookmdError, HookmdTypeError } from '../errors.js';
 import { HookError } from '../hooks/index.js';
 import type { HookRegistry, MutableContext, RunControl } from '../hooks/index.js';
 import type { EpochRecord, TrainingCheckpoint } from './checkpoint.js';
-import { Predictions, type CheckpointWriter, type TrainingHookContext } from './context.js';
+import { Predictions, type CheckpointWriter, type CheckpointWritten, type GradientClip, type LoadedCheckpoint, type TrainingHookContext } from './context.js';
 import type { TrainingSet } from './dataset.js';
 import { validationMetrics } from './metrics.js';
 import type { Optimizer } from './optimizer.js';
@@ -30,6 +30,21 @@ export interface FitState {
   epochLossSum: number;
   history: EpochRecord[];
   metrics: Record<string, number>;
+  /** Systems trained on, over all steps. */
+  samplesSeen: number;
+  /** Their atoms. */
+  atomsSeen: number;
+}
+
+/** @internal What hooks hand the loop through the context during a run, and what its getters read. */
+export interface RunScratch {
+  readonly pending: PendingSave[];
+  /** Set by ctx.reportGradientClip at BEFORE_OPTIMIZER_STEP. */
+  clip: GradientClip | null;
+  /** This step's ∂L/∂u as the loss gave it (before update hooks), or null before the first step. */
+  rawGradient: Float64Array | null;
+  /** Its 2-norm once read (NaN until then). */
+  gradNorm: number;
 }
 
 /** @internal A saveCheckpoint request, with the hook that made it (for errors). */
@@ -50,7 +65,7 @@ export interface FitParts {
   readonly optimizer: Optimizer;
   readonly scheduler: LrScheduler | null;
   readonly scalars: ResolvedScalars;
-  readonly pending: PendingSave[];
+  readonly scratch: RunScratch;
   readonly snapshot: () => TrainingCheckpoint;
 }
 
@@ -70,9 +85,15 @@ export class FitLoop {
     this.#numBatches = Math.ceil(parts.train.size / parts.scalars.batchSize);
   }
 
-  async run(): Promise<void> {
+  /** One fit(): ON_CHECKPOINT_LOAD when it resumed (`loaded`), then BEFORE_TRAIN, the epochs and AFTER_TRAIN. */
+  async run(loaded: LoadedCheckpoint | null): Promise<void> {
     const { state, ctx, control, scalars } = this.#p;
     ctx.parameters = this.#p.space.values(state.theta);
+    if (loaded !== null) {
+      ctx.loadedCheckpoint = loaded;
+      await this.#fire(TrainingStage.ON_CHECKPOINT_LOAD);
+      ctx.loadedCheckpoint = null;
+    }
     await this.#fire(TrainingStage.BEFORE_TRAIN);
     while (state.epoch < scalars.epochs && !control.stopRequested) {
       ctx.epoch = state.epoch;
@@ -80,7 +101,13 @@ export class FitLoop {
       if (state.batchIndex === 0) await this.#fire(TrainingStage.BEFORE_EPOCH);
       const order = epochOrder(this.#p.train.size, scalars.seed, state.epoch, scalars.shuffle);
       while (state.batchIndex < this.#numBatches && !control.stopRequested) {
-        await this.#step(order);
+        const size = scalars.batchSize;
+        const b = state.batchIndex;
+        ctx.batchIndex = b;
+        await this.step(order.slice(b * size, Math.min(order.length, (b + 1) * size)), (loss) => {
+          state.epochLossSum += loss;
+          state.batchIndex = b + 1;
+        });
       }
       await this.#finishEpoch();
     }
@@ -89,14 +116,17 @@ export class FitLoop {
     await this.#fire(TrainingStage.AFTER_TRAIN);
   }
 
-  async #step(order: Int32Array): Promise<void> {
-    const { state, ctx, space, train, optimizer } = this.#p;
-    const size = this.#p.scalars.batchSize;
-    const b = state.batchIndex;
-    const systems = order.slice(b * size, Math.min(order.length, (b + 1) * size));
-    ctx.batchIndex = b;
+  /**
+   * One optimizer step on `systems` (indices into the training set): the step's stages, the save point,
+   * then stepCount + 1. `advance(loss)` runs between AFTER_STEP and the save point, for the epoch's
+   * bookkeeping (so that a checkpoint taken there includes this step). Resolves to the step's loss.
+   */
+  async step(systems: Int32Array, advance: (loss: number) => void = () => {}): Promise<number> {
+    const { state, ctx, space, train, optimizer, scratch } = this.#p;
     // Hooks get their own copy: the array the forward pass reads stays the trainer's.
     ctx.systems = systems.slice();
+    state.samplesSeen += systems.length;
+    for (const s of systems) state.atomsSeen += train.atomCounts[s];
     await this.#fire(TrainingStage.BEFORE_STEP);
 
     train.forward(state.theta, systems);
@@ -104,19 +134,27 @@ export class FitLoop {
     await this.#fire(TrainingStage.AFTER_FORWARD);
 
     const stats = train.loss(this.#gradient);
+    // Chain rule to the optimizer's variables: ∂L/∂u = θ·∂L/∂θ for u = ln θ.
+    scratch.rawGradient = state.theta.map((theta, p) => theta * this.#gradient[p]);
+    scratch.gradNorm = Number.NaN;
     ctx.loss = stats.total;
     ctx.losses = Object.freeze({ energy: stats.energy, forces: stats.forces, stress: stats.stress });
     await this.#fire(TrainingStage.AFTER_LOSS);
 
-    // Chain rule to the optimizer's variables: ∂L/∂u = θ·∂L/∂θ for u = ln θ.
     const gradients: ParameterValues = {};
     space.names.forEach((name, p) => {
-      gradients[name] = state.theta[p] * this.#gradient[p];
+      gradients[name] = (scratch.rawGradient as Float64Array)[p];
     });
     ctx.gradients = gradients;
     await this.#fire(TrainingStage.BEFORE_OPTIMIZER_STEP);
     const update = this.#readGradients(ctx.gradients);
     ctx.gradients = Object.freeze({ ...ctx.gradients });
+    if (scratch.clip !== null) {
+      ctx.gradientClip = scratch.clip;
+      scratch.clip = null;
+      await this.#fire(TrainingStage.ON_GRADIENT_CLIP);
+      ctx.gradientClip = null;
+    }
 
     optimizer.step(state.variables, update);
     for (let p = 0; p < state.theta.length; p++) state.theta[p] = Math.exp(state.variables[p]);
@@ -124,15 +162,15 @@ export class FitLoop {
     ctx.parameters = space.values(state.theta);
     await this.#fire(TrainingStage.AFTER_OPTIMIZER_STEP);
 
-    state.epochLossSum += stats.total;
     await this.#fire(TrainingStage.AFTER_STEP);
     ctx.systems = null;
     ctx.predictions = null;
-    state.batchIndex = b + 1;
+    advance(stats.total);
     state.stepCount += 1;
     await this.#savePoint();
     ctx.stepCount = state.stepCount;
     await this.#breathe();
+    return stats.total;
   }
 
   async #finishEpoch(): Promise<void> {
@@ -142,10 +180,13 @@ export class FitLoop {
       await this.#fire(TrainingStage.BEFORE_VALIDATION);
       const all = Int32Array.from({ length: validation.size }, (_, k) => k);
       validation.forward(state.theta, all);
-      Object.assign(state.metrics, validationMetrics(validation.loss(null)));
+      const metrics = validationMetrics(validation.loss(null));
+      Object.assign(state.metrics, metrics);
       ctx.predictions = this.#predictions(validation, all);
+      ctx.validationMetrics = Object.freeze(metrics);
       await this.#fire(TrainingStage.AFTER_VALIDATION);
       ctx.predictions = null;
+      ctx.validationMetrics = null;
     }
     await this.#fire(TrainingStage.AFTER_EPOCH);
     // The epoch is complete: record it, then set the next epoch's learning rate.
@@ -158,22 +199,30 @@ export class FitLoop {
     ctx.epoch = state.epoch;
   }
 
-  // Serves the saveCheckpoint requests made since the last save point.
+  // Serves the saveCheckpoint requests made since the last save point: BEFORE_CHECKPOINT_SAVE (hooks may
+  // add to checkpoint.extra), each writer, then ON_CHECKPOINT_SAVE once per file written.
   async #savePoint(): Promise<void> {
-    const { ctx, pending } = this.#p;
-    if (pending.length === 0) return;
-    const requests = pending.splice(0);
+    const { ctx, scratch } = this.#p;
+    if (scratch.pending.length === 0) return;
+    const requests = scratch.pending.splice(0);
     const checkpoint = this.#p.snapshot();
     ctx.checkpoint = checkpoint;
-    await this.#fire(TrainingStage.ON_CHECKPOINT_SAVE);
+    await this.#fire(TrainingStage.BEFORE_CHECKPOINT_SAVE);
     ctx.checkpoint = null;
+    const metrics = Object.freeze({ ...checkpoint.metrics });
     for (const { writer, hookName } of requests) {
+      let written: CheckpointWritten;
       try {
-        await writer(checkpoint);
+        written = await writer(checkpoint);
       } catch (cause) {
         const stage = TrainingStage.ON_CHECKPOINT_SAVE;
         throw new HookError('saveCheckpoint', { hookName, stage, stageName: stage, step: ctx.stepCount, cause, context: ctx });
       }
+      for (const path of writtenPaths(written, hookName)) {
+        ctx.savedCheckpoint = Object.freeze({ path, metrics, epoch: checkpoint.epoch, stepCount: checkpoint.stepCount, hookName });
+        await this.#fire(TrainingStage.ON_CHECKPOINT_SAVE);
+      }
+      ctx.savedCheckpoint = null;
     }
   }
 
@@ -214,6 +263,7 @@ export class FitLoop {
     });
   }
 
+  /** Dispatches `stage` with the context. */
   async #fire(stage: TrainingStage): Promise<void> {
     const { ctx, registry } = this.#p;
     ctx.stage = stage;
@@ -226,4 +276,17 @@ export class FitLoop {
     await yieldToEventLoop();
     this.#lastYield = performance.now();
   }
+}
+
+// The paths a writer returned, checked: a writer that returns something else is a bug to name.
+function writtenPaths(written: CheckpointWritten, hookName: string): readonly string[] {
+  if (written === undefined) return [];
+  const paths = typeof written === 'string' ? [written] : written;
+  if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string')) {
+    throw new HookmdTypeError('INVALID_CHECKPOINT_WRITER', `saveCheckpoint: the writer of hook '${hookName}' must return the written path(s) or nothing, got ${JSON.stringify(written)}`, {
+      field: 'writer',
+      value: written,
+    });
+  }
+  return paths;
 }

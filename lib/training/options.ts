@@ -1,6 +1,7 @@
 // Option checks shared by the optimizers, schedulers and training hooks: every message starts with the
 // owner and names the field and the bad value (docs/ARCHITECTURE.md).
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { findMetric } from './metric-names.js';
 
 /** @internal Checks one numeric option: finite, within [min, max] (max exclusive when `open`). */
 export function numberOption(owner: string, field: string, value: unknown, min: number, max: number = Infinity, open: boolean = false): number {
@@ -52,10 +53,10 @@ export function stringOption(owner: string, field: string, value: unknown): stri
   throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: ${field} must be a non-empty string, got ${JSON.stringify(value)}`, { field, value });
 }
 
-/** @internal The value of metric `name`, or METRIC_NOT_FOUND naming the metrics there are. */
+/** @internal The value of metric `name` (`val/loss` or `val_loss`), or METRIC_NOT_FOUND naming the metrics there are. */
 export function readMetric(owner: string, metrics: Readonly<Record<string, number>>, name: string): number {
-  const value = metrics[name];
-  if (typeof value === 'number') return value;
+  const value = findMetric(metrics, name);
+  if (value !== undefined) return value;
   throw new HookmdError('METRIC_NOT_FOUND', `${owner}: metric '${name}' is not available; metrics: ${Object.keys(metrics).sort().join(', ') || '(none)'}`, {
     field: 'monitor',
     value: name,

@@ -1,7 +1,7 @@
 // The Trainer's options: their types, defaults and validation (once, at construction).
 import type { System } from '../data/index.js';
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
-import type { AnyHook } from '../hooks/index.js';
+import type { AnyHook, AnyMethodHook, HookLogger } from '../hooks/index.js';
 import type { LennardJones, Morse } from '../models/index.js';
 import type { TrainingCheckpoint } from './checkpoint.js';
 import type { LossWeights } from './loss-weights.js';
@@ -35,8 +35,13 @@ export interface TrainerOptions {
   /** Systems per mini-batch (default 32; the last batch of an epoch may be smaller). */
   batchSize?: number;
   lossWeights?: LossWeights;
-  /** Hooks to register, in order. */
-  hooks?: readonly AnyHook[];
+  /** Hooks to register, in order: stage hooks or method-style hooks (`{ onEpochEnd(ctx) {…} }`). */
+  hooks?: ReadonlyArray<AnyHook | AnyMethodHook>;
+  /**
+   * Where hook failures under errorPolicy 'warn' | 'disable', hook warnings (EarlyStoppingHook with
+   * `strict: false`) and verbose reports (`info`) go (default `console`); `{ warn: () => {} }` silences them.
+   */
+  logger?: HookLogger;
   /** Seeds the per-epoch shuffle (integer, default 0): equal seeds give equal runs, bit for bit. */
   seed?: number;
   /** Shuffle the training set every epoch (default true). */
@@ -65,7 +70,7 @@ export interface ResolvedScalars {
   readonly units: 'metal' | 'lj';
 }
 
-const KNOWN = ['model', 'train', 'validation', 'optimizer', 'lrScheduler', 'epochs', 'batchSize', 'lossWeights', 'hooks', 'seed', 'shuffle', 'units'];
+const KNOWN = ['model', 'train', 'validation', 'optimizer', 'lrScheduler', 'epochs', 'batchSize', 'lossWeights', 'hooks', 'seed', 'shuffle', 'units', 'logger'];
 
 /** @internal Checks the option object's keys and the scalar options. */
 export function resolveScalars(options: unknown): ResolvedScalars {
@@ -84,6 +89,10 @@ export function resolveScalars(options: unknown): ResolvedScalars {
   const units = given.units ?? 'metal';
   if (units !== 'metal' && units !== 'lj') {
     throw new HookmdTypeError('INVALID_OPTIONS', `Trainer: units must be 'metal' or 'lj', got ${JSON.stringify(units)}`, { field: 'units', value: units });
+  }
+  const logger = given.logger as { warn?: unknown; info?: unknown } | undefined;
+  if (logger !== undefined && (logger === null || typeof logger.warn !== 'function' || (logger.info !== undefined && typeof logger.info !== 'function'))) {
+    throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer: logger must have a warn(message, error?) function (and optionally info(message))', { field: 'logger', value: logger });
   }
   if (given.hooks !== undefined && !Array.isArray(given.hooks)) {
     throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer: hooks must be an array of hooks', { field: 'hooks', value: given.hooks });

@@ -2,22 +2,24 @@
 // with its loop on the hook kernel (TrainingStage). fit-loop.ts holds the loop; this file the public API,
 // the run lifecycle, checkpoints and the canonical config.
 import { HookmdError, HookmdTypeError } from '../errors.js';
-import { createContext, HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
-import type { AnyHook, HookHandle, MutableContext, StopRequest } from '../hooks/index.js';
+import { HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
+import type { AnyHook, HookHandle, HookLogger, MethodHook, MutableContext, StopRequest } from '../hooks/index.js';
 import type { LennardJones, Morse } from '../models/index.js';
 import { Adam } from './adam.js';
 import { CHECKPOINT_HEADER, checkCheckpoint, readCheckpoint, type EpochRecord, type TrainingCheckpoint } from './checkpoint.js';
 import { trainerOptionsFromConfig, type TrainerConfigSource } from './config.js';
-import type { TrainingHookContext } from './context.js';
+import type { LoadedCheckpoint, TrainingHookContext } from './context.js';
 import { TrainingSet, type DataSummary } from './dataset.js';
-import { FitLoop, type FitState, type PendingSave } from './fit-loop.js';
+import { FitLoop, type FitState, type RunScratch } from './fit-loop.js';
 import { resolveLossWeights, type ResolvedLossWeights } from './loss-weights.js';
 import { configHash, makeMetadata, type RunMetadata } from './metadata.js';
 import { optimizerFrom, schedulerFrom } from './factories.js';
 import type { Optimizer } from './optimizer.js';
 import { ParameterSpace, type PairModelSpec, type ParameterValues } from './parameters.js';
 import type { LrScheduler } from './scheduler.js';
-import { TrainingStage } from './stage.js';
+import { TRAINER_METHOD_ALIASES, TrainingStage } from './stage.js';
+import { epochOrder } from './shuffle.js';
+import { trainingContext } from './run-context.js';
 import { resolveScalars, type FitOptions, type ResolvedScalars, type TrainerOptions } from './trainer-options.js';
 
 /**
@@ -36,6 +38,24 @@ export interface TrainingHistory {
   /** Set when a hook (EarlyStoppingHook, …) ended the run through ctx.requestStop. */
   readonly stopped: StopRequest | undefined;
   readonly metadata: RunMetadata;
+}
+
+/**
+ * What `trainer.trainingStep(batch)` returns.
+ *
+ * @example
+ * const { loss, gradNorm, stepCount } = await trainer.trainingStep([0, 1, 2, 3]);
+ */
+export interface TrainingStepResult {
+  /** The step's total loss, before the update. */
+  readonly loss: number;
+  readonly losses: Readonly<{ energy: number; forces: number; stress: number }>;
+  /** The 2-norm of ∂L/∂(ln θ) before any hook changed it. */
+  readonly gradNorm: number;
+  /** θ after the update. */
+  readonly parameters: Readonly<ParameterValues>;
+  /** Optimizer steps taken so far, this one included. */
+  readonly stepCount: number;
 }
 
 /**
@@ -87,6 +107,8 @@ export class Trainer {
   readonly units: 'metal' | 'lj';
   /** Parameter names, in the order of the model's pair table ('Ar-Ar.epsilon', …; 'epsilon' without pairs). */
   readonly parameterNames: readonly string[];
+  /** Where hook warnings and error-policy reports go (TrainerOptions.logger; default console). */
+  readonly logger: HookLogger;
   readonly #space: ParameterSpace;
   readonly #train: TrainingSet;
   readonly #validation: TrainingSet | null;
@@ -108,29 +130,32 @@ export class Trainer {
     // θ is always exp(u), from the first step on: a run resumed at step 0 then starts bit for bit alike.
     const variables = this.#space.initial.map(Math.log);
     this.#state = {
-      variables, theta: variables.map(Math.exp), epoch: 0, batchIndex: 0, stepCount: 0, epochLossSum: 0, history: [], metrics: {},
+      variables, theta: variables.map(Math.exp), epoch: 0, batchIndex: 0, stepCount: 0, epochLossSum: 0, history: [], metrics: {}, samplesSeen: 0, atomsSeen: 0,
     };
-    this.hooks = new HookRegistry(TrainingStage, { workflow: this });
+    this.logger = options.logger ?? console;
+    this.hooks = new HookRegistry(TrainingStage, { workflow: this, logger: this.logger, methodAliases: TRAINER_METHOD_ALIASES });
     for (const hook of options.hooks ?? []) this.register(hook);
   }
 
   /**
    * A trainer from a config object, or a JSON/YAML file: `{ model: { type, ...options }, train, validation,
    * optimizer: { type, ... }, lrScheduler, epochs, batchSize, lossWeights, seed, hooks: [{ type, enabled, ... }] }`,
-   * with data as extxyz paths (relative to the file) or arrays of systems.
+   * with data as extxyz paths (relative to the file) or arrays of systems. Hook types are registered
+   * names or module paths (`'./my-hooks.js#MyHook'`, `'some-package#MyHook'`), resolved from the file's
+   * directory (the working directory for an object).
    *
    * @example
    * const trainer = Trainer.fromConfig('fit-argon.yaml');
    */
-  static fromConfig(source: TrainerConfigSource | string): Trainer {
-    const { options, hooks } = trainerOptionsFromConfig(source);
-    const trainer = new Trainer(options);
-    trainer.hooks.fromConfig(hooks);
+  static fromConfig(source: TrainerConfigSource | string, options: { readonly logger?: HookLogger } = {}): Trainer {
+    const { options: trainerOptions, hooks, baseDir } = trainerOptionsFromConfig(source);
+    const trainer = new Trainer(options.logger === undefined ? trainerOptions : { ...trainerOptions, logger: options.logger });
+    trainer.hooks.fromConfig(hooks, { baseDir });
     return trainer;
   }
 
-  /** Registers a training hook; returns its handle. */
-  register(hook: AnyHook): HookHandle<AnyHook> {
+  /** Registers a training hook (a stage hook or a method-style hook); returns its handle. */
+  register<H extends object>(hook: AnyHook | MethodHook<H>): HookHandle<AnyHook> {
     return this.hooks.register(hook as never) as HookHandle<AnyHook>;
   }
 
@@ -208,6 +233,8 @@ export class Trainer {
       epochLossSum: s.epochLossSum,
       history: [...s.history],
       metrics: { ...s.metrics },
+      samplesSeen: s.samplesSeen,
+      atomsSeen: s.atomsSeen,
       seed: this.seed,
       extra: {},
     };
@@ -219,60 +246,84 @@ export class Trainer {
    * runs, then close, and the error (a HookError naming the hook and stage, for a hook) propagates.
    */
   async fit(options: FitOptions = {}): Promise<TrainingHistory> {
-    if (this.#running) throw new HookmdError('TRAINER_BUSY', 'Trainer.fit: this trainer is already fitting; await the running fit() first', {});
     if (options === null || typeof options !== 'object') {
       throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer.fit: options must be an object', { field: 'options', value: options });
     }
+    return this.#exclusive('Trainer.fit', async () => {
+      let loaded: LoadedCheckpoint | null = null;
+      if (options.resumeFrom !== undefined) loaded = this.#resume(options.resumeFrom);
+      const resumedFrom = typeof loaded?.checkpoint.metadata?.runId === 'string' ? loaded.checkpoint.metadata.runId : null;
+      const { ctx, control, loop, metadata } = this.#prepare(resumedFrom);
+      await new HookRunner(this.hooks, { context: () => ctx, logger: this.logger }).run(() => loop.run(loaded));
+      return { epochs: this.history, stepCount: this.stepCount, parameters: this.parameters, stopped: control.stopped, metadata };
+    });
+  }
+
+  /**
+   * One optimizer step on the training systems `batch` (indices into `train`), for users who drive their
+   * own loop: the step's stages (BEFORE_STEP … AFTER_STEP, with ON_GRADIENT_CLIP and a save point) fire
+   * as in fit(), and stepCount grows by one; epochs and their stages are the caller's. Hooks are not
+   * opened or closed here: wrap the loop in `runLifecycle(trainer.hooks, …)` for that.
+   *
+   * @example
+   * for (let epoch = 0; epoch < 10; epoch++) {
+   *   for (const batch of [[0, 1], [2, 3]]) await trainer.trainingStep(batch);
+   * }
+   */
+  async trainingStep(batch: ArrayLike<number>): Promise<TrainingStepResult> {
+    const systems = this.#checkBatch(batch);
+    return this.#exclusive('Trainer.trainingStep', async () => {
+      const { ctx, loop } = this.#prepare(null);
+      ctx.batchIndex = this.#state.batchIndex;
+      const loss = await loop.step(systems);
+      return { loss, losses: ctx.losses, gradNorm: ctx.gradNorm, parameters: this.parameters, stepCount: this.stepCount };
+    });
+  }
+
+  async #exclusive<T>(op: string, body: () => Promise<T>): Promise<T> {
+    if (this.#running) throw new HookmdError('TRAINER_BUSY', `${op}: this trainer is already fitting; await the running fit() or trainingStep() first`, {});
     this.#running = true;
     try {
-      let resumedFrom: string | null = null;
-      if (options.resumeFrom !== undefined) resumedFrom = this.#resume(options.resumeFrom);
-      const metadata = makeMetadata(this.config, this.hooks.list(), resumedFrom);
-      this.#metadata = metadata;
-      const control = new RunControl();
-      const pending: PendingSave[] = [];
-      const ctx = this.#context(control, pending, metadata);
-      const loop = new FitLoop({
-        registry: this.hooks, ctx, control, state: this.#state, space: this.#space, train: this.#train, validation: this.#validation,
-        optimizer: this.optimizer, scheduler: this.lrScheduler, scalars: this.#scalars, pending, snapshot: () => this.checkpoint(),
-      });
-      await new HookRunner(this.hooks, { context: () => ctx }).run(() => loop.run());
-      return { epochs: this.history, stepCount: this.stepCount, parameters: this.parameters, stopped: control.stopped, metadata };
+      return await body();
     } finally {
       this.#running = false;
     }
   }
 
-  #context(control: RunControl, pending: PendingSave[], metadata: RunMetadata): MutableContext<TrainingHookContext> {
-    const registry = this.hooks;
-    const extra = {
-      trainer: this,
-      epoch: this.#state.epoch,
-      batchIndex: this.#state.batchIndex,
-      numBatches: Math.ceil(this.#train.size / this.batchSize),
-      loss: Number.NaN,
-      losses: Object.freeze({ energy: Number.NaN, forces: Number.NaN, stress: Number.NaN }),
-      parameters: this.parameters,
-      gradients: Object.freeze({}) as ParameterValues,
-      optimizer: this.optimizer,
-      lrScheduler: this.lrScheduler,
-      metrics: this.#state.metrics,
-      systems: null,
-      predictions: null,
-      metadata,
-      checkpoint: null,
-      saveCheckpoint: (writer: PendingSave['writer']) => {
-        if (typeof writer !== 'function') {
-          throw new HookmdTypeError('INVALID_ARGUMENT', 'saveCheckpoint: writer must be a function (checkpoint) => void', { field: 'writer', value: writer });
-        }
-        pending.push({ writer, hookName: registry.runningHook ?? 'user' });
-      },
+  #checkBatch(batch: ArrayLike<number>): Int32Array {
+    const size = this.#train.size;
+    const bad = (problem: string, value: unknown): never => {
+      throw new HookmdTypeError('INVALID_BATCH', `Trainer.trainingStep: batch ${problem}`, { field: 'batch', value });
     };
-    return createContext({ stage: TrainingStage.BEFORE_TRAIN, stepCount: this.#state.stepCount, workflow: this, control, registry }, extra) as MutableContext<TrainingHookContext>;
+    if (batch === null || typeof batch !== 'object' || typeof batch.length !== 'number') return bad('must be an array of training-set indices', batch);
+    if (batch.length === 0) return bad('must hold at least one index', batch);
+    const out = new Int32Array(batch.length);
+    for (let i = 0; i < batch.length; i++) {
+      const k = batch[i];
+      if (!Number.isInteger(k) || k < 0 || k >= size) bad(`[${i}] must be an integer in [0, ${size}), got ${JSON.stringify(k)}`, k);
+      out[i] = k;
+    }
+    return out;
   }
 
-  // Loads a checkpoint into this trainer; returns the runId it came from.
-  #resume(source: string | TrainingCheckpoint): string | null {
+  // The metadata, context and loop of one run (a fit() or a trainingStep()).
+  #prepare(resumedFrom: string | null): { ctx: MutableContext<TrainingHookContext>; control: RunControl; loop: FitLoop; metadata: RunMetadata } {
+    const metadata = makeMetadata(this.config, this.hooks.list(), resumedFrom);
+    this.#metadata = metadata;
+    const control = new RunControl();
+    const scratch: RunScratch = { pending: [], clip: null, rawGradient: null, gradNorm: Number.NaN };
+    const ctx = trainingContext({
+      trainer: this, registry: this.hooks, control, scratch, metadata, state: this.#state, numBatches: Math.ceil(this.#train.size / this.batchSize),
+    });
+    const loop = new FitLoop({
+      registry: this.hooks, ctx, control, state: this.#state, space: this.#space, train: this.#train, validation: this.#validation,
+      optimizer: this.optimizer, scheduler: this.lrScheduler, scalars: this.#scalars, scratch, snapshot: () => this.checkpoint(),
+    });
+    return { ctx, control, loop, metadata };
+  }
+
+  // Loads a checkpoint into this trainer; returns it with the file it came from.
+  #resume(source: string | TrainingCheckpoint): LoadedCheckpoint {
     const checkpoint = typeof source === 'string' ? readCheckpoint(source) : checkCheckpoint(source, 'Trainer.fit: resumeFrom');
     const mismatch = (what: string, saved: unknown, here: unknown): never => {
       throw new HookmdError('CHECKPOINT_MISMATCH', `Trainer.fit: the checkpoint's ${what} (${JSON.stringify(saved)}) differs from this trainer's (${JSON.stringify(here)})`, {
@@ -302,6 +353,20 @@ export class Trainer {
     s.history = [...checkpoint.history];
     for (const key of Object.keys(s.metrics)) delete s.metrics[key];
     Object.assign(s.metrics, checkpoint.metrics);
-    return typeof checkpoint.metadata?.runId === 'string' ? checkpoint.metadata.runId : null;
+    // Checkpoints written before these counters existed: what the completed steps saw, from the epoch order.
+    const counted = checkpoint.samplesSeen !== undefined && checkpoint.atomsSeen !== undefined;
+    const seen = counted ? { samples: checkpoint.samplesSeen as number, atoms: checkpoint.atomsSeen as number } : this.#seenBefore(s.epoch, s.batchIndex);
+    s.samplesSeen = seen.samples;
+    s.atomsSeen = seen.atoms;
+    return { path: typeof source === 'string' ? source : null, checkpoint };
+  }
+
+  // Systems and atoms of `epoch` whole epochs plus `batches` mini-batches of the next one.
+  #seenBefore(epoch: number, batches: number): { samples: number; atoms: number } {
+    const total = this.#train.atomCounts.reduce((sum, n) => sum + n, 0);
+    const order = epochOrder(this.#train.size, this.seed, epoch, this.shuffle).slice(0, Math.min(this.#train.size, batches * this.batchSize));
+    let atoms = epoch * total;
+    for (const k of order) atoms += this.#train.atomCounts[k];
+    return { samples: epoch * this.#train.size + order.length, atoms };
   }
 }

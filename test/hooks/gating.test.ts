@@ -114,7 +114,8 @@ describe('Rule 1: gating', () => {
       { stage: Stage.LOAD, frequency: 1 },
       { stage: Stage.LOAD, frequency: 1, call: () => {}, trigger: { fires: () => true } },
       { stage: Stage.LOAD, frequency: 1, call: () => {}, order: Number.NaN },
-      { stage: Stage.LOAD, frequency: 1, call: () => {}, errorPolicy: 'ignore' },
+      { stage: Stage.LOAD, frequency: 1, call: () => {}, errorPolicy: 'skip' },
+      { stage: Stage.LOAD, frequency: 1, call: () => {}, tier: 'system' },
     ];
     const codes = bad.map((hook) => {
       try {
@@ -124,7 +125,7 @@ describe('Rule 1: gating', () => {
         return (e as HookmdTypeError).code;
       }
     });
-    expect(codes).toEqual(['INVALID_HOOK', 'INVALID_HOOK', 'INVALID_TRIGGER', 'INVALID_ORDER', 'INVALID_ERROR_POLICY']);
+    expect(codes).toEqual(['INVALID_HOOK', 'INVALID_HOOK', 'INVALID_TRIGGER', 'INVALID_ORDER', 'INVALID_ERROR_POLICY', 'INVALID_TIER']);
   });
 });
 

@@ -71,7 +71,7 @@ describe('stage sets', () => {
 });
 
 describe('Rule 9: registration handles and list()', () => {
-  it('list() shows name, stage, trigger, enabled, polling and order', () => {
+  it('list() shows name, type, stage, trigger, enabled, polling, tier and order', () => {
     const registry = new HookRegistry(Stage);
     class Logger implements Hook<Stage, StepContext> {
       stage = Stage.SAVE;
@@ -83,9 +83,9 @@ describe('Rule 9: registration handles and list()', () => {
     registry.register({ stage: null, runsOnStage: (s) => s !== Stage.TRANSFORM, frequency: 1, call: function probe() {} });
     late.disable();
     expect(registry.list()).toEqual([
-      { name: 'late', stage: 'LOAD', stages: ['LOAD'], trigger: 'and(after(100), every(5))', enabled: false, polling: false, order: -1 },
-      { name: 'Logger', stage: 'SAVE', stages: ['SAVE'], trigger: 'every(10)', enabled: true, polling: false, order: 0 },
-      { name: 'probe', stage: 'LOAD|SAVE', stages: ['LOAD', 'SAVE'], trigger: 'every(1)', enabled: true, polling: false, order: 0 },
+      { name: 'late', type: 'Hook', stage: 'LOAD', stages: ['LOAD'], trigger: 'and(after(100), every(5))', enabled: false, polling: false, tier: 'user', order: -1 },
+      { name: 'Logger', type: 'Logger', stage: 'SAVE', stages: ['SAVE'], trigger: 'every(10)', enabled: true, polling: false, tier: 'user', order: 0 },
+      { name: 'probe', type: 'Hook', stage: 'LOAD|SAVE', stages: ['LOAD', 'SAVE'], trigger: 'every(1)', enabled: true, polling: false, tier: 'user', order: 0 },
     ]);
   });
 

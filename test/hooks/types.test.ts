@@ -110,4 +110,21 @@ describe('hook map types', () => {
     expectTypeOf(handle).toEqualTypeOf<HookHandle<Counter>>();
     expectTypeOf(handle.hook.count).toEqualTypeOf<number>();
   });
+
+  it('method-style hooks compile with stage methods, and not without', () => {
+    const reg = new HookRegistry(Stage);
+    class Printer {
+      lines: string[] = [];
+      onSave(ctx: StepContext): void {
+        this.lines.push(String(ctx.stepCount));
+      }
+    }
+    const handle = reg.register(new Printer());
+    expectTypeOf(handle).toEqualTypeOf<HookHandle<Printer>>();
+    reg.register({ frequency: 2, name: 'p', onLoad: () => {} });
+    expect(() =>
+      // @ts-expect-error an object with neither call nor a stage method is not a hook
+      reg.register({ name: 'nothing' }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_HOOK' }));
+  });
 });

@@ -28,10 +28,11 @@ function bits(values: Readonly<Record<string, number>>): string[] {
 describe('CheckpointHook bookkeeping', () => {
   it('keeps the k best checkpoints by the monitored metric, deleting those that drop out', async () => {
     const dir = tempDir('topk');
-    const keep = new CheckpointHook({ dirpath: dir, monitor: 'score', saveTopK: 2, saveLast: true, filename: 'e{epoch:02d}-{score:.1f}' });
+    const keep = new CheckpointHook({ dirpath: dir, monitor: 'score', saveTopK: 2, saveLast: true, filename: 'e{epoch:02d}-{score:.1f}', metrics: ['score'] });
     const seen: string[][] = [];
     const watch: TrainingHook = {
-      name: 'Watch', stage: TrainingStage.AFTER_EPOCH, frequency: 1, order: 1,
+      // In the built-in tier with a higher order: it reads what the CheckpointHook just decided.
+      name: 'Watch', stage: TrainingStage.AFTER_EPOCH, frequency: 1, tier: 'builtin', order: 1,
       call: () => void seen.push(keep.kept.map((k) => k.path.slice(dir.length + 1))),
     };
     await makeTrainer({ validation: undefined, epochs: 6, hooks: [scriptedMetric('score', [5, 3, 4, 1, 2, 6]), keep, watch] }).fit();
@@ -90,7 +91,7 @@ describe('CheckpointHook bookkeeping', () => {
 
   it('fills filename templates', () => {
     expect(checkpointFilename('fit-{epoch:03d}-{val_loss:.3f}-{step}', { epoch: 7, step: 40, val_loss: 0.012345 }, 'x')).toBe('fit-007-0.012-40');
-    expect(() => checkpointFilename('{nope}', { epoch: 1 }, 'CheckpointHook')).toThrow(/'nope', which is not a metric/);
+    expect(() => checkpointFilename('{nope}', { epoch: 1 }, 'CheckpointHook')).toThrow(expect.objectContaining({ code: 'UNKNOWN_TEMPLATE_KEY' }));
   });
 
   it('round-trips non-finite numbers through JSON', () => {

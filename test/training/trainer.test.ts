@@ -56,11 +56,13 @@ function recorder(stages: readonly TrainingStage[] = TRAINING_STAGES): TrainingH
 
 describe('TrainingStage', () => {
   it('has exactly the stages of the issue, in order', () => {
-    expect(Object.keys(TrainingStage)).toEqual([
-      'BEFORE_TRAIN', 'BEFORE_EPOCH', 'BEFORE_STEP', 'AFTER_FORWARD', 'AFTER_LOSS', 'BEFORE_OPTIMIZER_STEP', 'AFTER_OPTIMIZER_STEP',
-      'AFTER_STEP', 'BEFORE_VALIDATION', 'AFTER_VALIDATION', 'AFTER_EPOCH', 'ON_CHECKPOINT_SAVE', 'AFTER_TRAIN',
+    expect(TRAINING_STAGES).toEqual([
+      'ON_CHECKPOINT_LOAD', 'BEFORE_TRAIN', 'BEFORE_EPOCH', 'BEFORE_STEP', 'AFTER_FORWARD', 'AFTER_LOSS', 'BEFORE_OPTIMIZER_STEP', 'ON_GRADIENT_CLIP',
+      'AFTER_OPTIMIZER_STEP', 'AFTER_STEP', 'BEFORE_VALIDATION', 'AFTER_VALIDATION', 'AFTER_EPOCH', 'BEFORE_CHECKPOINT_SAVE', 'ON_CHECKPOINT_SAVE',
+      'AFTER_TRAIN',
     ]);
-    expect(TRAINING_STAGES).toEqual(Object.values(TrainingStage));
+    // The trainer-style names of the validation stages are the same stages.
+    expect([TrainingStage.ON_VALIDATION_START, TrainingStage.ON_VALIDATION_END]).toEqual([TrainingStage.BEFORE_VALIDATION, TrainingStage.AFTER_VALIDATION]);
   });
 });
 
@@ -70,7 +72,7 @@ describe('Trainer stages and counters', () => {
     const save: TrainingHook = {
       name: 'SaveAtStep1', stage: TrainingStage.AFTER_STEP, frequency: 1,
       call: (ctx) => {
-        if (ctx.stepCount === 1) ctx.saveCheckpoint(() => {});
+        if (ctx.stepCount === 1) ctx.saveCheckpoint(() => 'step1.json');
       },
     };
     // 5 systems in batches of 2: 3 steps per epoch.
@@ -81,7 +83,7 @@ describe('Trainer stages and counters', () => {
     const epochEnd = (k: number, e: number): string[] => [`BEFORE_VALIDATION@${k}/e${e}`, `AFTER_VALIDATION@${k}/e${e}`, `AFTER_EPOCH@${k}/e${e}`];
     expect(rec.seen).toEqual([
       'BEFORE_TRAIN@0/e0',
-      'BEFORE_EPOCH@0/e0', ...step(0, 0, 0), ...step(1, 0, 1), 'ON_CHECKPOINT_SAVE@1/e0', ...step(2, 0, 2), ...epochEnd(3, 0),
+      'BEFORE_EPOCH@0/e0', ...step(0, 0, 0), ...step(1, 0, 1), 'BEFORE_CHECKPOINT_SAVE@1/e0', 'ON_CHECKPOINT_SAVE@1/e0', ...step(2, 0, 2), ...epochEnd(3, 0),
       'BEFORE_EPOCH@3/e1', ...step(3, 1, 0), ...step(4, 1, 1), ...step(5, 1, 2), ...epochEnd(6, 1),
       'AFTER_TRAIN@6/e2',
     ]);

@@ -6,13 +6,14 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { HookmdError, HookmdTypeError } from '../../errors.js';
-import { registerHookType } from '../../hooks/index.js';
+import { registerHookType, type ErrorPolicy } from '../../hooks/index.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
 import { encodeCheckpoint, type TrainingCheckpoint } from '../checkpoint.js';
 import type { TrainingHookContext } from '../context.js';
+import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
 import { checkKeys, integerOption, modeOption, readMetric, stringOption } from '../options.js';
 import { TrainingStage } from '../stage.js';
-import { checkpointFilename } from './filename.js';
+import { FilenameTemplate } from './filename.js';
 
 /**
  * Options of `new CheckpointHook`.
@@ -20,11 +21,19 @@ import { checkpointFilename } from './filename.js';
  * @example
  * const options: CheckpointHookOptions = { dirpath: 'ckpt', monitor: 'val_loss', saveTopK: 3, saveLast: true };
  */
-export interface CheckpointHookOptions {
+export interface CheckpointHookOptions extends BuiltinHookOptions {
   /** Directory of the files (created when needed; default 'checkpoints'). */
   dirpath?: string;
-  /** File name template without '.json': {epoch}, {step} and any metric, with :.Nf / :0Nd formats (default 'epoch={epoch}-step={step}'). */
+  /**
+   * File name template without '.json': {epoch}, {step} and any metric (`{val_loss}` or `{val/loss}`), with
+   * Python format specs (:.2f, :.3e, :04d) (default 'epoch={epoch}-step={step}'). Checked at construction:
+   * an unknown key is UNKNOWN_TEMPLATE_KEY. A '/' becomes '_' in the file name.
+   */
   filename?: string;
+  /** Write each template field as `name=value` (Lightning's auto_insert_metric_name; default false). */
+  autoInsertMetricName?: boolean;
+  /** Metrics your own hooks add that the template names (the trainer's own are known). */
+  metrics?: readonly string[];
   /** The metric that ranks checkpoints; without it the latest ones are kept. */
   monitor?: string | null;
   mode?: 'min' | 'max';
@@ -67,6 +76,10 @@ export interface KeptCheckpoint {
 export class CheckpointHook {
   readonly stage: TrainingStage;
   readonly frequency = 1;
+  /** Built-in hooks run after user hooks at every stage. */
+  readonly tier = 'builtin' as const;
+  readonly order: number;
+  readonly errorPolicy: ErrorPolicy;
   readonly name: string;
   readonly dirpath: string;
   readonly filename: string;
@@ -78,16 +91,22 @@ export class CheckpointHook {
   readonly saveLast: boolean;
   readonly saveOnException: boolean;
   readonly config: Readonly<Record<string, unknown>>;
+  readonly #template: FilenameTemplate;
   #kept: KeptCheckpoint[] = [];
   #lastPath: string | null = null;
 
   constructor(options: CheckpointHookOptions = {}) {
     const owner = 'CheckpointHook';
     const given = checkKeys(owner, options, [
-      'dirpath', 'filename', 'monitor', 'mode', 'saveTopK', 'everyNEpochs', 'everyNSteps', 'saveLast', 'saveOnException', 'name',
-    ]);
+      'dirpath', 'filename', 'autoInsertMetricName', 'metrics', 'monitor', 'mode', 'saveTopK', 'everyNEpochs', 'everyNSteps', 'saveLast', 'saveOnException', 'name',
+      ...BUILTIN_OPTION_KEYS]);
     this.dirpath = stringOption(owner, 'dirpath', given.dirpath ?? 'checkpoints');
     this.filename = stringOption(owner, 'filename', given.filename ?? 'epoch={epoch}-step={step}');
+    const metrics = given.metrics ?? [];
+    if (!Array.isArray(metrics) || !metrics.every((m) => typeof m === 'string' && m !== '')) {
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: metrics must be an array of metric names`, { field: 'metrics', value: metrics });
+    }
+    this.#template = new FilenameTemplate(this.filename, owner, { autoInsertMetricName: flag(owner, 'autoInsertMetricName', given.autoInsertMetricName), metrics });
     this.monitor = given.monitor == null ? null : stringOption(owner, 'monitor', given.monitor);
     this.mode = modeOption(owner, given.mode);
     this.saveTopK = integerOption(owner, 'saveTopK', given.saveTopK ?? 1, -1);
@@ -106,8 +125,9 @@ export class CheckpointHook {
     this.saveLast = flag(owner, 'saveLast', given.saveLast);
     this.saveOnException = flag(owner, 'saveOnException', given.saveOnException);
     this.name = given.name === undefined ? owner : stringOption(owner, 'name', given.name);
+    ({ order: this.order, errorPolicy: this.errorPolicy } = builtinOptions(owner, given));
     this.config = Object.freeze({
-      type: owner, dirpath: this.dirpath, filename: this.filename, monitor: this.monitor, mode: this.mode, saveTopK: this.saveTopK,
+      type: owner, dirpath: this.dirpath, filename: this.filename, autoInsertMetricName: this.#template.autoInsertMetricName, metrics: [...metrics], monitor: this.monitor, mode: this.mode, saveTopK: this.saveTopK,
       everyNEpochs: this.everyNEpochs, everyNSteps: this.everyNSteps, saveLast: this.saveLast, saveOnException: this.saveOnException, name: this.name,
     });
   }
@@ -144,8 +164,10 @@ export class CheckpointHook {
     ctx.saveCheckpoint(async (checkpoint) => {
       await mkdir(this.dirpath, { recursive: true });
       const text = encodeCheckpoint(checkpoint);
-      for (const path of [write, last]) if (path !== null) await writeFileAtomic(path, (chunk) => chunk(text), this.name);
+      const written = [write, last].filter((path): path is string => path !== null);
+      for (const path of written) await writeFileAtomic(path, (chunk) => chunk(text), this.name);
       for (const path of evicted) await rm(path, { force: true });
+      return written;
     });
   }
 
@@ -175,7 +197,7 @@ export class CheckpointHook {
   // Decides whether this save enters the kept list, and which file drops out.
   #rank(ctx: TrainingHookContext, step: number, score: number | null): { write: string | null; evicted: string[] } {
     if (this.saveTopK === 0) return { write: null, evicted: [] };
-    const base = checkpointFilename(this.filename, { ...ctx.metrics, epoch: ctx.epoch, step }, this.name);
+    const base = this.#template.format({ ...ctx.metrics, epoch: ctx.epoch, step });
     let path = join(this.dirpath, `${base}.json`);
     for (let v = 1; this.#kept.some((k) => k.path === path); v++) path = join(this.dirpath, `${base}-v${v}.json`);
     const entry: KeptCheckpoint = { path, score, epoch: ctx.epoch, step };

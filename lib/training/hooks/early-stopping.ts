@@ -1,8 +1,10 @@
 // EarlyStoppingHook: stops a fit when a monitored metric stops improving, crosses a threshold, or stops
 // being finite (PyTorch Lightning's EarlyStopping, same options and order of checks).
 import { HookmdError, HookmdTypeError } from '../../errors.js';
-import { registerHookType } from '../../hooks/index.js';
+import { registerHookType, type ErrorPolicy } from '../../hooks/index.js';
 import type { TrainingHookContext } from '../context.js';
+import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
+import { findMetric } from '../metric-names.js';
 import { checkKeys, integerOption, modeOption, numberOption, readMetric, stringOption } from '../options.js';
 import { trainingStage, TrainingStage } from '../stage.js';
 
@@ -12,7 +14,7 @@ import { trainingStage, TrainingStage } from '../stage.js';
  * @example
  * const options: EarlyStoppingOptions = { monitor: 'val_loss', mode: 'min', patience: 10, minDelta: 1e-6 };
  */
-export interface EarlyStoppingOptions {
+export interface EarlyStoppingOptions extends BuiltinHookOptions {
   /** The ctx.metrics entry to watch (default 'val_loss'). */
   monitor?: string;
   /** 'min' (default): lower is better. */
@@ -29,6 +31,13 @@ export interface EarlyStoppingOptions {
   divergenceThreshold?: number | null;
   /** Where to check (default AFTER_EPOCH; AFTER_VALIDATION also works for val_* metrics). */
   stage?: TrainingStage | keyof typeof TrainingStage;
+  /**
+   * A missing metric is METRIC_NOT_FOUND (default true); false skips the check with a warning to the
+   * trainer's logger instead (Lightning's `strict`).
+   */
+  strict?: boolean;
+  /** Report each improvement and the stop to the trainer's logger (`info`, else `warn`; default false). */
+  verbose?: boolean;
   name?: string;
 }
 
@@ -44,12 +53,18 @@ export interface EarlyStoppingOptions {
 export class EarlyStoppingHook {
   readonly stage: TrainingStage;
   readonly frequency = 1;
+  /** Built-in hooks run after user hooks at every stage. */
+  readonly tier = 'builtin' as const;
+  readonly order: number;
+  readonly errorPolicy: ErrorPolicy;
   readonly name: string;
   readonly monitor: string;
   readonly mode: 'min' | 'max';
   readonly patience: number;
   readonly minDelta: number;
   readonly checkFinite: boolean;
+  readonly strict: boolean;
+  readonly verbose: boolean;
   readonly stoppingThreshold: number | null;
   readonly divergenceThreshold: number | null;
   readonly config: Readonly<Record<string, unknown>>;
@@ -62,31 +77,48 @@ export class EarlyStoppingHook {
 
   constructor(options: EarlyStoppingOptions = {}) {
     const owner = 'EarlyStoppingHook';
-    const given = checkKeys(owner, options, ['monitor', 'mode', 'patience', 'minDelta', 'checkFinite', 'stoppingThreshold', 'divergenceThreshold', 'stage', 'name']);
+    const given = checkKeys(owner, options, ['monitor', 'mode', 'patience', 'minDelta', 'checkFinite', 'stoppingThreshold', 'divergenceThreshold', 'stage', 'strict', 'verbose', 'name',
+      ...BUILTIN_OPTION_KEYS]);
     this.monitor = stringOption(owner, 'monitor', given.monitor ?? 'val_loss');
     this.mode = modeOption(owner, given.mode);
     this.patience = integerOption(owner, 'patience', given.patience ?? 3, 1);
     this.minDelta = numberOption(owner, 'minDelta', given.minDelta ?? 0, 0);
-    const checkFinite = given.checkFinite ?? true;
-    if (typeof checkFinite !== 'boolean') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: checkFinite must be a boolean, got ${JSON.stringify(checkFinite)}`, { field: 'checkFinite', value: checkFinite });
-    }
-    this.checkFinite = checkFinite;
+    const flag = (field: string, fallback: boolean): boolean => {
+      const value = given[field] ?? fallback;
+      if (typeof value !== 'boolean') throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: ${field} must be a boolean, got ${JSON.stringify(value)}`, { field, value });
+      return value;
+    };
+    this.checkFinite = flag('checkFinite', true);
+    this.strict = flag('strict', true);
+    this.verbose = flag('verbose', false);
     const threshold = (field: string): number | null => (given[field] == null ? null : numberOption(owner, field, given[field], -Infinity));
     this.stoppingThreshold = threshold('stoppingThreshold');
     this.divergenceThreshold = threshold('divergenceThreshold');
     this.stage = trainingStage(given.stage ?? TrainingStage.AFTER_EPOCH, owner);
     this.name = given.name === undefined ? owner : stringOption(owner, 'name', given.name);
+    ({ order: this.order, errorPolicy: this.errorPolicy } = builtinOptions(owner, given));
     this.config = Object.freeze({
       type: owner, monitor: this.monitor, mode: this.mode, patience: this.patience, minDelta: this.minDelta, checkFinite: this.checkFinite,
-      stoppingThreshold: this.stoppingThreshold, divergenceThreshold: this.divergenceThreshold, stage: this.stage, name: this.name,
+      stoppingThreshold: this.stoppingThreshold, divergenceThreshold: this.divergenceThreshold, stage: this.stage, strict: this.strict,
+      verbose: this.verbose, name: this.name,
     });
   }
 
   call(ctx: TrainingHookContext): void {
-    const reason = this.#check(readMetric(this.name, ctx.metrics, this.monitor));
+    const value = findMetric(ctx.metrics, this.monitor);
+    if (value === undefined && !this.strict) {
+      ctx.logger.warn(`${this.name}: metric '${this.monitor}' is not available at epoch ${ctx.epoch}; skipping the check (strict: false)`);
+      return;
+    }
+    const before = this.bestScore;
+    const reason = this.#check(value ?? readMetric(this.name, ctx.metrics, this.monitor));
+    const report = (message: string): void => (ctx.logger.info === undefined ? ctx.logger.warn(message) : ctx.logger.info(message));
+    if (this.verbose && reason === null && this.bestScore !== before) {
+      report(`${this.name}: ${this.monitor} improved to ${this.bestScore} at epoch ${ctx.epoch}${before === null ? '' : ` (was ${before})`}`);
+    }
     if (reason === null) return;
     this.stoppedEpoch = ctx.epoch;
+    if (this.verbose) report(`${this.name}: stopping at epoch ${ctx.epoch}: ${reason}`);
     ctx.requestStop(reason);
   }
 

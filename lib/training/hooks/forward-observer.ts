@@ -3,6 +3,8 @@
 // does to them, the loss and the gradients are computed from the native predictions alone.
 import { HookmdTypeError } from '../../errors.js';
 import type { Predictions, TrainingHookContext } from '../context.js';
+import type { ErrorPolicy } from '../../hooks/index.js';
+import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
 import { checkKeys, integerOption, stringOption } from '../options.js';
 import { TrainingStage } from '../stage.js';
 
@@ -12,7 +14,7 @@ import { TrainingStage } from '../stage.js';
  * @example
  * const options: ForwardObserverOptions = { observe: (p) => energies.push(...p.energy), validation: true };
  */
-export interface ForwardObserverOptions {
+export interface ForwardObserverOptions extends BuiltinHookOptions {
   /** Called with each forward pass's predictions. */
   observe: (predictions: Predictions, ctx: TrainingHookContext) => void;
   /** Also observe the validation pass (at AFTER_VALIDATION; default false). */
@@ -32,13 +34,17 @@ export interface ForwardObserverOptions {
 export class ForwardObserverHook {
   readonly stage = null;
   readonly frequency: number;
+  /** Built-in hooks run after user hooks at every stage. */
+  readonly tier = 'builtin' as const;
+  readonly order: number;
+  readonly errorPolicy: ErrorPolicy;
   readonly name: string;
   readonly validation: boolean;
   readonly #observe: (predictions: Predictions, ctx: TrainingHookContext) => void;
 
   constructor(options: ForwardObserverOptions) {
     const owner = 'ForwardObserverHook';
-    const given = checkKeys(owner, options, ['observe', 'validation', 'frequency', 'name']);
+    const given = checkKeys(owner, options, ['observe', 'validation', 'frequency', 'name', ...BUILTIN_OPTION_KEYS]);
     if (typeof given.observe !== 'function') {
       throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: observe must be a function (predictions, ctx) => void`, { field: 'observe', value: given.observe });
     }
@@ -50,6 +56,7 @@ export class ForwardObserverHook {
     this.validation = validation;
     this.frequency = integerOption(owner, 'frequency', given.frequency ?? 1, 1);
     this.name = given.name === undefined ? owner : stringOption(owner, 'name', given.name);
+    ({ order: this.order, errorPolicy: this.errorPolicy } = builtinOptions(owner, given));
   }
 
   runsOnStage(stage: TrainingStage): boolean {

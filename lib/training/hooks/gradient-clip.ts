@@ -1,8 +1,9 @@
 // GradientClipHook: an update hook. At BEFORE_OPTIMIZER_STEP it rescales ctx.gradients (by total norm, as
 // torch.nn.utils.clip_grad_norm_) or clamps each entry (clip_grad_value_); the optimizer then uses them.
 import { HookmdError, HookmdTypeError } from '../../errors.js';
-import { registerHookType } from '../../hooks/index.js';
+import { registerHookType, type ErrorPolicy } from '../../hooks/index.js';
 import type { TrainingHookContext } from '../context.js';
+import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
 import { checkKeys, numberOption, stringOption } from '../options.js';
 import { TrainingStage } from '../stage.js';
 import { gradientNorm } from './gradient-stats.js';
@@ -14,7 +15,7 @@ import { gradientNorm } from './gradient-stats.js';
  * const byNorm: GradientClipOptions = { maxNorm: 1.0 };
  * const byValue: GradientClipOptions = { clipValue: 0.5 };
  */
-export interface GradientClipOptions {
+export interface GradientClipOptions extends BuiltinHookOptions {
   /** Rescale so that the total norm is at most this (> 0). */
   maxNorm?: number;
   /** The norm used with maxNorm: 2 (default) or 'inf'. */
@@ -25,7 +26,9 @@ export interface GradientClipOptions {
 }
 
 /**
- * Clips the gradients (with respect to ln θ, the optimizer's variables) before each optimizer step.
+ * Clips the gradients (with respect to ln θ, the optimizer's variables) before each optimizer step. At
+ * each step where it changed them, the trainer then dispatches ON_GRADIENT_CLIP with the norms before
+ * and after (ctx.gradientClip).
  *
  * @example
  * new Trainer({ model, train, epochs: 100, hooks: [new GradientClipHook({ maxNorm: 1 })] });
@@ -33,6 +36,10 @@ export interface GradientClipOptions {
 export class GradientClipHook {
   readonly stage: TrainingStage = TrainingStage.BEFORE_OPTIMIZER_STEP;
   readonly frequency = 1;
+  /** Built-in hooks run after user hooks at every stage. */
+  readonly tier = 'builtin' as const;
+  readonly order: number;
+  readonly errorPolicy: ErrorPolicy;
   readonly name: string;
   readonly maxNorm: number | null;
   readonly normType: 2 | 'inf';
@@ -45,7 +52,7 @@ export class GradientClipHook {
 
   constructor(options: GradientClipOptions) {
     const owner = 'GradientClipHook';
-    const given = checkKeys(owner, options, ['maxNorm', 'normType', 'clipValue', 'name']);
+    const given = checkKeys(owner, options, ['maxNorm', 'normType', 'clipValue', 'name', ...BUILTIN_OPTION_KEYS]);
     if ((given.maxNorm === undefined) === (given.clipValue === undefined)) {
       throw new HookmdError('INVALID_OPTIONS', `${owner}: give exactly one of maxNorm and clipValue`, { field: 'maxNorm', value: given.maxNorm });
     }
@@ -63,6 +70,7 @@ export class GradientClipHook {
     }
     this.normType = normType;
     this.name = given.name === undefined ? owner : stringOption(owner, 'name', given.name);
+    ({ order: this.order, errorPolicy: this.errorPolicy } = builtinOptions(owner, given));
     this.config = Object.freeze({ type: owner, maxNorm: this.maxNorm, normType: this.normType, clipValue: this.clipValue, name: this.name });
   }
 
@@ -86,7 +94,9 @@ export class GradientClipHook {
         gradients[name] = clamped;
       }
     }
-    if (changed) this.clippedSteps += 1;
+    if (!changed) return;
+    this.clippedSteps += 1;
+    ctx.reportGradientClip(this.lastNorm, gradientNorm(names.map((name) => gradients[name]), this.normType), this.normType);
   }
 }
 

@@ -2,8 +2,9 @@
 // filter selects, each time it fires; written to ctx.metrics (grad_norm, grad_max, grad_p50, …) and to a
 // callback. Register it before a GradientClipHook to see the gradients before clipping.
 import { HookmdTypeError } from '../../errors.js';
-import { registerHookType } from '../../hooks/index.js';
+import { registerHookType, type ErrorPolicy } from '../../hooks/index.js';
 import type { TrainingHookContext } from '../context.js';
+import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
 import { checkKeys, integerOption, numberOption, stringOption } from '../options.js';
 import { trainingStage, TrainingStage } from '../stage.js';
 import { gradientNorm, percentile } from './gradient-stats.js';
@@ -31,7 +32,7 @@ export interface GradientStats {
  * @example
  * const options: GradientMonitorOptions = { filter: '\\.sigma$', percentiles: [50, 99], frequency: 10 };
  */
-export interface GradientMonitorOptions {
+export interface GradientMonitorOptions extends BuiltinHookOptions {
   /** Which parameters: a regular expression (or its source), a list of names, or a predicate (default all). */
   filter?: string | RegExp | readonly string[] | ((name: string) => boolean);
   /** Percentiles of |gradient| to report, in [0, 100] (default [50, 90, 99]). */
@@ -55,6 +56,10 @@ export interface GradientMonitorOptions {
 export class GradientMonitorHook {
   readonly stage: TrainingStage;
   readonly frequency: number;
+  /** Built-in hooks run after user hooks at every stage. */
+  readonly tier = 'builtin' as const;
+  readonly order: number;
+  readonly errorPolicy: ErrorPolicy;
   readonly name: string;
   readonly percentiles: readonly number[];
   readonly normType: 2 | 'inf';
@@ -66,7 +71,7 @@ export class GradientMonitorHook {
 
   constructor(options: GradientMonitorOptions = {}) {
     const owner = 'GradientMonitorHook';
-    const given = checkKeys(owner, options, ['filter', 'percentiles', 'normType', 'stage', 'frequency', 'writer', 'name']);
+    const given = checkKeys(owner, options, ['filter', 'percentiles', 'normType', 'stage', 'frequency', 'writer', 'name', ...BUILTIN_OPTION_KEYS]);
     const [select, filterConfig] = makeFilter(owner, given.filter);
     this.#select = select;
     const percentiles = given.percentiles ?? [50, 90, 99];
@@ -86,6 +91,7 @@ export class GradientMonitorHook {
     }
     this.#writer = given.writer as ((stats: GradientStats) => void) | undefined;
     this.name = given.name === undefined ? owner : stringOption(owner, 'name', given.name);
+    ({ order: this.order, errorPolicy: this.errorPolicy } = builtinOptions(owner, given));
     this.config = Object.freeze({
       type: owner, filter: filterConfig, percentiles: this.percentiles, normType: this.normType, stage: this.stage, frequency: this.frequency, name: this.name,
     });

@@ -6,9 +6,11 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 
 import { HookmdError, HookmdTypeError } from '../../errors.js';
-import { registerHookType } from '../../hooks/index.js';
+import { registerHookType, type ErrorPolicy } from '../../hooks/index.js';
 import type { TrainingHookContext } from '../context.js';
 import type { RunMetadata } from '../metadata.js';
+import { consoleMetadata, consoleRow } from './console-row.js';
+import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
 import { checkKeys, integerOption, stringOption } from '../options.js';
 import { trainingStage, TrainingStage } from '../stage.js';
 
@@ -34,8 +36,8 @@ export type TrainingLogRow = Record<string, number | string>;
  * @example
  * const options: TrainingLoggingOptions = { path: 'fit.csv', stage: 'AFTER_EPOCH', columns: { sigma: (ctx) => ctx.parameters['Ar-Ar.sigma'] } };
  */
-export interface TrainingLoggingOptions {
-  /** File to write (created, or emptied, at the first write; a resumed run appends). Give this, `writer`, or both. */
+export interface TrainingLoggingOptions extends BuiltinHookOptions {
+  /** File to write (created, or emptied, at the first write; a resumed run appends). Without it and without `writer`, rows go to the console. */
   path?: string;
   format?: 'csv' | 'jsonl';
   /** Default AFTER_EPOCH (one row per epoch); AFTER_STEP gives one row per step. */
@@ -59,8 +61,9 @@ export interface TrainingLoggingOptions {
 export const TRAINING_LOG_COLUMNS: readonly string[] = ['epoch', 'step', 'lr', 'loss', 'energy', 'forces', 'stress'];
 
 /**
- * Logs training progress as csv or jsonl rows. The csv header is fixed at the first row: the built-in
- * columns, the metrics present then (sorted), the custom columns.
+ * Logs training progress as csv or jsonl rows, to a file, a writer, or (with neither) the console. The
+ * csv header is fixed at the first row: the built-in columns, the metrics present then (sorted), the
+ * custom columns.
  *
  * @example
  * new Trainer({ model, train, validation, epochs: 50, hooks: [new TrainingLoggingHook({ path: 'fit.jsonl', format: 'jsonl' })] });
@@ -68,6 +71,10 @@ export const TRAINING_LOG_COLUMNS: readonly string[] = ['epoch', 'step', 'lr', '
 export class TrainingLoggingHook {
   readonly stage: TrainingStage;
   readonly frequency: number;
+  /** Built-in hooks run after user hooks at every stage. */
+  readonly tier = 'builtin' as const;
+  readonly order: number;
+  readonly errorPolicy: ErrorPolicy;
   readonly name: string;
   readonly path: string | undefined;
   readonly format: 'csv' | 'jsonl';
@@ -80,18 +87,20 @@ export class TrainingLoggingHook {
   #lines: string[] = [];
   #started = false;
 
-  constructor(options: TrainingLoggingOptions) {
-    const owner = 'TrainingLoggingHook';
-    const given = checkKeys(owner, options, ['path', 'format', 'stage', 'frequency', 'columns', 'writer', 'onMetadata', 'bufferRows', 'name']);
+  /** The config `type` and message prefix of the class (subclasses name themselves). */
+  protected static readonly hookType: string = 'TrainingLoggingHook';
+
+  constructor(options: TrainingLoggingOptions = {}) {
+    const owner = (new.target as typeof TrainingLoggingHook).hookType;
+    const given = checkKeys(owner, options, ['path', 'format', 'stage', 'frequency', 'columns', 'writer', 'onMetadata', 'bufferRows', 'name', ...BUILTIN_OPTION_KEYS]);
     this.path = given.path === undefined ? undefined : stringOption(owner, 'path', given.path);
     for (const field of ['writer', 'onMetadata']) {
       if (given[field] !== undefined && typeof given[field] !== 'function') {
         throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: ${field} must be a function`, { field, value: given[field] });
       }
     }
-    if (this.path === undefined && given.writer === undefined) {
-      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: path is required when there is no writer`, { field: 'path', value: undefined });
-    }
+    // Neither a file nor a writer: the rows go to the console, and the run metadata with them.
+    const toConsole = this.path === undefined && given.writer === undefined;
     const format = given.format ?? 'csv';
     if (format !== 'csv' && format !== 'jsonl') {
       throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: format must be 'csv' or 'jsonl', got ${JSON.stringify(format)}`, { field: 'format', value: format });
@@ -102,12 +111,14 @@ export class TrainingLoggingHook {
       if (typeof column !== 'function') throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: columns.${name} must be a function (ctx) => number | string`, { field: `columns.${name}`, value: column });
     }
     this.#columns = Object.entries(columns as Record<string, TrainingLogColumn>);
-    this.#writer = given.writer as ((row: TrainingLogRow) => void) | undefined;
-    this.#onMetadata = given.onMetadata as ((metadata: RunMetadata) => void) | undefined;
+    this.#writer = toConsole ? (row) => console.log(consoleRow(row)) : (given.writer as ((row: TrainingLogRow) => void) | undefined);
+    const onMetadata = given.onMetadata as ((metadata: RunMetadata) => void) | undefined;
+    this.#onMetadata = toConsole && onMetadata === undefined ? (metadata) => console.log(consoleMetadata(metadata)) : onMetadata;
     this.stage = trainingStage(given.stage ?? TrainingStage.AFTER_EPOCH, owner);
     this.frequency = integerOption(owner, 'frequency', given.frequency ?? 1, 1);
     this.#bufferRows = integerOption(owner, 'bufferRows', given.bufferRows ?? 100, 1);
     this.name = given.name === undefined ? owner : stringOption(owner, 'name', given.name);
+    ({ order: this.order, errorPolicy: this.errorPolicy } = builtinOptions(owner, given));
     this.config = Object.freeze({
       type: owner, path: this.path ?? null, format, stage: this.stage, frequency: this.frequency, columns: this.#columns.map(([name]) => name), name: this.name,
     });

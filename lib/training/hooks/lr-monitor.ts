@@ -1,8 +1,9 @@
 // LearningRateMonitorHook: records the learning rate each epoch (or step) trains with, into
 // ctx.metrics.lr, its `values` list and an optional callback.
 import { HookmdTypeError } from '../../errors.js';
-import { registerHookType } from '../../hooks/index.js';
+import { registerHookType, type ErrorPolicy } from '../../hooks/index.js';
 import type { TrainingHookContext } from '../context.js';
+import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
 import { checkKeys, stringOption } from '../options.js';
 import { TrainingStage } from '../stage.js';
 
@@ -24,7 +25,7 @@ export interface LearningRateEntry {
  * @example
  * const options: LearningRateMonitorOptions = { interval: 'step', writer: (e) => console.log(e.lr) };
  */
-export interface LearningRateMonitorOptions {
+export interface LearningRateMonitorOptions extends BuiltinHookOptions {
   /** 'epoch' (default): at BEFORE_EPOCH; 'step': at BEFORE_STEP. */
   interval?: 'epoch' | 'step';
   writer?: (entry: LearningRateEntry) => void;
@@ -42,6 +43,10 @@ export interface LearningRateMonitorOptions {
 export class LearningRateMonitorHook {
   readonly stage: TrainingStage;
   readonly frequency = 1;
+  /** Built-in hooks run after user hooks at every stage. */
+  readonly tier = 'builtin' as const;
+  readonly order: number;
+  readonly errorPolicy: ErrorPolicy;
   readonly name: string;
   readonly interval: 'epoch' | 'step';
   readonly config: Readonly<Record<string, unknown>>;
@@ -51,7 +56,7 @@ export class LearningRateMonitorHook {
 
   constructor(options: LearningRateMonitorOptions = {}) {
     const owner = 'LearningRateMonitorHook';
-    const given = checkKeys(owner, options, ['interval', 'writer', 'name']);
+    const given = checkKeys(owner, options, ['interval', 'writer', 'name', ...BUILTIN_OPTION_KEYS]);
     const interval = given.interval ?? 'epoch';
     if (interval !== 'epoch' && interval !== 'step') {
       throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: interval must be 'epoch' or 'step', got ${JSON.stringify(interval)}`, { field: 'interval', value: interval });
@@ -63,6 +68,7 @@ export class LearningRateMonitorHook {
     this.stage = interval === 'epoch' ? TrainingStage.BEFORE_EPOCH : TrainingStage.BEFORE_STEP;
     this.#writer = given.writer as ((entry: LearningRateEntry) => void) | undefined;
     this.name = given.name === undefined ? owner : stringOption(owner, 'name', given.name);
+    ({ order: this.order, errorPolicy: this.errorPolicy } = builtinOptions(owner, given));
     this.config = Object.freeze({ type: owner, interval, name: this.name });
   }
 

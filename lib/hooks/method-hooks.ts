@@ -1,0 +1,81 @@
+// hookmd hook kernel: method-style hooks. One generic rule maps a stage name to a method name, for any
+// stage set: `on` + the name in camelCase (BEFORE_STEP → onBeforeStep; a name that already starts with
+// ON_ keeps one `on`: ON_CONVERGE → onConverge). Registries may add aliases (the Trainer's onEpochEnd).
+// The methods are looked up once, at registration, so a method-style hook is dispatched exactly as a
+// stage hook is (docs/hooks.md, "Method-style hooks").
+
+import { typeError } from './errors.js';
+import type { CallFn } from './record.js';
+import type { StageSlot, StageTable } from './slots.js';
+
+// Methods with a lifecycle meaning (docs/hooks.md, Rules 6 and 7), never stage methods.
+const LIFECYCLE: ReadonlySet<string> = new Set(['onRegister', 'onException']);
+const STAGE_METHOD = /^on[A-Z0-9]/;
+
+// Base-class methods that do nothing (TrainingCallback's): they make an object method-style but fire nowhere.
+const noops = new WeakSet<object>();
+
+/**
+ * The method name of a stage: `on` + its name in camelCase.
+ *
+ * @example
+ * stageMethodName('AFTER_COMPUTE'); // 'onAfterCompute'
+ * stageMethodName('ON_CONVERGE');   // 'onConverge'
+ */
+export function stageMethodName(stageName: string): string {
+  const words = stageName.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
+  if (words.length > 0 && words[0].toLowerCase() === 'on') words.shift();
+  return `on${words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join('')}`;
+}
+
+/**
+ * Marks the methods of a base class as no-ops: a subclass that does not override one does not fire at
+ * its stage, so an empty base costs nothing.
+ *
+ * @example
+ * markNoopMethods(TrainingCallback.prototype);
+ */
+export function markNoopMethods(prototype: object): void {
+  for (const key of Object.getOwnPropertyNames(prototype)) {
+    const value = (prototype as Record<string, unknown>)[key];
+    if (key !== 'constructor' && typeof value === 'function') noops.add(value);
+  }
+}
+
+/**
+ * True for an object without `call` that has stage methods (`on…`, lifecycle methods aside), own or inherited.
+ *
+ * @example
+ * isMethodHook({ onAfterStep() {} });                         // true
+ * isMethodHook({ stage: 0, frequency: 1, call() {} });        // false
+ */
+export function isMethodHook(value: object): boolean {
+  if (typeof (value as { call?: unknown }).call === 'function') return false;
+  for (let o: object | null = value; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    for (const key of Object.getOwnPropertyNames(o)) {
+      if (STAGE_METHOD.test(key) && !LIFECYCLE.has(key) && typeof (value as Record<string, unknown>)[key] === 'function') return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The function to call at each slot for which `hook` has a (non-no-op) stage method. Two methods for one
+ * stage (`onAfterEpoch` and its alias `onEpochEnd`) are an AMBIGUOUS_STAGE_METHOD error.
+ */
+export function stageMethods(hook: object, table: StageTable, op: string): Map<StageSlot, CallFn> {
+  const out = new Map<StageSlot, CallFn>();
+  for (const slot of table.slots) {
+    let found: string | null = null;
+    for (const name of table.methodNames(slot)) {
+      const fn = (hook as Record<string, unknown>)[name];
+      if (typeof fn !== 'function' || noops.has(fn)) continue;
+      if (found !== null) {
+        throw typeError('AMBIGUOUS_STAGE_METHOD', op, name, `and ${found} both name stage ${slot.name}; keep one of them`, fn);
+      }
+      found = name;
+      out.set(slot, fn as CallFn);
+    }
+  }
+  return out;
+}

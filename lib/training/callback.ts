@@ -1,0 +1,67 @@
+// TrainingCallback: a base class with a no-op method per training stage, for TypeScript users who write
+// hooks the way Lightning's Callback or Hugging Face's TrainerCallback are written. It is only a typing
+// aid: any object with such methods is a hook (docs/hooks.md, "Method-style hooks"). The no-ops are
+// marked, so a subclass fires only at the stages it overrides.
+import { markNoopMethods, type ErrorPolicy, type Trigger } from '../hooks/index.js';
+import type { TrainingHookContext } from './context.js';
+import type { TrainingStage } from './stage.js';
+
+type Result = void | Promise<void>;
+
+/**
+ * Extend it and override the stages you need; register the instance with `trainer.register` or
+ * `hooks: [...]`. `frequency`, `trigger`, `order`, `name`, `errorPolicy`, `stateDict` and
+ * `loadStateDict` work as on any hook.
+ *
+ * @example
+ * class PrintLoss extends TrainingCallback {
+ *   override onEpochEnd(ctx: TrainingHookContext): void {
+ *     console.log(ctx.epoch, ctx.metrics.train_loss);
+ *   }
+ * }
+ * new Trainer({ model, train, epochs: 10, hooks: [new PrintLoss()] });
+ */
+export class TrainingCallback {
+  frequency?: number;
+  trigger?: Trigger;
+  order?: number;
+  name?: string;
+  errorPolicy?: ErrorPolicy;
+
+  /** At BEFORE_TRAIN. */
+  onTrainStart(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At AFTER_TRAIN. */
+  onTrainEnd(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At BEFORE_EPOCH. */
+  onEpochStart(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At AFTER_EPOCH. */
+  onEpochEnd(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At BEFORE_STEP (one mini-batch). */
+  onBatchStart(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At AFTER_STEP. */
+  onBatchEnd(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At AFTER_FORWARD. */
+  onAfterForward(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At AFTER_LOSS. */
+  onAfterLoss(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At BEFORE_OPTIMIZER_STEP (ctx.gradients is writable). */
+  onBeforeOptimizerStep(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At ON_GRADIENT_CLIP (ctx.gradientClip). */
+  onGradientClip(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At AFTER_OPTIMIZER_STEP. */
+  onAfterOptimizerStep(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At ON_VALIDATION_START (BEFORE_VALIDATION). */
+  onValidationStart(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At ON_VALIDATION_END (AFTER_VALIDATION; ctx.validationMetrics). */
+  onValidationEnd(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At BEFORE_CHECKPOINT_SAVE (ctx.checkpoint, whose `extra` hooks may fill). */
+  onBeforeCheckpointSave(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At ON_CHECKPOINT_SAVE, once per file written (ctx.savedCheckpoint). */
+  onCheckpointSave(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** At ON_CHECKPOINT_LOAD, when fit() resumed (ctx.loadedCheckpoint). */
+  onCheckpointLoad(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}
+  /** When the run fails, before the hooks close (the lifecycle method of every hook). */
+  onException(_error: unknown, _ctx: TrainingHookContext | undefined): Result {}
+}
+
+markNoopMethods(TrainingCallback.prototype);

@@ -48,6 +48,10 @@ function checkFlags(options: MdOptions): void {
   }
   if (options.friction !== undefined && options.ensemble !== 'langevin') throw configError(['--friction: only with --ensemble langevin']);
   if (options.tdamp !== undefined && options.ensemble !== 'nhc') throw configError(['--tdamp: only with --ensemble nhc']);
+  // An MD run is its outputs: with none of them it would compute and discard everything.
+  if (options.traj === undefined && options.log === undefined && options.out === undefined) {
+    throw configError(['md: nothing would be written: give --out (final frames), --traj (trajectory) or --log (thermo log)']);
+  }
   for (const [flag, path] of [['--traj', options.traj], ['--log', options.log], ['--out', options.out]] as const) {
     if (path !== undefined) checkOutputPath(path, flag);
   }

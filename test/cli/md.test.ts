@@ -50,7 +50,7 @@ describe('hookmd md', () => {
   });
 
   it('runs a Nosé–Hoover chain with --tdamp', async () => {
-    const result = await runCli([...base(), '--ensemble', 'nhc', '--temperature', '0.1', '--tdamp', '0.5', '--steps', '200', '--json'], { cwd: dir });
+    const result = await runCli([...base(), '--ensemble', 'nhc', '--temperature', '0.1', '--tdamp', '0.5', '--steps', '200', '--out', 'nhc.xyz', '--json'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ steps: 200, processed: 3 });
   });

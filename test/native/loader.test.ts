@@ -62,6 +62,39 @@ describe('native loader', () => {
     ]);
   });
 
+  describe('without any binary', () => {
+    afterEach(() => {
+      vi.doUnmock('../../lib/native/locate.js');
+      vi.resetModules();
+    });
+
+    // A user's project has no build scripts of hookmd's: the error says what to install and where prebuilt
+    // binaries exist, never a repository script such as `npm run native:gyp`.
+    it('says what a source build needs and which platforms have prebuilds', async () => {
+      vi.resetModules();
+      vi.doMock('../../lib/native/locate.js', async (importOriginal) => ({
+        ...(await importOriginal<typeof import('../../lib/native/locate.js')>()),
+        findCpuBinary: () => undefined,
+        findCudaBinary: () => undefined,
+      }));
+      const loader = await import('../../lib/native/loader.js');
+      loader.configureNative({ backend: 'cpu' });
+      const error = (() => {
+        try {
+          return loader.loadBinding();
+        } catch (caught) {
+          return caught;
+        }
+      })() as Error & { code: string };
+      expect(error.code).toBe('NATIVE_BINARY_NOT_FOUND');
+      expect(error.message).toMatch(/^no native binary for /);
+      expect(error.message).toContain('prebuilt binary for linux-x64 (glibc 2.28 or newer)');
+      expect(error.message).toContain('python3, make and a C++17 compiler');
+      expect(error.message).toContain('npm rebuild hookmd');
+      expect(error.message).not.toContain('native:gyp');
+    });
+  });
+
   describe('HOOKMD_BACKEND', () => {
     afterEach(() => {
       delete process.env.HOOKMD_BACKEND;

@@ -43,6 +43,11 @@ export class NoseHooverChain extends Dynamics {
     ];
   }
 
+  /** The time step (fs in metal units, τ in lj), one or one per system. */
+  override get timeStep(): PerSystem {
+    return this.integratorSpec().parameters.find((p) => p.name === 'dt')?.value ?? 0;
+  }
+
   /** @internal The native integrator's name and its per-system parameters. */
   integratorSpec(): IntegratorSpec {
     return { type: 'NoseHooverChain', parameters: this.#parameters };

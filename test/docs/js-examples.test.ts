@@ -1,23 +1,65 @@
-// Every ```js block of the guides below runs as written against the built package (`import … from
-// 'hookmd'` resolves to this repository through a node_modules link), each block on its own, in a fresh
-// directory. A block that throws, or exits non-zero, fails its test.
+// Every ```js and ```ts block of README.md and of every page under docs/ runs as written against the built
+// package (`import … from 'hookmd'` resolves to this repository through a node_modules link), each block on
+// its own, in a fresh directory holding the inputs of docs/examples/. TypeScript blocks are compiled to
+// JavaScript first (types erased, nothing else changed). A block that throws, or exits non-zero, fails its
+// test. Blocks marked ```ts fragment (API synopses with placeholders) are skipped, and so are blocks titled
+// with a file name (```js title="count-hook.mjs"), which are inputs of docs/cli.md's shell examples, run by
+// test/cli/docs.test.ts.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ensureBuilt, ROOT, workDir } from '../cli/run-cli.js';
 
-const GUIDES = ['README.md', 'docs/dynamics.md', 'docs/pipeline.md', 'docs/hooks.md'];
+const ts = createRequire(import.meta.url)('typescript') as typeof import('typescript');
+const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
 
-function jsBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]);
+/**
+ * Blocks known not to run, each with its reason. issue 16 rewrites docs/hooks.md and docs/training.md,
+ * whose examples use names the public API does not export or files no page provides; these tests expect
+ * the failure, so they fail, and must leave this list, once the pages are fixed.
+ */
+const KNOWN_BROKEN: ReadonlyMap<string, string> = new Map([
+  ['docs/hooks.md #4', 'issue 16: defineHook is used without an import'],
+  ['docs/hooks.md #5', 'issue 16: HookRegistry is used without an import'],
+  ['docs/hooks.md #7', 'issue 16: HookRunner is internal'],
+  ['docs/hooks.md #8', 'issue 16: registerHookType is used without an import'],
+  ['docs/hooks.md #9', 'issue 16: registry is undefined'],
+  ['docs/hooks.md #10', 'issue 16: RunControl is internal'],
+  ['docs/training.md #1', 'issue 16: reads train.xyz, which no page provides'],
+]);
+
+interface Example {
+  name: string;
+  language: 'js' | 'ts';
+  code: string;
 }
 
-const examples = GUIDES.flatMap((guide) =>
-  jsBlocks(readFileSync(join(ROOT, guide), 'utf8')).map((code, index) => [`${guide} #${index + 1}`, code] as const),
-);
+interface Blocks {
+  run: Example[];
+  skipped: string[];
+}
+
+function blocks(page: string): Blocks {
+  const markdown = readFileSync(join(ROOT, page), 'utf8');
+  const run: Example[] = [];
+  const skipped: string[] = [];
+  let index = 0;
+  for (const match of markdown.matchAll(/```(js|ts)\b([^\n]*)\n([\s\S]*?)```/g)) {
+    const [, language, info, code] = match;
+    index += 1;
+    const name = `${page} #${index}`;
+    if (/\bfragment\b|title=/.test(info)) skipped.push(name);
+    else run.push({ name, language: language as 'js' | 'ts', code });
+  }
+  return { run, skipped };
+}
+
+const pages = PAGES.map((page) => ({ page, ...blocks(page) }));
+const examples = pages.flatMap((p) => p.run);
 let dir: string;
 
 beforeAll(() => {
@@ -26,17 +68,39 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('js examples of the guides', () => {
-  it('finds the examples of every guide that has them', () => {
-    for (const guide of ['README.md', 'docs/dynamics.md', 'docs/pipeline.md']) {
-      expect(examples.some(([name]) => name.startsWith(`${guide} `))).toBe(true);
+function javascript(example: Example): string {
+  if (example.language === 'js') return example.code;
+  return ts.transpileModule(example.code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+}
+
+function run(example: Example): { status: number | null; output: string } {
+  // A directory per block, with the shipped inputs: a block cannot lean on files another block wrote.
+  const cwd = mkdtempSync(join(dir, 'block-'));
+  cpSync(join(ROOT, 'docs', 'examples'), cwd, { recursive: true });
+  mkdirSync(join(cwd, 'node_modules'));
+  symlinkSync(ROOT, join(cwd, 'node_modules', 'hookmd'), 'dir');
+  const file = join(cwd, 'example.mjs');
+  writeFileSync(file, javascript(example));
+  const result = spawnSync(process.execPath, [file], { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, HOOKMD_THREADS: '2' } });
+  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+}
+
+describe('code blocks of README.md and docs/*.md', () => {
+  it('covers every page, and every block is run or marked as a fragment', () => {
+    expect(PAGES).toEqual(expect.arrayContaining(['README.md', 'docs/dynamics.md', 'docs/formats.md', 'docs/hooks.md', 'docs/models.md', 'docs/pipeline.md', 'docs/training.md', 'docs/cuda.md']));
+    for (const page of ['README.md', 'docs/dynamics.md', 'docs/formats.md', 'docs/models.md', 'docs/pipeline.md', 'docs/cuda.md']) {
+      expect(examples.some((e) => e.name.startsWith(`${page} `)), page).toBe(true);
     }
+    for (const name of KNOWN_BROKEN.keys()) expect(examples.map((e) => e.name)).toContain(name);
   });
 
-  it.each(examples)('%s', (name, code) => {
-    const file = join(dir, `${name.replace(/[^\w]+/g, '-')}.mjs`);
-    writeFileSync(file, code);
-    const result = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, HOOKMD_THREADS: '2' } });
-    expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
+  it.each(examples.filter((e) => !KNOWN_BROKEN.has(e.name)).map((e) => [e.name, e] as const))('%s runs', (_, example) => {
+    const { status, output } = run(example);
+    expect(status, output).toBe(0);
+  }, 150_000);
+
+  it.fails.each([...KNOWN_BROKEN].map(([name, reason]) => [name, reason] as const))('%s does not run yet (%s)', (name) => {
+    const example = examples.find((e) => e.name === name) as Example;
+    expect(run(example).status).toBe(0);
   }, 150_000);
 });

@@ -22,12 +22,14 @@ export interface LangevinOptions extends DynamicsOptions {
  * const nvt = new Langevin({ model: lj, dt: 2, temperature: 300, friction: 0.01, seed: 1 });
  */
 export class Langevin extends Dynamics {
+  readonly #dt: EngineParameter;
   readonly #parameters: EngineParameter[];
 
   constructor(options: LangevinOptions) {
     super(options, ['dt', 'temperature', 'friction', 'seed']);
+    this.#dt = engineParameter('Langevin', 'dt', options.dt, 'positive');
     this.#parameters = [
-      engineParameter('Langevin', 'dt', options.dt, 'positive'),
+      this.#dt,
       engineParameter('Langevin', 'temperature', options.temperature, 'nonNegative'),
       engineParameter('Langevin', 'friction', options.friction, 'nonNegative'),
       engineParameter('Langevin', 'seed', options.seed ?? 0, 'integer≥0'),
@@ -36,7 +38,7 @@ export class Langevin extends Dynamics {
 
   /** The time step (fs in metal units, τ in lj), one or one per system. */
   override get timeStep(): PerSystem {
-    return this.integratorSpec().parameters.find((p) => p.name === 'dt')?.value ?? 0;
+    return this.#dt.value;
   }
 
   /** @internal The native integrator's name and its per-system parameters. */

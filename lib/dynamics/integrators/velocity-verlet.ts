@@ -25,7 +25,7 @@ export class VelocityVerlet extends Dynamics {
 
   /** The time step (fs in metal units, τ in lj), one or one per system. */
   override get timeStep(): PerSystem {
-    return this.integratorSpec().parameters.find((p) => p.name === 'dt')?.value ?? 0;
+    return this.#dt.value;
   }
 
   /** @internal The native integrator's name and its per-system parameters. */

@@ -54,7 +54,10 @@ describe('native loader', () => {
 
   it('lists the folders it searched when no binary exists', () => {
     const empty = mkdtempSync(join(tmpdir(), 'hookmd-empty-'));
+    // HOOKMD_BINARY (set when a suite runs on the release prebuild or the ASan build) names a file outright.
+    vi.stubEnv('HOOKMD_BINARY', undefined);
     expect(findCpuBinary(empty)).toBeUndefined();
+    vi.unstubAllEnvs();
     expect(cpuBinaryCandidates(empty)).toEqual([
       join(empty, 'prebuilds', `${process.platform}-${process.arch}`),
       join(empty, 'build', 'Release'),

@@ -95,7 +95,8 @@ function diagnose(options: Pick<CommonOptions, 'backend' | 'threads'>): InfoRepo
     return infoReport();
   } catch (error) {
     const reason = unavailableReason(error);
-    if (reason === undefined || options.backend === undefined) throw error;
+    // Only cuda has a fallback: cpu and mirror come from the one CPU binary that 'auto' would load too.
+    if (reason === undefined || options.backend !== 'cuda') throw error;
     applyRuntime({ ...options, backend: 'auto' });
     const report = infoReport();
     const backends = report.backends.map((b) => (b.name === options.backend ? { ...b, available: false, device: null, reason } : b));

@@ -1,34 +1,37 @@
 #!/usr/bin/env bash
-# Proves that the published package installs and loads without a compiler: builds the N-API prebuild,
-# packs the package, installs the tarball into an empty folder with every compiler hidden from PATH, then
-# imports hookmd there and round-trips a Batch. Where the CUDA prebuild exists, it also packs the optional
-# platform package hookmd-cuda-<platform>-<arch>, installs it beside hookmd with no nvcc either, and shows
-# that backend 'cuda' loads the binary from that package (docs/cuda.md).
+# Proves that the published package installs and loads without a compiler: packs hookmd (whose prepack,
+# scripts/prebuild.sh, builds the CPU prebuild and checks its glibc floor), checks that the tarball carries
+# prebuilds/linux-x64 and that the binary in it needs no glibc newer than 2.28 (objdump -T), installs the
+# tarball into an empty folder with every compiler hidden from PATH, then imports hookmd there and
+# round-trips a Batch. The same tarball without its prebuild must then fail to install with hookmd's one
+# message naming what to install, not node-gyp's. Where the CUDA prebuild exists, it also packs the
+# optional platform package hookmd-cuda-<platform>-<arch>, installs it beside hookmd with no nvcc either,
+# and shows that backend 'cuda' loads the binary from that package (docs/cuda.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-
-# Work on a copy of the tree: prebuildify rebuilds through node-gyp, which would wipe the developer's build/.
-mkdir -p "$work/src"
-(cd "$root" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$work/src")
-ln -s "$root/node_modules" "$work/src/node_modules"
-cd "$work/src"
-npm run --silent native:prebuild
-ls prebuilds/*/
-tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
-
-# The platform package is packed from the prebuild that `npm run native:prebuild-cuda` left in the checkout
-# (the copy above holds no ignored files); rebuilding it here would cost a full nvcc build.
+cd "$root"
 platform=$(node -p 'process.platform + "-" + process.arch')
+
+# prepack builds prebuilds/<platform>/hookmd.node in a copy of the tree, so the checkout's build/ stays.
+tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
+prebuild="package/prebuilds/$platform/hookmd.node"
+# Listed to a file first: grep -q stops reading early, and the SIGPIPE would fail the pipeline.
+tar -tzf "$work/$tarball" > "$work/contents"
+if ! grep -qx "$prebuild" "$work/contents"; then
+  echo "check-pack: $tarball does not contain $prebuild" >&2
+  exit 1
+fi
+
+# The platform package is packed from the prebuild that `npm run native:prebuild-cuda` left in the checkout;
+# rebuilding it here would cost a full nvcc build.
 cuda_package="hookmd-cuda-$platform"
 cuda_prebuild="$root/prebuilds-cuda/$platform/hookmd_cuda.node"
 cuda_tarball=
 if [ ! -d "packages/$cuda_package" ]; then
   echo "check-pack: no CUDA platform package for $platform; checking hookmd alone"
 elif [ -f "$cuda_prebuild" ]; then
-  mkdir -p "prebuilds-cuda/$platform"
-  cp "$cuda_prebuild" "prebuilds-cuda/$platform/"
   cuda_tarball=$(npm pack --silent --pack-destination "$work" "./packages/$cuda_package" | tail -n 1)
 elif command -v nvcc >/dev/null 2>&1; then
   echo "check-pack: nvcc is installed but $cuda_prebuild is missing; run npm run native:prebuild-cuda" >&2
@@ -61,6 +64,30 @@ PATH="$bin" node --input-type=module -e "
   if (!info.binary.includes('prebuilds')) throw new Error('loaded ' + info.binary + ', not the prebuild');
   console.log('check-pack: installed without a compiler; loaded', info.binary);
 "
+# The floor of the binary as installed, read as the dynamic loader reads it.
+bash "$root/scripts/glibc-floor/check.sh" "$work/app/node_modules/hookmd/prebuilds/$platform/hookmd.node" 2.28
+
+# The same package without a binary that fits, on a machine without a compiler: the install must stop with
+# hookmd's message (what to install, where prebuilds exist), not with node-gyp's "Could not find any Python".
+mkdir -p "$work/bare" "$work/bare-app"
+tar -xzf "$work/$tarball" -C "$work/bare"
+rm -rf "$work/bare/package/prebuilds"
+tar -czf "$work/bare.tgz" -C "$work/bare" package
+cd "$work/bare-app"
+echo '{ "name": "hookmd-bare-check", "version": "1.0.0", "private": true, "type": "module" }' > package.json
+if PATH="$bin" npm install --no-audit --no-fund --prefer-offline --omit=optional "$work/bare.tgz" > "$work/bare.log" 2>&1; then
+  echo "check-pack: the package without a prebuild installed although no compiler exists" >&2
+  exit 1
+fi
+if ! grep -q 'hookmd: cannot install: no prebuilt binary for' "$work/bare.log" || ! grep -q 'install python3, make and a C++17 compiler' "$work/bare.log" ||
+  grep -qE 'gyp ERR|Could not find any Python' "$work/bare.log"; then
+  echo "check-pack: without a prebuild or a compiler the install did not fail with hookmd's message:" >&2
+  cat "$work/bare.log" >&2
+  exit 1
+fi
+echo "check-pack: without a prebuild or a compiler, the install stops with:"
+grep '^hookmd: \|hookmd: cannot' "$work/bare.log" | sed 's/^npm error //' | head -n 2
+cd "$work/app"
 
 if [ -z "$cuda_tarball" ]; then exit 0; fi
 # One process: ask for cuda, which must come from the platform package. On a GPU it runs; elsewhere the

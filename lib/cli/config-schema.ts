@@ -92,19 +92,21 @@ const STAGES: readonly JsonSchema[] = [
     stepSize: positive('x += stepSize·F (Å²/eV in metal units; default 0.01).'),
     maxStep: positive('Largest displacement per step (default 0.2).'),
   }),
-  stage('nve', 'Velocity Verlet (NVE).', { dt }),
+  // MD never converges: without `steps` its systems would run until stream.maxSteps, a number the config never
+  // stated, so MD stages must say how long they run.
+  stage('nve', 'Velocity Verlet (NVE).', { dt }, ['steps']),
   stage('langevin', 'Langevin NVT (BAOAB).', {
     dt,
     temperature,
     friction: nonNegative('Friction γ (1/fs in metal units, 1/τ in lj; default 0.01 /fs or 1 /τ).'),
     seed: { type: 'integer', minimum: 0, description: 'Random seed (default 0).' },
-  }, ['temperature']),
+  }, ['temperature', 'steps']),
   stage('nhc', 'Nosé–Hoover chain NVT.', {
     dt,
     temperature: positive('Target temperature (K in metal units, ε/k_B in lj).'),
     tdamp: positive('Thermostat damping time (default 100·dt).'),
     chainLength: { type: 'integer', minimum: 1, maximum: 10, description: 'Chain length (default 3).' },
-  }, ['temperature']),
+  }, ['temperature', 'steps']),
 ];
 
 const sinkFile: Record<string, JsonSchema> = {
@@ -186,7 +188,8 @@ export const CONFIG_SCHEMA: JsonSchema = {
   title: 'hookmd run configuration',
   description: 'Input structures stream through a pipeline of stages (one engine, or several fused) into sinks.',
   type: 'object',
-  required: ['model', 'input', 'stages'],
+  // A run without sinks would compute every system and write none of them.
+  required: ['model', 'input', 'stages', 'sinks'],
   properties: {
     units: { enum: ['metal', 'lj'], description: 'Unit system of the input, the parameters and the outputs (default metal).' },
     backend: { enum: ['auto', 'cpu', 'mirror', 'cuda'], description: 'Native backend (default auto); --backend overrides it.' },
@@ -201,7 +204,7 @@ export const CONFIG_SCHEMA: JsonSchema = {
       items: { $ref: '#/$defs/stage' },
     },
     hooks: { type: 'array', description: 'Hooks on the whole pipeline, by registered name.', items: { $ref: '#/$defs/hook' } },
-    sinks: { type: 'array', description: 'Where finished systems go.', items: { $ref: '#/$defs/sink' } },
+    sinks: { type: 'array', minItems: 1, description: 'Where finished systems go (at least one).', items: { $ref: '#/$defs/sink' } },
     stream: {
       type: 'object',
       description: 'Batching: how the stream of input structures fills the batch.',

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 
 import type { Command } from 'commander';
 
-import { backendInfo, loadBinding, PACKAGE_ROOT, type BackendName } from '../native/index.js';
+import { isHookmdError } from '../errors.js';
+import { backendInfo, configureNative, loadBinding, PACKAGE_ROOT, type BackendName } from '../native/index.js';
 import { addRuntimeOptions, applyRuntime, type CommonOptions } from './options.js';
 
 /** The package version, from package.json. */
@@ -28,6 +29,8 @@ export interface InfoReport {
   version: string;
   backend: BackendName;
   requested: string;
+  /** Why the requested backend is not the one in use (it cannot run here), or null. */
+  fallback: string | null;
   threads: number;
   backends: BackendStatus[];
   binary: string;
@@ -46,6 +49,7 @@ export function infoReport(): InfoReport {
     version: packageVersion(),
     backend: info.backend,
     requested: info.requested,
+    fallback: null,
     threads: info.threads,
     backends: [
       ...hostBackends.map((probe): BackendStatus => ({
@@ -64,7 +68,7 @@ export function infoReport(): InfoReport {
 function text(report: InfoReport): string {
   const rows: Array<[string, string]> = [
     ['version', report.version],
-    ['backend', `${report.backend} (requested: ${report.requested})`],
+    ['backend', `${report.backend} (requested: ${report.requested}${report.fallback === null ? '' : `; it cannot run here: ${report.fallback}`})`],
     ['threads', String(report.threads)],
     ...report.backends.map((b): [string, string] => [b.name, b.available ? `available: ${b.device ?? ''}` : `unavailable: ${b.reason ?? ''}`]),
     ['binary', report.binary],
@@ -73,13 +77,39 @@ function text(report: InfoReport): string {
   return rows.map(([key, value]) => `${key.padEnd(8)} ${value}`).join('\n');
 }
 
+/** Why a requested backend failed to load, when that is the failure (the error otherwise). */
+function unavailableReason(error: unknown): string | undefined {
+  if (!isHookmdError(error)) return undefined;
+  if (error.code === 'BACKEND_UNAVAILABLE' && typeof error.details.reason === 'string') return error.details.reason;
+  if (error.code === 'NATIVE_BINARY_NOT_FOUND' && Array.isArray(error.details.tried)) return `no CUDA binary found (looked in ${error.details.tried.join(', ')})`;
+  return undefined;
+}
+
+/**
+ * The report for the requested runtime. `info` is a diagnostic: a backend that cannot run here is a finding,
+ * so the report then describes the fallback that 'auto' loads and says why, rather than failing.
+ */
+function diagnose(options: Pick<CommonOptions, 'backend' | 'threads'>): InfoReport {
+  try {
+    applyRuntime(options);
+    return infoReport();
+  } catch (error) {
+    const reason = unavailableReason(error);
+    // Only cuda has a fallback: cpu and mirror come from the one CPU binary that 'auto' would load too.
+    if (reason === undefined || options.backend !== 'cuda') throw error;
+    applyRuntime({ ...options, backend: 'auto' });
+    const report = infoReport();
+    const backends = report.backends.map((b) => (b.name === options.backend ? { ...b, available: false, device: null, reason } : b));
+    return { ...report, requested: options.backend, fallback: reason, backends };
+  }
+}
+
 /** Adds `info` to the program. */
 export function registerInfo(program: Command): void {
   const command = program.command('info').description('version, backends, threads, and the CUDA device or why there is none');
   addRuntimeOptions(command).option('--json', 'print JSON');
   command.action((options: Pick<CommonOptions, 'backend' | 'threads' | 'json'>) => {
-    applyRuntime(options);
-    const report = infoReport();
+    const report = diagnose(options);
     process.stdout.write(`${options.json === true ? JSON.stringify(report, null, 2) : text(report)}\n`);
   });
 }

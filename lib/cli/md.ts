@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 
 import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
-import { initializeVelocities, ProgressHook } from '../dynamics/index.js';
+import { initializeVelocities, ProgressHook, type ProgressEvent } from '../dynamics/index.js';
 import { HookmdAbortError } from '../errors.js';
 import { readExtxyz, writeExtxyz } from '../io/index.js';
 import { configError } from './config-file.js';
@@ -48,6 +48,10 @@ function checkFlags(options: MdOptions): void {
   }
   if (options.friction !== undefined && options.ensemble !== 'langevin') throw configError(['--friction: only with --ensemble langevin']);
   if (options.tdamp !== undefined && options.ensemble !== 'nhc') throw configError(['--tdamp: only with --ensemble nhc']);
+  // An MD run is its outputs: with none of them it would compute and discard everything.
+  if (options.traj === undefined && options.log === undefined && options.out === undefined) {
+    throw configError(['md: nothing would be written: give --out (final frames), --traj (trajectory) or --log (thermo log)']);
+  }
   for (const [flag, path] of [['--traj', options.traj], ['--log', options.log], ['--out', options.out]] as const) {
     if (path !== undefined) checkOutputPath(path, flag);
   }
@@ -75,10 +79,20 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     if (traj !== undefined) engine.register(opening('--traj', () => new SnapshotHook({ path: traj, frequency: options.trajEvery, units })));
     if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery));
     const mode = progressMode(options.quiet);
+    // T and E as of the last progress report, also shown on the final line.
+    let detail: string | undefined;
     const progress = createProgress({ mode, label: 'md', unit: 'steps', total: options.steps, interval: options.progressInterval });
     if (mode !== 'none') {
       const frequency = Math.min(1000, Math.max(1, Math.round(options.steps / 200)));
-      engine.register(new ProgressHook({ frequency, onProgress: (e) => progress.update({ done: e.step, step: e.step }) }));
+      const [t, e] = units === 'lj' ? ['', ' ε'] : [' K', ' eV'];
+      const thermo = (event: ProgressEvent): string => `T ${event.temperature.toFixed(1)}${t}, E ${event.totalEnergy.toPrecision(8)}${e}`;
+      engine.register(new ProgressHook({
+        frequency,
+        onProgress: (event) => {
+          detail = thermo(event);
+          progress.update({ done: event.step, step: event.step, detail });
+        },
+      }));
     }
     const onSignal = (): void => progress.note('\nhookmd md: stopping after the current step; flushing the trajectory and log (Ctrl-C again to quit at once)');
     interrupt.signal.addEventListener('abort', onSignal);
@@ -86,7 +100,7 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     let steps: number;
     try {
       steps = (await engine.run(batch, { steps: options.steps, signal: interrupt.signal })).steps;
-      progress.update({ done: steps, step: steps });
+      progress.update({ done: steps, step: steps, detail });
     } catch (error) {
       // A Ctrl-C while an async hook (a trajectory write) was pending rejects the run; the command still
       // ends as interrupted and writes the final frames of the steps completed.

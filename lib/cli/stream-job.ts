@@ -40,12 +40,14 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
   let done = 0;
   let converged = 0;
   let step = 0;
+  // The largest force in the batch, as of the last progress report.
+  let detail: string | undefined;
   // A sink of its own counts the systems as they leave, for the progress bar and the summary.
   const counter: StreamSink = {
     write(leaving: readonly System[]): void {
       done += leaving.length;
       converged += leaving.filter((system) => system.info?.converged === true).length;
-      progress.update({ done, step, converged });
+      progress.update({ done, step, converged, detail });
     },
   };
   // Without a reporter the native loop runs undisturbed: no hook, no crossing into JS.
@@ -54,7 +56,8 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
       frequency: 10,
       onProgress: (event) => {
         step = event.step - startStep;
-        progress.update({ done, step, converged: converged + event.converged });
+        detail = `fmax ${event.fmax.toExponential(2)}${job.units === 'lj' ? '' : ' eV/Å'}`;
+        progress.update({ done, step, converged: converged + event.converged, detail });
       },
     }));
   }

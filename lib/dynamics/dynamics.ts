@@ -16,7 +16,7 @@ import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergenc
 import { diagnoseBlowUp } from './blow-up.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
-import { expandParameter, type IntegratorSpec } from './parameters.js';
+import { expandParameter, type IntegratorSpec, type PerSystem } from './parameters.js';
 import type { RunOptions, RunResult } from './result.js';
 import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type StreamResult } from './stream-options.js';
 import { StreamOutput } from './stream-output.js';
@@ -139,6 +139,14 @@ export abstract class Dynamics {
 
   /** @internal The native integrator's name and its per-system parameters. */
   abstract integratorSpec(): IntegratorSpec;
+
+  /**
+   * The MD time step, one for all systems or one per system (fs in metal units, τ in lj), so that logs can
+   * give time = step × dt; undefined for optimizers, whose steps are not time.
+   */
+  get timeStep(): PerSystem | undefined {
+    return undefined;
+  }
 
   /** @internal The built-in hooks that run natively or are kept apart, for FusedStage. */
   builtinHooks(): { convergence: readonly ConvergenceHook[]; native: readonly NativeCapable[]; js: ReadonlyArray<HookHandle<AnyHook>> } {

@@ -3,7 +3,7 @@
 import { atomicNumber, isAtomicNumber, standardMass } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookmdError } from '../errors.js';
-import { convertValue, splitEntries } from './extxyz-keyvalue.js';
+import { convertValue, isFloatToken, parseFloatToken, splitEntries } from './extxyz-keyvalue.js';
 import { checkLimits, limitError, type CheckedLimits, type ExtxyzLimits } from './extxyz-limits.js';
 import { capitalize, FIELD_COLUMNS, fromFortran, fromVoigt, MATRIX_KEYS, momentumFactor, type ColumnField } from './extxyz-mapping.js';
 import { columnCount, DEFAULT_PROPERTIES, parseProperties, parseToken, type PropertyColumn } from './extxyz-properties.js';
@@ -16,9 +16,19 @@ export interface ReadExtxyzOptions extends ExtxyzLimits {
 
 interface Header {
   readonly line: number;
+  /** The comment line as written (a frame with VEC lines keeps it as info.comment, as ASE does). */
+  readonly text: string;
   readonly values: Map<string, unknown>;
   readonly columns: PropertyColumn[];
   readonly width: number;
+}
+
+/** A frame whose atom lines are all read; cell vectors (VEC1..VEC3 lines) may still follow. */
+interface ReadFrame {
+  readonly natoms: number;
+  readonly header: Header;
+  readonly rows: unknown[][];
+  readonly vectors: number[][];
 }
 
 /** The EXTXYZ_PARSE error: `<operation>: <file>:<line>: <what>`. */
@@ -39,6 +49,8 @@ export class ExtxyzFrameParser {
   #countLine = 0;
   #header: Header | undefined;
   #rows: unknown[][] = [];
+  #read: ReadFrame | undefined;
+  #failure: unknown;
 
   constructor(operation: string, file: string, options: ReadExtxyzOptions = {}) {
     this.#operation = operation;
@@ -52,11 +64,46 @@ export class ExtxyzFrameParser {
     return this.#limits;
   }
 
-  /** Feeds line number `number`; returns the frame it completes, if any. */
+  /**
+   * Feeds line number `number`; returns the frame it completes, if any. A frame with Properties is complete
+   * at its last atom line; one with a plain comment at the first later line that is not a cell vector
+   * (VEC1..VEC3), or at `end()`.
+   */
   line(text: string, number: number): System | undefined {
+    this.#throwFailure();
     if (text.length > this.#limits.maxLineBytes) {
       throw limitError(this.#operation, this.#file, number, `a line of ${text.length} characters`, 'maxLineBytes', this.#limits.maxLineBytes);
     }
+    if (this.#read !== undefined) {
+      if (text.trimStart().startsWith('VEC')) {
+        this.#vector(this.#read, text, number);
+        return undefined;
+      }
+      const done = this.#complete();
+      // The frame before a malformed line is still whole: it is returned now, and the error thrown next.
+      // The line after a held frame is a count line (or blank), which completes no frame of its own.
+      try {
+        this.#frameLine(text, number);
+      } catch (error) {
+        this.#failure = error;
+      }
+      return done;
+    }
+    return this.#frameLine(text, number);
+  }
+
+  /** Call after the last line (numbered `lastLine`): returns the last frame, or throws EXTXYZ_PARSE when the input stops inside one. */
+  end(lastLine: number): System | undefined {
+    this.#throwFailure();
+    if (this.#read !== undefined) return this.#complete();
+    if (this.#natoms < 0) return undefined;
+    const read = this.#header === undefined ? 0 : this.#rows[0].length / this.#header.columns[0].ncols;
+    const what = this.#header === undefined ? 'the comment line is missing' : `expected ${this.#natoms} atom lines, found ${read}`;
+    throw this.#error(lastLine + 1, `truncated frame (atom count ${this.#natoms} at line ${this.#countLine}): ${what}`);
+  }
+
+  /** A count, comment or atom line; returns the frame it completes, if any. */
+  #frameLine(text: string, number: number): System | undefined {
     if (this.#natoms < 0) {
       const count = text.trim();
       if (count === '') return undefined;
@@ -72,18 +119,50 @@ export class ExtxyzFrameParser {
     if (this.#header === undefined) {
       this.#header = this.#parseHeader(text, number);
       this.#rows = this.#header.columns.map(() => []);
-      return this.#natoms === 0 ? this.#finish() : undefined;
+      return this.#natoms === 0 ? this.#completeNow() : undefined;
     }
     this.#parseAtom(text, number, this.#header);
-    return this.#rows[0].length === this.#natoms * this.#header.columns[0].ncols ? this.#finish() : undefined;
+    return this.#rows[0].length === this.#natoms * this.#header.columns[0].ncols ? this.#completeNow() : undefined;
   }
 
-  /** Call after the last line (numbered `lastLine`); throws EXTXYZ_PARSE for a truncated frame. */
-  end(lastLine: number): void {
-    if (this.#natoms < 0) return;
-    const read = this.#header === undefined ? 0 : this.#rows[0].length / this.#header.columns[0].ncols;
-    const what = this.#header === undefined ? 'the comment line is missing' : `expected ${this.#natoms} atom lines, found ${read}`;
-    throw this.#error(lastLine + 1, `truncated frame (atom count ${this.#natoms} at line ${this.#countLine}): ${what}`);
+  #completeNow(): System | undefined {
+    const frame = this.#atomsRead();
+    return frame === undefined ? undefined : this.#build(frame);
+  }
+
+  #throwFailure(): void {
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /**
+   * Holds a frame whose atoms are read until the next line shows whether cell vectors follow. Only a plain
+   * comment line (no Properties) can be followed by them: extxyz frames (ASE and hookmd write Properties)
+   * complete at their last atom line, so a stream yields each one without waiting for the next.
+   */
+  #atomsRead(): ReadFrame | undefined {
+    const frame: ReadFrame = { natoms: this.#natoms, header: this.#header as Header, rows: this.#rows, vectors: [] };
+    this.#natoms = -1;
+    this.#header = undefined;
+    this.#rows = [];
+    if (frame.header.values.has('Properties')) return frame;
+    this.#read = frame;
+    return undefined;
+  }
+
+  #complete(): System {
+    const frame = this.#read as ReadFrame;
+    this.#read = undefined;
+    return this.#build(frame);
+  }
+
+  /** `VEC<n> x y z`, the n-th cell vector, as ASE reads it after a frame's atoms (n = 1, 2, 3 in order). */
+  #vector(frame: ReadFrame, text: string, line: number): void {
+    const [name, ...rest] = text.trim().split(/\s+/);
+    const expected = `VEC${frame.vectors.length + 1}`;
+    if (frame.vectors.length === 3) throw this.#error(line, `more than 3 cell vectors (${name})`);
+    if (name !== expected) throw this.#error(line, `expected cell vector ${expected}, got ${name}`);
+    if (rest.length !== 3 || !rest.every(isFloatToken)) throw this.#error(line, `${name} must be 3 numbers, got ${JSON.stringify(rest.join(' '))}`);
+    frame.vectors.push(rest.map(parseFloatToken));
   }
 
   #error(line: number, what: string, cause?: unknown): HookmdError {
@@ -95,7 +174,7 @@ export class ExtxyzFrameParser {
     try {
       for (const { key, raw } of splitEntries(text)) {
         if (key === '') throw new Error('a value without a key');
-        values.set(key, key === 'Properties' ? raw : convertValue(raw));
+        values.set(key, key === 'Properties' ? raw : convertValue(raw, key));
       }
     } catch (error) {
       throw this.#error(line, `bad comment line: ${(error as Error).message}`, error);
@@ -117,7 +196,7 @@ export class ExtxyzFrameParser {
     if (!columns.some((c) => c.name === 'pos')) throw this.#error(line, `Properties=${spec} has no pos column`);
     if (!columns.some((c) => c.name === 'species' || c.name === 'Z')) throw this.#error(line, `Properties=${spec} has neither species nor Z`);
     if (values.has('arrays')) throw this.#error(line, "the key 'arrays' is reserved for per-atom columns (System.info.arrays)");
-    return { line, values, columns, width: columnCount(columns) };
+    return { line, text, values, columns, width: columnCount(columns) };
   }
 
   #parseAtom(text: string, line: number, header: Header): void {
@@ -137,22 +216,14 @@ export class ExtxyzFrameParser {
     });
   }
 
-  #finish(): System {
-    const header = this.#header as Header;
-    const system = this.#build(header);
-    this.#natoms = -1;
-    this.#header = undefined;
-    this.#rows = [];
-    return system;
-  }
-
-  #build(header: Header): System {
-    const n = this.#natoms;
-    const { values } = header;
+  #build(frame: ReadFrame): System {
+    const { natoms: n, header, vectors } = frame;
+    // With cell vectors ASE reads the comment as a plain comment: the cell and pbc come from the VEC lines.
+    const values = vectors.length > 0 ? new Map<string, unknown>([['comment', header.text.trim()]]) : header.values;
     const fields: Partial<Record<ColumnField, unknown[]>> = {};
     const arrays: Record<string, unknown[]> = {};
     header.columns.forEach((column, k) => {
-      const flat = this.#rows[k];
+      const flat = frame.rows[k];
       const rows = column.ncols === 1 ? flat : Array.from({ length: n }, (_, i) => flat.slice(i * column.ncols, (i + 1) * column.ncols));
       const field = FIELD_COLUMNS[column.name]?.field;
       // A second column for a field already filled (vel beside velocities) stays a plain array.
@@ -166,8 +237,13 @@ export class ExtxyzFrameParser {
     const system: System =
       fields.atomicNumbers !== undefined ? { atomicNumbers: fields.atomicNumbers as number[], positions } : { symbols: fields.symbols as string[], positions };
     const lattice = values.get('Lattice');
-    if (lattice !== undefined) system.cell = this.#matrix('Lattice', lattice, header.line, false);
-    system.pbc = this.#pbc(values.get('pbc'), lattice !== undefined, header.line);
+    if (vectors.length > 0) {
+      system.cell = [0, 1, 2].map((i) => vectors[i] ?? [0, 0, 0]);
+      system.pbc = [0, 1, 2].map((i) => i < vectors.length) as [boolean, boolean, boolean];
+    } else {
+      if (lattice !== undefined) system.cell = this.#matrix('Lattice', lattice, header.line, false);
+      system.pbc = this.#pbc(values.get('pbc'), lattice !== undefined, header.line);
+    }
     if (fields.masses !== undefined) system.masses = fields.masses as number[];
     if (fields.velocities !== undefined) system.velocities = fields.velocities as number[][];
     if (fields.momenta !== undefined) {
@@ -219,7 +295,7 @@ export class ExtxyzFrameParser {
     if (value === undefined) return [hasLattice, hasLattice, hasLattice];
     if (typeof value === 'boolean') return [value, value, value];
     if (Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === 'boolean')) return value as [boolean, boolean, boolean];
-    throw this.#error(line, `pbc must be three of T/F, got ${JSON.stringify(value)}`);
+    throw this.#error(line, `pbc must be one or three booleans (T/F, true/false), got ${JSON.stringify(value)}`);
   }
 
   #velocities(momenta: number[][], system: System): number[][] {

@@ -1,5 +1,6 @@
 // The extxyz comment line: ASE's key=value grammar (ase/io/extxyz.py, key_val_str_to_dict and
-// key_val_dict_to_str in ASE 3.22), so that every value ASE writes reads back the same here and back.
+// key_val_dict_to_str as of ASE 3.23), so that every value ASE writes reads back the same here and back.
+// docs/formats.md lists where this reads differently from ASE 3.22.
 
 /** One `key=value` entry as written; `raw` is null for a bare key (ASE reads it as True). */
 export interface RawEntry {
@@ -73,16 +74,34 @@ export function isFloatToken(token: string): boolean {
   return FLOAT.test(token);
 }
 
-/** Converts a raw value as ASE does: ints, then floats (arrays when several), then T/F, then `_JSON `. */
-export function convertValue(raw: string | null): unknown {
+/** The spellings ASE ≥ 3.23 and libAtoms read as booleans (casing matters: 'tRUE' is a string). */
+const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
+  ['T', true], ['true', true], ['True', true], ['TRUE', true],
+  ['F', false], ['false', false], ['False', false], ['FALSE', false],
+]);
+
+/** Keys whose values ASE keeps as the string written (an identifier such as uid=00123 keeps its zeros). */
+const UNPROCESSED_KEYS: ReadonlySet<string> = new Set(['uid']);
+
+/** Whether `key`'s value stays the string written. */
+export function isUnprocessedKey(key: string): boolean {
+  return UNPROCESSED_KEYS.has(key.toLowerCase());
+}
+
+/**
+ * Converts a raw value as ASE ≥ 3.23 does: ints, then floats (arrays when several), then booleans (lists of
+ * them when several), then `_JSON `; the values of unprocessed keys (uid) stay strings. A bare key is True.
+ */
+export function convertValue(raw: string | null, key = ''): unknown {
+  if (isUnprocessedKey(key)) return raw ?? 'T';
   if (raw === null) return true;
   const tokens = raw.match(TOKENS) ?? [];
   if (tokens.every((t) => INT.test(t)) || tokens.every((t) => FLOAT.test(t))) {
     const numbers = tokens.map(parseFloatToken);
     return numbers.length === 1 ? numbers[0] : numbers;
   }
-  if (tokens.every((t) => t === 'T' || t === 'F')) {
-    const flags = tokens.map((t) => t === 'T');
+  if (tokens.every((t) => BOOLEANS.has(t))) {
+    const flags = tokens.map((t) => BOOLEANS.get(t) === true);
     return flags.length === 1 ? flags[0] : flags;
   }
   if (raw.startsWith('_JSON ')) return JSON.parse(raw.slice(6)) as unknown;
@@ -110,7 +129,7 @@ export function formatNumber(value: number): string {
 function stringNeedsJson(text: string): boolean {
   if (text.startsWith('_JSON ') || /[\x00-\x1f\x7f]/.test(text)) return true;
   const tokens = text.match(TOKENS) ?? [];
-  return tokens.every((t) => FLOAT.test(t) || INT.test(t)) || tokens.every((t) => t === 'T' || t === 'F');
+  return tokens.every((t) => FLOAT.test(t) || INT.test(t)) || tokens.every((t) => BOOLEANS.has(t));
 }
 
 function isNumberArray(value: ArrayLike<unknown>): value is ArrayLike<number> {
@@ -130,9 +149,14 @@ function json(value: unknown): string {
  * Formats one info value so that both ASE and `readExtxyz` read it back as the same value: numbers,
  * booleans and 1-D arrays of them (two or more entries) as ASE writes them, strings bare or quoted,
  * and anything else (objects, nested arrays, one-entry arrays, strings that look like numbers) as
- * ASE's `_JSON` form. Throws a plain Error for values with no such form (functions, symbols).
+ * ASE's `_JSON` form. The values of unprocessed keys (uid) are written as their text. Throws a plain Error
+ * for values with no such form (functions, symbols).
  */
-export function formatValue(value: unknown): string {
+export function formatValue(value: unknown, key = ''): string {
+  // ASE reads an unprocessed key's value as the text written, so it is written as text, never as _JSON.
+  if (isUnprocessedKey(key) && (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint')) {
+    return quote(typeof value === 'string' ? value : String(value));
+  }
   if (typeof value === 'number') return formatNumber(value);
   if (typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? 'T' : 'F';

@@ -1,4 +1,4 @@
-// How System fields map to extxyz keys and columns, as ASE 3.22 reads and writes them. Shared by the
+// How System fields map to extxyz keys and columns, as ASE reads and writes them. Shared by the
 // reader and the writer so that the two cannot drift apart.
 
 /**

@@ -64,7 +64,8 @@ export function readExtxyz(pathOrText: string, options: ReadExtxyzOptions = {}):
       throw readFailed('readExtxyz', pathOrText, error);
     }
   }
-  parser.end(number);
+  const last = parser.end(number);
+  if (last !== undefined) systems.push(last);
   return systems;
 }
 
@@ -111,5 +112,6 @@ async function* frames(path: string, options: ReadExtxyzOptions): AsyncGenerator
     await lines.return();
     await handle.close().catch(() => undefined);
   }
-  parser.end(number);
+  const last = parser.end(number);
+  if (last !== undefined) yield last;
 }

@@ -60,7 +60,7 @@ function infoEntries(info: Record<string, unknown>, where: string): string[] {
       return [`${quote(key)}=${quote(toFortran(flat as number[]).map(formatNumber).join(' '))}`];
     }
     try {
-      return [`${quote(key)}=${formatValue(value)}`];
+      return [`${quote(key)}=${formatValue(value, key)}`];
     } catch (error) {
       throw invalidInfo(where, key, `cannot be written: ${(error as Error).message}`, value);
     }

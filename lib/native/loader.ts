@@ -89,15 +89,18 @@ function attachErrors(binding: NativeBinding): NativeBinding {
   return binding;
 }
 
+/** Where hookmd installs without a compiler (docs/install.md); the install script says the same. */
+const PREBUILT_PLATFORMS = 'hookmd ships a prebuilt binary for linux-x64 (glibc 2.28 or newer); elsewhere npm install compiles one.';
+
 function missingBinaryError(request: BackendRequest): HookmdError {
   const tried = request === 'cuda' ? cudaBinaryCandidates() : cpuBinaryCandidates();
   const fix =
     request === 'cuda'
-      ? `Install the optional package ${CUDA_PACKAGE} (published for linux-x64), build it with \`npm run native:cmake\` (needs nvcc and cmake), or use backend "cpu".`
-      : 'Build it with `npm run native:gyp` (needs a C++17 compiler and python3), or reinstall hookmd so its prebuilt binary is used.';
+      ? `Install the optional package ${CUDA_PACKAGE} (published for linux-x64; npm adds it unless optional dependencies are omitted), or use backend "cpu". In a clone of the hookmd repository, \`npm run native:cmake\` builds it (needs nvcc and cmake).`
+      : `${PREBUILT_PLATFORMS} A source build needs python3, make and a C++17 compiler (g++ or clang++): install them, then run \`npm rebuild hookmd\` in your project.`;
   return new HookmdError(
     'NATIVE_BINARY_NOT_FOUND',
-    `hookmd: no native ${request === 'cuda' ? 'CUDA ' : ''}binary for ${process.platform}-${process.arch} ` +
+    `no native ${request === 'cuda' ? 'CUDA ' : ''}binary for ${process.platform}-${process.arch} ` +
       `(node ${process.versions.node}). Looked in:\n  ${tried.join('\n  ')}\n${fix}`,
     { tried },
   );
@@ -140,7 +143,7 @@ function load(request: BackendRequest): LoadedNative {
   if (request === 'cuda') {
     if (probe.available) return { binding, backend: 'cuda', requested: request, fallbackReason: undefined, binary: cudaFile };
     // The binary is named because several places can supply it (the platform package, local builds).
-    throw new HookmdError('BACKEND_UNAVAILABLE', `hookmd: backend 'cuda' cannot run here: ${probe.reason} (probed ${cudaFile})`, {
+    throw new HookmdError('BACKEND_UNAVAILABLE', `backend 'cuda' cannot run here: ${probe.reason} (probed ${cudaFile})`, {
       field: 'backend',
       value: 'cuda',
       binary: cudaFile,

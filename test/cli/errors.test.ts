@@ -38,6 +38,7 @@ describe.concurrent('usage errors exit 2 and name the problem', () => {
     [['md', 'clusters.xyz', '--model', LJ_MODEL, '--ensemble', 'langevin'], 'hookmd: --temperature: required with --ensemble langevin'],
     [['md', 'clusters.xyz', '--model', LJ_MODEL, '--friction', '1'], 'hookmd: --friction: only with --ensemble langevin'],
     [['run', 'missing.yaml'], 'hookmd: missing.yaml: cannot read it'],
+    [['md', 'clusters.xyz', '--units', 'lj', '--model', LJ_MODEL, '--quiet'], 'hookmd: md: nothing would be written: give --out (final frames), --traj (trajectory) or --log (thermo log)'],
   ])('%j', async (args, message) => {
     const result = await runCli(args, { cwd: dir });
     expect(result.stderr).toContain(message);
@@ -85,17 +86,20 @@ sinks:
       'bad.yaml:6: stages[1].dt: must be a number > 0, got -1',
       "bad.yaml:8: sinks[0].capacity: must be an integer ≥ 1, got 'many'",
     ]],
-    ['an unknown stage type', config('stages:\n  - { type: bfgs }\n'), ["bad.yaml:5: stages[0].type: must be one of 'fire', 'fire2', 'gd', 'nve', 'langevin', 'nhc', got 'bfgs'"]],
-    ['a missing section', 'units: lj\ninput: clusters.xyz\n', ['bad.yaml:1: model: is required', 'bad.yaml:1: stages: is required']],
-    ['an unknown hook type', config('stages:\n  - { type: fire, fmax: 0.01 }\nhooks:\n  - { type: Nope }\n'), ["bad.yaml:7: hooks[0].type 'Nope' is not a registered hook type; known types: ConvergedSnapshotHook, ConvergenceHook,"]],
+    ['an unknown stage type', config('stages:\n  - { type: bfgs }\nsinks: [{ path: o.xyz }]\n'), ["bad.yaml:5: stages[0].type: must be one of 'fire', 'fire2', 'gd', 'nve', 'langevin', 'nhc', got 'bfgs'"]],
+    ['a missing section', 'units: lj\ninput: clusters.xyz\n', ['bad.yaml:1: model: is required', 'bad.yaml:1: stages: is required', 'bad.yaml:1: sinks: is required']],
+    ['a run with no sinks, which would write nothing', config('stages:\n  - { type: fire, fmax: 0.01 }\nsinks: []\n'), ['bad.yaml:6: sinks: must have at least 1 entry']],
+    ['an MD stage without steps', config('stages:\n  - { type: fire, fmax: 0.01 }\n  - { type: langevin, temperature: 1 }\nsinks: [{ path: o.xyz }]\n'), ['bad.yaml:6: stages[1].steps: is required']],
+    ['an unknown hook type', config('stages:\n  - { type: fire, fmax: 0.01 }\nhooks:\n  - { type: Nope }\nsinks: [{ path: o.xyz }]\n'), ["bad.yaml:7: hooks[0].type 'Nope' is not a registered hook type; known types: ConvergedSnapshotHook, ConvergenceHook,"]],
     ['an unknown sink format', config('stages:\n  - { type: fire, fmax: 0.01 }\nsinks:\n  - { path: out.csv }\n'), ['bad.yaml:7: sinks[0].path: openSink: cannot tell the format of "out.csv"; use .xyz, .extxyz or .zarr']],
-    ['a middle stage nothing leaves', config('stages:\n  - { type: fire }\n  - { type: nve, steps: 10 }\n'), ['bad.yaml:5: stages[0]: needs fmax or steps, or systems never reach the next stage']],
+    ['a middle stage nothing leaves', config('stages:\n  - { type: fire }\n  - { type: nve, steps: 10 }\nsinks: [{ path: o.xyz }]\n'), ['bad.yaml:5: stages[0]: needs fmax or steps, or systems never reach the next stage']],
     ['a model the constructor rejects', `units: lj
 model: { type: lj, cutoff: 2.5, pairs: { 'Ar-Xx': { epsilon: 1, sigma: 1 } } }
 input: clusters.xyz
 stages: [{ type: fire }]
+sinks: [{ path: o.xyz }]
 `, ["bad.yaml:2: model.pairs: LennardJones: pairs key \"Ar-Xx\" names an unknown species \"Xx\""]],
-    ['a missing input file', config('stages: [{ type: fire }]\n').replace('clusters.xyz', 'gone.xyz'), ['bad.yaml:3: input: gone.xyz does not exist']],
+    ['a missing input file', config('stages: [{ type: fire }]\nsinks: [{ path: o.xyz }]\n').replace('clusters.xyz', 'gone.xyz'), ['bad.yaml:3: input: gone.xyz does not exist']],
     ['a YAML syntax error', 'stages: [ { type: fire }\nmodel: 1\n', ['bad.yaml:2: ']],
   ])('%s', async (_, text, messages) => {
     // Each case gets its own directory (the messages name bad.yaml) so the cases can run concurrently.
@@ -104,6 +108,7 @@ stages: [{ type: fire }]
     writeFileSync(join(caseDir, 'clusters.xyz'), readFileSync(join(dir, 'clusters.xyz')));
     const result = await runCli(['run', 'bad.yaml'], { cwd: caseDir });
     for (const message of messages) expect(result.stderr).toContain(`hookmd: ${message}`);
+    expect(result.stderr).not.toContain('hookmd: hookmd');
     expect(result.code).toBe(2);
   });
 });
@@ -123,6 +128,13 @@ sinks:
     const result = await runCli(['run', 'drift.yaml', '--quiet'], { cwd: dir });
     expect(result.stderr).toContain('EnergyDriftMonitorHook: relative energy drift above 1e-9');
     expect(result.code).toBe(1);
+  });
+
+  it('errors from the native loader carry one prefix', async () => {
+    // Without a usable CUDA binary the loader's error ends the run; on a GPU the run succeeds.
+    const result = await runCli(['relax', 'clusters.xyz', '--units', 'lj', '--model', LJ_MODEL, '--backend', 'cuda', '--out', 'gpu.xyz', '--quiet'], { cwd: dir });
+    expect(result.stderr).not.toContain('hookmd: hookmd');
+    if (result.code !== 0) expect(result.stderr).toMatch(/^hookmd: .*(backend 'cuda' cannot run here|no native CUDA binary)/m);
   });
 
   it('--help and --version exit 0', async () => {

@@ -96,6 +96,8 @@ stages:
 hooks:
   - { type: ./hooks/tally.js#Tally, file: ${JSON.stringify(join(dir, 'run-tally.txt'))}, order: 1 }
   - { type: ./hooks/tally.js#failing, errorPolicy: ignore }
+sinks:
+  - { path: ${JSON.stringify(join(dir, 'run-out.xyz'))} }
 `);
     const result = await runCli(['run', '../project/run.yaml', '--quiet'], { cwd: join(dir, 'elsewhere') });
     expect(result.stderr).toBe('');

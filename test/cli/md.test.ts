@@ -31,6 +31,10 @@ describe('hookmd md', () => {
     expect(traj.map((s) => s.info?.step)).toEqual([0, 0, 0, 100, 100, 100, 200, 200, 200]);
     const rows = readFileSync(join(dir, 'md.jsonl'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, number>);
     expect(rows.map((r) => r.step)).toEqual([0, 50, 100, 150, 200, 250].flatMap((step) => [step, step, step]));
+    // The thermo of `hookmd md --log`: time in τ (step × dt), T, potential, kinetic and total energy.
+    expect(Object.keys(rows[0])).toEqual(['step', 'time', 'system', 'systemId', 'status', 'temperature', 'energy', 'kineticEnergy', 'totalEnergy', 'fmax']);
+    expect(rows.at(-1)?.time).toBeCloseTo(250 * 0.005, 12);
+    expect(rows.at(-1)?.totalEnergy).toBeCloseTo((rows.at(-1)?.energy ?? 0) + (rows.at(-1)?.kineticEnergy ?? 0), 12);
     const final = readExtxyz(join(dir, 'final.xyz'), { units: 'lj' });
     expect(final.map((s) => s.info?.step)).toEqual([300, 300, 300]);
     expect(final.map((s) => s.info?.tag)).toEqual([0, 1, 2]);
@@ -49,8 +53,16 @@ describe('hookmd md', () => {
     expect(speed(again[0]) / speed(hot[0])).toBeLessThan(1.3);
   });
 
+  it('shows the temperature and the total energy in its progress lines', async () => {
+    const result = await runCli(['md', input, '--units', 'lj', '--model', LJ_MODEL, '--temperature', '0.3', '--steps', '200', '--out', 'progress.xyz', '--progress-interval', '0'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(line).toMatch(/^md: \d+\/200 steps .*, T \d+\.\d, E -?\d+\.\d+(e[+-]\d+)? ε$/);
+  });
+
   it('runs a Nosé–Hoover chain with --tdamp', async () => {
-    const result = await runCli([...base(), '--ensemble', 'nhc', '--temperature', '0.1', '--tdamp', '0.5', '--steps', '200', '--json'], { cwd: dir });
+    const result = await runCli([...base(), '--ensemble', 'nhc', '--temperature', '0.1', '--tdamp', '0.5', '--steps', '200', '--out', 'nhc.xyz', '--json'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ steps: 200, processed: 3 });
   });

@@ -40,7 +40,7 @@ describe('hookmd relax', () => {
     }
     expect((await readZarr(join(dir, 'relaxed.zarr'))).map((s) => s.energy)).toEqual(relaxed.map((s) => s.energy));
     const [header, ...rows] = readFileSync(join(dir, 'relax.csv'), 'utf8').trimEnd().split('\n');
-    expect(header).toBe('step,system,systemId,status,energy,fmax,temperature');
+    expect(header).toBe('step,time,system,systemId,status,temperature,energy,kineticEnergy,totalEnergy,fmax');
     expect(rows.length).toBeGreaterThan(12);
     expect(new Set(rows.map((row) => Number(row.split(',')[0]) % 5))).toEqual(new Set([0]));
   });
@@ -68,7 +68,8 @@ describe('hookmd relax', () => {
     expect(result.code).toBe(0);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThan(2);
-    for (const line of lines) expect(line).toMatch(/^relax: \d+\/12 systems \(\d+%\), step \d+, \d+ steps\/s, \d+ converged, elapsed \S+, ETA \S+$/);
+    for (const line of lines) expect(line).toMatch(/^relax: \d+\/12 systems \(\d+%\), step \d+, \d+ steps\/s, \d+ converged, elapsed \S+, ETA \S+(, fmax \d\.\d\de[+-]\d+)?$/);
+    expect(lines.some((line) => /, fmax \d\.\d\de[+-]\d+$/.test(line))).toBe(true);
     expect(lines.at(-1)).toMatch(/^relax: 12\/12 systems \(100%\)/);
     expect(result.stderr).not.toContain('\r');
   });

@@ -55,9 +55,9 @@ describe('hookmd run', () => {
     expect(relaxed).toHaveLength(8);
     for (const s of relaxed) expect(Math.max(...(s.forces as number[][]).map((f) => Math.hypot(...f)))).toBeLessThanOrEqual(1e-3);
     const log = readFileSync(join(dir, 'pipeline.csv'), 'utf8').trimEnd().split('\n');
-    expect(log[0]).toBe('step,system,systemId,status,energy,fmax,temperature');
+    expect(log[0]).toBe('step,time,system,systemId,status,temperature,energy,kineticEnergy,totalEnergy,fmax');
     // Status is the sub-stage: rows from both the FIRE (0) and the Langevin (1) stage.
-    expect(new Set(log.slice(1).map((row) => row.split(',')[3]))).toEqual(new Set(['0', '1']));
+    expect(new Set(log.slice(1).map((row) => row.split(',')[4]))).toEqual(new Set(['0', '1']));
   });
 
   it('reads JSON configs, loads plugins that register hook types, and applies their arguments', async () => {

@@ -17,6 +17,7 @@ const valid = {
   model: { type: 'lj', epsilon: 1, sigma: 1, cutoff: 2.5 },
   input: 'in.xyz',
   stages: [{ type: 'fire', fmax: 0.01 }],
+  sinks: [{ path: 'out.xyz' }],
 };
 
 /** Every keyword used anywhere in `schema` (property names under `properties`/`$defs` are not keywords). */
@@ -50,7 +51,7 @@ describe('validateSchema', () => {
     const config = {
       ...valid,
       units: 'si',
-      stages: [{ type: 'langevin', temperature: -1, dt: 0 }],
+      stages: [{ type: 'langevin', temperature: -1, dt: 0, steps: 10 }],
       hooks: [{ type: 'NaNDetectorHook' }, { type: 'Custom', anything: [1] }, { type: 'LoggingHook', path: 'x.csv', frequency: 1.5, colour: 'red' }],
       stream: { maxAtoms: 0 },
       extra: true,
@@ -64,6 +65,15 @@ describe('validateSchema', () => {
       'stream.maxAtoms: must be an integer ≥ 1, got 0',
       'extra: is not a known key; expected one of units, backend, threads, plugins, model, input, stages, hooks, sinks, stream',
     ]);
+  });
+
+  it('requires a sink, and the length of every MD stage, so that no run drops its results or runs for an unstated time', () => {
+    const { sinks: _, ...withoutSinks } = valid;
+    expect(problems(withoutSinks)).toEqual(['sinks: is required']);
+    expect(problems({ ...valid, sinks: [] })).toEqual(['sinks: must have at least 1 entry']);
+    const md = [{ type: 'nve' }, { type: 'langevin', temperature: 1 }, { type: 'nhc', temperature: 1 }];
+    expect(problems({ ...valid, stages: md })).toEqual(['stages[0].steps: is required', 'stages[1].steps: is required', 'stages[2].steps: is required']);
+    expect(problems({ ...valid, stages: md.map((stage) => ({ ...stage, steps: 100 })) })).toEqual([]);
   });
 
   it('speaks about the variant a `type` names, and about `type` when it names none', () => {

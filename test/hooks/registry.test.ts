@@ -1,7 +1,7 @@
 // Rules 9 and 10 of DESIGN §4 (handles, list, state), plus stage sets, config-driven registration and
 // profiling.
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../lib/errors.js';
 import {
   after,
@@ -241,37 +241,48 @@ describe('config-driven registration', () => {
 });
 
 describe('profiling', () => {
+  // The profiler reads performance.now(); a clock that advances only when a hook says so makes every total
+  // exact, and counting its reads shows what profiling costs. Unit tests assert no wall-clock time.
+  let now = 0;
+  let reads = 0;
+  beforeEach(() => {
+    now = 0;
+    reads = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => {
+      reads++;
+      return now;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
   it('records calls and time per hook while on, and costs nothing once off', () => {
     const registry = new HookRegistry(Stage);
-    registry.register({
-      name: 'busy',
-      stage: Stage.SAVE,
-      frequency: 1,
-      call: () => {
-        const end = performance.now() + 0.2;
-        while (performance.now() < end);
-      },
-    });
+    registry.register({ name: 'busy', stage: Stage.SAVE, frequency: 1, call: () => void (now += 0.2) });
     const quiet = { name: 'quiet', stage: Stage.SAVE, frequency: 2, call: () => {} };
     registry.register(quiet);
     registry.profile = true;
     for (let step = 0; step < 10; step++) registry.dispatch(Stage.SAVE, { stepCount: step });
+    const readsWhileOn = reads;
     registry.profile = false;
-    registry.dispatch(Stage.SAVE, { stepCount: 10 });
+    for (let step = 10; step < 20; step++) registry.dispatch(Stage.SAVE, { stepCount: step });
+    expect(readsWhileOn).toBe(2 * (10 + 5));
+    expect(reads).toBe(readsWhileOn);
     const report = registry.profileReport();
-    // Rows come slowest first; which one that is depends on the machine's load, so look them up by name.
-    expect(report[0].totalNs).toBeGreaterThanOrEqual(report[1].totalNs);
-    const busy = report.find((r) => r.name === 'busy');
-    expect([busy?.stage, busy?.calls, report.find((r) => r.name === 'quiet')?.calls]).toEqual(['SAVE', 10, 5]);
-    expect(busy?.totalNs).toBeGreaterThanOrEqual(10 * 200_000);
-    expect(busy?.meanNs).toBe(Math.round((busy?.totalNs ?? 0) / 10));
+    expect(report.map((r) => [r.name, r.stage, r.calls, r.totalNs, r.meanNs])).toEqual([
+      ['busy', 'SAVE', 10, 2_000_000, 200_000],
+      ['quiet', 'SAVE', 5, 0, 0],
+    ]);
   });
 
   it('times async hooks until their promise settles', async () => {
     const registry = new HookRegistry(Stage);
-    registry.register({ name: 'slow', stage: Stage.SAVE, frequency: 1, call: () => new Promise<void>((r) => setTimeout(r, 20)) });
+    let settle = (): void => {};
+    registry.register({ name: 'slow', stage: Stage.SAVE, frequency: 1, call: () => new Promise<void>((r) => { settle = r; }) });
     registry.profile = true;
-    await registry.dispatch(Stage.SAVE, { stepCount: 0 });
-    expect(registry.profileReport()[0].totalNs).toBeGreaterThanOrEqual(15_000_000);
+    const dispatched = registry.dispatch(Stage.SAVE, { stepCount: 0 });
+    now += 20;
+    settle();
+    await dispatched;
+    expect(registry.profileReport()[0]).toMatchObject({ name: 'slow', calls: 1, totalNs: 20_000_000 });
   });
 });

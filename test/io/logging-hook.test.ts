@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // The public entry: importing it registers every built-in hook type for configs.
-import { ConvergenceHook, DynamicsStage, FIRE, hookTypes, LennardJones, LOG_COLUMNS, LoggingHook } from '../../lib/index.js';
+import { ConvergenceHook, DynamicsStage, FIRE, hookTypes, initializeVelocities, LennardJones, LOG_COLUMNS, LoggingHook, VelocityVerlet } from '../../lib/index.js';
 import type { DynamicsHookContext, LogRow } from '../../lib/index.js';
 import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
 
@@ -27,8 +27,9 @@ function probe(frequency: number, rows: LogRow[]): { stage: DynamicsStage; frequ
       const { batch, scalars } = ctx;
       for (let s = 0; s < batch.numSystems; s++) {
         rows.push({
-          step: ctx.stepCount, system: s, systemId: batch.systemId[s], status: batch.status[s],
-          energy: scalars.energy[s], fmax: scalars.fmax[s], temperature: scalars.temperature[s], twice: 2 * scalars.energy[s],
+          step: ctx.stepCount, time: '', system: s, systemId: batch.systemId[s], status: batch.status[s], temperature: scalars.temperature[s],
+          energy: scalars.energy[s], kineticEnergy: scalars.kineticEnergy[s], totalEnergy: scalars.energy[s] + scalars.kineticEnergy[s],
+          fmax: scalars.fmax[s], twice: 2 * scalars.energy[s],
         });
       }
     },
@@ -38,7 +39,7 @@ function probe(frequency: number, rows: LogRow[]): { stage: DynamicsStage; frequ
 function parseCsv(text: string): { header: string[]; rows: LogRow[] } {
   const [head, ...lines] = text.trimEnd().split('\n');
   const header = head.split(',');
-  const rows = lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [header[i], Number(cell)])));
+  const rows = lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [header[i], cell === '' ? '' : Number(cell)])));
   return { header, rows };
 }
 
@@ -55,6 +56,21 @@ describe('LoggingHook', () => {
     expect(rows.map((r) => r.step)).toEqual([0, 0, 0, 5, 5, 5, 10, 10, 10, 15, 15, 15, 20, 20, 20]);
     expect(rows).toEqual(expected);
     expect(rows.slice(3).every((r) => Number(r.fmax) > 0)).toBe(true);
+  });
+
+  it('logs thermo as LAMMPS and ASE do: step, time = step × dt, T, potential, kinetic and total energy', async () => {
+    expect(LOG_COLUMNS).toEqual(['step', 'time', 'system', 'systemId', 'status', 'temperature', 'energy', 'kineticEnergy', 'totalEnergy', 'fmax']);
+    const path = join(dir, 'nve.csv');
+    const batch = clusters();
+    initializeVelocities(batch, { temperature: 0.5, seed: 3 });
+    const log = new LoggingHook({ path, frequency: 4 });
+    await new VelocityVerlet({ model: model(), dt: 0.005, hooks: [log] }).run(batch, { steps: 9 });
+    const { rows } = parseCsv(readFileSync(path, 'utf8'));
+    expect(rows.map((r) => r.time)).toEqual([0, 0, 0, 0.02, 0.02, 0.02, 0.04, 0.04, 0.04]);
+    for (const row of rows) {
+      expect(Number(row.kineticEnergy)).toBeGreaterThan(0);
+      expect(row.totalEnergy).toBeCloseTo(Number(row.energy) + Number(row.kineticEnergy), 12);
+    }
   });
 
   it('writes jsonl and passes every row to a writer; the header stays the same across runs', async () => {

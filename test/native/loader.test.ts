@@ -54,12 +54,48 @@ describe('native loader', () => {
 
   it('lists the folders it searched when no binary exists', () => {
     const empty = mkdtempSync(join(tmpdir(), 'hookmd-empty-'));
+    // HOOKMD_BINARY (set when a suite runs on the release prebuild or the ASan build) names a file outright.
+    vi.stubEnv('HOOKMD_BINARY', undefined);
     expect(findCpuBinary(empty)).toBeUndefined();
+    vi.unstubAllEnvs();
     expect(cpuBinaryCandidates(empty)).toEqual([
       join(empty, 'prebuilds', `${process.platform}-${process.arch}`),
       join(empty, 'build', 'Release'),
       join(empty, 'build', 'Debug'),
     ]);
+  });
+
+  describe('without any binary', () => {
+    afterEach(() => {
+      vi.doUnmock('../../lib/native/locate.js');
+      vi.resetModules();
+    });
+
+    // A user's project has no build scripts of hookmd's: the error says what to install and where prebuilt
+    // binaries exist, never a repository script such as `npm run native:gyp`.
+    it('says what a source build needs and which platforms have prebuilds', async () => {
+      vi.resetModules();
+      vi.doMock('../../lib/native/locate.js', async (importOriginal) => ({
+        ...(await importOriginal<typeof import('../../lib/native/locate.js')>()),
+        findCpuBinary: () => undefined,
+        findCudaBinary: () => undefined,
+      }));
+      const loader = await import('../../lib/native/loader.js');
+      loader.configureNative({ backend: 'cpu' });
+      const error = (() => {
+        try {
+          return loader.loadBinding();
+        } catch (caught) {
+          return caught;
+        }
+      })() as Error & { code: string };
+      expect(error.code).toBe('NATIVE_BINARY_NOT_FOUND');
+      expect(error.message).toMatch(/^no native binary for /);
+      expect(error.message).toContain('prebuilt binary for linux-x64 (glibc 2.28 or newer)');
+      expect(error.message).toContain('python3, make and a C++17 compiler');
+      expect(error.message).toContain('npm rebuild hookmd');
+      expect(error.message).not.toContain('native:gyp');
+    });
   });
 
   describe('HOOKMD_BACKEND', () => {

@@ -67,7 +67,7 @@ describe('EnergyDriftMonitorHook and LoggingHook (item 13)', () => {
   it('a custom column named like a built-in one replaces it in place', async () => {
     const rows: LogRow[] = [];
     const log = new LoggingHook({ writer: (row) => rows.push(row), columns: { energy: () => 'mine' } });
-    expect(log.header).toEqual(['step', 'system', 'systemId', 'status', 'energy', 'fmax', 'temperature']);
+    expect(log.header).toEqual(['step', 'time', 'system', 'systemId', 'status', 'temperature', 'energy', 'kineticEnergy', 'totalEnergy', 'fmax']);
     await new FIRE({ model: model(), hooks: [log] }).run(ljBatch([perturbedLj13(0.1)]), { steps: 1 });
     expect(rows[0].energy).toBe('mine');
   });

@@ -2,10 +2,9 @@
 // gradients, metrics, run metadata, failures, and typed errors for bad input.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 import { Batch } from '../../lib/data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../lib/errors.js';
@@ -30,6 +29,15 @@ import type { Predictions, TrainingHook, TrainingHookContext } from '../../lib/t
 import { data, makeTrainer, removeTempDirs, startModel, tempDir } from './fixtures.js';
 
 afterAll(removeTempDirs);
+
+function gitAvailable(): boolean {
+  try {
+    execFileSync('git', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function captureError(fn: () => unknown): unknown {
   try {
@@ -246,11 +254,29 @@ describe('run metadata', () => {
     expect(metadata.runId).toMatch(/^[0-9a-f-]{36}$/);
     expect(metadata.configHash).toBe(trainer.configHash);
     expect(metadata.configHash).toMatch(/^[0-9a-f]{64}$/);
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
-    expect(metadata.gitCommit).toBe(head);
-    expect(gitCommit(tmpdir())).toBe('unknown');
+    // Whatever the suite runs in (a clone, an unpacked tarball, no git at all), the run reports the answer of
+    // gitCommit() for its working directory; gitCommit itself is tested on a repository of its own below.
+    expect(metadata.gitCommit).toBe(gitCommit());
     expect(metadata.hooks.map((h) => [h.name, h.enabled])).toEqual([['TrainingLoggingHook', true], ['LearningRateMonitorHook', false]]);
     expect(trainer.checkpoint().metadata).toEqual(metadata);
+  });
+});
+
+describe('gitCommit', () => {
+  it("is 'unknown' outside a repository", () => {
+    expect(gitCommit(tempDir('no-repo'))).toBe('unknown');
+  });
+
+  it.runIf(gitAvailable())('is the commit checked out in the directory', () => {
+    // Git's hooks export these, and they would point every command below at another repository.
+    for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE']) vi.stubEnv(name, undefined);
+    const repo = tempDir('repo');
+    const git = (...args: string[]): string =>
+      execFileSync('git', ['-c', 'user.name=hookmd', '-c', 'user.email=hookmd@example.invalid', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+    git('init', '-q');
+    git('commit', '-q', '--allow-empty', '-m', 'metadata');
+    expect(gitCommit(repo)).toBe(git('rev-parse', 'HEAD'));
+    vi.unstubAllEnvs();
   });
 });
 

@@ -5,7 +5,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { HookmdError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import { registerHookType } from '../../hooks/index.js';
-import type { DynamicsHookContext } from '../dynamics.js';
+import { Dynamics, type DynamicsHookContext } from '../dynamics.js';
 import { SystemScalars } from '../scalars.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
@@ -41,7 +41,9 @@ export interface LoggingHookOptions {
  * @example
  * new LoggingHook({ path: 'log.csv' }).header; // [...LOG_COLUMNS]
  */
-export const LOG_COLUMNS: readonly string[] = ['step', 'system', 'systemId', 'status', 'energy', 'fmax', 'temperature'];
+export const LOG_COLUMNS: readonly string[] = [
+  'step', 'time', 'system', 'systemId', 'status', 'temperature', 'energy', 'kineticEnergy', 'totalEnergy', 'fmax',
+];
 
 /** @internal A DynamicsStage from a value or a name (config files give names). */
 export function dynamicsStageOption(owner: string, value: unknown, fallback: DynamicsStage): DynamicsStage {
@@ -64,8 +66,10 @@ function invalid(field: string, problem: string, value: unknown): HookmdTypeErro
 }
 
 /**
- * Logs step, system (index in the batch), systemId, status, energy, fmax and temperature of every
- * system, plus custom columns, each time it fires. The header (csv: the column names) is fixed at
+ * Logs the thermo of every system each time it fires, as LAMMPS's thermo output and ASE's MDLogger do:
+ * step; time (step × dt, fs in metal units; empty under an optimizer, whose steps are not time); system
+ * (index in the batch), systemId and status; temperature (K); energy (the potential energy), kineticEnergy
+ * and totalEnergy (eV); fmax (eV/Å); then the custom columns. The header (csv: the column names) is fixed at
  * construction and written once. File rows are buffered and appended `bufferRows` at a time;
  * `close()` (run automatically when a run ends) writes the rest. A failed write throws
  * LOG_WRITE_FAILED and keeps the rows for the next attempt.
@@ -89,6 +93,7 @@ export class LoggingHook {
   readonly #bufferRows: number;
   #lines: string[] = [];
   #started = false;
+  #engine: Dynamics | undefined;
 
   constructor(options: LoggingHookOptions) {
     if (options === null || typeof options !== 'object') throw invalid('options', 'must be an object', options);
@@ -114,14 +119,25 @@ export class LoggingHook {
     this.header = [...LOG_COLUMNS, ...this.#columns.map(([name]) => name).filter((name) => !LOG_COLUMNS.includes(name))];
   }
 
+  /**
+   * Keeps the engine, whose time step (MD only) gives the time column. It is read at each call: an engine
+   * registers the hooks it is given before its own parameters exist.
+   */
+  onRegister(workflow: unknown): void {
+    if (workflow instanceof Dynamics) this.#engine = workflow;
+  }
+
   call(ctx: DynamicsHookContext): void {
     const { batch } = ctx;
     const scalars = ctx.scalars ?? new SystemScalars(batch);
-    const [energy, fmax, temperature] = [scalars.energy, scalars.fmax, scalars.temperature];
+    const [energy, kinetic, fmax, temperature] = [scalars.energy, scalars.kineticEnergy, scalars.fmax, scalars.temperature];
     const [status, ids] = [batch.read('status'), batch.read('systemId')];
+    const dt = this.#engine?.timeStep;
     for (let s = 0; s < batch.numSystems; s++) {
+      const time = dt === undefined ? '' : ctx.stepCount * (typeof dt === 'number' ? dt : dt[s]);
       const row: LogRow = {
-        step: ctx.stepCount, system: s, systemId: ids[s], status: status[s], energy: energy[s], fmax: fmax[s], temperature: temperature[s],
+        step: ctx.stepCount, time, system: s, systemId: ids[s], status: status[s], temperature: temperature[s],
+        energy: energy[s], kineticEnergy: kinetic[s], totalEnergy: energy[s] + kinetic[s], fmax: fmax[s],
       };
       for (const [name, column] of this.#columns) {
         const value = column(ctx, s);

@@ -1,6 +1,7 @@
 // ProgressHook: a progress callback (or line on stderr) every few steps.
 import type { Batch } from '../../data/index.js';
 import type { DynamicsContext } from '../../hooks/index.js';
+import { SystemScalars } from '../scalars.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
 import { checkKeys } from '../../option-keys.js';
@@ -13,6 +14,18 @@ export interface ProgressEvent {
   converged: number;
   /** Steps per second since the previous report. */
   stepsPerSecond: number;
+  /** Mean kinetic temperature over the systems (K in metal units). */
+  temperature: number;
+  /** Mean total (potential + kinetic) energy per system (eV in metal units). */
+  totalEnergy: number;
+  /** Largest per-atom force over every system (eV/Å in metal units). */
+  fmax: number;
+}
+
+function mean(values: Float64Array): number {
+  let sum = 0;
+  for (const v of values) sum += v;
+  return values.length === 0 ? 0 : sum / values.length;
 }
 
 /**
@@ -33,7 +46,7 @@ export class ProgressHook {
     this.frequency = checkFrequency('ProgressHook', options.frequency ?? 100);
     this.#onProgress =
       options.onProgress ??
-      ((e) => process.stderr.write(`step ${e.step}: ${e.converged}/${e.numSystems} converged, ${e.stepsPerSecond.toFixed(0)} steps/s\n`));
+      ((e) => process.stderr.write(`step ${e.step}: ${e.converged}/${e.numSystems} converged, T ${e.temperature.toFixed(1)}, E ${e.totalEnergy.toPrecision(8)}, fmax ${e.fmax.toExponential(2)}, ${e.stepsPerSecond.toFixed(0)} steps/s\n`));
   }
 
   call(ctx: DynamicsContext<Batch, unknown, DynamicsStage>): void {
@@ -45,6 +58,11 @@ export class ProgressHook {
     const last = this.#last;
     const stepsPerSecond = last === undefined || now === last.at ? 0 : ((ctx.stepCount - last.step) * 1000) / (now - last.at);
     this.#last = { step: ctx.stepCount, at: now };
-    this.#onProgress({ step: ctx.stepCount, numSystems: ctx.batch.numSystems, converged, stepsPerSecond });
+    // Native reductions over the batch: nothing per atom crosses into JS.
+    const scalars = (ctx as { scalars?: SystemScalars }).scalars ?? new SystemScalars(ctx.batch);
+    const kinetic = scalars.kineticEnergy;
+    const total = Float64Array.from(scalars.energy, (e, s) => e + kinetic[s]);
+    const fmax = scalars.fmax.reduce((a, b) => Math.max(a, b), 0);
+    this.#onProgress({ step: ctx.stepCount, numSystems: ctx.batch.numSystems, converged, stepsPerSecond, temperature: mean(scalars.temperature), totalEnergy: mean(total), fmax });
   }
 }

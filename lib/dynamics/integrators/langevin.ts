@@ -22,16 +22,23 @@ export interface LangevinOptions extends DynamicsOptions {
  * const nvt = new Langevin({ model: lj, dt: 2, temperature: 300, friction: 0.01, seed: 1 });
  */
 export class Langevin extends Dynamics {
+  readonly #dt: EngineParameter;
   readonly #parameters: EngineParameter[];
 
   constructor(options: LangevinOptions) {
     super(options, ['dt', 'temperature', 'friction', 'seed']);
+    this.#dt = engineParameter('Langevin', 'dt', options.dt, 'positive');
     this.#parameters = [
-      engineParameter('Langevin', 'dt', options.dt, 'positive'),
+      this.#dt,
       engineParameter('Langevin', 'temperature', options.temperature, 'nonNegative'),
       engineParameter('Langevin', 'friction', options.friction, 'nonNegative'),
       engineParameter('Langevin', 'seed', options.seed ?? 0, 'integer≥0'),
     ];
+  }
+
+  /** The time step (fs in metal units, τ in lj), one or one per system. */
+  override get timeStep(): PerSystem {
+    return this.#dt.value;
   }
 
   /** @internal The native integrator's name and its per-system parameters. */

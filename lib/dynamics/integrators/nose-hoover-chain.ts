@@ -22,6 +22,7 @@ export interface NoseHooverChainOptions extends DynamicsOptions {
  * const nvt = new NoseHooverChain({ model: lj, dt: 0.005, temperature: 1.44 });
  */
 export class NoseHooverChain extends Dynamics {
+  readonly #dt: EngineParameter;
   readonly #parameters: EngineParameter[];
 
   constructor(options: NoseHooverChainOptions) {
@@ -35,12 +36,18 @@ export class NoseHooverChain extends Dynamics {
     }
     const dt = options.dt;
     const tdamp = options.tdamp ?? (typeof dt === 'number' ? 100 * dt : Array.from(dt, (v) => 100 * v));
+    this.#dt = engineParameter('NoseHooverChain', 'dt', dt, 'positive');
     this.#parameters = [
-      engineParameter('NoseHooverChain', 'dt', dt, 'positive'),
+      this.#dt,
       engineParameter('NoseHooverChain', 'temperature', options.temperature, 'positive'),
       engineParameter('NoseHooverChain', 'tdamp', tdamp, 'positive'),
       engineParameter('NoseHooverChain', 'chainLength', chainLength, 'integer≥1'),
     ];
+  }
+
+  /** The time step (fs in metal units, τ in lj), one or one per system. */
+  override get timeStep(): PerSystem {
+    return this.#dt.value;
   }
 
   /** @internal The native integrator's name and its per-system parameters. */

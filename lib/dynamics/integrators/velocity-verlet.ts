@@ -23,6 +23,11 @@ export class VelocityVerlet extends Dynamics {
     this.#dt = engineParameter('VelocityVerlet', 'dt', options.dt, 'positive');
   }
 
+  /** The time step (fs in metal units, τ in lj), one or one per system. */
+  override get timeStep(): PerSystem {
+    return this.#dt.value;
+  }
+
   /** @internal The native integrator's name and its per-system parameters. */
   integratorSpec(): IntegratorSpec {
     return { type: 'VelocityVerlet', parameters: [this.#dt] };

@@ -44,6 +44,11 @@ const FIELD_WIDTH: Record<NativeFieldName, number> = {
 
 const nativeOf = new WeakMap<Batch, NativeBatch>();
 
+// The fields a new system brings, per atom and per system (the layout fields are derived from numAtoms).
+const APPENDED_ATOM_FIELDS = ['positions', 'velocities', 'forces', 'masses', 'atomicNumbers'] as const;
+const APPENDED_SYSTEM_FIELDS = ['energy', 'stress', 'cell', 'pbc', 'systemId'] as const;
+type AppendedRows = Pick<NativeFieldArrays, (typeof APPENDED_ATOM_FIELDS)[number] | (typeof APPENDED_SYSTEM_FIELDS)[number] | 'numAtoms'>;
+
 /** The results a model computes, whose validity the batch tracks per system. */
 export type ResultField = 'energy' | 'forces' | 'stress';
 const RESULT_FIELDS: readonly ResultField[] = ['energy', 'forces', 'stress'];
@@ -352,12 +357,19 @@ export class Batch {
   /** Writes the rows of appended systems, which start at atom `firstAtom` and system `firstSystem`. */
   #writeAppended(firstAtom: number, firstSystem: number, added: ReturnType<typeof normalizeSystem>[]): void {
     if (added.length === 0) return;
+    const rows = this.#rowsOf(added);
+    for (const name of APPENDED_ATOM_FIELDS) this.#native.writeRows(name, firstAtom, rows[name]);
+    for (const name of APPENDED_SYSTEM_FIELDS) this.#native.writeRows(name, firstSystem, rows[name]);
+  }
+
+  /** The field rows of `added`, packed in order; each system takes the next systemId. */
+  #rowsOf(added: ReturnType<typeof normalizeSystem>[]): AppendedRows {
     const atoms = added.reduce((sum, s) => sum + s.numAtoms, 0);
-    const rows = {
+    const rows: AppendedRows = {
       positions: new Float64Array(3 * atoms), velocities: new Float64Array(3 * atoms), forces: new Float64Array(3 * atoms),
       masses: new Float64Array(atoms), atomicNumbers: new Int32Array(atoms),
       energy: new Float64Array(added.length), stress: new Float64Array(9 * added.length), cell: new Float64Array(9 * added.length),
-      pbc: new Uint8Array(3 * added.length), systemId: new Int32Array(added.length),
+      pbc: new Uint8Array(3 * added.length), systemId: new Int32Array(added.length), numAtoms: new Int32Array(added.length),
     };
     let atom = 0;
     added.forEach((system, k) => {
@@ -371,10 +383,10 @@ export class Batch {
       rows.cell.set(system.cell, 9 * k);
       rows.pbc.set(system.pbc, 3 * k);
       rows.systemId[k] = this.#nextSystemId++;
+      rows.numAtoms[k] = system.numAtoms;
       atom += system.numAtoms;
     });
-    for (const name of ['positions', 'velocities', 'forces', 'masses', 'atomicNumbers'] as const) this.#native.writeRows(name, firstAtom, rows[name]);
-    for (const name of ['energy', 'stress', 'cell', 'pbc', 'systemId'] as const) this.#native.writeRows(name, firstSystem, rows[name]);
+    return rows;
   }
 
   /** Takes on a new native layout: sizes, views, and the JS-side state of the kept then the appended systems. */
@@ -418,22 +430,9 @@ export class Batch {
       for (const name of [...PER_ATOM_FIELDS, ...PER_SYSTEM_FIELDS]) (arrays[name] as Float64Array).set(prior.arrays[name] as Float64Array);
       arrays.numAtoms.set(prior.arrays.numAtoms);
     }
-    let atom = priorAtoms;
-    added.forEach((system, k) => {
-      const s = priorSystems + k;
-      arrays.positions.set(system.positions, 3 * atom);
-      arrays.velocities.set(system.velocities, 3 * atom);
-      if (system.forces !== undefined) arrays.forces.set(system.forces, 3 * atom);
-      arrays.masses.set(system.masses, atom);
-      arrays.atomicNumbers.set(system.atomicNumbers, atom);
-      arrays.energy[s] = system.energy ?? 0;
-      if (system.stress !== undefined) arrays.stress.set(system.stress, 9 * s);
-      arrays.cell.set(system.cell, 9 * s);
-      arrays.pbc.set(system.pbc, 3 * s);
-      arrays.systemId[s] = this.#nextSystemId++;
-      arrays.numAtoms[s] = system.numAtoms;
-      atom += system.numAtoms;
-    });
+    const rows = this.#rowsOf(added);
+    for (const name of APPENDED_ATOM_FIELDS) arrays[name].set(rows[name], FIELD_WIDTH[name] * priorAtoms);
+    for (const name of [...APPENDED_SYSTEM_FIELDS, 'numAtoms'] as const) arrays[name].set(rows[name], FIELD_WIDTH[name] * priorSystems);
     for (let s = 0; s < numSystems; s++) {
       arrays.ptr[s + 1] = arrays.ptr[s] + arrays.numAtoms[s];
       arrays.systemIndex.fill(s, arrays.ptr[s], arrays.ptr[s + 1]);
@@ -442,16 +441,8 @@ export class Batch {
     this.#numAtoms = numAtoms;
     this.#numSystems = numSystems;
     for (const name of Object.keys(arrays) as NativeFieldName[]) this.#native.write(name, arrays[name] as never);
-    this.#resetViews();
-    for (const field of RESULT_FIELDS) {
-      const valid = new Uint8Array(numSystems);
-      if (prior !== undefined) valid.set(prior.valid[field]);
-      added.forEach((system, k) => { valid[priorSystems + k] = system[field] === undefined ? 0 : 1; });
-      this.#valid[field] = valid;
-    }
-    this.#anyValid = RESULT_FIELDS.some((field) => this.#valid[field].includes(1));
-    this.#info = [...(prior?.info ?? []), ...added.map((system) => system.info)];
-    this.#growExtraFields(prior?.extra, numAtoms, numSystems);
+    const valid = RESULT_FIELDS.map((field) => prior?.valid[field] ?? new Uint8Array(0));
+    this.#adopt(numAtoms, numSystems, { valid, info: prior?.info ?? [], extra: prior?.extra ?? new Map() }, added);
   }
 
   #growExtraFields(prior: Map<string, Float64Array> | undefined, numAtoms: number, numSystems: number): void {

@@ -223,8 +223,10 @@ __global__ void __launch_bounds__(kBlock) finishGrids(GridArgs args) {
       }
       const double lo = count > 0 ? fromOrderedBits(args.d_extents[6 * s + k]) : 0.0;
       const double hi = count > 0 ? fromOrderedBits(args.d_extents[6 * s + 3 + k]) : 0.0;
-      // Only non-finite positions (reported above, or in an unwanted system) give a non-finite extent.
-      const bool finite = isfinite(lo) && isfinite(hi);
+      // Non-finite positions (reported above, or in an unwanted system) give a non-finite bound; finite
+      // bounds can still span more than a double holds, which the CPU's BinGrid refuses the same way.
+      const bool finite = isfinite(lo) && isfinite(hi) && isfinite(hi - lo);
+      if (isfinite(lo) && isfinite(hi) && !finite) report(args.systems, s, kFarPosition);
       g.lower[k] = finite ? lo : 0.0;
       extent[k] = finite ? hi - lo : 0.0;
     }

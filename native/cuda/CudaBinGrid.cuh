@@ -28,6 +28,8 @@ struct NeighborStatus {
   unsigned int maxNeighbors;
   /** Set by the checks when a wanted system's list is stale. */
   unsigned int rebuild;
+  /** min over wanted systems whose energy came out non-finite (~0 for none), for the overlap diagnosis. */
+  unsigned long long firstNonFinite;
 };
 
 /**

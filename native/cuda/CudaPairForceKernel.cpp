@@ -15,6 +15,8 @@
 #include "cuda/CudaNeighborList.cuh"
 #include "cuda/CudaPairForces.cuh"
 #include "cuda/DeviceBuffer.h"
+#include "neighbor/NeighborList.h"
+#include "neighbor/OverlapCheck.h"
 
 namespace hookmd {
 
@@ -22,6 +24,8 @@ namespace {
 
 /** Row capacity of the first build: small systems fit it; dense ones grow once (search overflow retry). */
 constexpr int kInitialRowCapacity = 16;
+/** NeighborStatus::firstNonFinite when every wanted system's energy is finite. */
+constexpr unsigned long long kNoSystem = ~0ull;
 /** Bin keys are 32-bit. */
 constexpr std::uint64_t kMaxBins = 0xffffffffull;
 
@@ -229,7 +233,7 @@ class CudaPairForceKernel final : public PairForceKernel {
     return readStatus("neighbor check").rebuild != 0;
   }
 
-  void checkErrors(const kernel::NeighborStatus& status) const {
+  void checkErrors(const kernel::NeighborStatus& status) {
     if (status.firstError == kernel::kNoError) return;
     // Indexed by kernel::NeighborError: the CPU build's codes for the same failures.
     static const char* const kErrors[][2] = {
@@ -241,14 +245,36 @@ class CudaPairForceKernel final : public PairForceKernel {
                              "larger cell"},
         {"INVALID_POSITIONS", "an atom lies more than 1e9 cells away from its cell"}};
     const auto* error = kErrors[std::min<unsigned long long>(status.firstError & 7, kernel::kFarPosition)];
-    fail(error[0], model_ + ": system " + std::to_string(status.firstError >> 3) + ": neighbor list: " + error[1]);
+    const auto s = static_cast<std::int64_t>(status.firstError >> 3);
+    diagnoseOnHost(s);
+    fail(error[0], model_ + ": system " + std::to_string(s) + ": neighbor list: " + error[1]);
+  }
+
+  /**
+   * Repeats system `s`'s neighbor build with the CPU code on the host mirrors, then the CPU's overlap check,
+   * so a failure reads the same on every backend (with the CPU's numbers: the image count, the atoms that
+   * overlap). Only failures pay for the copy. Returns when the CPU finds nothing wrong either.
+   */
+  void diagnoseOnHost(std::int64_t s) {
+    const BatchStorage& storage = backend_.host({Field::Positions, Field::Cell, Field::Pbc, Field::Ptr});
+    const std::int32_t* ptr = storage.i32(Field::Ptr);
+    SystemNeighborList list;
+    NeighborScratch scratch;
+    try {
+      buildNeighborList(list, storage.f64(Field::Positions) + 3 * static_cast<std::int64_t>(ptr[s]), ptr[s + 1] - ptr[s],
+                        storage.f64(Field::Cell) + 9 * s, storage.u8(Field::Pbc) + 3 * s, rlist_, scratch, cutoff_);
+    } catch (const NativeError& error) {
+      fail(error.code().c_str(), model_ + ": system " + std::to_string(s) + ": " + error.what());
+    }
+    list.atomBegin = ptr[s];
+    checkOverlap(model_.c_str(), s, backend_, storage, list);
   }
 
   void build() {
     built_ = false;
     const std::string operation = where("neighbor build");
     const char* op = operation.c_str();
-    kernel::NeighborStatus initial{kernel::kNoError, 0, 0, 0, 0};
+    kernel::NeighborStatus initial{kernel::kNoError, 0, 0, 0, 0, kNoSystem};
     cudaCheck(cudaMemcpy(d_status_.data(), &initial, sizeof initial, cudaMemcpyHostToDevice), op);
 
     std::size_t tempBytes = 0;
@@ -339,6 +365,8 @@ class CudaPairForceKernel final : public PairForceKernel {
                                  request.stress,
                                  request.forces ? backend_.deviceData<double>(Field::Forces) : nullptr,
                                  d_slotSums_.as<double>()};
+    auto* status = d_status_.as<kernel::NeighborStatus>();
+    cudaCheck(cudaMemsetAsync(&status->firstNonFinite, 0xff, sizeof status->firstNonFinite), op);
     cudaCheck(kernel::pairForces(forces), op);
     kernel::SystemSumArgs sums{systems,
                                d_slotSums_.as<const double>(),
@@ -355,8 +383,10 @@ class CudaPairForceKernel final : public PairForceKernel {
     if (request.stress) {
       cudaCheck(cudaMemcpy(virial.data(), d_virial_.data(), virial.size() * sizeof(double), cudaMemcpyDeviceToHost), op);
     }
-    // Faults of the pair loop surface here, named after this model, not in whatever call comes next.
-    cudaCheck(cudaDeviceSynchronize(), op);
+    // The blocking read surfaces faults of the pair loop here, named after this model, not in whatever call
+    // comes next; it replaces the synchronisation this needed anyway, so the overlap flag costs no extra wait.
+    const std::uint64_t nonFinite = readStatus("pair forces").firstNonFinite;
+    if (nonFinite != kNoSystem) diagnoseOnHost(static_cast<std::int64_t>(nonFinite));
   }
 
   CudaBackend& backend_;

@@ -179,6 +179,7 @@ __global__ void __launch_bounds__(kSumBlock) sumSystems(SystemSumArgs args) {
   }
   if (lane != 0) return;
   args.d_energy[s] = total[0];
+  if (!isfinite(total[0])) atomicMin(&args.systems.d_status->firstNonFinite, static_cast<unsigned long long>(s));
   if (!args.virial) return;
   const double* v = total + 1;
   const double w[9] = {v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2]};

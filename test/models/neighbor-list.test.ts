@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Batch } from '../../lib/data/index.js';
 import type { System } from '../../lib/data/index.js';
 import { LennardJones } from '../../lib/models/index.js';
-import { getThreads, setThreads } from '../../lib/native/index.js';
+import { backendInfo, getThreads, setThreads } from '../../lib/native/index.js';
 import { fcc, forEachPair, maxAbs, maxDifference, randomCluster, rattled, rng } from './reference.js';
 
 const argon = (positions: number[][], extra: Partial<System> = {}): System => ({ symbols: positions.map(() => 'Ar'), positions, ...extra });
@@ -60,6 +60,11 @@ describe('neighbor lists', () => {
 });
 
 describe('Verlet skin', () => {
+  // The cuda backend rebuilds every system of the batch when any list goes stale: on a GPU that one pass
+  // costs about what one system's would (docs/cuda.md). Its builds count every list it rebuilt.
+  const wholeBatch = backendInfo().backend === 'cuda';
+  const rebuilt = (stale: number, systems: number): number => (wholeBatch ? systems : stale);
+
   it('reuses a list until an atom moved more than skin/2, rebuilds only that system, and matches a fresh build', () => {
     const start = [argon(rattled(fcc(1.68, 3).positions, 0.05, 8), { cell: [[5.04, 0, 0], [0, 5.04, 0], [0, 0, 5.04]], pbc: true }), argon(randomCluster(30, 4, 0.95, 9))];
     const batch = ljBatch(start);
@@ -83,14 +88,14 @@ describe('Verlet skin', () => {
     }
     // The fastest of 108 random walkers reaches skin/2 = 0.2 every several steps; the cluster never moved.
     expect(rebuilds).toBeGreaterThan(0);
-    expect(rebuilds).toBeLessThan(10);
+    expect(rebuilds).toBeLessThan(rebuilt(10, 20));
     const quiet = model.neighborStats().builds;
     batch.positions[3 * ptr[1]] += 0.19;
     model.compute(batch);
     expect(model.neighborStats().builds).toBe(quiet);
     batch.positions[3 * ptr[1]] += 0.02;
     model.compute(batch);
-    expect(model.neighborStats().builds).toBe(quiet + 1);
+    expect(model.neighborStats().builds).toBe(quiet + rebuilt(1, 2));
   });
 
   it('rebuilds a system whose cell or pbc changed, and everything for a new batch', () => {
@@ -101,12 +106,12 @@ describe('Verlet skin', () => {
     expect(model.neighborStats()).toMatchObject({ builds: 2, resets: 1 });
     batch.cell[0] = 3.37;
     model.compute(batch);
-    expect(model.neighborStats()).toMatchObject({ builds: 3, resets: 1 });
+    expect(model.neighborStats()).toMatchObject({ builds: 2 + rebuilt(1, 2), resets: 1 });
     batch.pbc[2] = 0;
     model.compute(batch);
-    expect(model.neighborStats()).toMatchObject({ builds: 4, resets: 1 });
+    expect(model.neighborStats()).toMatchObject({ builds: 2 + 2 * rebuilt(1, 2), resets: 1 });
     model.compute(ljBatch([system]));
-    expect(model.neighborStats()).toMatchObject({ builds: 5, resets: 2 });
+    expect(model.neighborStats()).toMatchObject({ builds: 3 + 2 * rebuilt(1, 2), resets: 2 });
   });
 });
 

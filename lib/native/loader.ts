@@ -8,19 +8,11 @@ import type { BackendName, NativeBinding } from './binding.js';
 import { CUDA_PACKAGE, cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary, PACKAGE_ROOT } from './locate.js';
 
 /**
- * Backend request. `auto` takes CPU (see CUDA_AUTO_BLOCKER); `mirror` is the emulated device that runs the
- * CPU code on arrays kept apart from their host mirrors, for testing every host/device path without a GPU.
+ * Backend request. `auto` takes cuda where the CUDA binary finds a usable GPU, else cpu (with the reason in
+ * `backendInfo().fallbackReason`); `mirror` is the emulated device that runs the CPU code on arrays kept
+ * apart from their host mirrors, for testing every host/device path without a GPU.
  */
 export type BackendRequest = 'auto' | 'cpu' | 'mirror' | 'cuda';
-
-/**
- * Why `auto` does not choose cuda even where it could run. The CUDA kernels compile for sm_75/80/90 but
- * have not yet passed the GPU parity suite (test/backends/*parity*) on a GPU; a backend that has not been
- * shown to agree with cpu must never be picked silently. Asking for 'cuda' explicitly still uses it.
- */
-const CUDA_AUTO_BLOCKER =
-  "the cuda backend has not yet passed the CPU/GPU parity suite on a GPU, so 'auto' keeps to cpu; " +
-  "request backend 'cuda' explicitly to use it anyway (docs/cuda.md)";
 
 /** What `backendInfo()` reports. */
 export interface BackendInfo {
@@ -125,11 +117,6 @@ function loadCpu(request: BackendRequest, fallbackReason: string | undefined, ba
   throw missingBinaryError('cpu');
 }
 
-/** @internal Why 'auto' runs on cpu, given the CUDA binary's probe of its cuda backend. */
-export function autoFallbackReason(probe: { available: boolean; reason: string }): string {
-  return probe.available ? CUDA_AUTO_BLOCKER : probe.reason;
-}
-
 function load(request: BackendRequest): LoadedNative {
   if (request === 'cpu') return loadCpu(request, undefined);
   if (request === 'mirror') return loadCpu(request, undefined, 'mirror');
@@ -140,8 +127,9 @@ function load(request: BackendRequest): LoadedNative {
   }
   const binding = loadFile(cudaFile);
   const probe = cudaProbe(binding);
+  // 'auto' takes the GPU only since the cuda backend passed the CPU/GPU parity suite on one (docs/cuda.md).
+  if (probe.available) return { binding, backend: 'cuda', requested: request, fallbackReason: undefined, binary: cudaFile };
   if (request === 'cuda') {
-    if (probe.available) return { binding, backend: 'cuda', requested: request, fallbackReason: undefined, binary: cudaFile };
     // The binary is named because several places can supply it (the platform package, local builds).
     throw new HookmdError('BACKEND_UNAVAILABLE', `backend 'cuda' cannot run here: ${probe.reason} (probed ${cudaFile})`, {
       field: 'backend',
@@ -151,7 +139,7 @@ function load(request: BackendRequest): LoadedNative {
     });
   }
   // The CPU addon serves 'auto' (the CUDA binary's own CPU backend only when it is the sole build).
-  return loadCpu(request, autoFallbackReason(probe));
+  return loadCpu(request, probe.reason);
 }
 
 function current(): LoadedNative {

@@ -19,7 +19,8 @@ describe('HOOKMD_BINARY', () => {
   });
 
   it('is the binary that was loaded, when set', () => {
-    if (original === undefined) expect(backendInfo().binary).toMatch(/build[/\\]Release[/\\]hookmd\.node$|prebuilds/);
+    // Without it: the source build or prebuild, or on a GPU the CUDA build that auto or cuda loads.
+    if (original === undefined) expect(backendInfo().binary).toMatch(/build(-cuda)?[/\\]Release[/\\]hookmd(_cuda)?\.node$|prebuilds/);
     else expect(backendInfo().binary).toBe(resolve(original));
   });
 });

@@ -24,6 +24,11 @@ export interface ViewHookOptions {
   frequency?: number;
   /** Frames kept per system for the slider (default 100; older ones are dropped). 0 sends scalars only. */
   maxFrames?: number;
+  /**
+   * Atom positions kept over all systems' frames (default 2,000,000, about 50 MB): past it the oldest
+   * frames go first, so a long streamed run keeps bounded memory however many systems pass.
+   */
+  maxStoredAtoms?: number;
   /** Page title (default 'live run'). */
   title?: string;
   name?: string;
@@ -45,7 +50,8 @@ interface SystemUpdate {
  * frame and energy, temperature and fmax (training: loss, loss terms and metrics), and sends them to
  * the pages that are open. The run never waits for a browser: events are written without waiting, and a
  * page that reads too slowly misses updates instead of holding memory. With no page open an update costs
- * only the copy of the positions kept for pages that open later (at most `maxFrames` per system).
+ * only the copy of the positions kept for pages that open later (at most `maxFrames` per system and
+ * `maxStoredAtoms` positions in all).
  *
  * The server starts at `open()` (or earlier, with `start()`, to print its address first, or for
  * `runSync()`, which cannot wait for it) and stops at `close()`, when the run ends; an open page then
@@ -64,16 +70,22 @@ export class ViewHook {
   readonly port: number;
   readonly host: string;
   readonly maxFrames: number;
+  readonly maxStoredAtoms: number;
   readonly #data: ViewData;
   readonly #symbols = new Map<number, string[]>();
   readonly #systems = new Map<string, ViewSystem>();
+  // Every kept frame in the order it came, for dropping the oldest past maxStoredAtoms; `#oldest` is the
+  // queue's head (an index, so that dropping does not shift the array each time).
+  #kept: Array<{ system: ViewSystem; frame: ViewFrame }> = [];
+  #oldest = 0;
+  #storedAtoms = 0;
   #server: ViewServer | null = null;
   #starting: Promise<ViewServer> | null = null;
 
   constructor(options: ViewHookOptions = {}) {
     if (options === null || typeof options !== 'object') throw new HookmdTypeError('INVALID_OPTIONS', 'ViewHook: options must be an object', { field: 'options', value: options });
-    checkKeys('ViewHook', options, ['port', 'host', 'frequency', 'maxFrames', 'title', 'name']);
-    const { port = 0, host = '127.0.0.1', maxFrames = 100, title = 'live run' } = options;
+    checkKeys('ViewHook', options, ['port', 'host', 'frequency', 'maxFrames', 'maxStoredAtoms', 'title', 'name']);
+    const { port = 0, host = '127.0.0.1', maxFrames = 100, maxStoredAtoms = 2_000_000, title = 'live run' } = options;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: port must be an integer from 0 to 65535, got ${port}`, { field: 'port', value: port });
     if (typeof host !== 'string' || host === '') throw new HookmdTypeError('INVALID_OPTIONS', 'ViewHook: host must be a non-empty string', { field: 'host', value: host });
     if (!Number.isInteger(maxFrames) || maxFrames < 0) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: maxFrames must be an integer ≥ 0, got ${maxFrames}`, { field: 'maxFrames', value: maxFrames });
@@ -81,7 +93,9 @@ export class ViewHook {
     this.name = options.name ?? 'ViewHook';
     this.port = port;
     this.host = host;
+    if (!Number.isInteger(maxStoredAtoms) || maxStoredAtoms < 0) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: maxStoredAtoms must be an integer ≥ 0, got ${maxStoredAtoms}`, { field: 'maxStoredAtoms', value: maxStoredAtoms });
     this.maxFrames = maxFrames;
+    this.maxStoredAtoms = maxStoredAtoms;
     this.#data = { title: String(title), live: true, seq: 0, maxFrames, systems: [], training: null, files: [] };
   }
 
@@ -176,13 +190,33 @@ export class ViewHook {
       this.#systems.set(update.key, system);
       this.#data.systems.push(system);
     }
-    if (update.frame !== null) {
-      system.frames.push(update.frame);
-      if (system.frames.length > this.maxFrames) system.frames.shift();
-    }
+    if (update.frame !== null) this.#keep(system, update.frame);
     appendRow(system.scalars, update.row);
     system.energy = update.row.energy;
     system.fmax = update.row.fmax;
+  }
+
+  #keep(system: ViewSystem, frame: ViewFrame): void {
+    const atoms = system.symbols.length;
+    system.frames.push(frame);
+    this.#kept.push({ system, frame });
+    this.#storedAtoms += atoms;
+    if (system.frames.length > this.maxFrames) {
+      system.frames.shift();
+      this.#storedAtoms -= atoms;
+    }
+    while (this.#storedAtoms > this.maxStoredAtoms && this.#oldest < this.#kept.length) {
+      const entry = this.#kept[this.#oldest++];
+      // A frame that maxFrames already dropped is no longer its system's first.
+      if (entry.system.frames[0] === entry.frame) {
+        entry.system.frames.shift();
+        this.#storedAtoms -= entry.system.symbols.length;
+      }
+    }
+    if (this.#oldest > 1024 && this.#oldest * 2 > this.#kept.length) {
+      this.#kept = this.#kept.slice(this.#oldest);
+      this.#oldest = 0;
+    }
   }
 
   #symbolsOf(batch: Batch, id: number, from: number, to: number): string[] {

@@ -31,13 +31,12 @@ export function launch(): Promise<Browser> {
   });
 }
 
+// Code that runs in the page is given as text: the tests are type-checked without the DOM's types.
+
 /** Waits for the page's first render; fails with the page's own error if it has one. */
 export async function pageReady(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const view = (window as unknown as { hookmdView?: { rendered: boolean; error?: string } }).hookmdView;
-    return view !== undefined && (view.rendered || view.error !== undefined);
-  }, null, { timeout: 30_000 });
-  const error = await page.evaluate(() => (window as unknown as { hookmdView: { error?: string } }).hookmdView.error);
+  await page.waitForFunction('window.hookmdView !== undefined && (window.hookmdView.rendered || window.hookmdView.error !== undefined)', null, { timeout: 30_000 });
+  const error = (await page.evaluate('window.hookmdView.error')) as string | undefined;
   if (error !== undefined) throw new Error(`view page failed: ${error}`);
 }
 
@@ -50,14 +49,14 @@ export interface Pixels {
 
 /** Decodes `png` (a screenshot) in `page` and returns its pixels. */
 export async function decodePng(page: Page, png: Buffer): Promise<Pixels> {
-  return page.evaluate(async (base64) => {
+  return (await page.evaluate(`(async (base64) => {
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
     const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
     const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+    const context = canvas.getContext('2d');
     context.drawImage(bitmap, 0, 0);
     return { width: bitmap.width, height: bitmap.height, data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data) };
-  }, png.toString('base64'));
+  })(${JSON.stringify(png.toString('base64'))})`)) as Pixels;
 }
 
 /** Pixels within `tolerance` (per channel) of the colour `rgb`. */
@@ -104,9 +103,9 @@ export interface PageState {
   systems: number;
 }
 
-export function pageState(page: Page): Promise<PageState> {
-  return page.evaluate(() => {
-    const view = (window as unknown as { hookmdView: { plots: Record<string, { data: unknown[][] }>; frameIndex: number; updates: number; ended: boolean } }).hookmdView;
+export async function pageState(page: Page): Promise<PageState> {
+  return (await page.evaluate(`(() => {
+    const view = window.hookmdView;
     return {
       plots: Object.fromEntries(Object.entries(view.plots).map(([id, plot]) => [id, plot.data[0].length])),
       frameIndex: view.frameIndex,
@@ -114,5 +113,5 @@ export function pageState(page: Page): Promise<PageState> {
       ended: view.ended,
       systems: document.querySelectorAll('#systems tr[data-key]').length,
     };
-  });
+  })()`)) as PageState;
 }

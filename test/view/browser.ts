@@ -115,3 +115,12 @@ export async function pageState(page: Page): Promise<PageState> {
     };
   })()`)) as PageState;
 }
+
+/** The x values and one series of a plot on the page, by the series' label. */
+export async function plotSeries(page: Page, plot: string, label: string): Promise<{ x: number[]; y: Array<number | null> }> {
+  return (await page.evaluate(`(() => {
+    const plot = window.hookmdView.plots[${JSON.stringify(plot)}];
+    const index = plot.series.findIndex((s) => s.label === ${JSON.stringify(label)});
+    return { x: Array.from(plot.data[0]), y: Array.from(plot.data[index]) };
+  })()`)) as { x: number[]; y: Array<number | null> };
+}

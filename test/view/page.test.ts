@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { writeExtxyz } from '../../lib/io/index.js';
 import { exportReport, loadViewData, ViewHook, ViewServer } from '../../lib/view/index.js';
-import { VelocityVerlet } from '../../lib/dynamics/index.js';
+import { DynamicsStage, VelocityVerlet } from '../../lib/dynamics/index.js';
 import { argonBatch, argonModel, mdFiles, movingFrames, trainingLog, type MdFiles } from './fixtures.js';
-import { CHROMIUM, countHue, decodePng, differing, launch, NO_BROWSER, outputPath, pageReady, pageState } from './browser.js';
+import { CHROMIUM, countHue, decodePng, differing, launch, NO_BROWSER, outputPath, pageReady, pageState, plotSeries } from './browser.js';
 
 // Jmol's element colours, which the page asks 3Dmol for.
 const ARGON: [number, number, number] = [0x80, 0xd1, 0xe3];
@@ -20,6 +20,11 @@ const OXYGEN: [number, number, number] = [0xff, 0x0d, 0x0d];
 
 /** Lines of a csv log minus its header, and frames of an extxyz file: counted from the files, not by hookmd. */
 const csvRows = (path: string): number => readFileSync(path, 'utf8').trim().split('\n').length - 1;
+/** One column of a csv log with plain cells, as numbers. */
+function csvColumn(path: string, name: string): number[] {
+  const [header, ...rows] = readFileSync(path, 'utf8').trim().split('\n').map((line) => line.split(','));
+  return rows.map((cells) => Number(cells[header.indexOf(name)]));
+}
 const extxyzFrames = (path: string): number => (readFileSync(path, 'utf8').match(/Lattice=/g) ?? []).length;
 
 describe.skipIf(CHROMIUM === undefined)(`view page in Chromium${CHROMIUM === undefined ? ` (skipped: ${NO_BROWSER})` : ''}`, () => {
@@ -73,6 +78,8 @@ describe.skipIf(CHROMIUM === undefined)(`view page in Chromium${CHROMIUM === und
       const rows = csvRows(md.log);
       const state = await pageState(page);
       expect(state.plots).toEqual({ energy: rows, temperature: rows, fmax: rows });
+      expect(await plotSeries(page, 'energy', 'energy')).toEqual({ x: csvColumn(md.log, 'step'), y: csvColumn(md.log, 'energy') });
+      expect((await plotSeries(page, 'temperature', 'temperature')).y).toEqual(csvColumn(md.log, 'temperature'));
       expect(await page.locator('#frame').getAttribute('max')).toBe(String(extxyzFrames(md.traj) - 1));
       expect(countHue(await viewer(page), ARGON)).toBeGreaterThan(300);
       // The trajectory's download link serves the file itself.
@@ -119,11 +126,16 @@ describe.skipIf(CHROMIUM === undefined)(`view page in Chromium${CHROMIUM === und
       await page.goto(url);
       await pageReady(page);
       await expect.poll(() => hook.clients).toBe(1);
-      await new VelocityVerlet({ model: argonModel(), dt: 2, hooks: [hook] }).run(argonBatch(), { steps: 2000 });
+      const md = new VelocityVerlet({ model: argonModel(), dt: 2, hooks: [hook] });
+      // What the engine had at each update, seen by a hook of its own.
+      const energies: number[] = [];
+      md.register({ stage: DynamicsStage.AFTER_STEP, frequency: 100, call: (ctx) => { energies.push(ctx.scalars.energy[0]); } });
+      await md.run(argonBatch(), { steps: 2000 });
       await expect.poll(() => pageState(page).then((s) => s.ended), { timeout: 20_000 }).toBe(true);
       const state = await pageState(page);
       expect(state.updates).toBe(20);
       expect(state.plots.energy).toBe(20);
+      expect(await plotSeries(page, 'energy', 'energy')).toEqual({ x: Array.from({ length: 20 }, (_, k) => 100 * k), y: energies });
       expect(await page.locator('#frame').getAttribute('max')).toBe('19');
       expect(countHue(await viewer(page), ARGON)).toBeGreaterThan(300);
       await page.screenshot({ path: outputPath('live-page.png') });
@@ -152,6 +164,7 @@ describe.skipIf(CHROMIUM === undefined)(`view page in Chromium${CHROMIUM === und
       await pageReady(page);
       const rows = csvRows(md.log);
       expect((await pageState(page)).plots).toEqual({ energy: rows, temperature: rows, fmax: rows });
+      expect(await plotSeries(page, 'energy', 'energy')).toEqual({ x: csvColumn(md.log, 'step'), y: csvColumn(md.log, 'energy') });
       expect(countHue(await viewer(page), ARGON)).toBeGreaterThan(300);
       expect(requests).toEqual([]);
       await page.screenshot({ path: outputPath('report.png') });

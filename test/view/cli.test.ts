@@ -1,5 +1,6 @@
 // `hookmd view` and `--view` as spawned processes: serve until Ctrl-C, export one file, attach a live view.
-import { readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +43,22 @@ describe('hookmd view', () => {
     expect(result.code).toBe(0);
   });
 
+  it('--open hands the address to the default browser (xdg-open)', async () => {
+    const bin = join(dir, 'fake-bin');
+    const opened = join(dir, 'opened.txt');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    chmodSync(join(bin, 'xdg-open'), 0o755);
+    const child = spawnCli(['view', md.traj, '--open'], { env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    const done = collect(child);
+    for (let i = 0; i < 200 && !existsSync(opened); i++) await sleep(50);
+    child.kill('SIGINT');
+    const result = await done;
+    expect(result.code).toBe(0);
+    expect(readFileSync(opened, 'utf8')).toBe(result.stdout.trim());
+    expect(result.stdout.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  });
+
   it('--export writes one self-contained HTML file', async () => {
     const out = join(dir, 'report.html');
     const result = await runCli(['view', md.traj, md.log, '--export', out]);
@@ -57,9 +74,12 @@ describe('hookmd view', () => {
     expect(result.stderr).toContain('nothing.xyz does not exist');
   });
 
-  it('md --view serves a live view during the run and ends with it', async () => {
+  it.each([
+    ['md', '--steps', '200', '--out', 'final.xyz'],
+    ['relax', '--out', 'relaxed.xyz'],
+  ])('%s --view serves a live view during the run and ends with it', async (command, ...flags) => {
     const input = await writeClusters(dir, 2);
-    const result = await runCli(['md', input, '--units', 'lj', '--model', LJ_MODEL, '--quiet', '--steps', '200', '--out', 'final.xyz', '--view'], { cwd: dir });
+    const result = await runCli([command, input, '--units', 'lj', '--model', LJ_MODEL, '--quiet', ...flags, '--view'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^hookmd: live view at http:\/\/127\.0\.0\.1:\d+\/$/m);
   });

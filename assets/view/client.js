@@ -236,7 +236,9 @@
           const link = el('a');
           link.href = url;
           link.download = `${system.label.replace(/[^\w.-]+/g, '_')}.xyz`;
+          document.body.appendChild(link);
           link.click();
+          link.remove();
           setTimeout(() => URL.revokeObjectURL(url), 1000);
         });
         links.appendChild(a);

@@ -23,11 +23,13 @@ header { padding: 8px 16px; background: #24323f; color: #fff; display: flex; gap
 header h1 { font-size: 16px; margin: 0; }
 #status { color: #9fd3a8; }
 main { display: grid; grid-template-columns: minmax(360px, 1fr) minmax(360px, 1fr); gap: 12px; padding: 12px 16px; }
+main > section { min-width: 0; }
+.table-wrap { overflow-x: auto; }
 #viewer { position: relative; width: 100%; height: 420px; border: 1px solid #ccc; }
 .controls { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
 #frame { flex: 1; }
-table { border-collapse: collapse; width: 100%; margin-top: 8px; }
-th, td { border-bottom: 1px solid #ddd; padding: 3px 6px; text-align: right; white-space: nowrap; }
+table { border-collapse: collapse; width: 100%; margin-top: 8px; font-size: 13px; }
+th, td { border-bottom: 1px solid #ddd; padding: 3px 4px; text-align: right; white-space: nowrap; }
 th { cursor: pointer; background: #f3f5f7; user-select: none; }
 th:first-child, td:first-child, th:last-child, td:last-child { text-align: left; }
 tr.selected td { background: #e3efff; }
@@ -42,7 +44,7 @@ function body(scripts: string): string {
 <section id="structure">
 <div id="viewer"></div>
 <div class="controls"><button id="play" type="button">▶ play</button><input id="frame" type="range" min="0" max="0" value="0" aria-label="frame"><span id="frame-label"></span></div>
-<table id="systems"></table>
+<div class="table-wrap"><table id="systems"></table></div>
 </section>
 <section id="plots"></section>
 </main>

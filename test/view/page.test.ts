@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { writeExtxyz } from '../../lib/io/index.js';
+import { readExtxyz, writeExtxyz } from '../../lib/io/index.js';
 import { exportReport, loadViewData, ViewHook, ViewServer } from '../../lib/view/index.js';
 import { DynamicsStage, VelocityVerlet } from '../../lib/dynamics/index.js';
 import { argonBatch, argonModel, mdFiles, movingFrames, trainingLog, type MdFiles } from './fixtures.js';
@@ -88,6 +88,12 @@ describe.skipIf(CHROMIUM === undefined)(`view page in Chromium${CHROMIUM === und
       const shot = outputPath('md-page.png');
       await page.screenshot({ path: shot });
       expect(statSync(shot).size).toBeGreaterThan(10_000);
+      // frames.xyz: the system's frames as extxyz, made by the page; the same positions as the trajectory.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#systems a', { hasText: 'frames.xyz' }).click()]);
+      const saved = readExtxyz(await download.path());
+      const original = readExtxyz(md.traj);
+      expect(saved.map((f) => f.positions)).toEqual(original.map((f) => f.positions));
+      expect(saved.map((f) => f.cell)).toEqual(original.map((f) => f.cell));
     } finally {
       await page.close();
       await server.close();
@@ -139,6 +145,32 @@ describe.skipIf(CHROMIUM === undefined)(`view page in Chromium${CHROMIUM === und
       expect(await page.locator('#frame').getAttribute('max')).toBe('19');
       expect(countHue(await viewer(page), ARGON)).toBeGreaterThan(300);
       await page.screenshot({ path: outputPath('live-page.png') });
+    } finally {
+      await page.close();
+      hook.close();
+    }
+  });
+
+  it('live: a page opened halfway gets the first half from the snapshot and the rest as events, each once', async () => {
+    const hook = new ViewHook({ frequency: 100 });
+    const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+    try {
+      const md = new VelocityVerlet({ model: argonModel(), dt: 2, hooks: [hook] });
+      // The run waits for this async hook: the page opens after the update of step 1000.
+      md.register({
+        stage: DynamicsStage.AFTER_STEP, frequency: 1000, name: 'open page halfway',
+        call: async (ctx) => {
+          if (ctx.stepCount !== 1000) return;
+          await page.goto(hook.url as string);
+          await pageReady(page);
+          await expect.poll(() => hook.clients).toBe(1);
+        },
+      });
+      await md.run(argonBatch(), { steps: 2000 });
+      await expect.poll(() => pageState(page).then((s) => s.ended), { timeout: 20_000 }).toBe(true);
+      const state = await pageState(page);
+      expect(state.updates).toBe(9);
+      expect((await plotSeries(page, 'energy', 'energy')).x).toEqual(Array.from({ length: 20 }, (_, k) => 100 * k));
     } finally {
       await page.close();
       hook.close();

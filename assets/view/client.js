@@ -24,6 +24,8 @@
 
   const view = (window.hookmdView = { updates: 0, plots: {}, system: null, frameIndex: 0, rendered: false, ended: false, viewer: null });
   let data = null;
+  // Systems by key, for applying live updates without a search per system.
+  const byKey = new Map();
   let sort = { key: null, dir: 1 };
   let zoomPending = true;
   let timer = null;
@@ -36,7 +38,7 @@
     return node;
   };
   const fmt = (v) => (v === null || v === undefined ? '' : Math.abs(v) >= 1e5 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : String(Number(v.toPrecision(7))));
-  const current = () => data.systems.find((s) => s.key === view.system) || null;
+  const current = () => byKey.get(view.system) || null;
 
   function formula(symbols) {
     const counts = new Map();
@@ -283,10 +285,11 @@
       return;
     }
     for (const update of message.systems) {
-      let system = data.systems.find((s) => s.key === update.key);
+      let system = byKey.get(update.key);
       if (!system) {
         system = { key: update.key, label: update.label, symbols: update.symbols, frames: [], scalars: {}, energy: null, fmax: null, converged: null, file: null };
         data.systems.push(system);
+        byKey.set(system.key, system);
       }
       if (update.frame) {
         system.frames.push(update.frame);
@@ -349,6 +352,7 @@
     // A served page is live when the server has an event stream (a ViewHook); a report never is.
     if (!window.HOOKMD_DATA) listen(pending);
     data = window.HOOKMD_DATA || (await (await fetch('data.json')).json());
+    for (const system of data.systems) byKey.set(system.key, system);
     document.title = `hookmd view · ${data.title}`;
     $('title').textContent = data.title;
     $('status').textContent = data.live ? 'live' : '';

@@ -8,14 +8,28 @@ import type { ViewData } from './view-model.js';
 
 const require = createRequire(import.meta.url);
 
-/** The files the page loads, by the name it asks for under `assets/`. */
-export const VIEW_ASSETS: Readonly<Record<string, { path: string; type: string }>> = Object.freeze({
-  '3Dmol-min.js': { path: require.resolve('3dmol/build/3Dmol-min.js'), type: 'text/javascript; charset=utf-8' },
-  'uPlot.iife.min.js': { path: require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript; charset=utf-8' },
-  'uPlot.min.css': { path: require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css; charset=utf-8' },
-  // lib/view and dist/view are both two levels below the package root, where assets/ lives.
-  'view.js': { path: fileURLToPath(new URL('../../assets/view/client.js', import.meta.url)), type: 'text/javascript; charset=utf-8' },
-});
+/** A file the page loads: where it is, and its content type. */
+export interface ViewAsset {
+  path: string;
+  type: string;
+}
+
+let assets: Readonly<Record<string, ViewAsset>> | null = null;
+
+/**
+ * The files the page loads, by the name it asks for under `assets/`. Resolved at first use, not when
+ * hookmd is imported: programs that never show a page do not look for the bundles.
+ */
+export function viewAssets(): Readonly<Record<string, ViewAsset>> {
+  assets ??= Object.freeze({
+    '3Dmol-min.js': { path: require.resolve('3dmol/build/3Dmol-min.js'), type: 'text/javascript; charset=utf-8' },
+    'uPlot.iife.min.js': { path: require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript; charset=utf-8' },
+    'uPlot.min.css': { path: require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css; charset=utf-8' },
+    // lib/view and dist/view are both two levels below the package root, where assets/ lives.
+    'view.js': { path: fileURLToPath(new URL('../../assets/view/client.js', import.meta.url)), type: 'text/javascript; charset=utf-8' },
+  });
+  return assets;
+}
 
 const STYLE = `
 body { font: 14px system-ui, sans-serif; margin: 0; color: #222; }
@@ -68,7 +82,7 @@ const scriptSafe = (text: string): string => text.replace(/<\/(script)/gi, '<\\/
 
 /** One self-contained page: every script, style and the data inlined, so it opens offline. */
 export function inlinePage(data: ViewData): string {
-  const asset = (name: string): string => readFileSync(VIEW_ASSETS[name].path, 'utf8');
+  const asset = (name: string): string => readFileSync(viewAssets()[name].path, 'utf8');
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
   const scripts = [
     `<script>window.HOOKMD_DATA = ${json};</script>`,

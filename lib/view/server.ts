@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { basename } from 'node:path';
 
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
-import { servedPage, VIEW_ASSETS } from './page.js';
+import { servedPage, viewAssets } from './page.js';
 import type { ViewData } from './view-model.js';
 
 /** Options of `ViewServer.start`. */
@@ -130,8 +130,8 @@ export class ViewServer {
       send(res, 200, 'application/json', JSON.stringify(this.#data()), head);
     } else if (path === '/events' && !head) {
       this.#subscribe(req, res);
-    } else if (path.startsWith('/assets/') && Object.hasOwn(VIEW_ASSETS, path.slice(8))) {
-      const asset = VIEW_ASSETS[path.slice(8)];
+    } else if (path.startsWith('/assets/') && Object.hasOwn(viewAssets(), path.slice(8))) {
+      const asset = viewAssets()[path.slice(8)];
       send(res, 200, asset.type, readFileSync(asset.path), head);
     } else {
       this.#sendFile(path, res, head);

@@ -5,13 +5,16 @@ import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { readExtxyz, writeExtxyz } from '../../lib/io/index.js';
 import { exportReport, loadViewData, ViewHook, ViewServer } from '../../lib/view/index.js';
 import { DynamicsStage, VelocityVerlet } from '../../lib/dynamics/index.js';
 import { argonBatch, argonModel, mdFiles, movingFrames, trainingLog, type MdFiles } from './fixtures.js';
 import { CHROMIUM, countHue, decodePng, differing, launch, NO_BROWSER, outputPath, pageReady, pageState, plotSeries } from './browser.js';
+
+// Software WebGL in a browser started per file is slow on a loaded machine (CI runs test files in parallel).
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
 // Jmol's element colours, which the page asks 3Dmol for.
 const ARGON: [number, number, number] = [0x80, 0xd1, 0xe3];

@@ -266,3 +266,5 @@ export type {
   TrainingLogRow,
   TrainingStepResult,
 } from './training/index.js';
+export { exportReport, loadViewData, ViewHook, ViewServer } from './view/index.js';
+export type { ViewColumns, ViewData, ViewFile, ViewFrame, ViewHookOptions, ViewServerOptions, ViewSystem } from './view/index.js';

@@ -12,6 +12,7 @@ import { Interrupt } from './interrupt.js';
 import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
 import { checkInputFile, checkOutputPath } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
+import { viewHook } from './view.js';
 
 /** Flags of `hookmd fit`. */
 export interface FitCommandOptions extends CommonOptions {
@@ -56,6 +57,7 @@ function describe(summary: FitSummary): string {
 /** Runs `hookmd fit`; resolves to the exit code. */
 export async function fit(file: string, options: FitCommandOptions): Promise<number> {
   const interrupt = new Interrupt();
+  let live: Awaited<ReturnType<typeof viewHook>>;
   try {
     checkInputFile(file, 'fit: <config>');
     if (options.resume !== undefined) checkInputFile(options.resume, '--resume');
@@ -97,6 +99,8 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
         if (interrupt.signal.aborted) ctx.requestStop(String(interrupt.received));
       },
     });
+    live = await viewHook(options.view, 1);
+    if (live !== undefined) trainer.register(live);
     const onSignal = (): void => progress.note('\nhookmd fit: stopping after the current step (Ctrl-C again to quit at once)');
     interrupt.signal.addEventListener('abort', onSignal);
     const started = performance.now();
@@ -139,6 +143,7 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
     else if (options.quiet !== true) process.stdout.write(`${describe(summary)}\n`);
     return interrupt.exitCode ?? 0;
   } finally {
+    live?.close();
     interrupt.dispose();
   }
 }

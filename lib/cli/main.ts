@@ -9,6 +9,7 @@ import { packageVersion, registerInfo } from './info.js';
 import { registerMd } from './md.js';
 import { registerRelax } from './relax.js';
 import { registerRun } from './run.js';
+import { registerView } from './view.js';
 
 function program(done: (code: number) => void): Command {
   const cli = new Command('hookmd')
@@ -23,6 +24,7 @@ function program(done: (code: number) => void): Command {
   registerFit(cli, done);
   registerInfo(cli);
   registerDemo(cli);
+  registerView(cli, done);
   cli
     .command('schema')
     .description('print the JSON Schema of run configs (docs/config.schema.json)')

@@ -15,6 +15,7 @@ import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
 import { printSummary } from './summary.js';
+import { viewHook } from './view.js';
 
 /** Flags of `hookmd md`. */
 export interface MdOptions extends CommonOptions, ModelOptions {
@@ -60,6 +61,7 @@ function checkFlags(options: MdOptions): void {
 /** Runs `hookmd md`; resolves to the exit code. */
 export async function md(input: string, options: MdOptions): Promise<number> {
   const interrupt = new Interrupt();
+  let live: Awaited<ReturnType<typeof viewHook>>;
   try {
     checkInputFile(input, 'md: <input>');
     checkFlags(options);
@@ -78,6 +80,8 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     const traj = options.traj;
     if (traj !== undefined) engine.register(opening('--traj', () => new SnapshotHook({ path: traj, frequency: options.trajEvery, units })));
     if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery));
+    live = await viewHook(options.view, options.trajEvery);
+    if (live !== undefined) engine.register(live);
     const mode = progressMode(options.quiet);
     // T and E as of the last progress report, also shown on the final line.
     let detail: string | undefined;
@@ -130,6 +134,7 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     }, options);
     return interrupt.exitCode ?? 0;
   } finally {
+    live?.close();
     interrupt.dispose();
   }
 }

@@ -39,6 +39,8 @@ export interface CommonOptions {
   quiet?: boolean;
   json?: boolean;
   progressInterval: number;
+  /** --view [port]: serve the live view page while the run goes. */
+  view?: boolean | number;
 }
 
 /** Options of the commands that take a model on the command line. */
@@ -60,7 +62,8 @@ export function addCommonOptions(command: Command): Command {
   return addRuntimeOptions(command)
     .option('-q, --quiet', 'no progress and no summary (errors still go to stderr)')
     .option('--json', 'print a JSON summary on stdout')
-    .option('--progress-interval <seconds>', 'seconds between progress lines when stderr is not a terminal', parse.nonNegative, 5);
+    .option('--progress-interval <seconds>', 'seconds between progress lines when stderr is not a terminal', parse.nonNegative, 5)
+    .option('--view [port]', 'serve a live view of the run on 127.0.0.1 (a free port unless given)', parse.nonNegativeInteger);
 }
 
 /** Adds --model, --model-config and --units. */

@@ -15,6 +15,7 @@ import type { StageConfig } from './run-config.js';
 import { STREAM_DEFAULTS } from './run-config.js';
 import { runStreamJob } from './stream-job.js';
 import { printSummary } from './summary.js';
+import { viewHook } from './view.js';
 
 /** Flags of `hookmd relax`. */
 export interface RelaxOptions extends CommonOptions, ModelOptions {
@@ -46,6 +47,7 @@ function atRest(sink: Sink): StreamSink {
 /** Runs `hookmd relax`; resolves to the exit code. */
 export async function relax(input: string, options: RelaxOptions): Promise<number> {
   const interrupt = new Interrupt();
+  let live: Awaited<ReturnType<typeof viewHook>>;
   try {
     checkInputFile(input, 'relax: <input>');
     if (options.stepSize !== undefined && options.optimizer !== 'gd') throw configError(['--step-size: only with --optimizer gd']);
@@ -57,6 +59,8 @@ export async function relax(input: string, options: RelaxOptions): Promise<numbe
     const stage: StageConfig = { type: options.optimizer, fmax: options.fmax, ...(options.stepSize === undefined ? {} : { stepSize: options.stepSize }) };
     const engine = buildPipeline([stage], model(), options.units, () => 'relax');
     if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery));
+    live = await viewHook(options.view, options.logEvery);
+    if (live !== undefined) engine.register(live);
     const zarr = options.zarr;
     const out = openOutputSink(options.out, { units: options.units }, '--out');
     const files = [out.sink, ...(zarr === undefined ? [] : [opening('--zarr', () => new ZarrSink(zarr))])];
@@ -77,6 +81,7 @@ export async function relax(input: string, options: RelaxOptions): Promise<numbe
     printSummary(summary, options);
     return interrupt.exitCode ?? 0;
   } finally {
+    live?.close();
     interrupt.dispose();
   }
 }

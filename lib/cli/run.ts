@@ -15,10 +15,12 @@ import { checkInputFile, checkOutputPath, openSinks } from './paths.js';
 import { STREAM_DEFAULTS, type RunConfig } from './run-config.js';
 import { runStreamJob } from './stream-job.js';
 import { printSummary } from './summary.js';
+import { viewHook } from './view.js';
 
 /** Runs `hookmd run`; resolves to the exit code. */
 export async function run(file: string, options: CommonOptions): Promise<number> {
   const interrupt = new Interrupt();
+  let live: Awaited<ReturnType<typeof viewHook>>;
   try {
     const { value: config, locate } = loadConfigFile<RunConfig>(file, CONFIG_SCHEMA);
     const units = config.units ?? 'metal';
@@ -36,6 +38,8 @@ export async function run(file: string, options: CommonOptions): Promise<number>
     const model = buildModel(config.model, ['model'], locate);
     const engine = buildPipeline(config.stages, model, units, locate);
     registerConfigHooks(engine, hookEntries, units, locate, baseDir);
+    live = await viewHook(options.view, 10);
+    if (live !== undefined) engine.register(live);
     const outputs = openSinks(config.sinks ?? [], units, locate);
     const summary = await runStreamJob({
       command: 'run',
@@ -52,6 +56,7 @@ export async function run(file: string, options: CommonOptions): Promise<number>
     printSummary(summary, options);
     return interrupt.exitCode ?? 0;
   } finally {
+    live?.close();
     interrupt.dispose();
   }
 }

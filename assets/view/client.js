@@ -1,0 +1,382 @@
+// The hookmd view page: a 3D structure (3Dmol.js), a frame slider, a sortable system table and plots
+// (uPlot) of the data in window.HOOKMD_DATA (an exported report) or data.json (a served page). A live page
+// also listens to events (Server-Sent Events) and appends the frames and scalars a running ViewHook sends.
+// Test code reads window.hookmdView (plots, frame index, update count); nothing here writes to the server.
+(function () {
+  'use strict';
+
+  const PLOTS = [
+    { id: 'energy', title: 'Energy', columns: ['energy', 'totalEnergy'] },
+    { id: 'temperature', title: 'Temperature', columns: ['temperature'] },
+    { id: 'pressure', title: 'Pressure', columns: ['pressure'] },
+    { id: 'fmax', title: 'fmax', columns: ['fmax'] },
+  ];
+  const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
+  const TABLE = [
+    { key: 'label', title: 'system' },
+    { key: 'formula', title: 'formula' },
+    { key: 'atoms', title: 'atoms' },
+    { key: 'frames', title: 'frames' },
+    { key: 'energy', title: 'energy' },
+    { key: 'fmax', title: 'fmax' },
+    { key: 'converged', title: 'converged' },
+  ];
+
+  const view = (window.hookmdView = { updates: 0, plots: {}, system: null, frameIndex: 0, rendered: false, ended: false, viewer: null });
+  let data = null;
+  // Systems by key, for applying live updates without a search per system.
+  const byKey = new Map();
+  let sort = { key: null, dir: 1 };
+  let zoomPending = true;
+  let timer = null;
+  let renderQueued = false;
+
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, text) => {
+    const node = document.createElement(tag);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const fmt = (v) => (v === null || v === undefined ? '' : Math.abs(v) >= 1e5 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : String(Number(v.toPrecision(7))));
+  const current = () => byKey.get(view.system) || null;
+
+  function formula(symbols) {
+    const counts = new Map();
+    for (const s of symbols) counts.set(s, (counts.get(s) || 0) + 1);
+    return [...counts].map(([s, n]) => (n === 1 ? s : s + n)).join('');
+  }
+
+  // ---- structure ----
+  function drawCell(viewer, c) {
+    const a = [c[0], c[1], c[2]], b = [c[3], c[4], c[5]], cc = [c[6], c[7], c[8]];
+    const add = (p, q) => [p[0] + q[0], p[1] + q[1], p[2] + q[2]];
+    const o = [0, 0, 0];
+    const corners = [o, a, b, cc, add(a, b), add(a, cc), add(b, cc), add(add(a, b), cc)];
+    const edges = [[0, 1], [0, 2], [0, 3], [1, 4], [1, 5], [2, 4], [2, 6], [3, 5], [3, 6], [4, 7], [5, 7], [6, 7]];
+    const v = (p) => ({ x: p[0], y: p[1], z: p[2] });
+    for (const [i, j] of edges) viewer.addCylinder({ start: v(corners[i]), end: v(corners[j]), radius: 0.05, color: '#555555', fromCap: 1, toCap: 1 });
+  }
+
+  function drawFrame() {
+    const viewer = view.viewer;
+    if (viewer === null) return;
+    viewer.removeAllModels();
+    viewer.removeAllShapes();
+    const system = current();
+    const frames = system ? system.frames : [];
+    const slider = $('frame');
+    slider.max = String(Math.max(0, frames.length - 1));
+    slider.value = String(view.frameIndex);
+    slider.disabled = frames.length < 2;
+    $('play').disabled = frames.length < 2;
+    if (frames.length === 0) {
+      $('frame-label').textContent = system ? 'no structure in the files for this system' : '';
+      viewer.render();
+      return;
+    }
+    const frame = frames[view.frameIndex];
+    const p = frame.positions;
+    const atoms = system.symbols.map((elem, i) => ({ elem, x: p[3 * i], y: p[3 * i + 1], z: p[3 * i + 2] }));
+    const model = viewer.addModel();
+    model.addAtoms(atoms);
+    model.setStyle({}, { sphere: { scale: 0.35, colorscheme: 'Jmol' } });
+    if (frame.cell) drawCell(viewer, frame.cell);
+    if (zoomPending) {
+      viewer.zoomTo();
+      zoomPending = false;
+    }
+    viewer.render();
+    $('frame-label').textContent = `frame ${view.frameIndex + 1} / ${frames.length} · step ${frame.step}`;
+  }
+
+  function setFrame(index) {
+    const system = current();
+    const count = system ? system.frames.length : 0;
+    view.frameIndex = Math.max(0, Math.min(count - 1, index | 0));
+    drawFrame();
+  }
+  view.setFrame = setFrame;
+
+  function togglePlay() {
+    if (timer !== null) {
+      clearInterval(timer);
+      timer = null;
+      $('play').textContent = '▶ play';
+      return;
+    }
+    $('play').textContent = '❚❚ pause';
+    timer = setInterval(() => {
+      const system = current();
+      if (!system || system.frames.length < 2) return;
+      setFrame((view.frameIndex + 1) % system.frames.length);
+    }, 150);
+  }
+
+  // ---- plots ----
+  function positive(columns) {
+    return columns.every((c) => c.every((v) => v === null || v > 0));
+  }
+
+  function makePlot(host, id, title, xName, xs, named) {
+    const box = el('div');
+    box.className = 'plot';
+    box.dataset.plot = id;
+    host.appendChild(box);
+    const width = Math.max(320, Math.min(620, host.clientWidth - 8));
+    const log = id === 'training' && positive(named.map(([, c]) => c));
+    const options = {
+      title, width, height: 200,
+      scales: { x: { time: false }, y: log ? { distr: 3 } : {} },
+      axes: [{ label: xName }, { size: 70 }],
+      series: [{ label: xName }, ...named.map(([name], i) => ({ label: name, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: true }))],
+    };
+    view.plots[id] = new uPlot(options, [xs, ...named.map(([, c]) => c)], box);
+  }
+
+  function seriesOf(columns, names) {
+    return names.filter((n) => columns[n] && columns[n].some((v) => v !== null)).map((n) => [n, columns[n]]);
+  }
+
+  function buildPlots() {
+    for (const plot of Object.values(view.plots)) plot.destroy();
+    view.plots = {};
+    const host = $('plots');
+    host.replaceChildren();
+    const system = current();
+    if (system && system.scalars.step) {
+      for (const spec of PLOTS) {
+        const named = seriesOf(system.scalars, spec.columns);
+        if (named.length > 0) makePlot(host, spec.id, spec.title, 'step', system.scalars.step, named);
+      }
+    }
+    const t = data.training;
+    if (t) {
+      const x = t.epoch && new Set(t.epoch).size === t.epoch.length ? 'epoch' : 'step';
+      const names = Object.keys(t).filter((n) => !['epoch', 'step', 'lr'].includes(n));
+      const named = seriesOf(t, names);
+      if (named.length > 0 && t[x]) makePlot(host, 'training', 'Training: loss and metrics', x, t[x], named);
+    }
+    if (host.childElementCount === 0) host.appendChild(el('p', 'nothing to plot for this selection'));
+  }
+
+  function refreshPlots() {
+    const system = current();
+    for (const [id, plot] of Object.entries(view.plots)) {
+      const columns = id === 'training' ? data.training : system && system.scalars;
+      if (!columns) continue;
+      const x = plot.series[0].label;
+      plot.setData([columns[x], ...plot.series.slice(1).map((s) => columns[s.label])]);
+    }
+  }
+
+  // ---- systems table ----
+  function rowValue(system, key) {
+    if (key === 'formula') return formula(system.symbols);
+    if (key === 'atoms') return system.symbols.length;
+    if (key === 'frames') return system.frames.length;
+    return system[key];
+  }
+
+  function xyzOf(system) {
+    const n = system.symbols.length;
+    return system.frames.map((f) => {
+      const lattice = f.cell ? `Lattice="${f.cell.join(' ')}" ` : '';
+      const pbc = f.cell ? 'T T T' : 'F F F';
+      const lines = system.symbols.map((s, i) => `${s} ${f.positions[3 * i]} ${f.positions[3 * i + 1]} ${f.positions[3 * i + 2]}`);
+      return `${n}\n${lattice}Properties=species:S:1:pos:R:3 step=${f.step} pbc="${pbc}"\n${lines.join('\n')}\n`;
+    }).join('');
+  }
+
+  function buildTable() {
+    const table = $('systems');
+    table.replaceChildren();
+    const head = el('tr');
+    for (const column of TABLE) {
+      const th = el('th', column.title + (sort.key === column.key ? (sort.dir > 0 ? ' ▲' : ' ▼') : ''));
+      th.dataset.sort = column.key;
+      th.addEventListener('click', () => {
+        sort = { key: column.key, dir: sort.key === column.key ? -sort.dir : 1 };
+        buildTable();
+      });
+      head.appendChild(th);
+    }
+    head.appendChild(el('th', 'download'));
+    table.appendChild(head);
+    const rows = [...data.systems];
+    if (sort.key !== null) {
+      rows.sort((p, q) => {
+        const a = rowValue(p, sort.key), b = rowValue(q, sort.key);
+        if (a === null || a === undefined) return 1;
+        if (b === null || b === undefined) return -1;
+        return (a < b ? -1 : a > b ? 1 : 0) * sort.dir;
+      });
+    }
+    for (const system of rows) {
+      const tr = el('tr');
+      tr.dataset.key = system.key;
+      if (system.key === view.system) tr.className = 'selected';
+      for (const column of TABLE) {
+        const value = rowValue(system, column.key);
+        tr.appendChild(el('td', typeof value === 'number' ? fmt(value) : value === null || value === undefined ? '' : String(value)));
+      }
+      const links = el('td');
+      const file = system.file === null ? null : data.files[system.file];
+      if (file && file.href) {
+        const a = el('a', file.name);
+        a.href = file.href;
+        a.download = file.name;
+        links.appendChild(a);
+        links.appendChild(document.createTextNode(' '));
+      }
+      if (system.frames.length > 0) {
+        const a = el('a', 'frames.xyz');
+        a.href = '#';
+        a.addEventListener('click', (event) => {
+          event.preventDefault();
+          event.stopPropagation();
+          const url = URL.createObjectURL(new Blob([xyzOf(system)], { type: 'chemical/x-xyz' }));
+          const link = el('a');
+          link.href = url;
+          link.download = `${system.label.replace(/[^\w.-]+/g, '_')}.xyz`;
+          document.body.appendChild(link);
+          link.click();
+          link.remove();
+          setTimeout(() => URL.revokeObjectURL(url), 1000);
+        });
+        links.appendChild(a);
+      }
+      tr.appendChild(links);
+      tr.addEventListener('click', () => select(system.key));
+      table.appendChild(tr);
+    }
+  }
+
+  function select(key) {
+    view.system = key;
+    const system = current();
+    // A live page follows the newest frame; a finished run opens at its first.
+    view.frameIndex = system && data.live ? Math.max(0, system.frames.length - 1) : 0;
+    zoomPending = true;
+    buildTable();
+    drawFrame();
+    buildPlots();
+  }
+  view.select = select;
+
+  // ---- live updates ----
+  function appendRow(columns, row) {
+    const length = columns.step ? columns.step.length : columns.epoch ? columns.epoch.length : 0;
+    for (const [name, value] of Object.entries(row)) {
+      if (!columns[name]) columns[name] = new Array(length).fill(null);
+      columns[name].push(value);
+    }
+    for (const column of Object.values(columns)) if (column.length === length) column.push(null);
+  }
+
+  function apply(message) {
+    if (message.kind === 'end') {
+      view.ended = true;
+      $('status').textContent = 'run finished';
+      return;
+    }
+    if (message.kind === 'training') {
+      data.training = data.training || {};
+      appendRow(data.training, message.row);
+      return;
+    }
+    for (const update of message.systems) {
+      let system = byKey.get(update.key);
+      if (!system) {
+        system = { key: update.key, label: update.label, symbols: update.symbols, frames: [], scalars: {}, energy: null, fmax: null, converged: null, file: null };
+        data.systems.push(system);
+        byKey.set(system.key, system);
+      }
+      if (update.frame) {
+        system.frames.push(update.frame);
+        if (data.maxFrames !== null && system.frames.length > data.maxFrames) system.frames.shift();
+      }
+      appendRow(system.scalars, update.row);
+      system.energy = update.row.energy;
+      system.fmax = update.row.fmax;
+      system.converged = update.converged;
+    }
+    $('status').textContent = `live · step ${message.step}`;
+  }
+
+  function render() {
+    renderQueued = false;
+    if (view.system === null && data.systems.length > 0) {
+      select(data.systems[0].key);
+      return;
+    }
+    const system = current();
+    const following = system && view.frameIndex >= system.frames.length - 2;
+    buildTable();
+    if (following) view.frameIndex = Math.max(0, system.frames.length - 1);
+    drawFrame();
+    const plotted = Object.keys(view.plots).length;
+    if (plotted === 0 || (data.training && !view.plots.training)) buildPlots();
+    else refreshPlots();
+  }
+
+  // Subscribes before the snapshot is fetched, and applies only events newer than it, so no update is lost
+  // or applied twice.
+  function listen(pending) {
+    const source = new EventSource('events');
+    source.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (data === null) {
+        pending.push(message);
+        return;
+      }
+      if (message.seq <= data.seq) return;
+      data.seq = message.seq;
+      apply(message);
+      if (message.kind !== 'end') view.updates += 1;
+      if (view.ended) {
+        // The last picture is drawn at once: the run is over, nothing more will come to batch with it.
+        source.close();
+        render();
+      } else if (!renderQueued) {
+        renderQueued = true;
+        setTimeout(render, 50);
+      }
+    };
+    source.onopen = () => {
+      view.connected = true;
+    };
+  }
+
+  async function start() {
+    const pending = [];
+    // A served page is live when the server has an event stream (a ViewHook); a report never is.
+    if (!window.HOOKMD_DATA) listen(pending);
+    data = window.HOOKMD_DATA || (await (await fetch('data.json')).json());
+    for (const system of data.systems) byKey.set(system.key, system);
+    document.title = `hookmd view · ${data.title}`;
+    $('title').textContent = data.title;
+    $('status').textContent = data.live ? 'live' : '';
+    if (data.systems.length === 0 && !data.live) $('structure').hidden = true;
+    view.viewer = $3Dmol.createViewer($('viewer'), { backgroundColor: 'white', antialias: true });
+    $('frame').addEventListener('input', (event) => setFrame(Number(event.target.value)));
+    $('play').addEventListener('click', togglePlay);
+    if (data.systems.length > 0) select(data.systems[0].key);
+    else {
+      buildTable();
+      buildPlots();
+    }
+    for (const message of pending) {
+      if (message.seq <= data.seq) continue;
+      data.seq = message.seq;
+      apply(message);
+      if (message.kind !== 'end') view.updates += 1;
+    }
+    if (pending.length > 0) render();
+    view.rendered = true;
+  }
+
+  start().catch((error) => {
+    $('status').textContent = `error: ${error.message}`;
+    view.error = String(error);
+  });
+})();

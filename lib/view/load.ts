@@ -1,0 +1,129 @@
+// Turns the files given to `hookmd view` (extxyz, a ZarrSink store, LoggingHook and TrainingLoggingHook
+// logs) into the page's ViewData. Frames join log rows of the same system through info.systemId.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+
+import type { System } from '../data/index.js';
+import { HookmdError } from '../errors.js';
+import { readExtxyz, readZarr } from '../io/index.js';
+import { readLog, type ParsedLog } from './log-read.js';
+import {
+  appendRow, emptySystem, flatCell, flatVectors, fmaxOf, pressureOf, symbolsOf, type ViewColumns, type ViewData, type ViewFile, type ViewSystem,
+} from './view-model.js';
+
+/** What a given path holds. */
+export type ViewFileKind = 'extxyz' | 'zarr' | 'log';
+
+function firstBytes(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(256);
+    return buffer.subarray(0, readSync(fd, buffer, 0, 256, 0)).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The kind of a path: a directory is a Zarr store; `.csv`/`.jsonl` are logs; `.xyz`/`.extxyz` are
+ * structures; anything else is an extxyz file when its first line is an atom count, else a log.
+ */
+export function viewFileKind(path: string): ViewFileKind {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch (error) {
+    throw new HookmdError('VIEW_READ_FAILED', `view: cannot read ${path}: ${(error as Error).message}`, { path }, { cause: error });
+  }
+  if (isDirectory) return 'zarr';
+  const ext = extname(path).toLowerCase();
+  if (ext === '.csv' || ext === '.jsonl') return 'log';
+  if (ext === '.xyz' || ext === '.extxyz') return 'extxyz';
+  return /^\s*\d+\s*(\r?\n|$)/.test(firstBytes(path)) ? 'extxyz' : 'log';
+}
+
+/** The systems being built, by key, in first-seen order, with the scalars their frames carry. */
+class Collector {
+  readonly systems = new Map<string, ViewSystem>();
+  readonly frameScalars = new Map<string, ViewColumns>();
+  training: ViewColumns | null = null;
+
+  system(key: string, label: string, symbols: string[], file: number): ViewSystem {
+    let system = this.systems.get(key);
+    if (system === undefined) this.systems.set(key, (system = emptySystem(key, label, symbols, file)));
+    if (system.symbols.length === 0) system.symbols = symbols;
+    return system;
+  }
+
+  addStructures(structures: readonly System[], file: number, name: string): void {
+    const ids = structures.map((s) => s.info?.systemId);
+    const haveIds = ids.every((id) => typeof id === 'number' || typeof id === 'string');
+    const symbols = structures.map(symbolsOf);
+    // Without systemIds, frames that all have the same atoms in the same order are one trajectory.
+    const oneTrajectory = !haveIds && structures.length > 1 && symbols.every((s) => s.join() === symbols[0].join());
+    structures.forEach((structure, i) => {
+      const [key, label] = haveIds ? [`id:${String(ids[i])}`, `system ${String(ids[i])}`]
+        : oneTrajectory ? [`${file}:0`, name] : [`${file}:${i}`, `${name} #${i}`];
+      const system = this.system(key, label, symbols[i], file);
+      const step = typeof structure.info?.step === 'number' ? structure.info.step : system.frames.length;
+      system.frames.push({ step, positions: flatVectors(structure.positions), cell: flatCell(structure.cell) });
+      const fmax = fmaxOf(structure.forces);
+      if (structure.energy !== undefined) system.energy = structure.energy;
+      if (fmax !== null) system.fmax = fmax;
+      if (typeof structure.info?.converged === 'boolean') system.converged = structure.info.converged;
+      const temperature = typeof structure.info?.temperature === 'number' ? structure.info.temperature : null;
+      let columns = this.frameScalars.get(key);
+      if (columns === undefined) this.frameScalars.set(key, (columns = {}));
+      appendRow(columns, { step, energy: structure.energy ?? null, temperature, pressure: pressureOf(structure.stress), fmax });
+    });
+  }
+
+  addLog(log: ParsedLog, file: number, name: string): void {
+    if (log.kind === 'training') {
+      this.training ??= {};
+      for (const row of log.rows) appendRow(this.training, row);
+      return;
+    }
+    for (const row of log.rows) {
+      const id = row.systemId ?? null;
+      const key = id === null ? `${file}:${row.system ?? 0}` : `id:${id}`;
+      const system = this.system(key, id === null ? `${name} #${row.system ?? 0}` : `system ${id}`, [], file);
+      const { system: _index, systemId: _id, status: _status, ...values } = row;
+      appendRow(system.scalars, values);
+      if (row.energy !== null && row.energy !== undefined) system.energy = row.energy;
+      if (row.fmax !== null && row.fmax !== undefined) system.fmax = row.fmax;
+    }
+  }
+
+  /** The systems, with frame scalars standing in where no log gave any. */
+  finish(): ViewSystem[] {
+    for (const [key, system] of this.systems) {
+      const fromFrames = this.frameScalars.get(key);
+      if (Object.keys(system.scalars).length === 0 && fromFrames !== undefined) {
+        // Columns that no frame had a value for would draw empty plots.
+        system.scalars = Object.fromEntries(Object.entries(fromFrames).filter(([, c]) => c.some((v) => v !== null)));
+      }
+    }
+    return [...this.systems.values()];
+  }
+}
+
+/**
+ * Reads every path into the page's data; `files` gets one entry per path with its download address.
+ *
+ * @example
+ * const data = await loadViewData(['traj.extxyz', 'md.csv']);
+ * data.systems[0].frames.length;
+ */
+export async function loadViewData(paths: readonly string[]): Promise<ViewData> {
+  const collector = new Collector();
+  const files: ViewFile[] = [];
+  for (const [index, path] of paths.entries()) {
+    const kind = viewFileKind(path);
+    const name = basename(path);
+    files.push({ name, href: kind === 'zarr' ? null : `files/${index}/${encodeURIComponent(name)}` });
+    if (kind === 'log') collector.addLog(readLog(path), index, name);
+    else collector.addStructures(kind === 'zarr' ? await readZarr(path) : readExtxyz(path), index, name);
+  }
+  return { title: files.map((f) => f.name).join(', '), live: false, seq: 0, maxFrames: null, systems: collector.finish(), training: collector.training, files };
+}

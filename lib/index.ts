@@ -88,9 +88,12 @@ export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, Resol
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
 export type { BackendInfo, BackendName, BackendRequest, TransferStats } from './native/index.js';
 
-export { JsModel, LennardJones, Morse } from './models/index.js';
+export { EAM, JsModel, LennardJones, Morse } from './models/index.js';
 export type {
   ComputeOptions,
+  EAMOptions,
+  EamElement,
+  EamFormat,
   JsModelFunction,
   JsModelOptions,
   JsModelResult,

@@ -83,15 +83,11 @@ class Cursor {
     for (let k = 0; k < count; k++) out[offset + k] = this.number(`${what} (value ${k + 1} of ${count})`);
   }
 
-  /** Whether only whitespace is left. */
-  atEnd(): boolean {
-    if (this.#token < this.#tokens.length) return false;
-    for (let k = this.#line; k < this.#lines.length; k++) if ((this.#lines[k] ?? '').trim() !== '') return false;
-    return true;
-  }
-
-  get line(): number {
-    return this.#line;
+  /** The 1-based line of the first value left over, or 0 when only whitespace is left. */
+  leftover(): number {
+    if (this.#token < this.#tokens.length) return this.#line;
+    for (let k = this.#line; k < this.#lines.length; k++) if ((this.#lines[k] ?? '').trim() !== '') return k + 1;
+    return 0;
   }
 }
 
@@ -237,6 +233,7 @@ export function readEamFile(file: string, format?: EamFormat): EamFileData {
   const resolved = format ?? detectFormat(text, file);
   const cursor = new Cursor(text, file);
   const data = resolved === 'funcfl' ? parseFuncfl(cursor) : parseSetfl(cursor, resolved);
-  if (!cursor.atEnd()) cursor.fail(`unexpected values after the last ${resolved === 'funcfl' ? 'rho(r)' : 'r*phi(r)'} table`, cursor.line);
+  const leftover = cursor.leftover();
+  if (leftover > 0) cursor.fail(`unexpected values after the last ${resolved === 'funcfl' ? 'rho(r)' : 'r*phi(r)'} table`, leftover);
   return data;
 }

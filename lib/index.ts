@@ -173,6 +173,8 @@ export {
   writeExtxyz,
 } from './io/index.js';
 export type { ExtxyzLimits, ExtxyzSinkOptions, ReadExtxyzOptions, Sink, SinkOptions, WriteExtxyzOptions, ZarrSinkOptions } from './io/index.js';
+export { formatLammpsData, formatPoscar, readStructures, writeLammpsData, writePoscar } from './io/index.js';
+export type { LammpsSpecies, ReadStructuresOptions, StructureFormat, WriteLammpsDataOptions } from './io/index.js';
 export { LOG_COLUMNS, LoggingHook } from './dynamics/hooks/logging-hook.js';
 export type { LogColumn, LoggingHookOptions, LogRow } from './dynamics/hooks/logging-hook.js';
 export { ConvergedSnapshotHook, SnapshotHook } from './dynamics/hooks/snapshot-hook.js';

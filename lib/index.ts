@@ -84,6 +84,8 @@ export {
   unitSystem,
 } from './data/index.js';
 export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
+export { MOLECULES, molecule, surface } from './data/index.js';
+export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.js';
 
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
 export type { BackendInfo, BackendName, BackendRequest, TransferStats } from './native/index.js';

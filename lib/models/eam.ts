@@ -36,7 +36,7 @@ const KEYS = new Set(['file', 'format', 'skin']);
  * const copper = new EAM({ file: '/usr/share/lammps/potentials/Cu_u3.eam' });
  * const batch = Batch.fromSystems([repeat(bulk('Cu', 'fcc', { a: 3.615, cubic: true }), [3, 3, 3])]);
  * copper.compute(batch, { stress: true });
- * batch.energy[0] / batch.numAtoms; // ≈ −3.54 eV/atom, the cohesive energy of the file's header
+ * batch.energy[0] / batch.numAtoms; // ≈ −3.54 eV/atom, the cohesive energy Foiles et al. fitted
  */
 export class EAM implements Model {
   readonly name = 'EAM';

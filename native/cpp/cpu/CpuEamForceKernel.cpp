@@ -1,7 +1,9 @@
 #include "cpu/CpuEamForceKernel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
 
 #include "core/ThreadPool.h"
 #include "cpu/CpuPairForceKernel.h"
@@ -49,23 +51,49 @@ void forEachPair(const CpuEamForceKernel::Chunk& task, double cutoffSq, Visit&& 
   }
 }
 
-template <bool kForces, bool kVirial>
+// kSingle: a one-element potential, where both atoms of a pair read the same tables (no type lookups, and
+// one density or density derivative per pair instead of two).
+template <bool kSingle>
+void densityLoop(const CpuEamForceKernel::Chunk& task, const Tables& t, double* rho) {
+  const std::uint8_t* types = task.types;
+  forEachPair(task, t.grid.cutoffSq, [&](std::int32_t i, std::int32_t j, const double*, double r2) {
+    int m;
+    double p;
+    eamRadialIndex(t.grid, std::sqrt(r2), m, p);
+    if constexpr (kSingle) {
+      const double density = eamDensity(t.rhor, m, p);
+      rho[i] += density;
+      rho[j] += density;
+    } else {
+      const int ti = types[i];
+      const int tj = types[j];
+      rho[i] += eamDensity(t.rhor + t.rhorOffset[ti * t.numTypes + tj], m, p);
+      rho[j] += eamDensity(t.rhor + t.rhorOffset[tj * t.numTypes + ti], m, p);
+    }
+  });
+}
+
+template <bool kForces, bool kVirial, bool kSingle>
 void forceLoop(const CpuEamForceKernel::Chunk& task, const Tables& t, const double* fp, double* f,
                CpuEamForceKernel::Sums& sums) {
   const std::uint8_t* types = task.types;
   double energy = 0.0;
   double virial[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   forEachPair(task, t.grid.cutoffSq, [&](std::int32_t i, std::int32_t j, const double* d, double r2) {
-    const int ti = types[i];
-    const int tj = types[j];
     const double r = std::sqrt(r2);
     int m;
     double p;
     eamRadialIndex(t.grid, r, m, p);
     double fOverR;
     double pairEnergy;
-    eamPairForce(t.rhor + t.rhorOffset[ti * t.numTypes + tj], t.rhor + t.rhorOffset[tj * t.numTypes + ti],
-                 t.z2r + t.z2rOffset[ti * t.numTypes + tj], m, p, r, fp[i], fp[j], fOverR, pairEnergy);
+    if constexpr (kSingle) {
+      eamPairForceOneElement(t.rhor, t.z2r, m, p, r, fp[i], fp[j], fOverR, pairEnergy);
+    } else {
+      const int ti = types[i];
+      const int tj = types[j];
+      eamPairForce(t.rhor + t.rhorOffset[ti * t.numTypes + tj], t.rhor + t.rhorOffset[tj * t.numTypes + ti],
+                   t.z2r + t.z2rOffset[ti * t.numTypes + tj], m, p, r, fp[i], fp[j], fOverR, pairEnergy);
+    }
     energy += pairEnergy;
     if constexpr (kForces) {
       const double fx = fOverR * d[0];
@@ -83,6 +111,16 @@ void forceLoop(const CpuEamForceKernel::Chunk& task, const Tables& t, const doub
   sums.energy += energy;
   for (int c = 0; c < 6; ++c) sums.virial[c] += virial[c];
 }
+
+using ForceLoop = void (*)(const CpuEamForceKernel::Chunk&, const Tables&, const double*, double*, CpuEamForceKernel::Sums&);
+
+template <std::size_t... kCodes>
+constexpr std::array<ForceLoop, sizeof...(kCodes)> forceLoops(std::index_sequence<kCodes...>) {
+  return {{&forceLoop<(kCodes & 4) != 0, (kCodes & 2) != 0, (kCodes & 1) != 0>...}};
+}
+
+/** Every forceLoop, indexed by forces·4 + virial·2 + single. */
+constexpr std::array<ForceLoop, 8> kForceLoops = forceLoops(std::make_index_sequence<8>());
 
 }  // namespace
 
@@ -109,17 +147,8 @@ const double* CpuEamForceKernel::localPositions(std::int64_t s, const BatchStora
 }
 
 void CpuEamForceKernel::density(const Chunk& task, double* rho) const {
-  const double* rhor = tables_->rhorSplines().data();
-  const std::uint8_t* types = task.types;
-  forEachPair(task, grid_.cutoffSq, [&](std::int32_t i, std::int32_t j, const double*, double r2) {
-    const int ti = types[i];
-    const int tj = types[j];
-    int m;
-    double p;
-    eamRadialIndex(grid_, std::sqrt(r2), m, p);
-    rho[i] += eamDensity(rhor + rhorOffset_[ti * numTypes_ + tj], m, p);
-    rho[j] += eamDensity(rhor + rhorOffset_[tj * numTypes_ + ti], m, p);
-  });
+  const Tables t{grid_, tables_->rhorSplines().data(), tables_->z2rSplines().data(), rhorOffset_.data(), z2rOffset_.data(), numTypes_};
+  numTypes_ == 1 ? densityLoop<true>(task, t, rho) : densityLoop<false>(task, t, rho);
 }
 
 double CpuEamForceKernel::embed(const std::uint8_t* types, const double* rho, double* fp, std::int64_t begin,
@@ -136,11 +165,7 @@ double CpuEamForceKernel::embed(const std::uint8_t* types, const double* rho, do
 
 void CpuEamForceKernel::forces(const Chunk& chunk, const double* fp, double* f, bool virial, Sums& sums) const {
   const Tables t{grid_, tables_->rhorSplines().data(), tables_->z2rSplines().data(), rhorOffset_.data(), z2rOffset_.data(), numTypes_};
-  if (f != nullptr) {
-    virial ? forceLoop<true, true>(chunk, t, fp, f, sums) : forceLoop<true, false>(chunk, t, fp, f, sums);
-  } else {
-    virial ? forceLoop<false, true>(chunk, t, fp, f, sums) : forceLoop<false, false>(chunk, t, fp, f, sums);
-  }
+  kForceLoops[(f != nullptr ? 4 : 0) | (virial ? 2 : 0) | (numTypes_ == 1 ? 1 : 0)](chunk, t, fp, f, sums);
 }
 
 void CpuEamForceKernel::execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,

@@ -95,4 +95,22 @@ HD void eamPairForce(const double* rhoOfJAtI, const double* rhoOfIAtJ, const dou
   pairEnergy = phi;
 }
 
+/**
+ * eamPairForce for a pair of one element, whose two densities come from the same table `rhor`: one
+ * derivative instead of two, and the same sums in the same order, so the result is bit for bit the same.
+ */
+HD void eamPairForceOneElement(const double* rhor, const double* z2r, int m, double p, double r, double fpI, double fpJ,
+                               double& fOverR, double& pairEnergy) {
+  const int row = m * kEamSplineStride;
+  const double rhop = eamSplineDerivative(rhor + row, p);
+  const double z2p = eamSplineDerivative(z2r + row, p);
+  const double z2 = eamSplineValue(z2r + row, p);
+  const double recip = 1.0 / r;
+  const double phi = z2 * recip;
+  const double phip = z2p * recip - phi * recip;
+  const double psip = fpI * rhop + fpJ * rhop + phip;
+  fOverR = -psip * recip;
+  pairEnergy = phi;
+}
+
 }  // namespace hookmd

@@ -108,16 +108,22 @@ async function main() {
 
   console.log(`## eam — Cu_u3.eam NVE at 600 K (${fmt(ours.atoms)} atoms, ${steps} steps), hookmd vs LAMMPS, 1 thread each\n`);
   console.log(`${started}; best of ${rounds} interleaved round(s) (every round's time listed)\n`);
+  // On a shared machine wall time measures the competition as much as the code; the CPU seconds spent in
+  // the timed loop (LAMMPS: loop time × its reported CPU use) compare the codes themselves.
+  const loopCpu = (l) => (l.cpuUse === undefined ? l.loopSeconds : (l.loopSeconds * l.cpuUse) / 100);
+  const lmpCpu = lmp === undefined ? undefined : Math.min(...runs.lammps.map(loopCpu));
+  const oursCpu = Math.min(...runs.hookmd.map((r) => r.cpuSeconds));
   const rows = [];
   if (lmp !== undefined) {
-    rows.push([`LAMMPS ${lmp.version}, pair_style eam + fix nve`, lmp.loopSeconds.toFixed(2), list(runs.lammps, 'loopSeconds'), lmp.cpuSeconds.toFixed(2),
-      fmt(rate(lmp.loopSeconds)), '1.00×', String(lmp.neighborBuilds), lmp.peakRssMiB.toFixed(1)]);
+    rows.push([`LAMMPS ${lmp.version}, pair_style eam + fix nve`, lmp.loopSeconds.toFixed(2), list(runs.lammps, 'loopSeconds'), lmpCpu.toFixed(2),
+      fmt(rate(lmp.loopSeconds)), '1.00×', '1.00×', String(lmp.neighborBuilds), lmp.peakRssMiB.toFixed(1)]);
   }
-  rows.push([`hookmd VelocityVerlet + EAM, hook every ${THERMO_EVERY}`, ours.wallSeconds.toFixed(2), list(runs.hookmd, 'wallSeconds'), ours.cpuSeconds.toFixed(2),
-    fmt(rate(ours.wallSeconds)), lmp === undefined ? '—' : `${(lmp.loopSeconds / ours.wallSeconds).toFixed(2)}×`, `${ours.neighbor.builds}`, ours.peakRssMiB.toFixed(1)]);
-  console.log(markdownTable(['run', 'time (s, best)', 'every round (s)', 'CPU (s)', 'atom-steps/s', 'speed vs LAMMPS', 'neighbor builds', 'peak RSS (MiB)'], rows,
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
-  console.log('\nLAMMPS time is its "Loop time" (setup excluded); hookmd time is the whole `await md.run()` (the start-force computation included).');
+  rows.push([`hookmd VelocityVerlet + EAM, hook every ${THERMO_EVERY}`, ours.wallSeconds.toFixed(2), list(runs.hookmd, 'wallSeconds'), oursCpu.toFixed(2),
+    fmt(rate(ours.wallSeconds)), lmp === undefined ? '—' : `${(lmp.loopSeconds / ours.wallSeconds).toFixed(2)}×`,
+    lmp === undefined ? '—' : `${(lmpCpu / oursCpu).toFixed(2)}×`, `${ours.neighbor.builds}`, ours.peakRssMiB.toFixed(1)]);
+  console.log(markdownTable(['run', 'wall (s, best)', 'every round, wall (s)', 'loop CPU (s, best)', 'atom-steps/s (wall)', 'speed vs LAMMPS (wall)', 'speed vs LAMMPS (CPU)', 'neighbor builds', 'peak RSS (MiB)'], rows,
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
+  console.log('\nLAMMPS time is its "Loop time" (setup excluded), its CPU that time × its reported CPU use; hookmd time is the whole `await md.run()` (the start-force computation included), its CPU the process CPU seconds during it.');
   const drift = [['hookmd', sci(energyDrift(ours.thermo).final), sci(energyDrift(ours.thermo).max)]];
   if (lmp !== undefined) drift.push(['LAMMPS', sci(energyDrift(lmp.thermo).final), sci(energyDrift(lmp.thermo).max)]);
   console.log('\nTotal-energy drift |E(t) − E(0)|/|E(0)|:\n');

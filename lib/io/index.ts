@@ -14,7 +14,7 @@ export { ZarrSink } from './zarr-sink.js';
 export type { ZarrSinkOptions } from './zarr-sink.js';
 export { readZarr } from './zarr-read.js';
 export { openSink } from './open-sink.js';
-export { readStructures } from './read-structures.js';
+export { readStructures, structureFormat } from './read-structures.js';
 export type { ReadStructuresOptions, StructureFormat } from './read-structures.js';
 export { formatPoscar, writePoscar } from './poscar.js';
 export { formatLammpsData, writeLammpsData } from './lammps-data.js';

@@ -48,6 +48,16 @@ function formatFromContent(head: string): StructureFormat {
   return 'poscar';
 }
 
+/**
+ * The format `readStructures` would read `path` as: from its name, else from its first lines.
+ *
+ * @example
+ * structureFormat('POSCAR'); // 'poscar'
+ */
+export function structureFormat(path: string): StructureFormat {
+  return formatFromName(path) ?? formatFromContent(head(path));
+}
+
 function head(path: string): string {
   const buffer = Buffer.alloc(4096);
   let fd: number | undefined;
@@ -84,7 +94,7 @@ export function readStructures(path: string, options: ReadStructuresOptions = {}
   if (format !== undefined && !FORMATS.includes(format)) {
     throw new HookmdTypeError('INVALID_OPTIONS', `readStructures: format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`, { field: 'format', value: format });
   }
-  const resolved = format ?? formatFromName(path) ?? formatFromContent(head(path));
+  const resolved = format ?? structureFormat(path);
   if (resolved === 'extxyz') return readExtxyz(path);
   const text = readStructureText('readStructures', path);
   if (resolved === 'cif') return [parseCif(text, path)];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Batch, bulk, rattle, repeat } from '../../lib/data/index.js';
-import { readExtxyz, writeExtxyz } from '../../lib/io/index.js';
+import { readExtxyz, writeExtxyz, writePoscar } from '../../lib/io/index.js';
 import { EAM } from '../../lib/models/index.js';
 import { LAMMPS_POTENTIALS } from '../helpers/lammps.js';
 import { ensureBuilt, runCli, workDir } from './run-cli.js';
@@ -58,6 +58,23 @@ describe.skipIf(!available)(`hookmd with EAM ${available ? '' : '(skipped: no Cu
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(readExtxyz(join(dir, 'done.xyz'))).toHaveLength(3);
+  });
+
+  it('relax and md read a POSCAR (and the other structure formats) as their input', async () => {
+    const crystal = rattle(repeat(bulk('Cu', 'fcc', { a: 3.615, cubic: true }), [2, 2, 2]), 0.08, 9);
+    await writePoscar(join(dir, 'POSCAR'), crystal);
+    const relax = await runCli(['relax', 'POSCAR', '--model', `eam:${CU}`, '--fmax', '1e-3', '--max-steps', '3000', '--out', 'poscar-relaxed.xyz'], { cwd: dir });
+    expect(relax.stderr).not.toContain('hookmd:');
+    expect(relax.code).toBe(0);
+    const [relaxed] = readExtxyz(join(dir, 'poscar-relaxed.xyz'));
+    expect(maxForce(relaxed.forces as number[][])).toBeLessThanOrEqual(1e-3);
+    expect(relaxed.positions).toHaveLength(32);
+    const md = await runCli(['md', 'POSCAR', '--model', `eam:${CU}`, '--steps', '10', '--dt', '1', '--temperature', '300', '--out', 'poscar-md.xyz'], { cwd: dir });
+    expect(md.code).toBe(0);
+    writeFileSync(join(dir, 'bad.vasp'), 'x\n1.0\n1 0 0\n0 1 0\n0 0 1\nCu\n1\nDirect\n0 0 q\n');
+    const bad = await runCli(['relax', 'bad.vasp', '--model', `eam:${CU}`], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.vasp:9: atom 1's coordinates: expected a number, got 'q'/);
   });
 
   it('a malformed EAM file or a bad key is a config error (exit 2) naming the file and line', async () => {

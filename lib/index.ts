@@ -84,13 +84,18 @@ export {
   unitSystem,
 } from './data/index.js';
 export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
+export { MOLECULES, molecule, surface } from './data/index.js';
+export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.js';
 
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
 export type { BackendInfo, BackendName, BackendRequest, TransferStats } from './native/index.js';
 
-export { JsModel, LennardJones, Morse } from './models/index.js';
+export { EAM, JsModel, LennardJones, Morse } from './models/index.js';
 export type {
   ComputeOptions,
+  EAMOptions,
+  EamElement,
+  EamFormat,
   JsModelFunction,
   JsModelOptions,
   JsModelResult,
@@ -170,6 +175,8 @@ export {
   writeExtxyz,
 } from './io/index.js';
 export type { ExtxyzLimits, ExtxyzSinkOptions, ReadExtxyzOptions, Sink, SinkOptions, WriteExtxyzOptions, ZarrSinkOptions } from './io/index.js';
+export { formatLammpsData, formatPoscar, readStructures, writeLammpsData, writePoscar } from './io/index.js';
+export type { LammpsSpecies, ReadStructuresOptions, StructureFormat, WriteLammpsDataOptions } from './io/index.js';
 export { LOG_COLUMNS, LoggingHook } from './dynamics/hooks/logging-hook.js';
 export type { LogColumn, LoggingHookOptions, LogRow } from './dynamics/hooks/logging-hook.js';
 export { ConvergedSnapshotHook, SnapshotHook } from './dynamics/hooks/snapshot-hook.js';

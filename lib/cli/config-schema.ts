@@ -56,6 +56,19 @@ const MORSE: Record<string, JsonSchema> = {
   r0: positive('Equilibrium distance r₀ (Å in metal units).'),
 };
 
+/** An EAM potential file: a path (relative to the config file; on the command line, to the working directory). */
+const EAM_MODEL: JsonSchema = {
+  type: 'object',
+  required: ['type', 'file'],
+  properties: {
+    type: { const: 'eam' },
+    file: text('LAMMPS EAM potential file: funcfl (*.eam), setfl (*.eam.alloy) or Finnis–Sinclair (*.eam.fs).'),
+    format: { enum: ['funcfl', 'setfl', 'fs'], description: 'The file’s format (default: from its name, else its content).' },
+    skin: nonNegative('Verlet skin (Å; default 2.0).'),
+  },
+  additionalProperties: false,
+};
+
 const budget: JsonSchema = count('Step budget: a system moves on to the next stage (or finishes) after this many steps here.');
 const fmax: JsonSchema = positive('Converged when the largest per-atom force is ≤ fmax (eV/Å in metal units); the system then moves on.');
 const dt = positive('Time step (fs in metal units, τ in lj; default 1 fs or 0.005 τ).');
@@ -168,12 +181,12 @@ const HOOK: JsonSchema = {
 };
 
 /**
- * The schema of a model description: `{ type: 'lj' | 'morse', ...parameters }` (`--model-config`, and
+ * The schema of a model description: `{ type: 'lj' | 'morse' | 'eam', ...parameters }` (`--model-config`, and
  * `model` in a run config).
  */
 export const MODEL_SCHEMA: JsonSchema = {
   description: 'The force field.',
-  oneOf: [model('lj', LJ, pairOf(LJ)), model('morse', MORSE, pairOf(MORSE))],
+  oneOf: [model('lj', LJ, pairOf(LJ)), model('morse', MORSE, pairOf(MORSE)), EAM_MODEL],
 };
 
 /**

@@ -6,7 +6,7 @@ import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
 import { initializeVelocities, ProgressHook, type ProgressEvent } from '../dynamics/index.js';
 import { HookmdAbortError } from '../errors.js';
-import { readExtxyz, writeExtxyz } from '../io/index.js';
+import { readExtxyz, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
 import { configError } from './config-file.js';
 import { buildStageEngine } from './engines.js';
 import { Interrupt } from './interrupt.js';
@@ -67,7 +67,7 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     checkFlags(options);
     const model = modelSpec(options);
     const units = options.units;
-    const systems = readExtxyz(input, { units });
+    const systems = structureFormat(input) === 'extxyz' ? readExtxyz(input, { units }) : readStructures(input);
     applyRuntime(options);
     const batch = Batch.fromSystems(systems, { units });
     // Moving input (ASE momenta) keeps its velocities, so a run restarts from its final frames; input at
@@ -144,7 +144,7 @@ export function registerMd(program: Command, done: (code: number) => void): void
   const command = program
     .command('md')
     .description('molecular dynamics of every structure of an extxyz file, in one batch')
-    .argument('<input>', 'extxyz file of structures (velocities from ASE momenta when present)')
+    .argument('<input>', 'extxyz file of structures (velocities from ASE momenta when present), or a POSCAR, CIF or LAMMPS data file')
     .addOption(new Option('--ensemble <name>', 'nve (velocity Verlet), langevin (BAOAB) or nhc (Nosé–Hoover chain)').choices(['nve', 'langevin', 'nhc']).default('nve'))
     .option('--temperature <T>', 'thermostat target, and initial velocities when the input has none (K in metal units)', parse.nonNegative)
     .option('--dt <dt>', 'time step (default 1 fs in metal units, 0.005 τ in lj)', parse.positive)

@@ -2,7 +2,9 @@
 // file, or from the `model` section of a run config. All three are checked against MODEL_SCHEMA first,
 // so a bad parameter is reported where the user wrote it.
 import { isHookmdError } from '../errors.js';
-import { LennardJones, Morse, type Model } from '../models/index.js';
+import { isAbsolute, relative, resolve } from 'node:path';
+
+import { EAM, LennardJones, Morse, type EAMOptions, type Model } from '../models/index.js';
 import { configError, describeProblems, loadConfigFile, parsePath } from './config-file.js';
 import { MODEL_SCHEMA } from './config-schema.js';
 import { formatPath, validateSchema, type PathSegment } from './json-schema.js';
@@ -15,20 +17,25 @@ function parseValue(text: string): number | boolean | string {
 }
 
 /**
- * Parses `--model type:key=value,…` into a model config and validates it.
+ * Parses `--model type:key=value,…` into a model config and validates it; `eam:<file>` is short for
+ * `eam:file=<file>`.
  *
  * @example
  * parseModelFlag('lj:epsilon=1,sigma=1,cutoff=2.5'); // { type: 'lj', epsilon: 1, sigma: 1, cutoff: 2.5 }
+ * parseModelFlag('eam:Cu_u3.eam');                   // { type: 'eam', file: 'Cu_u3.eam' }
  */
 export function parseModelFlag(spec: string): ModelConfig {
   const colon = spec.indexOf(':');
   const type = colon < 0 ? spec : spec.slice(0, colon);
   const config: Record<string, unknown> = { type };
   const body = colon < 0 ? '' : spec.slice(colon + 1);
-  for (const item of body === '' ? [] : body.split(',')) {
+  const items = type === 'eam' && body !== '' && !body.includes('=') ? [`file=${body}`] : body === '' ? [] : body.split(',');
+  for (const item of items) {
     const eq = item.indexOf('=');
     if (eq <= 0) throw configError([`--model: expected key=value, got '${item}' (as in lj:epsilon=1,sigma=1,cutoff=2.5)`]);
-    config[item.slice(0, eq).trim()] = parseValue(item.slice(eq + 1).trim());
+    const key = item.slice(0, eq).trim();
+    // A file name stays a string even when it looks like a number.
+    config[key] = key === 'file' ? item.slice(eq + 1).trim() : parseValue(item.slice(eq + 1).trim());
   }
   const problems = validateSchema(config, MODEL_SCHEMA);
   if (problems.length > 0) throw configError(describeProblems(problems, () => '--model'));
@@ -43,11 +50,22 @@ export function loadModelFile(file: string): { config: ModelConfig; locate: (pat
 
 /**
  * Builds the model; errors the constructor raises (switchOn beyond a cutoff, an unknown species in
- * `pairs`) come back as INVALID_CONFIG at `where` + the field they name.
+ * `pairs`, a malformed EAM file) come back as INVALID_CONFIG at `where` + the field they name. An EAM
+ * file's relative path is taken from `baseDir` (the config file's folder; the working directory by default).
  */
-export function buildModel(config: ModelConfig, where: readonly PathSegment[], locate: (path: readonly PathSegment[]) => string): Model {
+export function buildModel(
+  config: ModelConfig,
+  where: readonly PathSegment[],
+  locate: (path: readonly PathSegment[]) => string,
+  baseDir: string = process.cwd(),
+): Model {
   const { type, ...options } = config;
   try {
+    if (type === 'eam') {
+      const file = String(options.file);
+      const path = isAbsolute(file) ? file : relative(process.cwd(), resolve(baseDir, file)) || file;
+      return new EAM({ ...(options as Omit<EAMOptions, 'file'>), file: path });
+    }
     return type === 'lj' ? new LennardJones(options) : new Morse(options);
   } catch (error) {
     if (!isHookmdError(error)) throw error;

@@ -1,5 +1,7 @@
 // Flags shared by the commands, their parsers (a bad value is a usage error, exit code 2, naming the
 // flag), and the runtime settings every command applies before the native addon loads.
+import { dirname, resolve } from 'node:path';
+
 import { InvalidArgumentError, Option, type Command } from 'commander';
 
 import { configureNative, setThreads, type BackendRequest } from '../native/index.js';
@@ -69,8 +71,8 @@ export function addCommonOptions(command: Command): Command {
 /** Adds --model, --model-config and --units. */
 export function addModelOptions(command: Command): Command {
   return command
-    .option('--model <spec>', 'force field, e.g. lj:epsilon=0.0104,sigma=3.4,cutoff=8.5 or morse:D=…,alpha=…,r0=…,cutoff=…')
-    .option('--model-config <file>', 'force field from a YAML or JSON file ({ type: lj | morse, ...parameters })')
+    .option('--model <spec>', 'force field, e.g. lj:epsilon=0.0104,sigma=3.4,cutoff=8.5, morse:D=…,alpha=…,r0=…,cutoff=… or eam:Cu_u3.eam')
+    .option('--model-config <file>', 'force field from a YAML or JSON file ({ type: lj | morse | eam, ...parameters })')
     .addOption(new Option('--units <units>', 'unit system of input, parameters and outputs').choices(['metal', 'lj']).default('metal'));
 }
 
@@ -84,7 +86,7 @@ export function modelSpec(options: ModelOptions): () => Model {
     return () => buildModel(config, [], () => '--model');
   }
   const { config, locate } = loadModelFile(options.modelConfig as string);
-  return () => buildModel(config, [], locate);
+  return () => buildModel(config, [], locate, dirname(resolve(options.modelConfig as string)));
 }
 
 /**

@@ -91,7 +91,7 @@ export function registerRelax(program: Command, done: (code: number) => void): v
   const command = program
     .command('relax')
     .description('relax every structure of an extxyz file, streamed through a refilled batch')
-    .argument('<input>', 'extxyz file of structures')
+    .argument('<input>', 'extxyz file of structures, or a POSCAR, CIF or LAMMPS data file')
     .option('--fmax <f>', 'converged when every |F| ≤ f (eV/Å in metal units)', parse.positive, 0.05)
     .addOption(new Option('--optimizer <name>', 'optimizer').choices(['fire', 'fire2', 'gd']).default('fire'))
     .option('--step-size <s>', 'gd: x += s·F (default 0.01 Å²/eV; lj units need a smaller one, e.g. 0.002)', parse.positive)

@@ -6,9 +6,9 @@ import type { BackendRequest } from '../native/index.js';
 /** Unit systems a config may name. */
 export type UnitsName = 'metal' | 'lj';
 
-/** `model`: the force field, `{ type: 'lj' | 'morse', ...parameters }`. */
+/** `model`: the force field, `{ type: 'lj' | 'morse' | 'eam', ...parameters }`. */
 export interface ModelConfig {
-  readonly type: 'lj' | 'morse';
+  readonly type: 'lj' | 'morse' | 'eam';
   readonly [parameter: string]: unknown;
 }
 

@@ -35,7 +35,7 @@ export async function run(file: string, options: CommonOptions): Promise<number>
     for (const [path, i] of hookFiles) checkOutputPath(path, `${locate(['hooks', i, 'path'])}: hooks[${i}].path`);
     await loadPlugins(config.plugins ?? [], baseDir, locate);
     applyRuntime({ backend: options.backend ?? config.backend, threads: options.threads ?? config.threads });
-    const model = buildModel(config.model, ['model'], locate);
+    const model = buildModel(config.model, ['model'], locate, baseDir);
     const engine = buildPipeline(config.stages, model, units, locate);
     registerConfigHooks(engine, hookEntries, units, locate, baseDir);
     live = await viewHook(options.view, 10);

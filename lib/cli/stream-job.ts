@@ -1,10 +1,10 @@
-// The streamed pipeline behind `relax` and `run`: input frames stream from an extxyz file through the
-// engine (runStream keeps the batch full and refills it) into the sinks, with progress and safe Ctrl-C.
+// The streamed pipeline behind `relax` and `run`: input frames stream from an extxyz file (or the structure
+// of a POSCAR, CIF or LAMMPS data file) through the engine (runStream keeps the batch full and refills it) into the sinks, with progress and safe Ctrl-C.
 import { ProgressHook, type Dynamics, type StreamSink } from '../dynamics/index.js';
 import type { System } from '../data/index.js';
 import type { StagedFile } from '../io/atomic-write.js';
 import { HookmdAbortError } from '../errors.js';
-import { streamExtxyz } from '../io/index.js';
+import { readStructures, streamExtxyz, structureFormat } from '../io/index.js';
 import { countFrames } from './frame-count.js';
 import type { Interrupt } from './interrupt.js';
 import { createProgress, progressMode } from './progress.js';
@@ -33,7 +33,8 @@ export interface StreamJob {
  * every system that was started.
  */
 export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promise<RunSummary> {
-  const systems = (await countFrames(job.input)) ?? 0;
+  const extxyz = structureFormat(job.input) === 'extxyz';
+  const systems = extxyz ? ((await countFrames(job.input)) ?? 0) : 1;
   const mode = progressMode(job.quiet);
   const progress = createProgress({ mode, label: job.command, unit: 'systems', total: systems, interval: job.progressInterval, countLabel: job.command === 'run' ? 'finished' : 'converged' });
   const startStep = job.engine.stepCount;
@@ -65,7 +66,7 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
   interrupt.signal.addEventListener('abort', onSignal);
   const started = performance.now();
   try {
-    await job.engine.runStream(streamExtxyz(job.input, { units: job.units }), {
+    await job.engine.runStream(extxyz ? streamExtxyz(job.input, { units: job.units }) : readStructures(job.input), {
       sinks: [counter, ...job.sinks],
       units: job.units,
       signal: interrupt.signal,

@@ -30,6 +30,14 @@ const REFERENCE: Record<string, [CrystalStructure, number, number?]> = {
   Zn: ['hcp', 2.66, 4.95], Co: ['hcp', 2.51, 4.07], Po: ['sc', 3.35],
 };
 
+/**
+ * @internal The reference structure and lattice constant (Å) of an element, as ASE's reference_states
+ * lists them, or undefined.
+ */
+export function referenceState(symbol: string): readonly [CrystalStructure, number, number?] | undefined {
+  return REFERENCE[symbol];
+}
+
 function positive(value: number, field: string): number {
   if (!(Number.isFinite(value) && value > 0)) {
     throw new HookmdRangeError('INVALID_LATTICE', `bulk: ${field} must be a finite number > 0, got ${value}`, { field, value });

@@ -1,4 +1,4 @@
-// hookmd I/O: extxyz, sinks (memory, extxyz, zarr). Named exports only.
+// hookmd I/O: extxyz, POSCAR, CIF, LAMMPS data, sinks (memory, extxyz, zarr). Named exports only.
 export { readExtxyz, streamExtxyz } from './extxyz-read.js';
 export type { ReadExtxyzOptions } from './extxyz-frame.js';
 export { DEFAULT_MAX_FRAME_ATOMS, DEFAULT_MAX_LINE_BYTES } from './extxyz-limits.js';
@@ -14,3 +14,8 @@ export { ZarrSink } from './zarr-sink.js';
 export type { ZarrSinkOptions } from './zarr-sink.js';
 export { readZarr } from './zarr-read.js';
 export { openSink } from './open-sink.js';
+export { readStructures, structureFormat } from './read-structures.js';
+export type { ReadStructuresOptions, StructureFormat } from './read-structures.js';
+export { formatPoscar, writePoscar } from './poscar.js';
+export { formatLammpsData, writeLammpsData } from './lammps-data.js';
+export type { LammpsSpecies, WriteLammpsDataOptions } from './lammps-data.js';

@@ -1,3 +1,6 @@
+export { EAM } from './eam.js';
+export type { EAMOptions } from './eam.js';
+export type { EamElement, EamFormat } from './eam-file.js';
 export { JsModel } from './js-model.js';
 export type { JsModelFunction, JsModelOptions, JsModelResult, NumericArray } from './js-model.js';
 export { LennardJones } from './lennard-jones.js';

@@ -1,6 +1,6 @@
 // The typed surface of the native addon. Only lib/native touches the .node file; every other layer sees
 // these interfaces.
-import type { NativeLennardJonesConstructor, NativeMorseConstructor } from './models-binding.js';
+import type { NativeEamConstructor, NativeLennardJonesConstructor, NativeMorseConstructor } from './models-binding.js';
 
 /** Element type of each native Batch field, as a typed array. */
 export interface NativeFieldArrays {
@@ -88,6 +88,7 @@ export interface NativeBinding {
   NativeBatch: new (backend: string) => NativeBatch;
   LennardJones: NativeLennardJonesConstructor;
   Morse: NativeMorseConstructor;
+  EAM: NativeEamConstructor;
   setErrorFactory(factory: (code: string, message: string) => Error): void;
   setThreads(n: number): number;
   getThreads(): number;

@@ -1,4 +1,4 @@
-// The typed surface of the native potential classes (native/cpp/binding/LennardJonesWrap, MorseWrap). Only
+// The typed surface of the native potential classes (native/cpp/binding/LennardJonesWrap, MorseWrap, EamWrap). Only
 // lib/models constructs them; the dynamics engine hands `model.native` to the native stepping loop, which
 // calls the potential without crossing into JS.
 import type { NativeBatch } from './binding.js';
@@ -52,3 +52,14 @@ export type NativeLennardJonesConstructor = new (
 /** new Morse(rows of [z1, z2, D, alpha, r0, cutoff], shift, switchOn (0: off), skin?) */
 export type NativeMorseConstructor = new (pairs: Float64Array, shift: boolean, switchOn: number, skin?: number) => NativePotential;
 
+
+/** new EAM(format, atomic numbers, [nrho, drho, nr, dr, cutoff], frho, rhor, z2r, skin?), tables as the file lists them. */
+export type NativeEamConstructor = new (
+  format: 'funcfl' | 'setfl' | 'fs',
+  elements: Float64Array,
+  grid: Float64Array,
+  frho: Float64Array,
+  rhor: Float64Array,
+  z2r: Float64Array,
+  skin?: number,
+) => NativePotential;

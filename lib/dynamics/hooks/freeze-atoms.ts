@@ -1,5 +1,5 @@
 // FreezeAtomsHook: holds masked atoms in place whatever the integrator does.
-import type { Batch } from '../../data/index.js';
+import type { Batch, System } from '../../data/index.js';
 import { HookmdRangeError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
@@ -41,6 +41,31 @@ export class FreezeAtomsHook {
     });
     this.#mask = options.mask;
     this.#indices = options.indices;
+  }
+
+  /**
+   * Freezes the atoms each system marks in `info.fixed` (one boolean per atom; readStructures sets it for
+   * POSCAR atoms whose selective-dynamics flags are all F), for a batch built from `systems` in that order.
+   *
+   * @example
+   * const systems = readStructures('POSCAR');
+   * new FIRE({ model, hooks: [FreezeAtomsHook.fromSystems(systems)] }).run(Batch.fromSystems(systems));
+   */
+  static fromSystems(systems: readonly System[]): FreezeAtomsHook {
+    const mask: number[] = [];
+    systems.forEach((system, s) => {
+      const fixed = system.info?.fixed;
+      const count = system.symbols?.length ?? system.atomicNumbers?.length ?? 0;
+      if (fixed === undefined) {
+        for (let i = 0; i < count; i++) mask.push(0);
+        return;
+      }
+      if (!Array.isArray(fixed) || fixed.length !== count) {
+        throw new HookmdTypeError('INVALID_MASK', `FreezeAtomsHook.fromSystems: systems[${s}].info.fixed must hold one boolean per atom (${count})`, { field: 'info.fixed', index: s });
+      }
+      for (const f of fixed) mask.push(f ? 1 : 0);
+    });
+    return new FreezeAtomsHook({ mask });
   }
 
   runsOnStage(stage: DynamicsStage): boolean {

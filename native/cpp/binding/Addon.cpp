@@ -6,6 +6,7 @@
 
 #include "binding/AddonData.h"
 #include "binding/BatchWrap.h"
+#include "binding/EamWrap.h"
 #include "binding/LennardJonesWrap.h"
 #include "binding/LossWrap.h"
 #include "binding/ModuleFunctions.h"
@@ -36,6 +37,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   exports.Set("NativeBatch", BatchWrap::define(env));
   exports.Set("LennardJones", LennardJonesWrap::define(env));
   exports.Set("Morse", MorseWrap::define(env));
+  exports.Set("EAM", EamWrap::define(env));
   exports.Set("NativeStepper", StepperWrap::define(env));
   exports.Set("PairLoss", LossWrap::define(env));
   exportModuleFunctions(env, exports);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "binding/EamWrap.h"
 #include "binding/LennardJonesWrap.h"
 #include "binding/MorseWrap.h"
 
@@ -21,8 +22,9 @@ std::shared_ptr<Potential> PotentialWrap::potentialOf(Napi::Env env, const Napi:
     // One line per potential class: the tag says which ObjectWrap type to unwrap.
     if (hasTag(env, object, LennardJonesWrap::kTypeTag)) return LennardJonesWrap::Unwrap(object)->potential();
     if (hasTag(env, object, MorseWrap::kTypeTag)) return MorseWrap::Unwrap(object)->potential();
+    if (hasTag(env, object, EamWrap::kTypeTag)) return EamWrap::Unwrap(object)->potential();
   }
-  throwJs(env, "INVALID_ARGUMENT", "expected a native potential (LennardJones, Morse)");
+  throwJs(env, "INVALID_ARGUMENT", "expected a native potential (LennardJones, Morse, EAM)");
 }
 
 bool PotentialWrap::requireFlag(const Napi::CallbackInfo& info, std::size_t index, const char* what) {

@@ -8,6 +8,7 @@
 #include "core/RowGather.h"
 #include "dynamics/Integrator.h"
 #include "dynamics/NativeHookFactory.h"
+#include "kernels/EamForceKernel.h"
 #include "kernels/PairForceKernel.h"
 #include "training/PairLossKernel.h"
 
@@ -154,5 +155,7 @@ std::unique_ptr<Integrator> Backend::createIntegrator(const std::string&, const 
 std::unique_ptr<NativeHook> Backend::createNativeHook(const NativeHookSpec&) { return nullptr; }
 
 std::unique_ptr<PairLossKernel> Backend::createPairLossKernel(const PairLossSpec&) { return nullptr; }
+
+std::unique_ptr<EamForceKernel> Backend::createEamForceKernel(const EamForceSpec&) { return nullptr; }
 
 }  // namespace hookmd

@@ -24,7 +24,7 @@ enum class ReduceOp : int { Sum = 0, Mean, Min, Max, Norm };
 bool reduceOpFromName(const std::string& name, ReduceOp& out);
 
 /** The operations a backend may implement on its device (OpenMM's kernel names). */
-enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss };
+enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss, EamForces };
 
 class PairForceKernel;
 struct PairForceSpec;
@@ -34,6 +34,8 @@ class NativeHook;
 struct NativeHookSpec;
 class PairLossKernel;
 struct PairLossSpec;
+class EamForceKernel;
+struct EamForceSpec;
 
 class Backend {
  public:
@@ -123,6 +125,8 @@ class Backend {
    * is made), or null for the CPU reference.
    */
   virtual std::unique_ptr<PairLossKernel> createPairLossKernel(const PairLossSpec& spec);
+  /** This backend's own EAM force kernel for `spec`, or null where the CPU reference serves. */
+  virtual std::unique_ptr<EamForceKernel> createEamForceKernel(const EamForceSpec& spec);
 
  protected:
   /** Reallocates the device arrays (zeroed); the host mirrors are already resized. */

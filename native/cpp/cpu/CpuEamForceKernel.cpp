@@ -1,0 +1,354 @@
+#include "cpu/CpuEamForceKernel.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <utility>
+
+#include "core/ThreadPool.h"
+#include "cpu/CpuPairForceKernel.h"
+#include "math/EamEval.h"
+#include "math/PairGeometry.h"
+#include "neighbor/OverlapCheck.h"
+
+namespace hookmd {
+
+namespace {
+
+constexpr std::int64_t kAtomsPerTask = 4096;
+
+/** Everything the pair loops read besides the chunk, gathered once per call. */
+struct Tables {
+  const EamGrid& grid;
+  const double* rhor;
+  const double* z2r;
+  const std::size_t* rhorOffset;
+  const std::size_t* z2rOffset;
+  int numTypes;
+};
+
+template <class Visit>
+void forEachPair(const CpuEamForceKernel::Chunk& task, double cutoffSq, Visit&& visit) {
+  const NeighborChunk& chunk = *task.chunk;
+  const std::int32_t* owners = task.list->owners.data();
+  const double* shifts = task.list->shifts.data();
+  const int bits = task.list->imageBits;
+  const std::uint32_t mask = task.list->imageMask;
+  const std::uint32_t* entries = chunk.entries.data();
+  const double* x = task.x;
+  for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) {
+    const std::int32_t i = owners[slot];
+    const double xi[3] = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
+    const std::uint32_t end = chunk.start[slot - chunk.ownerBegin + 1];
+    for (std::uint32_t e = chunk.start[slot - chunk.ownerBegin]; e < end; ++e) {
+      const std::uint32_t packed = entries[e];
+      const std::int32_t j = static_cast<std::int32_t>(packed >> bits);
+      const double* shift = shifts + 3 * (packed & mask);
+      const double d[3] = {x[3 * j] + shift[0] - xi[0], x[3 * j + 1] + shift[1] - xi[1], x[3 * j + 2] + shift[2] - xi[2]};
+      const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      if (r2 < cutoffSq) visit(i, j, d, r2);
+    }
+  }
+}
+
+// kSingle: a one-element potential, where both atoms of a pair read the same tables (no type lookups, and
+// one density or density derivative per pair instead of two).
+template <bool kSingle>
+void densityLoop(const CpuEamForceKernel::Chunk& task, const Tables& t, double* rho) {
+  const std::uint8_t* types = task.types;
+  forEachPair(task, t.grid.cutoffSq, [&](std::int32_t i, std::int32_t j, const double*, double r2) {
+    int m;
+    double p;
+    eamRadialIndex(t.grid, std::sqrt(r2), m, p);
+    if constexpr (kSingle) {
+      const double density = eamDensity(t.rhor, m, p);
+      rho[i] += density;
+      rho[j] += density;
+    } else {
+      const int ti = types[i];
+      const int tj = types[j];
+      rho[i] += eamDensity(t.rhor + t.rhorOffset[ti * t.numTypes + tj], m, p);
+      rho[j] += eamDensity(t.rhor + t.rhorOffset[tj * t.numTypes + ti], m, p);
+    }
+  });
+}
+
+template <bool kForces, bool kVirial, bool kSingle>
+void forceLoop(const CpuEamForceKernel::Chunk& task, const Tables& t, const double* fp, double* f,
+               CpuEamForceKernel::Sums& sums) {
+  const std::uint8_t* types = task.types;
+  double energy = 0.0;
+  double virial[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  forEachPair(task, t.grid.cutoffSq, [&](std::int32_t i, std::int32_t j, const double* d, double r2) {
+    const double r = std::sqrt(r2);
+    int m;
+    double p;
+    eamRadialIndex(t.grid, r, m, p);
+    double fOverR;
+    double pairEnergy;
+    if constexpr (kSingle) {
+      eamPairForceOneElement(t.rhor, t.z2r, m, p, r, fp[i], fp[j], fOverR, pairEnergy);
+    } else {
+      const int ti = types[i];
+      const int tj = types[j];
+      eamPairForce(t.rhor + t.rhorOffset[ti * t.numTypes + tj], t.rhor + t.rhorOffset[tj * t.numTypes + ti],
+                   t.z2r + t.z2rOffset[ti * t.numTypes + tj], m, p, r, fp[i], fp[j], fOverR, pairEnergy);
+    }
+    energy += pairEnergy;
+    if constexpr (kForces) {
+      const double fx = fOverR * d[0];
+      const double fy = fOverR * d[1];
+      const double fz = fOverR * d[2];
+      f[3 * i] -= fx;
+      f[3 * i + 1] -= fy;
+      f[3 * i + 2] -= fz;
+      f[3 * j] += fx;
+      f[3 * j + 1] += fy;
+      f[3 * j + 2] += fz;
+    }
+    if constexpr (kVirial) addPairVirial(virial, d, fOverR);
+  });
+  sums.energy += energy;
+  for (int c = 0; c < 6; ++c) sums.virial[c] += virial[c];
+}
+
+using ForceLoop = void (*)(const CpuEamForceKernel::Chunk&, const Tables&, const double*, double*, CpuEamForceKernel::Sums&);
+
+template <std::size_t... kCodes>
+constexpr std::array<ForceLoop, sizeof...(kCodes)> forceLoops(std::index_sequence<kCodes...>) {
+  return {{&forceLoop<(kCodes & 4) != 0, (kCodes & 2) != 0, (kCodes & 1) != 0>...}};
+}
+
+/** Every forceLoop, indexed by forces·4 + virial·2 + single. */
+constexpr std::array<ForceLoop, 8> kForceLoops = forceLoops(std::make_index_sequence<8>());
+
+}  // namespace
+
+CpuEamForceKernel::CpuEamForceKernel(const EamForceSpec& spec)
+    : model_(spec.model), tables_(spec.tables), grid_(spec.tables->grid()), numTypes_(spec.tables->numElements()) {
+  const std::size_t rTable = static_cast<std::size_t>(grid_.nr + 1) * kEamSplineStride;
+  const std::size_t rhoTable = static_cast<std::size_t>(grid_.nrho + 1) * kEamSplineStride;
+  for (int a = 0; a < numTypes_; ++a) {
+    frhoOffset_.push_back(a * rhoTable);
+    for (int b = 0; b < numTypes_; ++b) {
+      rhorOffset_.push_back(tables_->rhorTableOf(a, b) * rTable);
+      z2rOffset_.push_back(tables_->z2rTableOf(a, b) * rTable);
+    }
+  }
+}
+
+const double* CpuEamForceKernel::localPositions(std::int64_t s, const BatchStorage& storage, Workspace& workspace) const {
+  const SystemNeighborList& list = neighbors_.list(s);
+  const double* x = storage.f64(Field::Positions) + 3 * static_cast<std::int64_t>(list.atomBegin);
+  if (list.wrap.empty()) return x;
+  workspace.wrapped.resize(3 * static_cast<std::size_t>(list.atomCount));
+  wrappedPositions(list, x, workspace.wrapped.data());
+  return workspace.wrapped.data();
+}
+
+void CpuEamForceKernel::density(const Chunk& task, double* rho) const {
+  const Tables t{grid_, tables_->rhorSplines().data(), tables_->z2rSplines().data(), rhorOffset_.data(), z2rOffset_.data(), numTypes_};
+  numTypes_ == 1 ? densityLoop<true>(task, t, rho) : densityLoop<false>(task, t, rho);
+}
+
+double CpuEamForceKernel::embed(const std::uint8_t* types, const double* rho, double* fp, std::int64_t begin,
+                                std::int64_t end) const {
+  const double* frho = tables_->frhoSplines().data();
+  double energy = 0.0;
+  for (std::int64_t i = begin; i < end; ++i) {
+    double embedding;
+    eamEmbedding(grid_, frho + frhoOffset_[types[i]], rho[i], embedding, fp[i]);
+    energy += embedding;
+  }
+  return energy;
+}
+
+void CpuEamForceKernel::forces(const Chunk& chunk, const double* fp, double* f, bool virial, Sums& sums) const {
+  const Tables t{grid_, tables_->rhorSplines().data(), tables_->z2rSplines().data(), rhorOffset_.data(), z2rOffset_.data(), numTypes_};
+  kForceLoops[(f != nullptr ? 4 : 0) | (virial ? 2 : 0) | (numTypes_ == 1 ? 1 : 0)](chunk, t, fp, f, sums);
+}
+
+void CpuEamForceKernel::execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
+                                std::vector<double>& virial) {
+  const FieldSet writes = FieldSet{Field::Energy}.with(Field::Forces, request.forces).with(Field::Stress, request.stress);
+  FieldSet reads{Field::Positions, Field::Cell, Field::Pbc, Field::Ptr};
+  // Systems left out keep their results, so a partial compute must start from the current outputs.
+  if (request.systems != nullptr) reads = reads | writes;
+  BatchStorage& storage = backend.arraysFor(Kernel::EamForces, reads, writes);
+  neighbors_.bind(storage, std::sqrt(grid_.cutoffSq), skin);
+  const std::int64_t systems = storage.numSystems();
+  if (request.stress) virial.assign(9 * static_cast<std::size_t>(systems), 0.0);
+  const Pass pass{storage, request, types.types->data(), virial};
+
+  ThreadPool& pool = ThreadPool::global();
+  const int threads = pool.threads();
+  if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
+  const std::int32_t* ptr = storage.i32(Field::Ptr);
+  const std::int64_t share = storage.numAtoms() / threads;
+  auto large = [&](std::int64_t s) {
+    const std::int64_t count = ptr[s + 1] - ptr[s];
+    return threads > 1 && count >= kParallelAtoms && count > share;
+  };
+  auto wanted = [&](std::int64_t s) { return request.systems == nullptr || request.systems[s] != 0; };
+  pool.parallelFor(0, systems, 1, [&](std::int64_t lo, std::int64_t hi, int thread) {
+    for (std::int64_t s = lo; s < hi; ++s) {
+      if (wanted(s) && !large(s)) computeSystem(s, pass, workspaces_[thread]);
+    }
+  });
+  for (std::int64_t s = 0; s < systems; ++s) {
+    if (wanted(s) && large(s)) computeLargeSystem(s, pass);
+  }
+  const double* energy = storage.f64(Field::Energy);
+  for (std::int64_t s = 0; s < systems; ++s) {
+    if (wanted(s) && !std::isfinite(energy[s])) checkOverlap(model_, s, backend, storage, neighbors_.list(s));
+  }
+}
+
+void CpuEamForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspace& workspace) {
+  BatchStorage& storage = pass.storage;
+  if (neighbors_.stale(s, storage)) neighbors_.build(s, storage, workspace.scratch);
+  const SystemNeighborList& list = neighbors_.list(s);
+  const std::int64_t begin = list.atomBegin;
+  const std::int64_t count = list.atomCount;
+  const std::uint8_t* types = pass.types + begin;
+  const Chunk base{&list, nullptr, localPositions(s, storage, workspace), types};
+
+  workspace.rho.assign(static_cast<std::size_t>(count), 0.0);
+  workspace.fp.resize(static_cast<std::size_t>(count));
+  for (const NeighborChunk& chunk : list.chunks) {
+    Chunk task = base;
+    task.chunk = &chunk;
+    density(task, workspace.rho.data());
+  }
+  Sums sums;
+  sums.energy = embed(types, workspace.rho.data(), workspace.fp.data(), 0, count);
+
+  double* f = pass.request.forces ? storage.f64(Field::Forces) + 3 * begin : nullptr;
+  if (f != nullptr) std::fill(f, f + 3 * count, 0.0);
+  for (const NeighborChunk& chunk : list.chunks) {
+    Chunk task = base;
+    task.chunk = &chunk;
+    forces(task, workspace.fp.data(), f, pass.request.stress, sums);
+  }
+  finishSystem(s, pass, sums);
+}
+
+void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const Pass& pass) {
+  BatchStorage& storage = pass.storage;
+  ThreadPool& pool = ThreadPool::global();
+  Workspace& main = workspaces_[0];
+  if (neighbors_.stale(s, storage)) neighbors_.build(s, storage, main.scratch);
+  const SystemNeighborList& list = neighbors_.list(s);
+  const std::int64_t begin = list.atomBegin;
+  const std::int64_t count = list.atomCount;
+  const std::uint8_t* types = pass.types + begin;
+  const Chunk base{&list, nullptr, localPositions(s, storage, main), types};
+
+  // Contiguous runs of chunks with about equal pair counts, one per thread; fixed for a given list. Each
+  // group touches the atoms [low, high) of its chunks (a slab of the system when atoms are numbered
+  // roughly in space); group 0 writes the system's arrays directly.
+  const int groups = pool.threads();
+  std::vector<std::size_t> firstChunk(static_cast<std::size_t>(groups) + 1, list.chunks.size());
+  firstChunk[0] = 0;
+  std::int64_t seen = 0;
+  int group = 1;
+  for (std::size_t c = 0; c < list.chunks.size() && group < groups; ++c) {
+    while (group < groups && seen * groups >= list.pairs * group) firstChunk[group++] = c;
+    seen += static_cast<std::int64_t>(list.chunks[c].entries.size());
+  }
+  std::vector<std::int64_t> low(static_cast<std::size_t>(groups), count);
+  std::vector<std::int64_t> high(static_cast<std::size_t>(groups), 0);
+  for (int g = 0; g < groups; ++g) {
+    for (std::size_t c = firstChunk[g]; c < firstChunk[g + 1]; ++c) {
+      low[g] = std::min<std::int64_t>(low[g], list.chunks[c].atomLow);
+      high[g] = std::max<std::int64_t>(high[g], list.chunks[c].atomHigh);
+    }
+    low[g] = std::min(low[g], high[g]);
+  }
+  for (int g = 1; g < groups; ++g) {
+    Workspace& workspace = workspaces_[g];
+    if (workspace.groupCapacity < static_cast<std::size_t>(count)) {
+      workspace.groupRho.reset(new double[static_cast<std::size_t>(count)]);
+      workspace.groupForces.reset(new double[3 * static_cast<std::size_t>(count)]);
+      workspace.groupCapacity = static_cast<std::size_t>(count);
+    }
+  }
+  auto runGroups = [&](auto&& body) {
+    pool.parallelFor(0, groups, 1, [&](std::int64_t lo, std::int64_t hi, int) {
+      for (std::int64_t g = lo; g < hi; ++g) {
+        Chunk task = base;
+        for (std::size_t c = firstChunk[g]; c < firstChunk[g + 1]; ++c) {
+          task.chunk = &list.chunks[c];
+          body(static_cast<int>(g), task);
+        }
+      }
+    });
+  };
+  // Adds every group's buffer (`stride` values per atom) into `out`, in group order.
+  auto gather = [&](double* out, int stride, auto bufferOf) {
+    pool.parallelFor(0, count, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
+      for (int g = 1; g < groups; ++g) {
+        const double* buffer = bufferOf(g);
+        const std::int64_t to = stride * std::min(hi, high[g]);
+        for (std::int64_t k = stride * std::max(lo, low[g]); k < to; ++k) out[k] += buffer[k];
+      }
+    });
+  };
+
+  // Densities.
+  main.rho.assign(static_cast<std::size_t>(count), 0.0);
+  main.fp.resize(static_cast<std::size_t>(count));
+  for (int g = 1; g < groups; ++g) std::fill(workspaces_[g].groupRho.get() + low[g], workspaces_[g].groupRho.get() + high[g], 0.0);
+  runGroups([&](int g, const Chunk& task) { density(task, g == 0 ? main.rho.data() : workspaces_[g].groupRho.get()); });
+  gather(main.rho.data(), 1, [&](int g) { return workspaces_[g].groupRho.get(); });
+
+  // Embedding, in fixed atom blocks so the energy sums in the same order for any thread count.
+  const std::int64_t blocks = (count + kAtomsPerTask - 1) / kAtomsPerTask;
+  std::vector<double> blockEnergy(static_cast<std::size_t>(blocks), 0.0);
+  pool.parallelFor(0, blocks, 1, [&](std::int64_t lo, std::int64_t hi, int) {
+    for (std::int64_t b = lo; b < hi; ++b) {
+      blockEnergy[b] = embed(types, main.rho.data(), main.fp.data(), b * kAtomsPerTask, std::min(count, (b + 1) * kAtomsPerTask));
+    }
+  });
+  Sums total;
+  for (double e : blockEnergy) total.energy += e;
+
+  // Forces.
+  double* out = pass.request.forces ? storage.f64(Field::Forces) + 3 * begin : nullptr;
+  if (out != nullptr) {
+    std::fill(out, out + 3 * count, 0.0);
+    for (int g = 1; g < groups; ++g) {
+      std::fill(workspaces_[g].groupForces.get() + 3 * low[g], workspaces_[g].groupForces.get() + 3 * high[g], 0.0);
+    }
+  }
+  std::vector<Sums> sums(static_cast<std::size_t>(groups));
+  runGroups([&](int g, const Chunk& task) {
+    double* f = out == nullptr ? nullptr : g == 0 ? out : workspaces_[g].groupForces.get();
+    forces(task, main.fp.data(), f, pass.request.stress, sums[g]);
+  });
+  if (out != nullptr) gather(out, 3, [&](int g) { return workspaces_[g].groupForces.get(); });
+  for (const Sums& part : sums) {
+    total.energy += part.energy;
+    for (int c = 0; c < 6; ++c) total.virial[c] += part.virial[c];
+  }
+  finishSystem(s, pass, total);
+}
+
+void CpuEamForceKernel::finishSystem(std::int64_t s, const Pass& pass, const Sums& sums) {
+  BatchStorage& storage = pass.storage;
+  storage.f64(Field::Energy)[s] = sums.energy;
+  if (!pass.request.stress) return;
+  const double* v = sums.virial;
+  const double w[9] = {v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2]};
+  std::copy(w, w + 9, pass.virial.begin() + 9 * s);
+  // σ = −W/V as the pair kernel reports it; a cell without volume (a cluster) has no stress.
+  const double* cell = storage.f64(Field::Cell) + 9 * s;
+  double scale = 0.0;
+  for (int k = 0; k < 9; ++k) scale = std::max(scale, std::fabs(cell[k]));
+  const double volume = std::fabs(det3(cell));
+  double* stress = storage.f64(Field::Stress) + 9 * s;
+  const bool hasVolume = scale > 0.0 && volume > 1e-12 * scale * scale * scale;
+  for (int k = 0; k < 9; ++k) stress[k] = hasVolume ? (0.0 - w[k]) / volume : 0.0;
+}
+
+}  // namespace hookmd

@@ -1,0 +1,76 @@
+// The CPU reference of the EAM force kernel, over the same per-system half neighbor lists (NeighborCache)
+// as the pair potentials: a density pass with Newton's third law, the embedding of every atom, then a force
+// pass. Batches run one system per task; a system of at least kParallelAtoms atoms runs alone, its neighbor
+// chunks split into one group per thread, each group accumulating densities and forces into its own buffer,
+// the buffers summed in group order (CpuPairForceKernel's scheme).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "kernels/EamForceKernel.h"
+
+namespace hookmd {
+
+class CpuEamForceKernel final : public EamForceKernel {
+ public:
+  explicit CpuEamForceKernel(const EamForceSpec& spec);
+
+  void execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
+               std::vector<double>& virial) override;
+  NeighborStats neighborStats() const override { return neighbors_.stats(); }
+
+  /** Sums of one system (or one chunk group): energy, and xx, yy, zz, xy, xz, yz of W = Σ d⊗F. */
+  struct Sums {
+    double energy = 0.0;
+    double virial[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  };
+  /** One neighbor chunk, in the system's local atom numbering. */
+  struct Chunk {
+    const SystemNeighborList* list;
+    const NeighborChunk* chunk;
+    const double* x;
+    const std::uint8_t* types;
+  };
+
+ private:
+  struct Workspace {
+    NeighborScratch scratch;
+    std::vector<double> wrapped;
+    std::vector<double> rho;
+    std::vector<double> fp;
+    /** A group's density and force buffers; only the atom range the group touches is ever zeroed. */
+    std::unique_ptr<double[]> groupRho;
+    std::unique_ptr<double[]> groupForces;
+    std::size_t groupCapacity = 0;
+  };
+  struct Pass {
+    BatchStorage& storage;
+    const ComputeRequest& request;
+    const std::uint8_t* types;
+    std::vector<double>& virial;
+  };
+
+  const double* localPositions(std::int64_t s, const BatchStorage& storage, Workspace& workspace) const;
+  void computeSystem(std::int64_t s, const Pass& pass, Workspace& workspace);
+  void computeLargeSystem(std::int64_t s, const Pass& pass);
+  void finishSystem(std::int64_t s, const Pass& pass, const Sums& sums);
+  void density(const Chunk& chunk, double* rho) const;
+  /** F and F' of atoms [begin, end); returns the sum of F. */
+  double embed(const std::uint8_t* types, const double* rho, double* fp, std::int64_t begin, std::int64_t end) const;
+  void forces(const Chunk& chunk, const double* fp, double* f, bool virial, Sums& sums) const;
+
+  const char* model_;
+  std::shared_ptr<const EamTables> tables_;
+  EamGrid grid_;
+  int numTypes_;
+  /** Offsets (in doubles) of each type's or type pair's spline table. */
+  std::vector<std::size_t> frhoOffset_;
+  std::vector<std::size_t> rhorOffset_;
+  std::vector<std::size_t> z2rOffset_;
+  std::vector<Workspace> workspaces_;
+  NeighborCache neighbors_;
+};
+
+}  // namespace hookmd

@@ -1,0 +1,98 @@
+#include "models/Eam.h"
+
+#include <cmath>
+#include <string>
+
+#include "core/Error.h"
+#include "cpu/CpuEamForceKernel.h"
+#include "models/Messages.h"
+
+namespace hookmd {
+
+namespace {
+constexpr int kMaxAtomicNumber = 118;
+}  // namespace
+
+Eam::Eam(const EamFileData& data, std::optional<double> skin)
+    : tables_(std::make_shared<const EamTables>(data)), cutoff_(data.cutoff) {
+  typeOfZ_.assign(kMaxAtomicNumber + 1, -1);
+  for (int t = 0; t < tables_->numElements(); ++t) {
+    const int z = tables_->elements()[t];
+    if (typeOfZ_[z] >= 0) fail("INVALID_POTENTIAL", "EAM: element " + elementSymbol(z) + " appears twice in the potential file");
+    typeOfZ_[z] = t;
+  }
+  if (skin) setSkin(*skin);
+}
+
+void Eam::setSkin(double skin) {
+  if (!std::isfinite(skin)) fail("INVALID_PARAMETER", "EAM: skin must be finite, got " + formatNumber(skin));
+  if (skin < 0.0) fail("INVALID_SKIN", "EAM: skin must be >= 0, got " + formatNumber(skin));
+  skin_ = skin;
+}
+
+void Eam::checkLayout(Backend& backend) {
+  if (stampOf(backend, Field::Ptr) == checkedPtr_) return;
+  const BatchStorage& storage = backend.host({Field::Ptr});
+  const std::int32_t* ptr = storage.i32(Field::Ptr);
+  const std::int64_t systems = storage.numSystems();
+  bool ok = ptr[0] == 0 && ptr[systems] == storage.numAtoms();
+  for (std::int64_t s = 0; ok && s < systems; ++s) ok = ptr[s + 1] >= ptr[s];
+  if (!ok) fail("INVALID_BATCH", "EAM: the batch's ptr offsets do not partition its atoms");
+  checkedPtr_ = stampOf(backend, Field::Ptr);
+}
+
+void Eam::assignTypes(Backend& backend) {
+  if (stampOf(backend, Field::AtomicNumbers) == typedAtoms_ && stampOf(backend, Field::Ptr) == typedPtr_) return;
+  const BatchStorage& storage = backend.host({Field::AtomicNumbers, Field::Ptr});
+  const std::int32_t* z = storage.i32(Field::AtomicNumbers);
+  const std::int32_t* ptr = storage.i32(Field::Ptr);
+  const std::int64_t atoms = storage.numAtoms();
+  types_.resize(static_cast<std::size_t>(atoms));
+  for (std::int64_t i = 0; i < atoms; ++i) {
+    const int type = z[i] >= 0 && z[i] <= kMaxAtomicNumber ? typeOfZ_[z[i]] : -1;
+    if (type < 0) {
+      std::int64_t s = 0;
+      while (ptr[s + 1] <= i) ++s;
+      std::string covered;
+      for (int element : tables_->elements()) covered += (covered.empty() ? "" : ", ") + elementSymbol(element);
+      fail("MISSING_SPECIES", "EAM: atom " + std::to_string(i - ptr[s]) + " of system " + std::to_string(s) + " is " +
+                                  elementSymbol(z[i]) + " (Z " + std::to_string(z[i]) +
+                                  "), which the potential file does not describe; it covers " + covered);
+    }
+    types_[i] = static_cast<std::uint8_t>(type);
+  }
+  typedAtoms_ = stampOf(backend, Field::AtomicNumbers);
+  typedPtr_ = stampOf(backend, Field::Ptr);
+  ++typesVersion_;
+}
+
+void Eam::compute(Backend& backend, const ComputeRequest& request) {
+  if (!(skin_ >= 0.0)) {
+    fail("SKIN_UNSET", "EAM: the Verlet skin is not set; pass skin, or compute through the TypeScript model once so it "
+                       "takes the batch units' default");
+  }
+  checkLayout(backend);
+  assignTypes(backend);
+  if (kernelBackend_ != backend.id()) {
+    // A backend creates the kernels it implements; the CPU reference serves for the others.
+    if (kernel_) {
+      const NeighborStats old = kernel_->neighborStats();
+      retired_.builds += old.builds;
+      retired_.resets += old.resets;
+    }
+    const EamForceSpec spec{"EAM", tables_};
+    kernel_ = backend.createEamForceKernel(spec);
+    if (!kernel_) kernel_ = std::make_unique<CpuEamForceKernel>(spec);
+    kernelBackend_ = backend.id();
+  }
+  kernel_->execute(backend, request, AtomTypes{&types_, typesVersion_}, skin_, virial_);
+}
+
+NeighborStats Eam::neighborStats() const {
+  NeighborStats stats = kernel_ ? kernel_->neighborStats() : NeighborStats();
+  stats.builds += retired_.builds;
+  stats.resets += retired_.resets;
+  return stats;
+}
+
+}  // namespace hookmd

@@ -1,0 +1,66 @@
+// EAM: the embedded-atom method of LAMMPS's `pair_style eam`, `eam/alloy` and `eam/fs`
+// (math/EamEval.h, models/EamTables.h). The API layer: it owns the tables, assigns each atom the
+// potential's element index, and hands both to the EAM kernel of the batch's backend.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "kernels/EamForceKernel.h"
+#include "models/EamTables.h"
+#include "models/Potential.h"
+
+namespace hookmd {
+
+class Eam final : public Potential {
+ public:
+  /** Validates and splines `data` (NativeError INVALID_POTENTIAL); without `skin`, setSkin() must come first. */
+  Eam(const EamFileData& data, std::optional<double> skin);
+
+  const char* name() const noexcept override { return "EAM"; }
+  double cutoff() const noexcept override { return cutoff_; }
+  double skin() const noexcept override { return skin_; }
+  void setSkin(double skin) override;
+  /**
+   * As Potential::compute; throws MISSING_SPECIES (naming the system and the element) when an atom's
+   * element is not in the potential file.
+   */
+  void compute(Backend& backend, const ComputeRequest& request) override;
+  const std::vector<double>& virial() const noexcept override { return virial_; }
+  NeighborStats neighborStats() const override;
+
+ private:
+  void checkLayout(Backend& backend);
+  void assignTypes(Backend& backend);
+
+  std::shared_ptr<const EamTables> tables_;
+  double cutoff_;
+  double skin_ = -1.0;
+  /** Element index of each atomic number in the potential (−1: not in the file). */
+  std::vector<int> typeOfZ_;
+  std::vector<std::uint8_t> types_;
+  std::vector<double> virial_;
+
+  /** Which contents of one backend's field a cached result was derived from (as in PairPotential). */
+  struct Stamp {
+    std::uint64_t backend = 0;
+    std::uint64_t generation = 0;
+    std::uint64_t version = 0;
+    bool operator==(const Stamp& other) const {
+      return backend == other.backend && generation == other.generation && version == other.version;
+    }
+  };
+  static Stamp stampOf(const Backend& backend, Field field) { return {backend.id(), backend.generation(), backend.version(field)}; }
+
+  std::uint64_t kernelBackend_ = 0;
+  std::unique_ptr<EamForceKernel> kernel_;
+  NeighborStats retired_;
+  Stamp checkedPtr_;
+  Stamp typedAtoms_;
+  Stamp typedPtr_;
+  std::uint64_t typesVersion_ = 0;
+};
+
+}  // namespace hookmd

@@ -154,6 +154,8 @@ export type {
   VelocityOptions,
   VelocityVerletOptions,
 } from './dynamics/index.js';
+export { CellFilter, LBFGS } from './dynamics/index.js';
+export type { CellFilterOptions, LbfgsOptions } from './dynamics/index.js';
 
 export {
   ASE_FS,

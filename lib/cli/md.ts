@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 
 import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
-import { initializeVelocities, ProgressHook, type ProgressEvent } from '../dynamics/index.js';
+import { initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
 import { HookmdAbortError } from '../errors.js';
 import { readExtxyz, writeExtxyz } from '../io/index.js';
 import { configError } from './config-file.js';
@@ -15,6 +15,9 @@ import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
 import { printSummary } from './summary.js';
+
+// 1 eV/Å³ in bar, the pressure unit LAMMPS's metal units print.
+const EV_PER_CUBIC_ANGSTROM_IN_BAR = 1.602176634e6;
 
 /** Flags of `hookmd md`. */
 export interface MdOptions extends CommonOptions, ModelOptions {
@@ -77,7 +80,9 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, seed }, model(), units);
     const traj = options.traj;
     if (traj !== undefined) engine.register(opening('--traj', () => new SnapshotHook({ path: traj, frequency: options.trajEvery, units })));
-    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery));
+    // Pressure is defined for systems with a cell volume: then the log and the progress line show it.
+    const periodic = batch.numSystems > 0 && new SystemScalars(batch).volume.every((v) => v > 0);
+    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery, periodic));
     const mode = progressMode(options.quiet);
     // T and E as of the last progress report, also shown on the final line.
     let detail: string | undefined;
@@ -85,9 +90,12 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     if (mode !== 'none') {
       const frequency = Math.min(1000, Math.max(1, Math.round(options.steps / 200)));
       const [t, e] = units === 'lj' ? ['', ' ε'] : [' K', ' eV'];
-      const thermo = (event: ProgressEvent): string => `T ${event.temperature.toFixed(1)}${t}, E ${event.totalEnergy.toPrecision(8)}${e}`;
+      const [p, toShown] = units === 'lj' ? ['', 1] : [' bar', EV_PER_CUBIC_ANGSTROM_IN_BAR];
+      const pressure = (event: ProgressEvent): string => (event.pressure === undefined ? '' : `, P ${(event.pressure * toShown).toPrecision(5)}${p}`);
+      const thermo = (event: ProgressEvent): string => `T ${event.temperature.toFixed(1)}${t}, E ${event.totalEnergy.toPrecision(8)}${e}${pressure(event)}`;
       engine.register(new ProgressHook({
         frequency,
+        pressure: periodic,
         onProgress: (event) => {
           detail = thermo(event);
           progress.update({ done: event.step, step: event.step, detail });

@@ -154,8 +154,8 @@ export type {
   VelocityOptions,
   VelocityVerletOptions,
 } from './dynamics/index.js';
-export { CellFilter, LBFGS } from './dynamics/index.js';
-export type { CellFilterOptions, LbfgsOptions } from './dynamics/index.js';
+export { CellFilter, LBFGS, NPT } from './dynamics/index.js';
+export type { CellFilterOptions, LbfgsOptions, NptOptions } from './dynamics/index.js';
 
 export {
   ASE_FS,

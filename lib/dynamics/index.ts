@@ -19,6 +19,8 @@ export { GradientDescent } from './integrators/gradient-descent.js';
 export type { GradientDescentOptions } from './integrators/gradient-descent.js';
 export { LBFGS } from './integrators/lbfgs.js';
 export type { LbfgsOptions } from './integrators/lbfgs.js';
+export { NPT } from './integrators/npt.js';
+export type { NptOptions } from './integrators/npt.js';
 export { CellFilter } from './cell-filter.js';
 export type { CellFilterOptions } from './cell-filter.js';
 export { CONVERGENCE_KEYS, ConvergenceHook } from './hooks/convergence-hook.js';

@@ -128,6 +128,15 @@ const STAGES: readonly JsonSchema[] = [
     tdamp: positive('Thermostat damping time (default 100·dt).'),
     chainLength: { type: 'integer', minimum: 1, maximum: 10, description: 'Chain length (default 3).' },
   }, ['temperature', 'steps']),
+  stage('npt', 'NPT: Nosé–Hoover chains and the Martyna–Tobias–Klein barostat (LAMMPS fix npt); orthorhombic cells.', {
+    dt,
+    temperature: positive('Target temperature (K in metal units, ε/k_B in lj).'),
+    pressure: { type: 'number', description: 'Target pressure (eV/Å³ in metal units, ε/σ³ in lj).' },
+    tdamp: positive('Thermostat damping time (default 100·dt).'),
+    pdamp: positive('Barostat damping time (default 1000·dt).'),
+    couple: { enum: ['iso', 'aniso'], description: 'iso: the cell scales uniformly (default); aniso: each axis on its own.' },
+    chainLength: { type: 'integer', minimum: 1, maximum: 10, description: 'Links of each chain (default 3).' },
+  }, ['temperature', 'pressure', 'steps']),
 ];
 
 const sinkFile: Record<string, JsonSchema> = {

@@ -9,6 +9,7 @@ import {
   GradientDescent,
   LBFGS,
   Langevin,
+  NPT,
   NoseHooverChain,
   VelocityVerlet,
   type Dynamics,
@@ -55,6 +56,10 @@ export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsN
     case 'nve': return new VelocityVerlet({ model, dt });
     case 'langevin': return new Langevin({ model, dt, temperature: p.temperature, friction: p.friction ?? defaultFriction(units), seed: p.seed });
     case 'nhc': return new NoseHooverChain({ model, dt, temperature: p.temperature, tdamp: p.tdamp, chainLength: p.chainLength });
+    case 'npt': {
+      const couple = (parameters as { couple?: 'iso' | 'aniso' }).couple;
+      return new NPT({ model, dt, temperature: p.temperature, pressure: p.pressure, tdamp: p.tdamp, pdamp: p.pdamp, couple, chainLength: p.chainLength });
+    }
   }
 }
 

@@ -14,7 +14,7 @@ export interface ModelConfig {
 
 /** One entry of `stages`: an engine, its parameters, and how a system leaves it. */
 export interface StageConfig {
-  readonly type: 'fire' | 'fire2' | 'gd' | 'lbfgs' | 'nve' | 'langevin' | 'nhc';
+  readonly type: 'fire' | 'fire2' | 'gd' | 'lbfgs' | 'nve' | 'langevin' | 'nhc' | 'npt';
   /** Step budget in this stage. */
   readonly steps?: number;
   /** Force convergence threshold (optimizers). */

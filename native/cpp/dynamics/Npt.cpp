@@ -97,10 +97,14 @@ void pressVelocities(double* v, std::int32_t begin, std::int32_t end, const doub
   }
 }
 
-/** The cell's volume; throws unless the cell is orthorhombic (diagonal) with positive lengths. */
+/**
+ * The cell's volume; throws unless the cell is orthorhombic with positive lengths. Off-diagonal entries up to
+ * 1e-12 of the longest side count as zero: a cell relaxed through a cell filter carries rounding there.
+ */
 double orthorhombicVolume(const double* cell, std::int64_t s) {
+  const double tolerance = 1e-12 * std::max({std::fabs(cell[0]), std::fabs(cell[4]), std::fabs(cell[8])});
   for (int k = 0; k < 9; ++k) {
-    if (k % 4 != 0 && cell[k] != 0.0) fail("INVALID_CELL", "NPT: system " + std::to_string(s) + " has a triclinic cell; NPT needs orthorhombic (diagonal) cells");
+    if (k % 4 != 0 && !(std::fabs(cell[k]) <= tolerance)) fail("INVALID_CELL", "NPT: system " + std::to_string(s) + " has a triclinic cell; NPT needs orthorhombic (diagonal) cells");
   }
   if (!(cell[0] > 0.0 && cell[4] > 0.0 && cell[8] > 0.0)) fail("INVALID_CELL", "NPT: system " + std::to_string(s) + " needs a cell with positive lengths");
   return cell[0] * cell[4] * cell[8];

@@ -21,6 +21,8 @@ export { LBFGS } from './integrators/lbfgs.js';
 export type { LbfgsOptions } from './integrators/lbfgs.js';
 export { NPT } from './integrators/npt.js';
 export type { NptOptions } from './integrators/npt.js';
+export { NPTLangevin } from './integrators/npt-langevin.js';
+export type { NptLangevinOptions } from './integrators/npt-langevin.js';
 export { CellFilter } from './cell-filter.js';
 export type { CellFilterOptions } from './cell-filter.js';
 export { CONVERGENCE_KEYS, ConvergenceHook } from './hooks/convergence-hook.js';

@@ -10,6 +10,7 @@
 #include "dynamics/Lbfgs.h"
 #include "dynamics/NoseHooverChain.h"
 #include "dynamics/Npt.h"
+#include "dynamics/NptLangevin.h"
 #include "dynamics/VelocityVerlet.h"
 
 namespace hookmd {
@@ -33,6 +34,7 @@ std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string
   if (type == "Langevin") return std::make_unique<Langevin>(parameters, numSystems);
   if (type == "NoseHooverChain") return std::make_unique<NoseHooverChain>(parameters, numSystems);
   if (type == "NPT") return std::make_unique<Npt>(parameters, numSystems);
+  if (type == "NPTLangevin") return std::make_unique<NptLangevin>(parameters, numSystems);
   if (type == "FIRE") return std::make_unique<Fire>(parameters, numSystems);
   if (type == "FIRE2") return std::make_unique<Fire2>(parameters, numSystems);
   if (type == "GradientDescent") return std::make_unique<GradientDescent>(parameters, numSystems);
@@ -55,7 +57,7 @@ std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string
     return std::make_unique<FusedIntegrator>(backend, types, parameters, numSystems);
   }
   fail("UNKNOWN_INTEGRATOR", "createIntegrator: unknown integrator '" + type +
-                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, NPT, FIRE, FIRE2, GradientDescent, LBFGS, CellFilter:<optimizer>, Fused:A|B|...)");
+                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, NPT, NPTLangevin, FIRE, FIRE2, GradientDescent, LBFGS, CellFilter:<optimizer>, Fused:A|B|...)");
 }
 
 }  // namespace hookmd

@@ -122,6 +122,18 @@ describe('CellFilter', () => {
     after.forEach((x, k) => expect(x).toBeCloseTo(ratio * before[k], 10));
   });
 
+  it("the 'stress' criterion takes |σ − σ_target|: a compressed crystal (every σ_ii < 0) does not pass it", () => {
+    const batch = Batch.fromSystems([repeat(bulk('Ar', 'fcc', { a: 4.9, cubic: true }), [2, 2, 2])]);
+    const check = new ConvergenceHook({ criteria: [{ key: 'stress', threshold: 1e-3 }], targetStatus: null });
+    const result = new FIRE({ model: model(), maxStep: 1e-9, convergence: check }).runSync(batch, { steps: 1 });
+    expect(batch.read('stress')[0]).toBeLessThan(-1e-3);
+    expect(Array.from(result.converged)).toEqual([0]);
+    // The same criterion at the crystal's own pressure passes.
+    const pressure = -batch.read('stress')[0];
+    const atTarget = new ConvergenceHook({ criteria: [{ key: 'stress', threshold: 1e-6, pressure }], targetStatus: null });
+    expect(Array.from(new FIRE({ model: model(), maxStep: 1e-12, convergence: atTarget }).runSync(batch, { steps: 1 }).converged)).toEqual([1]);
+  });
+
   it('rejects bad options with typed errors', () => {
     expect(() => new CellFilter({ scalarPressure: Number.NaN })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETER' }));
     expect(() => new CellFilter({ hydrostaticStrain: 1 as never })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETER' }));

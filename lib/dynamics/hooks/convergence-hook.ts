@@ -32,8 +32,9 @@ export interface ConvergenceCriterion {
   /** Decides per system from the reduced values; makes the hook run from JS. */
   customOp?: (values: Float64Array, threshold: number) => ArrayLike<boolean | number>;
   /**
-   * Only with key 'stress': the target pressure P (the batch's units, a CellFilter's scalarPressure). The
-   * system's value is then max_ij |σ_ij − σ_target,ij| with σ_target = −P·I, and `reduceOp` is not used.
+   * Only with key 'stress' and no `reduceOp`: the target pressure P (the batch's units, a CellFilter's
+   * scalarPressure; default 0). The system's value is max_ij |σ_ij − σ_target,ij| with σ_target = −P·I. With
+   * a `reduceOp`, 'stress' is reduced as any per-system row instead.
    */
   pressure?: number;
 }
@@ -60,6 +61,7 @@ const REDUCE_OPS: readonly ReduceOp[] = ['min', 'max', 'norm', 'mean', 'sum', 's
 // met, and the run would go on to its step limit.
 function neverNegative(c: ConvergenceCriterion): boolean {
   if (['fmax', 'energyChange', 'kineticEnergy', 'temperature'].includes(c.key)) return true;
+  if (c.key === 'stress' && c.reduceOp === undefined) return true;
   return c.reduceOp === 'norm' || c.reduceOp === 'systemNorm';
 }
 
@@ -177,7 +179,7 @@ export class ConvergenceHook {
     return {
       criteria: this.criteria.map((c) => {
         if (c.key === 'fmax') return { key: 'forces', threshold: c.threshold, op: 'norm' };
-        if (c.pressure !== undefined) return { key: 'stressDeviation', threshold: c.threshold, op: 'none', target: c.pressure };
+        if (isStressDeviation(c)) return { key: 'stressDeviation', threshold: c.threshold, op: 'none', target: c.pressure ?? 0 };
         return { key: c.key, threshold: c.threshold, op: c.reduceOp ?? 'none' };
       }),
       frequency: this.frequency,
@@ -238,9 +240,14 @@ export class ConvergenceHook {
         value: c.key,
       });
     }
-    if (c.pressure !== undefined) return stressDeviation(batch.read('stress'), c.pressure);
+    if (isStressDeviation(c)) return stressDeviation(batch.read('stress'), c.pressure ?? 0);
     return criterionValues(batch, nativeBatchOf(batch), c.key, c.reduceOp, this.#previous);
   }
+}
+
+/** The stress criterion of variable-cell relaxation: key 'stress' without a reduceOp. */
+function isStressDeviation(c: ConvergenceCriterion): boolean {
+  return c.key === 'stress' && c.reduceOp === undefined;
 }
 
 /** max_ij |σ_ij + P·δ_ij| per system: the distance of each stress from the hydrostatic target −P·I. */

@@ -159,6 +159,8 @@ export type {
   VelocityOptions,
   VelocityVerletOptions,
 } from './dynamics/index.js';
+export { CellFilter, LBFGS, NPT, NPTLangevin } from './dynamics/index.js';
+export type { CellFilterOptions, LbfgsOptions, NptLangevinOptions, NptOptions } from './dynamics/index.js';
 
 export {
   ASE_FS,

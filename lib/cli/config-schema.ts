@@ -97,13 +97,34 @@ const FIRE_PARAMETERS: Record<string, JsonSchema> = {
   fAlpha: positive('α decay factor (default 0.99).'),
 };
 
+// Variable-cell relaxation through a cell filter (ASE's FrechetCellFilter) on any optimizer stage.
+const cell: JsonSchema = {
+  type: 'object',
+  description: 'Relax each cell with its atoms (ASE FrechetCellFilter). A system converges when fmax holds and every |σ_ij + P·δ_ij| ≤ stress.',
+  properties: {
+    pressure: { type: 'number', description: 'Target pressure P (eV/Å³ in metal units, as ASE’s scalar_pressure; 1 GPa = 0.0062415 eV/Å³; default 0).' },
+    hydrostaticStrain: flag('Only scale the cell, keeping its shape (default false).'),
+    stress: positive('Stress convergence threshold (eV/Å³ in metal units; default fmax/100 per length unit).'),
+  },
+  additionalProperties: false,
+};
+
 const STAGES: readonly JsonSchema[] = [
-  stage('fire', 'FIRE relaxation (ASE semantics and defaults).', FIRE_PARAMETERS),
-  stage('fire2', 'FIRE 2.0 relaxation.', FIRE_PARAMETERS),
+  stage('fire', 'FIRE relaxation (ASE semantics and defaults).', { ...FIRE_PARAMETERS, cell }),
+  stage('fire2', 'FIRE 2.0 relaxation.', { ...FIRE_PARAMETERS, cell }),
   stage('gd', 'Gradient descent with a capped step.', {
     fmax,
     stepSize: positive('x += stepSize·F (Å²/eV in metal units; default 0.01).'),
     maxStep: positive('Largest displacement per step (default 0.2).'),
+    cell,
+  }),
+  stage('lbfgs', 'L-BFGS relaxation (ASE semantics and defaults), each system with its own history.', {
+    fmax,
+    memory: count('Position/force pairs kept per system (default 100).'),
+    maxStep: positive('Largest displacement of one atom per step (Å in metal units; default 0.2).'),
+    alpha: positive('Initial Hessian guess (eV/Å² in metal units; default 70).'),
+    damping: positive('Factor on every step (default 1).'),
+    cell,
   }),
   // MD never converges: without `steps` its systems would run until stream.maxSteps, a number the config never
   // stated, so MD stages must say how long they run.
@@ -120,6 +141,15 @@ const STAGES: readonly JsonSchema[] = [
     tdamp: positive('Thermostat damping time (default 100·dt).'),
     chainLength: { type: 'integer', minimum: 1, maximum: 10, description: 'Chain length (default 3).' },
   }, ['temperature', 'steps']),
+  stage('npt', 'NPT: Nosé–Hoover chains and the Martyna–Tobias–Klein barostat (LAMMPS fix npt); orthorhombic cells.', {
+    dt,
+    temperature: positive('Target temperature (K in metal units, ε/k_B in lj).'),
+    pressure: { type: 'number', description: 'Target pressure (eV/Å³ in metal units, ε/σ³ in lj).' },
+    tdamp: positive('Thermostat damping time (default 100·dt).'),
+    pdamp: positive('Barostat damping time (default 1000·dt).'),
+    couple: { enum: ['iso', 'aniso'], description: 'iso: the cell scales uniformly (default); aniso: each axis on its own.' },
+    chainLength: { type: 'integer', minimum: 1, maximum: 10, description: 'Links of each chain (default 3).' },
+  }, ['temperature', 'pressure', 'steps']),
 ];
 
 const sinkFile: Record<string, JsonSchema> = {

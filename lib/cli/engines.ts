@@ -1,12 +1,15 @@
 // Engines from stage configs: one engine per stage, fused when there are several or a stage has a step
 // budget (budgets are a FusedStage feature). Defaults that depend on units live here, in one place.
 import {
+  CellFilter,
   ConvergenceHook,
   FIRE,
   FIRE2,
   FusedStage,
   GradientDescent,
+  LBFGS,
   Langevin,
+  NPT,
   NoseHooverChain,
   VelocityVerlet,
   type Dynamics,
@@ -15,7 +18,7 @@ import { isHookmdError } from '../errors.js';
 import type { Model } from '../models/index.js';
 import { configError, parsePath } from './config-file.js';
 import { formatPath, type PathSegment } from './json-schema.js';
-import type { StageConfig, UnitsName } from './run-config.js';
+import type { CellConfig, StageConfig, UnitsName } from './run-config.js';
 
 /** MD time step when none is given: 1 fs (metal), 0.005 τ (lj), LAMMPS's usual choices. */
 export function defaultTimeStep(units: UnitsName): number {
@@ -27,19 +30,36 @@ export function defaultFriction(units: UnitsName): number {
   return units === 'lj' ? 1 : 0.01;
 }
 
+/**
+ * An optimizer stage's convergence: fmax, and with `cell` also the stress within `cell.stress` of −P·I (by
+ * default fmax/100 per length unit: 5e-4 eV/Å³, about 0.08 GPa, for fmax 0.05 eV/Å).
+ */
+function convergenceOf(fmax: number | undefined, cell: CellConfig | undefined): ConvergenceHook | undefined {
+  if (fmax === undefined) return undefined;
+  if (cell === undefined) return ConvergenceHook.fromFmax(fmax);
+  return ConvergenceHook.fromFmaxAndStress(fmax, cell.stress ?? fmax / 100, { pressure: cell.pressure ?? 0 });
+}
+
 /** The engine of one stage (without its step budget, which belongs to the fused pipeline). */
 export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsName): Dynamics {
-  const { type, steps: _budget, fmax, ...parameters } = stage;
+  const { type, steps: _budget, fmax, cell: cellOption, ...parameters } = stage;
   const p = parameters as Record<string, number>;
-  const convergence = fmax === undefined ? undefined : ConvergenceHook.fromFmax(fmax);
+  const cell = cellOption as CellConfig | undefined;
+  const convergence = convergenceOf(fmax, cell);
+  const cellFilter = cell === undefined ? undefined : new CellFilter({ scalarPressure: cell.pressure ?? 0, hydrostaticStrain: cell.hydrostaticStrain ?? false });
   const dt = p.dt ?? defaultTimeStep(units);
   switch (type) {
-    case 'fire': return new FIRE({ model, convergence, ...p });
-    case 'fire2': return new FIRE2({ model, convergence, ...p });
-    case 'gd': return new GradientDescent({ model, convergence, ...p });
+    case 'fire': return new FIRE({ model, convergence, cellFilter, ...p });
+    case 'fire2': return new FIRE2({ model, convergence, cellFilter, ...p });
+    case 'gd': return new GradientDescent({ model, convergence, cellFilter, ...p });
+    case 'lbfgs': return new LBFGS({ model, convergence, cellFilter, ...p });
     case 'nve': return new VelocityVerlet({ model, dt });
     case 'langevin': return new Langevin({ model, dt, temperature: p.temperature, friction: p.friction ?? defaultFriction(units), seed: p.seed });
     case 'nhc': return new NoseHooverChain({ model, dt, temperature: p.temperature, tdamp: p.tdamp, chainLength: p.chainLength });
+    case 'npt': {
+      const couple = (parameters as { couple?: 'iso' | 'aniso' }).couple;
+      return new NPT({ model, dt, temperature: p.temperature, pressure: p.pressure, tdamp: p.tdamp, pdamp: p.pdamp, couple, chainLength: p.chainLength });
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 
 import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
-import { initializeVelocities, ProgressHook, type ProgressEvent } from '../dynamics/index.js';
+import { initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
 import { HookmdAbortError } from '../errors.js';
 import { readExtxyz, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
 import { configError } from './config-file.js';
@@ -17,14 +17,20 @@ import { createProgress, progressMode } from './progress.js';
 import { printSummary } from './summary.js';
 import { viewHook } from './view.js';
 
+// 1 eV/Å³ in bar, the pressure unit LAMMPS's metal units print.
+const EV_PER_CUBIC_ANGSTROM_IN_BAR = 1.602176634e6;
+
 /** Flags of `hookmd md`. */
 export interface MdOptions extends CommonOptions, ModelOptions {
-  ensemble: 'nve' | 'langevin' | 'nhc';
+  ensemble: 'nve' | 'langevin' | 'nhc' | 'npt';
   temperature?: number;
   dt?: number;
   steps: number;
   friction?: number;
   tdamp?: number;
+  pressure?: number;
+  pdamp?: number;
+  couple?: 'iso' | 'aniso';
   seed: number;
   traj?: string;
   trajEvery: number;
@@ -48,7 +54,11 @@ function checkFlags(options: MdOptions): void {
     throw configError([`--temperature: required with --ensemble ${options.ensemble}`]);
   }
   if (options.friction !== undefined && options.ensemble !== 'langevin') throw configError(['--friction: only with --ensemble langevin']);
-  if (options.tdamp !== undefined && options.ensemble !== 'nhc') throw configError(['--tdamp: only with --ensemble nhc']);
+  if (options.tdamp !== undefined && options.ensemble !== 'nhc' && options.ensemble !== 'npt') throw configError(['--tdamp: only with --ensemble nhc or npt']);
+  if (options.ensemble === 'npt' && options.pressure === undefined) throw configError(['--pressure: required with --ensemble npt']);
+  for (const [flag, given] of [['--pressure', options.pressure], ['--pdamp', options.pdamp], ['--couple', options.couple]] as const) {
+    if (given !== undefined && options.ensemble !== 'npt') throw configError([`${flag}: only with --ensemble npt`]);
+  }
   // An MD run is its outputs: with none of them it would compute and discard everything.
   if (options.traj === undefined && options.log === undefined && options.out === undefined) {
     throw configError(['md: nothing would be written: give --out (final frames), --traj (trajectory) or --log (thermo log)']);
@@ -75,11 +85,13 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     if (options.temperature !== undefined && systems.every(atRest)) {
       initializeVelocities(batch, { temperature: options.temperature, seed: options.seed });
     }
-    const { ensemble, dt, temperature, friction, tdamp, seed } = options;
-    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, seed }, model(), units);
+    const { ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed } = options;
+    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, model(), units);
     const traj = options.traj;
     if (traj !== undefined) engine.register(opening('--traj', () => new SnapshotHook({ path: traj, frequency: options.trajEvery, units })));
-    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery));
+    // Pressure is defined for systems with a cell volume: then the log and the progress line show it.
+    const periodic = batch.numSystems > 0 && new SystemScalars(batch).volume.every((v) => v > 0);
+    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery, periodic));
     live = await viewHook(options.view, options.trajEvery);
     if (live !== undefined) engine.register(live);
     const mode = progressMode(options.quiet);
@@ -89,9 +101,12 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     if (mode !== 'none') {
       const frequency = Math.min(1000, Math.max(1, Math.round(options.steps / 200)));
       const [t, e] = units === 'lj' ? ['', ' ε'] : [' K', ' eV'];
-      const thermo = (event: ProgressEvent): string => `T ${event.temperature.toFixed(1)}${t}, E ${event.totalEnergy.toPrecision(8)}${e}`;
+      const [p, toShown] = units === 'lj' ? ['', 1] : [' bar', EV_PER_CUBIC_ANGSTROM_IN_BAR];
+      const pressure = (event: ProgressEvent): string => (event.pressure === undefined ? '' : `, P ${(event.pressure * toShown).toPrecision(5)}${p}`);
+      const thermo = (event: ProgressEvent): string => `T ${event.temperature.toFixed(1)}${t}, E ${event.totalEnergy.toPrecision(8)}${e}${pressure(event)}`;
       engine.register(new ProgressHook({
         frequency,
+        pressure: periodic,
         onProgress: (event) => {
           detail = thermo(event);
           progress.update({ done: event.step, step: event.step, detail });
@@ -145,12 +160,15 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .command('md')
     .description('molecular dynamics of every structure of an extxyz file, in one batch')
     .argument('<input>', 'extxyz file of structures (velocities from ASE momenta when present), or a POSCAR, CIF or LAMMPS data file')
-    .addOption(new Option('--ensemble <name>', 'nve (velocity Verlet), langevin (BAOAB) or nhc (Nosé–Hoover chain)').choices(['nve', 'langevin', 'nhc']).default('nve'))
+    .addOption(new Option('--ensemble <name>', 'nve (velocity Verlet), langevin (BAOAB), nhc (Nosé–Hoover chain) or npt (MTK barostat, as LAMMPS fix npt)').choices(['nve', 'langevin', 'nhc', 'npt']).default('nve'))
     .option('--temperature <T>', 'thermostat target, and initial velocities when the input has none (K in metal units)', parse.nonNegative)
     .option('--dt <dt>', 'time step (default 1 fs in metal units, 0.005 τ in lj)', parse.positive)
     .option('--steps <n>', 'steps to run', parse.count, 1000)
     .option('--friction <gamma>', 'Langevin friction (default 0.01 /fs in metal units, 1 /τ in lj)', parse.nonNegative)
     .option('--tdamp <t>', 'Nosé–Hoover damping time (default 100·dt)', parse.positive)
+    .option('--pressure <P>', 'npt: target pressure (eV/Å³ in metal units: 1 bar = 6.2415e-7 eV/Å³; ε/σ³ in lj)', parse.finite)
+    .option('--pdamp <t>', 'npt: barostat damping time (default 1000·dt)', parse.positive)
+    .addOption(new Option('--couple <style>', 'npt: iso scales the cell uniformly, aniso each axis (orthorhombic cells)').choices(['iso', 'aniso']))
     .option('--seed <n>', 'random seed for velocities and the Langevin noise', parse.nonNegativeInteger, 0)
     .option('--traj <file>', 'trajectory: every system every --traj-every steps (extxyz, or .zarr)')
     .option('--traj-every <n>', 'steps between trajectory frames', parse.count, 100)

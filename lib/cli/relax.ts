@@ -20,8 +20,12 @@ import { viewHook } from './view.js';
 /** Flags of `hookmd relax`. */
 export interface RelaxOptions extends CommonOptions, ModelOptions {
   fmax: number;
-  optimizer: 'fire' | 'fire2' | 'gd';
+  optimizer: 'fire' | 'fire2' | 'gd' | 'lbfgs';
   stepSize?: number;
+  cell?: boolean;
+  pressure?: number;
+  hydrostatic?: boolean;
+  smax?: number;
   maxSteps: number;
   out: string;
   zarr?: string;
@@ -51,14 +55,20 @@ export async function relax(input: string, options: RelaxOptions): Promise<numbe
   try {
     checkInputFile(input, 'relax: <input>');
     if (options.stepSize !== undefined && options.optimizer !== 'gd') throw configError(['--step-size: only with --optimizer gd']);
+    for (const [flag, given] of [['--pressure', options.pressure], ['--hydrostatic', options.hydrostatic], ['--smax', options.smax]] as const) {
+      if (given !== undefined && options.cell !== true) throw configError([`${flag}: only with --cell`]);
+    }
     const model = modelSpec(options);
     checkOutputPath(options.out, '--out');
     if (options.zarr !== undefined) checkOutputPath(options.zarr, '--zarr');
     if (options.log !== undefined) checkOutputPath(options.log, '--log');
     applyRuntime(options);
-    const stage: StageConfig = { type: options.optimizer, fmax: options.fmax, ...(options.stepSize === undefined ? {} : { stepSize: options.stepSize }) };
+    const cell = options.cell === true
+      ? { cell: { pressure: options.pressure ?? 0, hydrostaticStrain: options.hydrostatic === true, ...(options.smax === undefined ? {} : { stress: options.smax }) } }
+      : {};
+    const stage: StageConfig = { type: options.optimizer, fmax: options.fmax, ...(options.stepSize === undefined ? {} : { stepSize: options.stepSize }), ...cell };
     const engine = buildPipeline([stage], model(), options.units, () => 'relax');
-    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery));
+    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery, options.cell === true));
     live = await viewHook(options.view, options.logEvery);
     if (live !== undefined) engine.register(live);
     const zarr = options.zarr;
@@ -93,8 +103,12 @@ export function registerRelax(program: Command, done: (code: number) => void): v
     .description('relax every structure of an extxyz file, streamed through a refilled batch')
     .argument('<input>', 'extxyz file of structures, or a POSCAR, CIF or LAMMPS data file')
     .option('--fmax <f>', 'converged when every |F| ≤ f (eV/Å in metal units)', parse.positive, 0.05)
-    .addOption(new Option('--optimizer <name>', 'optimizer').choices(['fire', 'fire2', 'gd']).default('fire'))
+    .addOption(new Option('--optimizer <name>', 'optimizer').choices(['fire', 'fire2', 'gd', 'lbfgs']).default('fire'))
     .option('--step-size <s>', 'gd: x += s·F (default 0.01 Å²/eV; lj units need a smaller one, e.g. 0.002)', parse.positive)
+    .option('--cell', 'relax each cell too (ASE FrechetCellFilter); converged when fmax and the stress both hold')
+    .option('--pressure <P>', 'with --cell: target pressure (eV/Å³ in metal units; 1 GPa = 0.0062415 eV/Å³)', parse.finite)
+    .option('--hydrostatic', 'with --cell: only scale each cell, keeping its shape')
+    .option('--smax <s>', 'with --cell: converged when every |σ_ij + P·δ_ij| ≤ s (default fmax/100 per length unit)', parse.positive)
     .option('--max-steps <n>', 'a structure leaves, unconverged, after n steps', parse.count, 1000)
     .option('-o, --out <file>', 'relaxed structures (extxyz), in input order', 'relaxed.extxyz')
     .option('--zarr <dir>', 'also write them to a Zarr v3 store (a new directory)')

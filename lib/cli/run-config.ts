@@ -14,12 +14,20 @@ export interface ModelConfig {
 
 /** One entry of `stages`: an engine, its parameters, and how a system leaves it. */
 export interface StageConfig {
-  readonly type: 'fire' | 'fire2' | 'gd' | 'nve' | 'langevin' | 'nhc';
+  readonly type: 'fire' | 'fire2' | 'gd' | 'lbfgs' | 'nve' | 'langevin' | 'nhc' | 'npt';
   /** Step budget in this stage. */
   readonly steps?: number;
   /** Force convergence threshold (optimizers). */
   readonly fmax?: number;
   readonly [parameter: string]: unknown;
+}
+
+/** `cell` of an optimizer stage: relax the cell too, toward pressure P. */
+export interface CellConfig {
+  readonly pressure?: number;
+  readonly hydrostaticStrain?: boolean;
+  /** Stress convergence threshold; default fmax/100 per length unit. */
+  readonly stress?: number;
 }
 
 /** One entry of `sinks`. */

@@ -366,7 +366,7 @@ export abstract class Dynamics {
 
   #walker(counter: StepCounter): StepWalker {
     const detectOnly = [...this.#convergence, ...this.#jsConvergence].some((hook) => hook.detectOnly);
-    return new StepWalker(this.#tiers, this.model, this.#jsConvergence, counter, detectOnly);
+    return new StepWalker(this.#tiers, this.model, this.#jsConvergence, counter, detectOnly, this.integratorSpec().needsStress === true);
   }
 
   /**
@@ -501,8 +501,14 @@ export abstract class Dynamics {
     stepper.remap(Int32Array.from(keep), added);
     stepper.updateParameters(this.#expandedParameters(batch));
     if (this.#bound?.stepper === stepper) this.#bound.generation = nativeBatchOf(batch).generation;
-    this.model.compute(batch);
+    this.#computeStart(batch);
     batch.invalidateHostViews();
+  }
+
+  /** The compute before a run's first step (or after a refill): with the stress when the update reads it. */
+  #computeStart(batch: Batch): void {
+    if (this.integratorSpec().needsStress === true) this.model.compute(batch, { stress: true });
+    else this.model.compute(batch);
   }
 
   #expandedParameters(batch: Batch): Record<string, Float64Array> {
@@ -524,7 +530,7 @@ export abstract class Dynamics {
   #context(batch: Batch, control: RunControl, counter: StepCounter): MutableContext<DynamicsHookContext> {
     return createContext(
       { stage: DynamicsStage.BEFORE_STEP, stepCount: counter.value, workflow: this, control, registry: this.#tiers },
-      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch), subStage: null as number | null },
+      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch, this.model, this.timeStep !== undefined), subStage: null as number | null },
     );
   }
 
@@ -546,7 +552,7 @@ export abstract class Dynamics {
     // The model's own compute also prepares it for the batch (skin from the batch's units). Its failure
     // from numbers that are not finite names the systems and the step, as a failure inside a step does.
     try {
-      this.model.compute(batch);
+      this.#computeStart(batch);
     } catch (error) {
       throw diagnoseBlowUp(error, batch, counter.value, owner);
     }

@@ -88,7 +88,11 @@ export class FusedStage extends Dynamics {
   integratorSpec(): IntegratorSpec {
     const specs = this.stages.map((stage) => stage.integratorSpec());
     const parameters = specs.flatMap((spec, k) => spec.parameters.map((p) => ({ ...p, name: `${k}.${p.name}` })));
-    return { type: `Fused:${specs.map((spec) => spec.type).join('|')}`, parameters: [...parameters, ...this.#budgets] };
+    return {
+      type: `Fused:${specs.map((spec) => spec.type).join('|')}`,
+      parameters: [...parameters, ...this.#budgets],
+      needsStress: specs.some((spec) => spec.needsStress === true),
+    };
   }
 
   /** @internal The sub-stage engines, whose step counters advance with this one's. */

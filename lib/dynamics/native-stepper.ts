@@ -17,7 +17,7 @@ export interface NativeHookArgs {
 
 /** A native convergence check. */
 export interface NativeConvergenceArgs {
-  criteria: Array<{ key: string; threshold: number; op: string }>;
+  criteria: Array<{ key: string; threshold: number; op: string; target?: number }>;
   frequency: number;
   phase: number;
   sourceStatus: number;

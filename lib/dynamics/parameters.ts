@@ -78,4 +78,6 @@ export function engineParameter(owner: string, name: string, value: PerSystem, r
 export interface IntegratorSpec {
   readonly type: string;
   readonly parameters: readonly EngineParameter[];
+  /** Every compute must evaluate the stress, because the update reads it (a cell filter). */
+  readonly needsStress?: boolean;
 }

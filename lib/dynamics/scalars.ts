@@ -1,21 +1,48 @@
-// Per-system scalars for hooks: computed natively on first access within a dispatch and cached for the
-// rest of it, so hooks that never read them cost nothing.
+// Per-system scalars for hooks: computed on first access within a dispatch and cached for the rest of it, so
+// hooks that never read them cost nothing.
 import { nativeBatchOf, type Batch } from '../data/index.js';
+import type { EngineModel } from './engine-model.js';
+
+/** |det(cell)| of each system (0 for a system without a cell). */
+function volumes(cells: Float64Array): Float64Array {
+  return Float64Array.from({ length: cells.length / 9 }, (_, s) => {
+    const m = cells.subarray(9 * s, 9 * s + 9);
+    return Math.abs(m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6]));
+  });
+}
 
 /**
- * Energy, kinetic energy, temperature and fmax per system, as hooks see them in `ctx.scalars`.
+ * Thermodynamic scalars per system, as hooks see them in `ctx.scalars`: potential, kinetic and total
+ * energy, temperature, fmax, volume, the stress tensor and the pressure. Energies are in the batch's energy
+ * unit, volume in length³, stress and pressure in energy/length³ (eV/Å³ in metal units, as ASE's stress).
+ *
+ * The stress is the engine's when the step computed it (a hook with `needs: ['stress']`, a stress
+ * criterion, a cell filter); otherwise reading `stress` or `pressure` evaluates it once, at the current
+ * positions.
  *
  * @example
- * md.register({ stage: DynamicsStage.AFTER_STEP, frequency: 100, call: (ctx) => console.log(ctx.scalars.temperature) });
+ * md.register({ stage: DynamicsStage.AFTER_STEP, frequency: 100, needs: ['stress'], call: (ctx) => console.log(ctx.scalars.pressure) });
  */
 export class SystemScalars {
   readonly #batch: Batch;
+  readonly #model: EngineModel | undefined;
+  readonly #moving: boolean;
   #kinetic: Float64Array | undefined;
   #temperature: Float64Array | undefined;
   #fmax: Float64Array | undefined;
+  #volume: Float64Array | undefined;
+  #stress: Float64Array | undefined;
+  #pressure: Float64Array | undefined;
 
-  constructor(batch: Batch) {
+  /**
+   * `model` evaluates the stress when the step did not; without it, `stress` is the batch's as it stands.
+   * `moving` (default true) says the velocities are motion; under an optimizer they are its bookkeeping,
+   * and the pressure leaves out their kinetic part.
+   */
+  constructor(batch: Batch, model?: EngineModel, moving = true) {
     this.#batch = batch;
+    this.#model = model;
+    this.#moving = moving;
   }
 
   /** Potential energy per system (energy units). */
@@ -26,6 +53,12 @@ export class SystemScalars {
   /** Kinetic energy per system, ½Σmv² (energy units). */
   get kineticEnergy(): Float64Array {
     return (this.#kinetic ??= nativeBatchOf(this.#batch).kineticEnergy());
+  }
+
+  /** Potential plus kinetic energy per system (energy units). */
+  get totalEnergy(): Float64Array {
+    const kinetic = this.kineticEnergy;
+    return Float64Array.from(this.energy, (e, s) => e + kinetic[s]);
   }
 
   /** Kinetic temperature per system, 2·KE/(3N·k_B) (ASE's convention). */
@@ -43,10 +76,50 @@ export class SystemScalars {
     return (this.#fmax ??= nativeBatchOf(this.#batch).fmax());
   }
 
+  /** Cell volume per system, |det(cell)| (length³; 0 for a system without a cell). */
+  get volume(): Float64Array {
+    return (this.#volume ??= volumes(this.#batch.read('cell')));
+  }
+
+  /**
+   * The stress tensor per system, B×9 row-major: the virial stress σ = −W/V that the model reports (ASE's
+   * `get_stress()` convention: negative under compression; 0 for a system without a cell volume).
+   */
+  get stress(): Float64Array {
+    if (this.#stress === undefined) {
+      const batch = this.#batch;
+      if (this.#model !== undefined && !batch.resultValid('stress').every((valid) => valid === 1)) {
+        // Only the energy and stress: the forces stay those the step computed.
+        batch.commitHostViews();
+        this.#model.compute(batch, { forces: false, stress: true });
+        batch.invalidateHostViews();
+      }
+      this.#stress = batch.read('stress');
+    }
+    return this.#stress;
+  }
+
+  /**
+   * Pressure per system, LAMMPS's definition: P = (2·KE/3 + tr(W)/3)/V = 2·KE/(3V) − tr(σ)/3, the kinetic
+   * part from all velocities (energy/length³; 0 for a system without a cell volume). Under an optimizer
+   * only the virial part, −tr(σ)/3, as LAMMPS reports it during minimize.
+   */
+  get pressure(): Float64Array {
+    if (this.#pressure === undefined) {
+      const [stress, volume] = [this.stress, this.volume];
+      const kinetic = this.#moving ? this.kineticEnergy : new Float64Array(volume.length);
+      this.#pressure = Float64Array.from(volume, (v, s) => (v > 0 ? (2 * kinetic[s]) / (3 * v) - (stress[9 * s] + stress[9 * s + 4] + stress[9 * s + 8]) / 3 : 0));
+    }
+    return this.#pressure;
+  }
+
   /** @internal Forgets cached values; the engine calls it before each dispatch. */
   invalidate(): void {
     this.#kinetic = undefined;
     this.#temperature = undefined;
     this.#fmax = undefined;
+    this.#volume = undefined;
+    this.#stress = undefined;
+    this.#pressure = undefined;
   }
 }

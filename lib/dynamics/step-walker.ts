@@ -23,16 +23,19 @@ export class StepWalker {
   readonly #counter: StepCounter;
   /** Pause at ON_CONVERGE even without ON_CONVERGE hooks (detect-only checks report to RunResult). */
   readonly #alwaysPause: boolean;
+  /** The integrator reads the stress, so every compute evaluates it (a cell filter). */
+  readonly #integratorNeedsStress: boolean;
   /** Systems reported converged during this run (RunResult.converged includes detect-only reports). */
   readonly detected: Set<number> = new Set();
   #abandoned = false;
 
-  constructor(tiers: HookTiers, model: EngineModel, jsConvergence: readonly ConvergenceHook[], counter: StepCounter, alwaysPause: boolean) {
+  constructor(tiers: HookTiers, model: EngineModel, jsConvergence: readonly ConvergenceHook[], counter: StepCounter, alwaysPause: boolean, integratorNeedsStress = false) {
     this.#tiers = tiers;
     this.#model = model;
     this.#jsConvergence = jsConvergence;
     this.#counter = counter;
     this.#alwaysPause = alwaysPause;
+    this.#integratorNeedsStress = integratorNeedsStress;
   }
 
   /**
@@ -76,7 +79,7 @@ export class StepWalker {
   #stepByStage(stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, sync: boolean): number | Promise<number> {
     const step = this.#counter.value;
     const batch: Batch = ctx.batch;
-    const stress = this.#tiers.needsAt('stress', step);
+    const stress = this.#integratorNeedsStress || this.#tiers.needsAt('stress', step);
     if (stress) stepper.requestStress();
     const finish = (): number => this.#finish(stepper);
     const reached = (stage: DynamicsStage): void => {

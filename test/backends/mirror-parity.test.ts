@@ -98,6 +98,13 @@ async function scenarios(hookmd: Hookmd): Promise<Results> {
   await hookmd.fuse(fuseFire, nvtStage).withBudgets([undefined, 40]).run(fused, { steps: 2000 });
   snapshot(out, 'fused', fused);
 
+  // L-BFGS through a cell filter: the cell moves and the stress is read on every step.
+  const cells = hookmd.Batch.fromSystems([hookmd.rattle(fcc(hookmd, 2), 0.03, 7), hookmd.rattle(fcc(hookmd, 2), 0.02, 8)], { units: 'lj' });
+  const lbfgs = new hookmd.LBFGS({ model: lj(), cellFilter: new hookmd.CellFilter({ scalarPressure: [0, 0.5] }), convergence: hookmd.ConvergenceHook.fromFmaxAndStress(1e-4, 1e-4) });
+  await lbfgs.run(cells, { steps: 60 });
+  snapshot(out, 'cellFilter', cells);
+  out['cellFilter.cell'] = bits(cells.read('cell'));
+
   return out;
 }
 

@@ -31,6 +31,12 @@ export interface ConvergenceCriterion {
   reduceOp?: ReduceOp;
   /** Decides per system from the reduced values; makes the hook run from JS. */
   customOp?: (values: Float64Array, threshold: number) => ArrayLike<boolean | number>;
+  /**
+   * Only with key 'stress' and no `reduceOp`: the target pressure P (the batch's units, a CellFilter's
+   * scalarPressure; default 0). The system's value is max_ij |σ_ij − σ_target,ij| with σ_target = −P·I. With
+   * a `reduceOp`, 'stress' is reduced as any per-system row instead.
+   */
+  pressure?: number;
 }
 
 /** Options of `new ConvergenceHook`. */
@@ -55,6 +61,7 @@ const REDUCE_OPS: readonly ReduceOp[] = ['min', 'max', 'norm', 'mean', 'sum', 's
 // met, and the run would go on to its step limit.
 function neverNegative(c: ConvergenceCriterion): boolean {
   if (['fmax', 'energyChange', 'kineticEnergy', 'temperature'].includes(c.key)) return true;
+  if (c.key === 'stress' && c.reduceOp === undefined) return true;
   return c.reduceOp === 'norm' || c.reduceOp === 'systemNorm';
 }
 
@@ -87,7 +94,7 @@ export class ConvergenceHook {
     }
     checkKeys(owner, options, ['criteria', 'frequency', 'sourceStatus', 'targetStatus', 'name']);
     options.criteria.forEach((c, i) => {
-      checkKeys(owner, c, ['key', 'threshold', 'reduceOp', 'customOp'], `criteria[${i}].`);
+      checkKeys(owner, c, ['key', 'threshold', 'reduceOp', 'customOp', 'pressure'], `criteria[${i}].`);
       if (typeof c?.key !== 'string' || c.key === '') {
         throw new HookmdError('INVALID_CRITERION', `${owner}: criteria[${i}].key must name a batch array (${[...PER_ATOM_KEYS, ...PER_SYSTEM_KEYS, ...DERIVED_KEYS].join(', ')}, or a registered field), got ${JSON.stringify(c?.key)}`, {
           field: `criteria[${i}].key`,
@@ -104,6 +111,12 @@ export class ConvergenceHook {
         throw new HookmdRangeError('INVALID_CRITERION', `${owner}: criteria[${i}].threshold must be ≥ 0 for key ${c.key}, got ${c.threshold}`, {
           field: `criteria[${i}].threshold`,
           value: c.threshold,
+        });
+      }
+      if (c.pressure !== undefined && (c.key !== 'stress' || typeof c.pressure !== 'number' || !Number.isFinite(c.pressure) || c.reduceOp !== undefined)) {
+        throw new HookmdError('INVALID_CRITERION', `${owner}: criteria[${i}].pressure must be a finite number, on a 'stress' criterion without reduceOp`, {
+          field: `criteria[${i}].pressure`,
+          value: c.pressure,
         });
       }
       if (c.reduceOp !== undefined && !REDUCE_OPS.includes(c.reduceOp)) {
@@ -137,6 +150,15 @@ export class ConvergenceHook {
     return new ConvergenceHook({ ...options, criteria: [{ key: 'fmax', threshold }] });
   }
 
+  /**
+   * Converged when the largest per-atom force norm is ≤ `fmax` and every stress component is within
+   * `stress` of the target −P·I (`pressure` P, default 0): the test of a variable-cell relaxation.
+   */
+  static fromFmaxAndStress(fmax: number, stress: number, options: Omit<ConvergenceHookOptions, 'criteria'> & { pressure?: number } = {}): ConvergenceHook {
+    const { pressure, ...rest } = options;
+    return new ConvergenceHook({ ...rest, criteria: [{ key: 'fmax', threshold: fmax }, { key: 'stress', threshold: stress, pressure: pressure ?? 0 }] });
+  }
+
   /** True when every criterion uses a key the native loop knows, without customOp. */
   get isNative(): boolean {
     return this.criteria.every((c) => c.customOp === undefined && CONVERGENCE_KEYS.includes(c.key));
@@ -155,7 +177,11 @@ export class ConvergenceHook {
   /** @internal The native form, for an engine whose exitStatus is `exitStatus`. */
   nativeSpec(exitStatus: number): NativeConvergenceArgs {
     return {
-      criteria: this.criteria.map((c) => (c.key === 'fmax' ? { key: 'forces', threshold: c.threshold, op: 'norm' } : { key: c.key, threshold: c.threshold, op: c.reduceOp ?? 'none' })),
+      criteria: this.criteria.map((c) => {
+        if (c.key === 'fmax') return { key: 'forces', threshold: c.threshold, op: 'norm' };
+        if (isStressDeviation(c)) return { key: 'stressDeviation', threshold: c.threshold, op: 'none', target: c.pressure ?? 0 };
+        return { key: c.key, threshold: c.threshold, op: c.reduceOp ?? 'none' };
+      }),
       frequency: this.frequency,
       phase: 0,
       sourceStatus: this.sourceStatus,
@@ -214,6 +240,21 @@ export class ConvergenceHook {
         value: c.key,
       });
     }
+    if (isStressDeviation(c)) return stressDeviation(batch.read('stress'), c.pressure ?? 0);
     return criterionValues(batch, nativeBatchOf(batch), c.key, c.reduceOp, this.#previous);
   }
+}
+
+/** The stress criterion of variable-cell relaxation: key 'stress' without a reduceOp. */
+function isStressDeviation(c: ConvergenceCriterion): boolean {
+  return c.key === 'stress' && c.reduceOp === undefined;
+}
+
+/** max_ij |σ_ij + P·δ_ij| per system: the distance of each stress from the hydrostatic target −P·I. */
+function stressDeviation(stress: Float64Array, pressure: number): Float64Array {
+  const out = new Float64Array(stress.length / 9);
+  for (let s = 0; s < out.length; s++) {
+    for (let k = 0; k < 9; k++) out[s] = Math.max(out[s], Math.abs(stress[9 * s + k] + (k % 4 === 0 ? pressure : 0)));
+  }
+  return out;
 }

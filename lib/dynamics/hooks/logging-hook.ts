@@ -32,6 +32,11 @@ export interface LoggingHookOptions {
   writer?: (row: LogRow) => void;
   /** Rows held before they are appended to the file (default 1000); `close()` writes the rest. */
   bufferRows?: number;
+  /**
+   * Also log `volume` and `pressure` (after fmax), as LAMMPS's thermo does: the engine then computes the
+   * stress on the logged steps, and only on those.
+   */
+  pressure?: boolean;
   name?: string;
 }
 
@@ -44,6 +49,9 @@ export interface LoggingHookOptions {
 export const LOG_COLUMNS: readonly string[] = [
   'step', 'time', 'system', 'systemId', 'status', 'temperature', 'energy', 'kineticEnergy', 'totalEnergy', 'fmax',
 ];
+
+/** The columns `pressure: true` adds after fmax: volume (length³) and pressure (energy/length³). */
+export const PRESSURE_COLUMNS: readonly string[] = ['volume', 'pressure'];
 
 /** @internal A DynamicsStage from a value or a name (config files give names). */
 export function dynamicsStageOption(owner: string, value: unknown, fallback: DynamicsStage): DynamicsStage {
@@ -83,12 +91,13 @@ export class LoggingHook {
   readonly stage: DynamicsStage;
   readonly frequency: number;
   readonly name: string;
-  readonly needs: readonly string[] = ['energy', 'forces', 'velocities', 'masses', 'status', 'systemId'];
+  readonly needs: readonly string[];
   /** The column names, in order (the csv header). */
   readonly header: readonly string[];
   readonly path: string | undefined;
   readonly format: 'csv' | 'jsonl';
   readonly #columns: ReadonlyArray<[string, LogColumn]>;
+  readonly #pressure: boolean;
   readonly #writer: ((row: LogRow) => void) | undefined;
   readonly #bufferRows: number;
   #lines: string[] = [];
@@ -97,8 +106,9 @@ export class LoggingHook {
 
   constructor(options: LoggingHookOptions) {
     if (options === null || typeof options !== 'object') throw invalid('options', 'must be an object', options);
-    checkKeys('LoggingHook', options, ['path', 'format', 'frequency', 'stage', 'columns', 'writer', 'bufferRows', 'name']);
-    const { path, format = 'csv', writer, columns = {}, bufferRows = 1000 } = options;
+    checkKeys('LoggingHook', options, ['path', 'format', 'frequency', 'stage', 'columns', 'writer', 'bufferRows', 'pressure', 'name']);
+    const { path, format = 'csv', writer, columns = {}, bufferRows = 1000, pressure = false } = options;
+    if (typeof pressure !== 'boolean') throw invalid('pressure', 'must be a boolean', pressure);
     if (path !== undefined && (typeof path !== 'string' || path === '')) throw invalid('path', 'must be a non-empty string', path);
     if (writer !== undefined && typeof writer !== 'function') throw invalid('writer', 'must be a function', writer);
     if (path === undefined && writer === undefined) throw invalid('path', 'is required when there is no writer', path);
@@ -116,7 +126,11 @@ export class LoggingHook {
     this.#writer = writer;
     this.#bufferRows = bufferRows;
     this.#columns = Object.entries(columns);
-    this.header = [...LOG_COLUMNS, ...this.#columns.map(([name]) => name).filter((name) => !LOG_COLUMNS.includes(name))];
+    this.#pressure = pressure;
+    const builtins = pressure ? [...LOG_COLUMNS, ...PRESSURE_COLUMNS] : LOG_COLUMNS;
+    this.header = [...builtins, ...this.#columns.map(([name]) => name).filter((name) => !builtins.includes(name))];
+    const needs = ['energy', 'forces', 'velocities', 'masses', 'status', 'systemId'];
+    this.needs = pressure ? [...needs, 'cell', 'stress'] : needs;
   }
 
   /**
@@ -129,7 +143,7 @@ export class LoggingHook {
 
   call(ctx: DynamicsHookContext): void {
     const { batch } = ctx;
-    const scalars = ctx.scalars ?? new SystemScalars(batch);
+    const scalars = ctx.scalars ?? new SystemScalars(batch, ctx.model);
     const [energy, kinetic, fmax, temperature] = [scalars.energy, scalars.kineticEnergy, scalars.fmax, scalars.temperature];
     const [status, ids] = [batch.read('status'), batch.read('systemId')];
     const dt = this.#engine?.timeStep;
@@ -139,6 +153,10 @@ export class LoggingHook {
         step: ctx.stepCount, time, system: s, systemId: ids[s], status: status[s], temperature: temperature[s],
         energy: energy[s], kineticEnergy: kinetic[s], totalEnergy: energy[s] + kinetic[s], fmax: fmax[s],
       };
+      if (this.#pressure) {
+        row.volume = scalars.volume[s];
+        row.pressure = scalars.pressure[s];
+      }
       for (const [name, column] of this.#columns) {
         const value = column(ctx, s);
         if (typeof value !== 'number' && typeof value !== 'string') {

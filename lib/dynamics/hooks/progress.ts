@@ -1,6 +1,7 @@
 // ProgressHook: a progress callback (or line on stderr) every few steps.
 import type { Batch } from '../../data/index.js';
 import type { DynamicsContext } from '../../hooks/index.js';
+import type { EngineModel } from '../engine-model.js';
 import { SystemScalars } from '../scalars.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
@@ -20,6 +21,8 @@ export interface ProgressEvent {
   totalEnergy: number;
   /** Largest per-atom force over every system (eV/Å in metal units). */
   fmax: number;
+  /** Mean pressure over the systems (eV/Å³ in metal units); only with `pressure: true`. */
+  pressure?: number;
 }
 
 function mean(values: Float64Array): number {
@@ -38,12 +41,18 @@ export class ProgressHook {
   readonly stage: DynamicsStage = DynamicsStage.AFTER_STEP;
   readonly frequency: number;
   readonly name = 'ProgressHook';
+  /** With `pressure: true` the reported steps compute the stress. */
+  readonly needs: readonly string[];
+  readonly #pressure: boolean;
   readonly #onProgress: (event: ProgressEvent) => void;
   #last: { step: number; at: number } | undefined;
 
-  constructor(options: { frequency?: number; onProgress?: (event: ProgressEvent) => void } = {}) {
-    checkKeys('ProgressHook', options, ['frequency', 'onProgress']);
+  /** `pressure: true` adds the mean pressure to each event (and the stress to the reported steps). */
+  constructor(options: { frequency?: number; onProgress?: (event: ProgressEvent) => void; pressure?: boolean } = {}) {
+    checkKeys('ProgressHook', options, ['frequency', 'onProgress', 'pressure']);
     this.frequency = checkFrequency('ProgressHook', options.frequency ?? 100);
+    this.#pressure = options.pressure === true;
+    this.needs = this.#pressure ? ['stress'] : [];
     this.#onProgress =
       options.onProgress ??
       ((e) => process.stderr.write(`step ${e.step}: ${e.converged}/${e.numSystems} converged, T ${e.temperature.toFixed(1)}, E ${e.totalEnergy.toPrecision(8)}, fmax ${e.fmax.toExponential(2)}, ${e.stepsPerSecond.toFixed(0)} steps/s\n`));
@@ -59,10 +68,12 @@ export class ProgressHook {
     const stepsPerSecond = last === undefined || now === last.at ? 0 : ((ctx.stepCount - last.step) * 1000) / (now - last.at);
     this.#last = { step: ctx.stepCount, at: now };
     // Native reductions over the batch: nothing per atom crosses into JS.
-    const scalars = (ctx as { scalars?: SystemScalars }).scalars ?? new SystemScalars(ctx.batch);
+    const scalars = (ctx as { scalars?: SystemScalars }).scalars ?? new SystemScalars(ctx.batch, ctx.model as EngineModel | undefined);
     const kinetic = scalars.kineticEnergy;
     const total = Float64Array.from(scalars.energy, (e, s) => e + kinetic[s]);
     const fmax = scalars.fmax.reduce((a, b) => Math.max(a, b), 0);
-    this.#onProgress({ step: ctx.stepCount, numSystems: ctx.batch.numSystems, converged, stepsPerSecond, temperature: mean(scalars.temperature), totalEnergy: mean(total), fmax });
+    const event: ProgressEvent = { step: ctx.stepCount, numSystems: ctx.batch.numSystems, converged, stepsPerSecond, temperature: mean(scalars.temperature), totalEnergy: mean(total), fmax };
+    if (this.#pressure) event.pressure = mean(scalars.pressure);
+    this.#onProgress(event);
   }
 }

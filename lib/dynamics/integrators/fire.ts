@@ -1,4 +1,5 @@
 // FIRE, with ASE's semantics and defaults.
+import { checkCellFilter, type CellFilter } from '../cell-filter.js';
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
 
@@ -22,10 +23,12 @@ export interface FireOptions extends DynamicsOptions {
   alphaStart?: PerSystem;
   /** α decay factor (default 0.99). */
   fAlpha?: PerSystem;
+  /** Relax each system's cell too (ASE's FrechetCellFilter). */
+  cellFilter?: CellFilter;
 }
 
 /** @internal The options FIRE and FIRE2 take beyond those of every engine. */
-export const FIRE_KEYS: readonly string[] = ['dt', 'dtMax', 'dtMin', 'maxStep', 'nMin', 'fInc', 'fDec', 'alphaStart', 'fAlpha'];
+export const FIRE_KEYS: readonly string[] = ['dt', 'dtMax', 'dtMin', 'maxStep', 'nMin', 'fInc', 'fDec', 'alphaStart', 'fAlpha', 'cellFilter'];
 
 /** The FIRE parameter list of both FIRE variants, with defaults filled in. */
 export function fireParameters(owner: string, options: FireOptions, nMinName: string): EngineParameter[] {
@@ -53,14 +56,18 @@ export function fireParameters(owner: string, options: FireOptions, nMinName: st
  */
 export class FIRE extends Dynamics {
   readonly #parameters: EngineParameter[];
+  /** The cell filter it relaxes through, if any. */
+  readonly cellFilter: CellFilter | undefined;
 
   constructor(options: FireOptions) {
     super(options, FIRE_KEYS);
     this.#parameters = fireParameters('FIRE', options, 'nMin');
+    this.cellFilter = checkCellFilter('FIRE', options.cellFilter);
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
   integratorSpec(): IntegratorSpec {
-    return { type: 'FIRE', parameters: this.#parameters };
+    const spec = { type: 'FIRE', parameters: this.#parameters };
+    return this.cellFilter?.wrap(spec) ?? spec;
   }
 }

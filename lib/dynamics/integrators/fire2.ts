@@ -1,4 +1,5 @@
 // FIRE 2.0 (Guénolé et al. 2020).
+import { checkCellFilter, type CellFilter } from '../cell-filter.js';
 import { Dynamics } from '../dynamics.js';
 import type { EngineParameter, IntegratorSpec } from '../parameters.js';
 import { FIRE_KEYS, fireParameters, type FireOptions } from './fire.js';
@@ -12,14 +13,18 @@ import { FIRE_KEYS, fireParameters, type FireOptions } from './fire.js';
  */
 export class FIRE2 extends Dynamics {
   readonly #parameters: EngineParameter[];
+  /** The cell filter it relaxes through, if any. */
+  readonly cellFilter: CellFilter | undefined;
 
   constructor(options: FireOptions) {
     super(options, FIRE_KEYS);
     this.#parameters = fireParameters('FIRE2', options, 'nDelay');
+    this.cellFilter = checkCellFilter('FIRE2', options.cellFilter);
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
   integratorSpec(): IntegratorSpec {
-    return { type: 'FIRE2', parameters: this.#parameters };
+    const spec = { type: 'FIRE2', parameters: this.#parameters };
+    return this.cellFilter?.wrap(spec) ?? spec;
   }
 }

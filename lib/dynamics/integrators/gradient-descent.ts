@@ -1,4 +1,5 @@
 // Steepest descent with a capped step.
+import { checkCellFilter, type CellFilter } from '../cell-filter.js';
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
 
@@ -8,6 +9,8 @@ export interface GradientDescentOptions extends DynamicsOptions {
   stepSize?: PerSystem;
   /** Largest displacement norm per step, per system (default 0.2). */
   maxStep?: PerSystem;
+  /** Relax each system's cell too (ASE's FrechetCellFilter). */
+  cellFilter?: CellFilter;
 }
 
 /**
@@ -18,9 +21,12 @@ export interface GradientDescentOptions extends DynamicsOptions {
  */
 export class GradientDescent extends Dynamics {
   readonly #parameters: EngineParameter[];
+  /** The cell filter it relaxes through, if any. */
+  readonly cellFilter: CellFilter | undefined;
 
   constructor(options: GradientDescentOptions) {
-    super(options, ['stepSize', 'maxStep']);
+    super(options, ['stepSize', 'maxStep', 'cellFilter']);
+    this.cellFilter = checkCellFilter('GradientDescent', options.cellFilter);
     this.#parameters = [
       engineParameter('GradientDescent', 'stepSize', options.stepSize ?? 0.01, 'positive'),
       engineParameter('GradientDescent', 'maxStep', options.maxStep ?? 0.2, 'positive'),
@@ -29,6 +35,7 @@ export class GradientDescent extends Dynamics {
 
   /** @internal The native integrator's name and its per-system parameters. */
   integratorSpec(): IntegratorSpec {
-    return { type: 'GradientDescent', parameters: this.#parameters };
+    const spec = { type: 'GradientDescent', parameters: this.#parameters };
+    return this.cellFilter?.wrap(spec) ?? spec;
   }
 }

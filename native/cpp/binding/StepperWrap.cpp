@@ -180,6 +180,7 @@ Napi::Value StepperWrap::addConvergence(const Napi::CallbackInfo& info) {
     const std::string op = entry.Get("op").IsString() ? entry.Get("op").As<Napi::String>().Utf8Value() : "none";
     if (!entryOpFromName(op, criterion.op)) throwJs(env, "INVALID_CRITERION", "addConvergence: unknown reduceOp '" + op + "'");
     criterion.threshold = numberField(env, entry, "threshold", 0);
+    criterion.target = numberField(env, entry, "target", 0);
     criteria.push_back(criterion);
   }
   const HookSchedule schedule = scheduleFrom(env, spec);

@@ -67,6 +67,7 @@ void CpuPairForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspa
   BatchStorage& storage = pass.storage;
   const ComputeRequest& request = pass.request;
   if (neighbors_.stale(s, storage)) neighbors_.build(s, storage, workspace.scratch);
+  else neighbors_.follow(s, storage);
   const SystemNeighborList& list = neighbors_.list(s);
   const std::int64_t begin = list.atomBegin;
   double* f = request.forces ? storage.f64(Field::Forces) + 3 * begin : nullptr;
@@ -87,6 +88,7 @@ void CpuPairForceKernel::computeLargeSystem(std::int64_t s, const Pass& pass) {
   const ComputeRequest& request = pass.request;
   ThreadPool& pool = ThreadPool::global();
   if (neighbors_.stale(s, storage)) neighbors_.build(s, storage, workspaces_[0].scratch);
+  else neighbors_.follow(s, storage);
   const SystemNeighborList& list = neighbors_.list(s);
   const std::int64_t begin = list.atomBegin;
   const std::int64_t count = list.atomCount;

@@ -9,8 +9,8 @@
 namespace hookmd {
 
 bool convergenceKeyFromName(const std::string& name, ConvergenceKey& out) {
-  static const char* const names[] = {"forces", "velocities", "energy", "energyChange", "kineticEnergy", "temperature", "stress"};
-  for (int i = 0; i < 7; ++i) {
+  static const char* const names[] = {"forces", "velocities", "energy", "energyChange", "kineticEnergy", "temperature", "stress", "stressDeviation"};
+  for (int i = 0; i < 8; ++i) {
     if (name == names[i]) {
       out = static_cast<ConvergenceKey>(i);
       return true;
@@ -49,7 +49,7 @@ bool Convergence::due(std::int64_t step) const {
 bool Convergence::needsStress(std::int64_t step) const {
   if (!due(step)) return false;
   for (const Criterion& criterion : criteria_) {
-    if (criterion.key == ConvergenceKey::Stress) return true;
+    if (criterion.key == ConvergenceKey::Stress || criterion.key == ConvergenceKey::StressDeviation) return true;
   }
   return false;
 }
@@ -80,6 +80,15 @@ void Convergence::values(Backend& backend, const Criterion& criterion, std::vect
                      : criterion.op == EntryOp::SystemNorm ? static_cast<int>(ReduceOp::Norm)
                                                            : static_cast<int>(criterion.op);
       for (std::int64_t s = 0; s < numSystems; ++s) out[s] = entryReduce(op, stress + 9 * s, 9);
+      break;
+    }
+    case ConvergenceKey::StressDeviation: {
+      const double* stress = backend.host({Field::Stress}).f64(Field::Stress);
+      for (std::int64_t s = 0; s < numSystems; ++s) {
+        double largest = 0.0;
+        for (int k = 0; k < 9; ++k) largest = std::fmax(largest, std::fabs(stress[9 * s + k] + (k % 4 == 0 ? criterion.target : 0.0)));
+        out[s] = largest;
+      }
       break;
     }
     case ConvergenceKey::Energy:

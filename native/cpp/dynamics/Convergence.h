@@ -12,7 +12,11 @@
 
 namespace hookmd {
 
-enum class ConvergenceKey : int { Forces = 0, Velocities, Energy, EnergyChange, KineticEnergy, Temperature, Stress };
+/**
+ * StressDeviation is max_ij |σ_ij + P·δ_ij|: how far the stress is from the hydrostatic target −P·I of a
+ * criterion's `target` pressure P (a cell filter's scalarPressure).
+ */
+enum class ConvergenceKey : int { Forces = 0, Velocities, Energy, EnergyChange, KineticEnergy, Temperature, Stress, StressDeviation };
 
 /** Returns false when `name` is not a built-in convergence key. */
 bool convergenceKeyFromName(const std::string& name, ConvergenceKey& out);
@@ -32,6 +36,8 @@ struct Criterion {
   ConvergenceKey key;
   double threshold;
   EntryOp op;
+  /** StressDeviation's target pressure P. */
+  double target = 0.0;
 };
 
 class Convergence {

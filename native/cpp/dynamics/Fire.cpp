@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "cpu/AtomLoops.h"
 #include "math/CappedStep.h"
 
 namespace hookmd {
@@ -22,35 +21,30 @@ void Fire::updateParameters(const Parameters& parameters, std::int64_t numSystem
   systems_ = std::move(systems);
 }
 
-// Each system is one task: its norms and F·v are sums over all its atoms, taken in atom order so the result
-// does not depend on the thread count.
-void Fire::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Ptr}, {Field::Positions, Field::Velocities});
-  rows_.requireCount(host.numSystems(), systems_.size());
-  double* x = host.f64(Field::Positions);
-  double* v = host.f64(Field::Velocities);
-  const double* f = host.f64(Field::Forces);
-  forEachActiveSystem(host, context.active, [&](std::int64_t s, std::int32_t begin, std::int32_t end) {
-    const FireParameters& p = systems_[s];
-    double* row = rows_.row(s);
-    FireState state{row[0], row[1], row[2], row[3]};
-    FirePower power;
-    if (state.first == 0.0) {
-      for (std::int64_t i = begin; i < end; ++i) accumulatePower(power, v + 3 * i, f + 3 * i);
-    }
-    const FireMixing mixing = fireAdvance(state, p, power);
-    double stepSquared = 0.0;
-    for (std::int64_t i = begin; i < end; ++i) {
-      fireKick(v + 3 * i, f + 3 * i, mixing, state.dt);
-      stepSquared += stepSquaredNorm(v + 3 * i, state.dt);
-    }
-    const double stepNorm = std::sqrt(stepSquared);
-    for (std::int64_t i = begin; i < end; ++i) applyCappedStep(x + 3 * i, v + 3 * i, state.dt, stepNorm, p.maxStep);
-    row[0] = state.dt;
-    row[1] = state.alpha;
-    row[2] = state.nSteps;
-    row[3] = state.first;
-  });
+void Fire::stepSystem(std::int64_t s, const OptimizerRows& rows) {
+  double* x = rows.x;
+  double* v = rows.v;
+  const double* f = rows.f;
+  const std::int64_t count = rows.count;
+  const FireParameters& p = systems_[s];
+  double* row = rows_.row(s);
+  FireState state{row[0], row[1], row[2], row[3]};
+  FirePower power;
+  if (state.first == 0.0) {
+    for (std::int64_t i = 0; i < count; ++i) accumulatePower(power, v + 3 * i, f + 3 * i);
+  }
+  const FireMixing mixing = fireAdvance(state, p, power);
+  double stepSquared = 0.0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    fireKick(v + 3 * i, f + 3 * i, mixing, state.dt);
+    stepSquared += stepSquaredNorm(v + 3 * i, state.dt);
+  }
+  const double stepNorm = std::sqrt(stepSquared);
+  for (std::int64_t i = 0; i < count; ++i) applyCappedStep(x + 3 * i, v + 3 * i, state.dt, stepNorm, p.maxStep);
+  row[0] = state.dt;
+  row[1] = state.alpha;
+  row[2] = state.nSteps;
+  row[3] = state.first;
 }
 
 }  // namespace hookmd

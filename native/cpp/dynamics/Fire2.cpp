@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "cpu/AtomLoops.h"
 #include "math/CappedStep.h"
 #include "math/Reductions.h"
 
@@ -24,44 +23,39 @@ void Fire2::updateParameters(const Parameters& parameters, std::int64_t numSyste
   systems_ = std::move(systems);
 }
 
-// One task per system: P, |F|, |v| and |dr| are sums over all its atoms in atom order, so the result does
-// not depend on the thread count.
-void Fire2::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Ptr}, {Field::Positions, Field::Velocities});
-  rows_.requireCount(host.numSystems(), systems_.size());
-  double* x = host.f64(Field::Positions);
-  double* v = host.f64(Field::Velocities);
-  const double* f = host.f64(Field::Forces);
-  forEachActiveSystem(host, context.active, [&](std::int64_t s, std::int32_t begin, std::int32_t end) {
-    const Fire2Parameters& p = systems_[s];
-    double* row = rows_.row(s);
-    Fire2State state{row[0], row[1], row[2], row[3]};
-    FirePower power;
-    for (std::int64_t i = begin; i < end; ++i) accumulatePower(power, v + 3 * i, f + 3 * i);
-    const Fire2Reset reset = fire2Advance(state, p, power.vf);
-    double speedSquared = 0.0;
-    for (std::int64_t i = begin; i < end; ++i) {
-      fire2Kick(x + 3 * i, v + 3 * i, f + 3 * i, reset, state.dt);
-      speedSquared += squaredNorm3(v + 3 * i);
-    }
-    // F = 0 means P = 0, so the velocities were just reset to zero and there is nothing to mix.
-    const double forceNorm = std::sqrt(power.ff);
-    const double speedNorm = std::sqrt(speedSquared);
-    double stepSquared = 0.0;
-    for (std::int64_t i = begin; i < end; ++i) {
-      if (forceNorm > 0.0) mixVelocity(v + 3 * i, f + 3 * i, state.alpha, forceNorm, speedNorm);
-      stepSquared += stepSquaredNorm(v + 3 * i, state.dt);
-    }
-    const double stepNorm = std::sqrt(stepSquared);
-    for (std::int64_t i = begin; i < end; ++i) {
-      applyCappedStep(x + 3 * i, v + 3 * i, state.dt, stepNorm, p.maxStep);
-      fire2MatchVelocity(v + 3 * i, stepNorm, p.maxStep);
-    }
-    row[0] = state.dt;
-    row[1] = state.alpha;
-    row[2] = state.nPositive;
-    row[3] = state.steps;
-  });
+void Fire2::stepSystem(std::int64_t s, const OptimizerRows& rows) {
+  double* x = rows.x;
+  double* v = rows.v;
+  const double* f = rows.f;
+  const std::int64_t count = rows.count;
+  const Fire2Parameters& p = systems_[s];
+  double* row = rows_.row(s);
+  Fire2State state{row[0], row[1], row[2], row[3]};
+  FirePower power;
+  for (std::int64_t i = 0; i < count; ++i) accumulatePower(power, v + 3 * i, f + 3 * i);
+  const Fire2Reset reset = fire2Advance(state, p, power.vf);
+  double speedSquared = 0.0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    fire2Kick(x + 3 * i, v + 3 * i, f + 3 * i, reset, state.dt);
+    speedSquared += squaredNorm3(v + 3 * i);
+  }
+  // F = 0 means P = 0, so the velocities were just reset to zero and there is nothing to mix.
+  const double forceNorm = std::sqrt(power.ff);
+  const double speedNorm = std::sqrt(speedSquared);
+  double stepSquared = 0.0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    if (forceNorm > 0.0) mixVelocity(v + 3 * i, f + 3 * i, state.alpha, forceNorm, speedNorm);
+    stepSquared += stepSquaredNorm(v + 3 * i, state.dt);
+  }
+  const double stepNorm = std::sqrt(stepSquared);
+  for (std::int64_t i = 0; i < count; ++i) {
+    applyCappedStep(x + 3 * i, v + 3 * i, state.dt, stepNorm, p.maxStep);
+    fire2MatchVelocity(v + 3 * i, stepNorm, p.maxStep);
+  }
+  row[0] = state.dt;
+  row[1] = state.alpha;
+  row[2] = state.nPositive;
+  row[3] = state.steps;
 }
 
 }  // namespace hookmd

@@ -17,19 +17,19 @@
 #include <cstdint>
 #include <vector>
 
-#include "dynamics/Integrator.h"
+#include "dynamics/Optimizer.h"
 #include "dynamics/Parameters.h"
 #include "dynamics/SystemRows.h"
 #include "math/Fire2Update.h"
 
 namespace hookmd {
 
-class Fire2 final : public Integrator {
+class Fire2 final : public Optimizer {
  public:
   Fire2(const Parameters& parameters, std::int64_t numSystems);
   const char* name() const noexcept override { return "FIRE2"; }
-  void preUpdate(const StepContext& context) override;
-  void postUpdate(const StepContext&) override {}
+  void stepSystem(std::int64_t s, const OptimizerRows& rows) override;
+  void requireCount(std::int64_t numSystems) const override { rows_.requireCount(numSystems, systems_.size()); }
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
   std::vector<double> state() const override { return rows_.save(); }
   void loadState(const std::vector<double>& state) override { rows_.load(state); }

@@ -23,6 +23,13 @@ class FusedIntegrator final : public Integrator {
   const char* name() const noexcept override { return "FusedStage"; }
   void preUpdate(const StepContext& context) override;
   void postUpdate(const StepContext& context) override;
+  /** A sub-stage that reads the stress (a cell filter) needs it on every step of the fused run. */
+  bool needsStress() const noexcept override {
+    for (const auto& stage : stages_) {
+      if (stage->needsStress()) return true;
+    }
+    return false;
+  }
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
   /** [numStages, then each sub-integrator's state as (length, values...), then the per-system step counters]. */
   std::vector<double> state() const override;

@@ -9,18 +9,19 @@
 #include <cstdint>
 #include <vector>
 
-#include "dynamics/Integrator.h"
+#include "dynamics/Optimizer.h"
 #include "dynamics/Parameters.h"
 #include "dynamics/SystemRows.h"
 
 namespace hookmd {
 
-class GradientDescent final : public Integrator {
+class GradientDescent final : public Optimizer {
  public:
   GradientDescent(const Parameters& parameters, std::int64_t numSystems);
   const char* name() const noexcept override { return "GradientDescent"; }
-  void preUpdate(const StepContext& context) override;
-  void postUpdate(const StepContext&) override {}
+  void stepSystem(std::int64_t s, const OptimizerRows& rows) override;
+  void requireCount(std::int64_t numSystems) const override { rows_.requireCount(numSystems, stepSize_.size()); }
+  bool usesVelocities() const noexcept override { return false; }
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
   std::vector<double> state() const override { return rows_.save(); }
   void loadState(const std::vector<double>& state) override { rows_.load(state); }

@@ -37,6 +37,11 @@ class Integrator {
   virtual void preUpdate(const StepContext& context) = 0;
   /** Runs after the force computation of the step. */
   virtual void postUpdate(const StepContext& context) = 0;
+  /**
+   * Whether every compute must also evaluate the stress, because the update reads it (a cell filter, a
+   * barostat). Integrators that only move atoms leave the stress to the steps where a hook asks for it.
+   */
+  virtual bool needsStress() const noexcept { return false; }
   /** Replaces the per-system parameters (after a refill changed the number of systems, or a user edit). */
   virtual void updateParameters(const Parameters& parameters, std::int64_t numSystems) = 0;
   /** Per-system state (FIRE's dt and α, thermostat variables) for checkpoints and refills. */

@@ -1,15 +1,31 @@
 #include "dynamics/IntegratorFactory.h"
 
 #include "core/Error.h"
+#include "dynamics/CellFilter.h"
 #include "dynamics/Fire.h"
 #include "dynamics/Fire2.h"
 #include "dynamics/FusedIntegrator.h"
 #include "dynamics/GradientDescent.h"
 #include "dynamics/Langevin.h"
+#include "dynamics/Lbfgs.h"
 #include "dynamics/NoseHooverChain.h"
+#include "dynamics/Npt.h"
+#include "dynamics/NptLangevin.h"
 #include "dynamics/VelocityVerlet.h"
 
 namespace hookmd {
+
+namespace {
+// The optimizers a CellFilter can wrap: always the CPU reference, whose per-system step the filter drives
+// on its own rows (on a device backend it runs on the host mirrors, as any kernel the device lacks).
+std::unique_ptr<Optimizer> createOptimizer(const std::string& type, const Parameters& parameters, std::int64_t numSystems) {
+  if (type == "FIRE") return std::make_unique<Fire>(parameters, numSystems);
+  if (type == "FIRE2") return std::make_unique<Fire2>(parameters, numSystems);
+  if (type == "GradientDescent") return std::make_unique<GradientDescent>(parameters, numSystems);
+  if (type == "LBFGS") return std::make_unique<Lbfgs>(parameters, numSystems);
+  fail("UNKNOWN_INTEGRATOR", "createIntegrator: a cell filter wraps FIRE, FIRE2, GradientDescent or LBFGS, not '" + type + "'");
+}
+}  // namespace
 
 std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string& type, const Parameters& parameters,
                                              std::int64_t numSystems) {
@@ -17,9 +33,17 @@ std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string
   if (type == "VelocityVerlet") return std::make_unique<VelocityVerlet>(parameters, numSystems);
   if (type == "Langevin") return std::make_unique<Langevin>(parameters, numSystems);
   if (type == "NoseHooverChain") return std::make_unique<NoseHooverChain>(parameters, numSystems);
+  if (type == "NPT") return std::make_unique<Npt>(parameters, numSystems);
+  if (type == "NPTLangevin") return std::make_unique<NptLangevin>(parameters, numSystems);
   if (type == "FIRE") return std::make_unique<Fire>(parameters, numSystems);
   if (type == "FIRE2") return std::make_unique<Fire2>(parameters, numSystems);
   if (type == "GradientDescent") return std::make_unique<GradientDescent>(parameters, numSystems);
+  if (type == "LBFGS") return std::make_unique<Lbfgs>(parameters, numSystems);
+  // "CellFilter:FIRE": the named optimizer relaxing positions and cell together.
+  const std::string filtered = "CellFilter:";
+  if (type.compare(0, filtered.size(), filtered) == 0) {
+    return std::make_unique<CellFilter>(createOptimizer(type.substr(filtered.size()), parameters, numSystems), parameters, numSystems);
+  }
   // "Fused:FIRE|Langevin": a FusedStage over the named sub-integrators.
   const std::string fused = "Fused:";
   if (type.compare(0, fused.size(), fused) == 0) {
@@ -33,7 +57,7 @@ std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string
     return std::make_unique<FusedIntegrator>(backend, types, parameters, numSystems);
   }
   fail("UNKNOWN_INTEGRATOR", "createIntegrator: unknown integrator '" + type +
-                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, FIRE, FIRE2, GradientDescent, Fused:A|B|...)");
+                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, NPT, NPTLangevin, FIRE, FIRE2, GradientDescent, LBFGS, CellFilter:<optimizer>, Fused:A|B|...)");
 }
 
 }  // namespace hookmd

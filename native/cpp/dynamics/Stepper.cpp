@@ -88,7 +88,7 @@ void Stepper::restoreFinished() {
 }
 
 void Stepper::compute(const std::uint8_t* systems) {
-  bool stress = stressRequested_;
+  bool stress = stressRequested_ || integrator_->needsStress();
   for (const auto& convergence : convergence_) stress = stress || convergence->needsStress(stepCount_);
   stressRequested_ = false;
   stressComputed_ = stress;

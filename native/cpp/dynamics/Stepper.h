@@ -91,7 +91,10 @@ class Stepper {
   void restoreFinished();
   void walkTo(DynamicsStage stage);
   void actionBefore(int point);
-  /** The step's compute: stress too when a JS hook asked for it or a due convergence check reads it. */
+  /**
+   * The step's compute: stress too when a JS hook asked for it, a due convergence check reads it, or the
+   * integrator's update reads it.
+   */
   void compute(const std::uint8_t* systems);
   void runNativeHooks(DynamicsStage stage);
 

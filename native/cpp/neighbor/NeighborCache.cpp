@@ -1,6 +1,9 @@
 #include "neighbor/NeighborCache.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "math/CellMath.h"
 
 namespace hookmd {
 
@@ -21,15 +24,60 @@ void NeighborCache::bind(const BatchStorage& storage, double cutoff, double skin
   ++resets_;
 }
 
+namespace {
+/**
+ * The deformation T = C_build⁻¹·C_now of a fully periodic cell, and the displacement an atom may have
+ * relative to its carried build position: (σ·rlist − cutoff)/2 with σ = 1/(1 + ‖T⁻¹ − I‖_F) ≤ σ_min(T).
+ * Returns a limit ≤ 0 when the list cannot follow (a singular cell, or too large a deformation).
+ */
+double deformationLimit(const double* built, const double* now, double rlist, double cutoff, double* deformation) {
+  double inverseBuilt[9], inverseNow[9], back[9];
+  if (!invert3(built, inverseBuilt) || !invert3(now, inverseNow)) return 0.0;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      double forward = 0.0, backward = 0.0;
+      for (int k = 0; k < 3; ++k) {
+        forward += inverseBuilt[3 * i + k] * now[3 * k + j];
+        backward += inverseNow[3 * i + k] * built[3 * k + j];
+      }
+      deformation[3 * i + j] = forward;
+      back[3 * i + j] = backward;
+    }
+  }
+  double norm = 0.0;
+  for (int k = 0; k < 9; ++k) {
+    const double d = back[k] - (k % 4 == 0 ? 1.0 : 0.0);
+    norm += d * d;
+  }
+  const double sigma = 1.0 / (1.0 + std::sqrt(norm));
+  return 0.5 * (sigma * rlist - cutoff);
+}
+
+bool fullyPeriodic(const std::uint8_t* pbc) { return pbc[0] != 0 && pbc[1] != 0 && pbc[2] != 0; }
+}  // namespace
+
 bool NeighborCache::stale(std::int64_t s, const BatchStorage& storage) const {
   const SystemNeighborList& list = lists_[s];
   const std::int32_t* ptr = storage.i32(Field::Ptr);
   if (!list.valid || list.atomBegin != ptr[s] || list.atomCount != ptr[s + 1] - ptr[s]) return true;
   const double* cell = storage.f64(Field::Cell) + 9 * s;
   const std::uint8_t* pbc = storage.u8(Field::Pbc) + 3 * s;
-  if (!std::equal(cell, cell + 9, list.cell) || !std::equal(pbc, pbc + 3, list.pbc)) return true;
+  if (!std::equal(pbc, pbc + 3, list.pbc)) return true;
   const double* x = storage.f64(Field::Positions) + 3 * static_cast<std::int64_t>(list.atomBegin);
-  return movedBeyond(list, x, 0.5 * skin_);
+  if (std::equal(cell, cell + 9, list.cell)) return movedBeyond(list, x, 0.5 * skin_);
+  if (!fullyPeriodic(pbc)) return true;
+  double deformation[9];
+  const double limit = deformationLimit(list.cell, cell, rlist_, cutoff_, deformation);
+  return !(limit > 0.0) || movedBeyondDeformed(list, x, deformation, cell, limit);
+}
+
+void NeighborCache::follow(std::int64_t s, const BatchStorage& storage) {
+  SystemNeighborList& list = lists_[s];
+  const double* cell = storage.f64(Field::Cell) + 9 * s;
+  if (!fullyPeriodic(list.pbc) || std::equal(cell, cell + 9, list.basis)) return;
+  double deformation[9];
+  deformationLimit(list.cell, cell, rlist_, cutoff_, deformation);
+  followDeformation(list, deformation, cell);
 }
 
 void NeighborCache::build(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch) {

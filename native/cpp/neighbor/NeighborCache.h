@@ -1,8 +1,12 @@
 // The neighbor state a potential keeps between computes: one half list per system, the positions each list
 // was built from, and the key of the storage it belongs to. A system is rebuilt when it has never been
-// built, when its atom range, cell or pbc changed, or when one of its atoms moved more than skin/2 since the
-// build (then no pair can have crossed from beyond rc + skin to inside rc). Everything is dropped when the
-// storage (id, generation) or the list radius changes.
+// built, when its atom range or pbc changed, or when one of its atoms moved more than skin/2 since the build
+// (then no pair can have crossed from beyond rc + skin to inside rc). A fully periodic cell that deformed
+// since the build (x_now = x_build·T) keeps its list while every atom stays within (σ_min(T)·(rc + skin) − rc)/2
+// of its build position carried by T, σ_min(T) a lower bound on T's smallest singular value: a pair at least
+// rc + skin apart at the build is then still beyond rc. The list's translations then follow the cell, as
+// LAMMPS keeps its lists across box changes. Everything is dropped when the storage (id, generation) or the
+// list radius changes.
 #pragma once
 
 #include <atomic>
@@ -34,6 +38,12 @@ class NeighborCache {
 
   /** Whether system s needs a (re)build before its pairs can be used. */
   bool stale(std::int64_t s, const BatchStorage& storage) const;
+
+  /**
+   * After stale(s) said no: points system s's lattice translations at the storage's current cell, when it
+   * deformed since the build.
+   */
+  void follow(std::int64_t s, const BatchStorage& storage);
 
   /** Builds system s from the storage's current positions, cell and pbc. */
   void build(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch);

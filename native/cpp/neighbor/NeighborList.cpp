@@ -201,7 +201,7 @@ void buildChunk(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t bin
 }  // namespace
 
 std::size_t SystemNeighborList::bytes() const {
-  std::size_t total = (shifts.capacity() + positions.capacity()) * sizeof(double) + owners.capacity() * sizeof(std::int32_t) +
+  std::size_t total = (shifts.capacity() + buildShifts.capacity() + positions.capacity()) * sizeof(double) + owners.capacity() * sizeof(std::int32_t) +
                       wrap.capacity() * sizeof(std::int32_t) + chunks.capacity() * sizeof(NeighborChunk);
   for (const NeighborChunk& chunk : chunks) {
     total += (chunk.start.capacity() + chunk.entries.capacity()) * sizeof(std::uint32_t);
@@ -236,6 +236,8 @@ void buildNeighborList(SystemNeighborList& list, const double* positions, std::i
   list.imageBits = bits;
   list.imageMask = (1u << bits) - 1u;
   list.shifts = imageShifts(grid);
+  std::copy(grid.basis, grid.basis + 9, list.buildBasis);
+  list.buildShifts = list.shifts;
   binAtoms(list, grid, positions, count, scratch);
 
   const std::vector<StencilOffset> stencil = halfStencil(grid, rlist);
@@ -266,7 +268,7 @@ void wrappedPositions(const SystemNeighborList& list, const double* positions, d
 
 bool movedBeyond(const SystemNeighborList& list, const double* positions, double limit) {
   const double limitSq = limit * limit;
-  const double* h = list.basis;
+  const double* h = list.buildBasis;
   std::atomic<bool> moved{false};
   ThreadPool::global().parallelFor(0, list.atomCount, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
     for (std::int64_t slot = lo; slot < hi && !moved.load(std::memory_order_relaxed); ++slot) {
@@ -283,6 +285,39 @@ bool movedBeyond(const SystemNeighborList& list, const double* positions, double
     }
   });
   return moved.load();
+}
+
+bool movedBeyondDeformed(const SystemNeighborList& list, const double* positions, const double* deformation,
+                         const double* basis, double limit) {
+  const double limitSq = limit * limit;
+  const double* h = basis;
+  const double* t = deformation;
+  std::atomic<bool> moved{false};
+  ThreadPool::global().parallelFor(0, list.atomCount, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
+    for (std::int64_t slot = lo; slot < hi && !moved.load(std::memory_order_relaxed); ++slot) {
+      const std::int64_t i = list.owners[slot];
+      const std::int32_t zero[3] = {0, 0, 0};
+      const std::int32_t* w = list.wrap.empty() ? zero : &list.wrap[3 * i];
+      const double* p = &list.positions[3 * slot];
+      double d2 = 0.0;
+      for (int c = 0; c < 3; ++c) {
+        const double carried = p[0] * t[c] + p[1] * t[3 + c] + p[2] * t[6 + c];
+        const double d = positions[3 * i + c] + w[0] * h[c] + w[1] * h[3 + c] + w[2] * h[6 + c] - carried;
+        d2 += d * d;
+      }
+      if (!(d2 <= limitSq)) moved.store(true, std::memory_order_relaxed);
+    }
+  });
+  return moved.load();
+}
+
+void followDeformation(SystemNeighborList& list, const double* deformation, const double* basis) {
+  std::copy(basis, basis + 9, list.basis);
+  const double* t = deformation;
+  for (std::size_t k = 0; k + 2 < list.buildShifts.size(); k += 3) {
+    const double* b = &list.buildShifts[k];
+    for (int c = 0; c < 3; ++c) list.shifts[k + c] = b[0] * t[c] + b[1] * t[3 + c] + b[2] * t[6 + c];
+  }
 }
 
 }  // namespace hookmd

@@ -33,11 +33,17 @@ struct SystemNeighborList {
   bool valid = false;
   std::int32_t atomBegin = 0;
   std::int32_t atomCount = 0;
-  /** Cell and pbc at build time: any change means a rebuild. */
+  /**
+   * Cell and pbc at build time. A change of pbc means a rebuild; a fully periodic cell may deform (NPT, a
+   * cell filter) and the list follows it while the skin allows (NeighborCache).
+   */
   double cell[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
   std::uint8_t pbc[3] = {0, 0, 0};
-  /** Rows used for lattice translations (the cell's rows in periodic directions). */
+  /** Rows used for lattice translations (the cell's rows in periodic directions), for the current cell. */
   double basis[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  /** basis and shifts as built; the current ones are these carried by the cell's deformation since. */
+  double buildBasis[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<double> buildShifts;
   int imageBits = 0;
   std::uint32_t imageMask = 0;
   /** Shift vector of each image index, 3 doubles each. */
@@ -82,7 +88,17 @@ constexpr std::int64_t kSingleBinCandidates = 256;
 /** out = positions + wrap·basis for the atoms of a list built with wrapped atoms (3 per atom, local). */
 void wrappedPositions(const SystemNeighborList& list, const double* positions, double* out);
 
-/** Whether any atom at `positions` (local) moved farther than `limit` from where the list was built. */
+/** Whether any atom at `positions` (local) moved farther than `limit` from where the list was built (build cell). */
 bool movedBeyond(const SystemNeighborList& list, const double* positions, double limit);
+
+/**
+ * The same for a cell deformed since the build, x_now = x_build·T: whether any atom moved farther than `limit`
+ * from its build position carried along by T, with its wrap taken in the current `basis`.
+ */
+bool movedBeyondDeformed(const SystemNeighborList& list, const double* positions, const double* deformation,
+                         const double* basis, double limit);
+
+/** Points the list's lattice translations at `basis`, the build basis deformed by T (basis = buildBasis·T). */
+void followDeformation(SystemNeighborList& list, const double* deformation, const double* basis);
 
 }  // namespace hookmd

@@ -1,0 +1,36 @@
+// An optimizer whose step works on one system's degrees of freedom at a time, as rows of three numbers
+// (position, velocity, force). Without a cell filter the rows are the system's atoms in the batch arrays; a
+// CellFilter hands the same step its atoms in the undeformed cell plus three rows of cell coordinates, as
+// ASE's optimizers see a filter's (N + 3) × 3 arrays.
+#pragma once
+
+#include <cstdint>
+
+#include "dynamics/Integrator.h"
+
+namespace hookmd {
+
+/** One system's degrees of freedom: `count` rows of 3 positions, velocities and forces. */
+struct OptimizerRows {
+  double* x;
+  /** Null for an optimizer that keeps no velocities. */
+  double* v;
+  const double* f;
+  std::int64_t count;
+};
+
+class Optimizer : public Integrator {
+ public:
+  /** One step of system `s` on `rows`, with the forces of the current positions; systems run concurrently. */
+  virtual void stepSystem(std::int64_t s, const OptimizerRows& rows) = 0;
+  /** Checked before a round of stepSystem calls: per-system state and parameters cover `numSystems`. */
+  virtual void requireCount(std::int64_t numSystems) const = 0;
+  /** Whether the step reads and writes velocities (gradient descent and L-BFGS keep none). */
+  virtual bool usesVelocities() const noexcept { return true; }
+
+  /** The whole step runs here, on the batch's atoms, with the forces of the current positions. */
+  void preUpdate(const StepContext& context) override;
+  void postUpdate(const StepContext&) override {}
+};
+
+}  // namespace hookmd

@@ -1,0 +1,51 @@
+// `hookmd md --ensemble npt` end to end, as a spawned process, on an fcc LJ crystal in lj units.
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { bulk, repeat } from '../../lib/data/index.js';
+import { readExtxyz, writeExtxyz } from '../../lib/io/index.js';
+import { LJ_MODEL } from './fixtures.js';
+import { ensureBuilt, runCli, workDir } from './run-cli.js';
+
+let dir: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = workDir();
+  const a = (4 / 0.8442) ** (1 / 3);
+  await writeExtxyz(join(dir, 'crystal.xyz'), [repeat(bulk('Ar', 'fcc', { a, cubic: true }), [4, 4, 4])], { units: 'lj' });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('hookmd md --ensemble npt', () => {
+  it('runs at constant T and P: the cell changes, and the log shows volume and pressure', async () => {
+    const result = await runCli(['md', 'crystal.xyz', '--units', 'lj', '--model', LJ_MODEL, '--ensemble', 'npt', '--temperature', '1.5', '--pressure', '1.0',
+      '--pdamp', '1.0', '--steps', '400', '--log', 'npt.csv', '--log-every', '100', '--out', 'final.xyz', '--quiet'], { cwd: dir });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const [header, ...rows] = readFileSync(join(dir, 'npt.csv'), 'utf8').trimEnd().split('\n');
+    const columns = header.split(',');
+    expect(columns).toEqual(expect.arrayContaining(['volume', 'pressure']));
+    const volumes = rows.map((row) => Number(row.split(',')[columns.indexOf('volume')]));
+    expect(volumes).toHaveLength(4);
+    const start = (4 / 0.8442) * 64;
+    // Step 0 is logged after its update: the cell has moved by one step.
+    expect(Math.abs(volumes[0] / start - 1)).toBeLessThan(0.01);
+    // The crystal melts and expands at T 1.5, P 1.0.
+    expect(volumes[3]).toBeGreaterThan(start * 1.02);
+    const [final] = readExtxyz(join(dir, 'final.xyz'), { units: 'lj' });
+    const cell = (final.cell as number[][]).flat();
+    expect(cell[0] * cell[4] * cell[8]).toBeGreaterThan(start * 1.02);
+  });
+
+  it('needs --pressure, and --pdamp only goes with npt', async () => {
+    const missing = await runCli(['md', 'crystal.xyz', '--units', 'lj', '--model', LJ_MODEL, '--ensemble', 'npt', '--temperature', '1', '--steps', '2', '--out', 'x.xyz', '--quiet'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--pressure: required with --ensemble npt');
+    const stray = await runCli(['md', 'crystal.xyz', '--units', 'lj', '--model', LJ_MODEL, '--ensemble', 'nhc', '--temperature', '1', '--pdamp', '1', '--steps', '2', '--out', 'x.xyz', '--quiet'], { cwd: dir });
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('--pdamp: only with --ensemble npt');
+  });
+});

@@ -206,7 +206,7 @@ void CpuEamForceKernel::execute(Backend& backend, const ComputeRequest& request,
 
 void CpuEamForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspace& workspace) {
   BatchStorage& storage = pass.storage;
-  if (neighbors_.stale(s, storage)) neighbors_.build(s, storage, workspace.scratch);
+  neighbors_.update(s, storage, workspace.scratch);
   const SystemNeighborList& list = neighbors_.list(s);
   const std::int64_t begin = list.atomBegin;
   const std::int64_t count = list.atomCount;
@@ -237,7 +237,7 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const Pass& pass) {
   BatchStorage& storage = pass.storage;
   ThreadPool& pool = ThreadPool::global();
   Workspace& main = workspaces_[0];
-  if (neighbors_.stale(s, storage)) neighbors_.build(s, storage, main.scratch);
+  neighbors_.update(s, storage, main.scratch);
   const SystemNeighborList& list = neighbors_.list(s);
   const std::int64_t begin = list.atomBegin;
   const std::int64_t count = list.atomCount;

@@ -66,8 +66,7 @@ void CpuPairForceKernel::execute(Backend& backend, const ComputeRequest& request
 void CpuPairForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspace& workspace) {
   BatchStorage& storage = pass.storage;
   const ComputeRequest& request = pass.request;
-  if (neighbors_.stale(s, storage)) neighbors_.build(s, storage, workspace.scratch);
-  else neighbors_.follow(s, storage);
+  neighbors_.update(s, storage, workspace.scratch);
   const SystemNeighborList& list = neighbors_.list(s);
   const std::int64_t begin = list.atomBegin;
   double* f = request.forces ? storage.f64(Field::Forces) + 3 * begin : nullptr;
@@ -87,8 +86,7 @@ void CpuPairForceKernel::computeLargeSystem(std::int64_t s, const Pass& pass) {
   BatchStorage& storage = pass.storage;
   const ComputeRequest& request = pass.request;
   ThreadPool& pool = ThreadPool::global();
-  if (neighbors_.stale(s, storage)) neighbors_.build(s, storage, workspaces_[0].scratch);
-  else neighbors_.follow(s, storage);
+  neighbors_.update(s, storage, workspaces_[0].scratch);
   const SystemNeighborList& list = neighbors_.list(s);
   const std::int64_t begin = list.atomBegin;
   const std::int64_t count = list.atomCount;

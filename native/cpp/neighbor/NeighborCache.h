@@ -45,6 +45,15 @@ class NeighborCache {
    */
   void follow(std::int64_t s, const BatchStorage& storage);
 
+  /** Makes system s's list usable for the storage's current state: a rebuild when stale, else follow(). */
+  void update(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch) {
+    if (stale(s, storage)) {
+      build(s, storage, scratch);
+    } else {
+      follow(s, storage);
+    }
+  }
+
   /** Builds system s from the storage's current positions, cell and pbc. */
   void build(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch);
 

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "core/ThreadPool.h"
-#include "cpu/CpuPairForceKernel.h"
+#include "cpu/SystemSchedule.h"
 #include "math/EamEval.h"
 #include "math/PairGeometry.h"
 #include "neighbor/OverlapCheck.h"
@@ -14,8 +14,6 @@
 namespace hookmd {
 
 namespace {
-
-constexpr std::int64_t kAtomsPerTask = 4096;
 
 /** Everything the pair loops read besides the chunk, gathered once per call. */
 struct Tables {
@@ -75,7 +73,7 @@ void densityLoop(const CpuEamForceKernel::Chunk& task, const Tables& t, double* 
 
 template <bool kForces, bool kVirial, bool kSingle>
 void forceLoop(const CpuEamForceKernel::Chunk& task, const Tables& t, const double* fp, double* f,
-               CpuEamForceKernel::Sums& sums) {
+               SystemSums& sums) {
   const std::uint8_t* types = task.types;
   double energy = 0.0;
   double virial[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
@@ -112,7 +110,7 @@ void forceLoop(const CpuEamForceKernel::Chunk& task, const Tables& t, const doub
   for (int c = 0; c < 6; ++c) sums.virial[c] += virial[c];
 }
 
-using ForceLoop = void (*)(const CpuEamForceKernel::Chunk&, const Tables&, const double*, double*, CpuEamForceKernel::Sums&);
+using ForceLoop = void (*)(const CpuEamForceKernel::Chunk&, const Tables&, const double*, double*, SystemSums&);
 
 template <std::size_t... kCodes>
 constexpr std::array<ForceLoop, sizeof...(kCodes)> forceLoops(std::index_sequence<kCodes...>) {
@@ -137,15 +135,6 @@ CpuEamForceKernel::CpuEamForceKernel(const EamForceSpec& spec)
   }
 }
 
-const double* CpuEamForceKernel::localPositions(std::int64_t s, const BatchStorage& storage, Workspace& workspace) const {
-  const SystemNeighborList& list = neighbors_.list(s);
-  const double* x = storage.f64(Field::Positions) + 3 * static_cast<std::int64_t>(list.atomBegin);
-  if (list.wrap.empty()) return x;
-  workspace.wrapped.resize(3 * static_cast<std::size_t>(list.atomCount));
-  wrappedPositions(list, x, workspace.wrapped.data());
-  return workspace.wrapped.data();
-}
-
 void CpuEamForceKernel::density(const Chunk& task, double* rho) const {
   const Tables t{grid_, tables_->rhorSplines().data(), tables_->z2rSplines().data(), rhorOffset_.data(), z2rOffset_.data(), numTypes_};
   numTypes_ == 1 ? densityLoop<true>(task, t, rho) : densityLoop<false>(task, t, rho);
@@ -163,7 +152,7 @@ double CpuEamForceKernel::embed(const std::uint8_t* types, const double* rho, do
   return energy;
 }
 
-void CpuEamForceKernel::forces(const Chunk& chunk, const double* fp, double* f, bool virial, Sums& sums) const {
+void CpuEamForceKernel::forces(const Chunk& chunk, const double* fp, double* f, bool virial, SystemSums& sums) const {
   const Tables t{grid_, tables_->rhorSplines().data(), tables_->z2rSplines().data(), rhorOffset_.data(), z2rOffset_.data(), numTypes_};
   kForceLoops[(f != nullptr ? 4 : 0) | (virial ? 2 : 0) | (numTypes_ == 1 ? 1 : 0)](chunk, t, fp, f, sums);
 }
@@ -176,32 +165,15 @@ void CpuEamForceKernel::execute(Backend& backend, const ComputeRequest& request,
   if (request.systems != nullptr) reads = reads | writes;
   BatchStorage& storage = backend.arraysFor(Kernel::EamForces, reads, writes);
   neighbors_.bind(storage, std::sqrt(grid_.cutoffSq), skin);
-  const std::int64_t systems = storage.numSystems();
-  if (request.stress) virial.assign(9 * static_cast<std::size_t>(systems), 0.0);
+  if (request.stress) virial.assign(9 * static_cast<std::size_t>(storage.numSystems()), 0.0);
   const Pass pass{storage, request, types.types->data(), virial};
 
-  ThreadPool& pool = ThreadPool::global();
-  const int threads = pool.threads();
+  const int threads = ThreadPool::global().threads();
   if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
-  const std::int32_t* ptr = storage.i32(Field::Ptr);
-  const std::int64_t share = storage.numAtoms() / threads;
-  auto large = [&](std::int64_t s) {
-    const std::int64_t count = ptr[s + 1] - ptr[s];
-    return threads > 1 && count >= kParallelAtoms && count > share;
-  };
-  auto wanted = [&](std::int64_t s) { return request.systems == nullptr || request.systems[s] != 0; };
-  pool.parallelFor(0, systems, 1, [&](std::int64_t lo, std::int64_t hi, int thread) {
-    for (std::int64_t s = lo; s < hi; ++s) {
-      if (wanted(s) && !large(s)) computeSystem(s, pass, workspaces_[thread]);
-    }
-  });
-  for (std::int64_t s = 0; s < systems; ++s) {
-    if (wanted(s) && large(s)) computeLargeSystem(s, pass);
-  }
-  const double* energy = storage.f64(Field::Energy);
-  for (std::int64_t s = 0; s < systems; ++s) {
-    if (wanted(s) && !std::isfinite(energy[s])) checkOverlap(model_, s, backend, storage, neighbors_.list(s));
-  }
+  scheduleSystems(
+      storage, request.systems, [&](std::int64_t s, int thread) { computeSystem(s, pass, workspaces_[thread]); },
+      [&](std::int64_t s) { computeLargeSystem(s, pass); });
+  checkOverlaps(model_, backend, storage, request.systems, neighbors_);
 }
 
 void CpuEamForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspace& workspace) {
@@ -211,7 +183,7 @@ void CpuEamForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspac
   const std::int64_t begin = list.atomBegin;
   const std::int64_t count = list.atomCount;
   const std::uint8_t* types = pass.types + begin;
-  const Chunk base{&list, nullptr, localPositions(s, storage, workspace), types};
+  const Chunk base{&list, nullptr, listPositions(list, storage, workspace.wrapped), types};
 
   workspace.rho.assign(static_cast<std::size_t>(count), 0.0);
   workspace.fp.resize(static_cast<std::size_t>(count));
@@ -220,7 +192,7 @@ void CpuEamForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspac
     task.chunk = &chunk;
     density(task, workspace.rho.data());
   }
-  Sums sums;
+  SystemSums sums;
   sums.energy = embed(types, workspace.rho.data(), workspace.fp.data(), 0, count);
 
   double* f = pass.request.forces ? storage.f64(Field::Forces) + 3 * begin : nullptr;
@@ -230,7 +202,7 @@ void CpuEamForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspac
     task.chunk = &chunk;
     forces(task, workspace.fp.data(), f, pass.request.stress, sums);
   }
-  finishSystem(s, pass, sums);
+  finishSystem(storage, s, sums, pass.request.stress, pass.virial);
 }
 
 void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const Pass& pass) {
@@ -242,29 +214,13 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const Pass& pass) {
   const std::int64_t begin = list.atomBegin;
   const std::int64_t count = list.atomCount;
   const std::uint8_t* types = pass.types + begin;
-  const Chunk base{&list, nullptr, localPositions(s, storage, main), types};
+  const Chunk base{&list, nullptr, listPositions(list, storage, main.wrapped), types};
 
-  // Contiguous runs of chunks with about equal pair counts, one per thread; fixed for a given list. Each
-  // group touches the atoms [low, high) of its chunks (a slab of the system when atoms are numbered
-  // roughly in space); group 0 writes the system's arrays directly.
-  const int groups = pool.threads();
-  std::vector<std::size_t> firstChunk(static_cast<std::size_t>(groups) + 1, list.chunks.size());
-  firstChunk[0] = 0;
-  std::int64_t seen = 0;
-  int group = 1;
-  for (std::size_t c = 0; c < list.chunks.size() && group < groups; ++c) {
-    while (group < groups && seen * groups >= list.pairs * group) firstChunk[group++] = c;
-    seen += static_cast<std::int64_t>(list.chunks[c].entries.size());
-  }
-  std::vector<std::int64_t> low(static_cast<std::size_t>(groups), count);
-  std::vector<std::int64_t> high(static_cast<std::size_t>(groups), 0);
-  for (int g = 0; g < groups; ++g) {
-    for (std::size_t c = firstChunk[g]; c < firstChunk[g + 1]; ++c) {
-      low[g] = std::min<std::int64_t>(low[g], list.chunks[c].atomLow);
-      high[g] = std::max<std::int64_t>(high[g], list.chunks[c].atomHigh);
-    }
-    low[g] = std::min(low[g], high[g]);
-  }
+  // Group 0 writes the system's arrays directly; the others accumulate into buffers of their own.
+  const ChunkGroups chunkGroups = groupChunks(list, pool.threads());
+  const int groups = chunkGroups.count();
+  const std::vector<std::int64_t>& low = chunkGroups.low;
+  const std::vector<std::int64_t>& high = chunkGroups.high;
   for (int g = 1; g < groups; ++g) {
     Workspace& workspace = workspaces_[g];
     if (workspace.groupCapacity < static_cast<std::size_t>(count)) {
@@ -277,30 +233,19 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const Pass& pass) {
     pool.parallelFor(0, groups, 1, [&](std::int64_t lo, std::int64_t hi, int) {
       for (std::int64_t g = lo; g < hi; ++g) {
         Chunk task = base;
-        for (std::size_t c = firstChunk[g]; c < firstChunk[g + 1]; ++c) {
+        for (std::size_t c = chunkGroups.firstChunk[g]; c < chunkGroups.firstChunk[g + 1]; ++c) {
           task.chunk = &list.chunks[c];
           body(static_cast<int>(g), task);
         }
       }
     });
   };
-  // Adds every group's buffer (`stride` values per atom) into `out`, in group order.
-  auto gather = [&](double* out, int stride, auto bufferOf) {
-    pool.parallelFor(0, count, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
-      for (int g = 1; g < groups; ++g) {
-        const double* buffer = bufferOf(g);
-        const std::int64_t to = stride * std::min(hi, high[g]);
-        for (std::int64_t k = stride * std::max(lo, low[g]); k < to; ++k) out[k] += buffer[k];
-      }
-    });
-  };
-
   // Densities.
   main.rho.assign(static_cast<std::size_t>(count), 0.0);
   main.fp.resize(static_cast<std::size_t>(count));
   for (int g = 1; g < groups; ++g) std::fill(workspaces_[g].groupRho.get() + low[g], workspaces_[g].groupRho.get() + high[g], 0.0);
   runGroups([&](int g, const Chunk& task) { density(task, g == 0 ? main.rho.data() : workspaces_[g].groupRho.get()); });
-  gather(main.rho.data(), 1, [&](int g) { return workspaces_[g].groupRho.get(); });
+  addGroupBuffers(chunkGroups, count, main.rho.data(), 1, [&](int g) { return workspaces_[g].groupRho.get(); });
 
   // Embedding, in fixed atom blocks so the energy sums in the same order for any thread count.
   const std::int64_t blocks = (count + kAtomsPerTask - 1) / kAtomsPerTask;
@@ -310,7 +255,7 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const Pass& pass) {
       blockEnergy[b] = embed(types, main.rho.data(), main.fp.data(), b * kAtomsPerTask, std::min(count, (b + 1) * kAtomsPerTask));
     }
   });
-  Sums total;
+  SystemSums total;
   for (double e : blockEnergy) total.energy += e;
 
   // Forces.
@@ -321,34 +266,14 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const Pass& pass) {
       std::fill(workspaces_[g].groupForces.get() + 3 * low[g], workspaces_[g].groupForces.get() + 3 * high[g], 0.0);
     }
   }
-  std::vector<Sums> sums(static_cast<std::size_t>(groups));
+  std::vector<SystemSums> sums(static_cast<std::size_t>(groups));
   runGroups([&](int g, const Chunk& task) {
     double* f = out == nullptr ? nullptr : g == 0 ? out : workspaces_[g].groupForces.get();
     forces(task, main.fp.data(), f, pass.request.stress, sums[g]);
   });
-  if (out != nullptr) gather(out, 3, [&](int g) { return workspaces_[g].groupForces.get(); });
-  for (const Sums& part : sums) {
-    total.energy += part.energy;
-    for (int c = 0; c < 6; ++c) total.virial[c] += part.virial[c];
-  }
-  finishSystem(s, pass, total);
-}
-
-void CpuEamForceKernel::finishSystem(std::int64_t s, const Pass& pass, const Sums& sums) {
-  BatchStorage& storage = pass.storage;
-  storage.f64(Field::Energy)[s] = sums.energy;
-  if (!pass.request.stress) return;
-  const double* v = sums.virial;
-  const double w[9] = {v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2]};
-  std::copy(w, w + 9, pass.virial.begin() + 9 * s);
-  // σ = −W/V as the pair kernel reports it; a cell without volume (a cluster) has no stress.
-  const double* cell = storage.f64(Field::Cell) + 9 * s;
-  double scale = 0.0;
-  for (int k = 0; k < 9; ++k) scale = std::max(scale, std::fabs(cell[k]));
-  const double volume = std::fabs(det3(cell));
-  double* stress = storage.f64(Field::Stress) + 9 * s;
-  const bool hasVolume = scale > 0.0 && volume > 1e-12 * scale * scale * scale;
-  for (int k = 0; k < 9; ++k) stress[k] = hasVolume ? (0.0 - w[k]) / volume : 0.0;
+  if (out != nullptr) addGroupBuffers(chunkGroups, count, out, 3, [&](int g) { return workspaces_[g].groupForces.get(); });
+  for (const SystemSums& part : sums) total.add(part);
+  finishSystem(storage, s, total, pass.request.stress, pass.virial);
 }
 
 }  // namespace hookmd

@@ -1,14 +1,14 @@
 // The CPU reference of the EAM force kernel, over the same per-system half neighbor lists (NeighborCache)
 // as the pair potentials: a density pass with Newton's third law, the embedding of every atom, then a force
-// pass. Batches run one system per task; a system of at least kParallelAtoms atoms runs alone, its neighbor
-// chunks split into one group per thread, each group accumulating densities and forces into its own buffer,
-// the buffers summed in group order (CpuPairForceKernel's scheme).
+// pass, over the thread schedule of SystemSchedule.h (a large system's chunk groups accumulate densities
+// and forces into buffers of their own, added in group order).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "cpu/SystemSchedule.h"
 #include "kernels/EamForceKernel.h"
 
 namespace hookmd {
@@ -21,11 +21,6 @@ class CpuEamForceKernel final : public EamForceKernel {
                std::vector<double>& virial) override;
   NeighborStats neighborStats() const override { return neighbors_.stats(); }
 
-  /** Sums of one system (or one chunk group): energy, and xx, yy, zz, xy, xz, yz of W = Σ d⊗F. */
-  struct Sums {
-    double energy = 0.0;
-    double virial[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-  };
   /** One neighbor chunk, in the system's local atom numbering. */
   struct Chunk {
     const SystemNeighborList* list;
@@ -52,14 +47,12 @@ class CpuEamForceKernel final : public EamForceKernel {
     std::vector<double>& virial;
   };
 
-  const double* localPositions(std::int64_t s, const BatchStorage& storage, Workspace& workspace) const;
   void computeSystem(std::int64_t s, const Pass& pass, Workspace& workspace);
   void computeLargeSystem(std::int64_t s, const Pass& pass);
-  void finishSystem(std::int64_t s, const Pass& pass, const Sums& sums);
   void density(const Chunk& chunk, double* rho) const;
   /** F and F' of atoms [begin, end); returns the sum of F. */
   double embed(const std::uint8_t* types, const double* rho, double* fp, std::int64_t begin, std::int64_t end) const;
-  void forces(const Chunk& chunk, const double* fp, double* f, bool virial, Sums& sums) const;
+  void forces(const Chunk& chunk, const double* fp, double* f, bool virial, SystemSums& sums) const;
 
   const char* model_;
   std::shared_ptr<const EamTables> tables_;

@@ -1,24 +1,15 @@
-// The CPU reference of the pair-force kernel: per-system half neighbor lists with Newton's third law,
-// threading and the stress bookkeeping, written once. The evaluator-specific pair loop comes from
-// CpuPairLoop.h. Batches run one system per task; a system of at least kParallelAtoms atoms runs alone, its
-// neighbor chunks split into one group per thread, each group accumulating into its own force buffer, and
-// the buffers summed in group order, so results never depend on the thread count.
+// The CPU reference of the pair-force kernel: per-system half neighbor lists with Newton's third law, over
+// the thread schedule of SystemSchedule.h. The evaluator-specific pair loop comes from CpuPairLoop.h.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "cpu/SystemSchedule.h"
 #include "kernels/PairForceKernel.h"
 
 namespace hookmd {
-
-/** Per-group sums of one system's pair loop. */
-struct PairSums {
-  double energy = 0.0;
-  /** xx, yy, zz, xy, xz, yz of W = Σ d⊗F. */
-  double virial[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-};
 
 /** One neighbor chunk's pair loop, with everything in the system's local atom numbering. */
 struct ChunkTask {
@@ -32,13 +23,6 @@ struct ChunkTask {
   bool virial;
 };
 
-/**
- * A system runs alone, parallel over its atoms, when it has at least this many atoms (below it the
- * threads' overhead exceeds the gain; measured, bench/RESULTS.md) and more than a thread's share of the
- * batch (otherwise the per-system schedule already keeps every thread busy).
- */
-constexpr std::int32_t kParallelAtoms = 1024;
-
 class CpuPairForceKernel : public PairForceKernel {
  public:
   void execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
@@ -48,7 +32,7 @@ class CpuPairForceKernel : public PairForceKernel {
  protected:
   CpuPairForceKernel(const char* model, double cutoff) : model_(model), cutoff_(cutoff) {}
   /** Adds one chunk's pairs to `sums` (and to task.f when forces are requested). */
-  virtual void evaluateChunk(const ChunkTask& task, PairSums& sums) const = 0;
+  virtual void evaluateChunk(const ChunkTask& task, SystemSums& sums) const = 0;
 
  private:
   struct Workspace {
@@ -65,10 +49,8 @@ class CpuPairForceKernel : public PairForceKernel {
     std::vector<double>& virial;
   };
 
-  const double* localPositions(std::int64_t s, const BatchStorage& storage, Workspace& workspace) const;
   void computeSystem(std::int64_t s, const Pass& pass, Workspace& workspace);
   void computeLargeSystem(std::int64_t s, const Pass& pass);
-  void finishSystem(std::int64_t s, const Pass& pass, const PairSums& sums);
 
   const char* model_;
   double cutoff_;

@@ -16,7 +16,7 @@ namespace hookmd {
 
 template <class Eval, bool kForces, bool kVirial, bool kSwitch, bool kSingle>
 void pairLoop(const ChunkTask& task, const typename Eval::Params* params, const SwitchParams* switches,
-              int numTypes, PairSums& sums) {
+              int numTypes, SystemSums& sums) {
   const NeighborChunk& chunk = *task.chunk;
   const std::int32_t* owners = task.list->owners.data();
   const double* shifts = task.list->shifts.data();
@@ -85,17 +85,17 @@ class CpuPairForceKernelOf final : public CpuPairForceKernel {
   }
 
  protected:
-  void evaluateChunk(const ChunkTask& task, PairSums& sums) const override {
+  void evaluateChunk(const ChunkTask& task, SystemSums& sums) const override {
     const int code = (task.f != nullptr ? 8 : 0) | (task.virial ? 4 : 0) | (switches_.empty() ? 0 : 2) | (numTypes_ == 1 ? 1 : 0);
     kLoops[code](task, params_.data(), switches_.data(), numTypes_, sums);
   }
 
  private:
-  using Loop = void (*)(const ChunkTask&, const Params*, const SwitchParams*, int, PairSums&);
+  using Loop = void (*)(const ChunkTask&, const Params*, const SwitchParams*, int, SystemSums&);
 
   template <std::size_t kCode>
   static void loopFor(const ChunkTask& task, const Params* params, const SwitchParams* switches, int numTypes,
-                      PairSums& sums) {
+                      SystemSums& sums) {
     pairLoop<Eval, (kCode & 8) != 0, (kCode & 4) != 0, (kCode & 2) != 0, (kCode & 1) != 0>(task, params, switches,
                                                                                            numTypes, sums);
   }

@@ -58,4 +58,12 @@ void checkOverlap(const char* model, std::int64_t s, Backend& backend, const Bat
                                 "), which makes the energy non-finite; separate or remove one of them");
 }
 
+void checkOverlaps(const char* model, Backend& backend, const BatchStorage& storage, const std::uint8_t* wanted,
+                   const NeighborCache& neighbors) {
+  const double* energy = storage.f64(Field::Energy);
+  for (std::int64_t s = 0; s < storage.numSystems(); ++s) {
+    if ((wanted == nullptr || wanted[s] != 0) && !std::isfinite(energy[s])) checkOverlap(model, s, backend, storage, neighbors.list(s));
+  }
+}
+
 }  // namespace hookmd

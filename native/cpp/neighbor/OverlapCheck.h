@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/Backend.h"
+#include "neighbor/NeighborCache.h"
 #include "neighbor/NeighborList.h"
 
 namespace hookmd {
@@ -37,5 +38,12 @@ ClosestPair closestPair(const SystemNeighborList& list, const double* positions)
  */
 void checkOverlap(const char* model, std::int64_t s, Backend& backend, const BatchStorage& positions,
                   const SystemNeighborList& list);
+
+/**
+ * checkOverlap for every wanted system (all when `wanted` is null) whose energy in `storage` is non-finite,
+ * with the lists of `neighbors`: the one place a CPU force kernel pays for the search.
+ */
+void checkOverlaps(const char* model, Backend& backend, const BatchStorage& storage, const std::uint8_t* wanted,
+                   const NeighborCache& neighbors);
 
 }  // namespace hookmd

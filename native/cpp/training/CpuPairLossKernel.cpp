@@ -73,7 +73,7 @@ class CpuPairLossKernelOf final : public PairLossKernel {
     const bool single = numTypes() == 1;
     const SwitchParams* switched = spec_.switches.empty() ? nullptr : spec_.switches.data();
     const auto* table = tables_.table.data();
-    PairSums sums;
+    SystemSums sums;
     for (const NeighborChunk& chunk : system.list.chunks) {
       ChunkTask task = base;
       task.chunk = &chunk;

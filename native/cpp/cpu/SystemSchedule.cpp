@@ -1,0 +1,63 @@
+#include "cpu/SystemSchedule.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "math/PairGeometry.h"
+
+namespace hookmd {
+
+ChunkGroups groupChunks(const SystemNeighborList& list, int groups) {
+  ChunkGroups result;
+  result.firstChunk.assign(static_cast<std::size_t>(groups) + 1, list.chunks.size());
+  result.firstChunk[0] = 0;
+  std::int64_t seen = 0;
+  int group = 1;
+  for (std::size_t c = 0; c < list.chunks.size() && group < groups; ++c) {
+    while (group < groups && seen * groups >= list.pairs * group) result.firstChunk[group++] = c;
+    seen += static_cast<std::int64_t>(list.chunks[c].entries.size());
+  }
+  result.low.assign(static_cast<std::size_t>(groups), list.atomCount);
+  result.high.assign(static_cast<std::size_t>(groups), 0);
+  for (int g = 0; g < groups; ++g) {
+    for (std::size_t c = result.firstChunk[g]; c < result.firstChunk[g + 1]; ++c) {
+      result.low[g] = std::min<std::int64_t>(result.low[g], list.chunks[c].atomLow);
+      result.high[g] = std::max<std::int64_t>(result.high[g], list.chunks[c].atomHigh);
+    }
+    result.low[g] = std::min(result.low[g], result.high[g]);
+  }
+  return result;
+}
+
+void SystemSums::add(const SystemSums& other) {
+  energy += other.energy;
+  for (int c = 0; c < 6; ++c) virial[c] += other.virial[c];
+}
+
+void finishSystem(BatchStorage& storage, std::int64_t s, const SystemSums& sums, bool stress, std::vector<double>& virialOut) {
+  storage.f64(Field::Energy)[s] = sums.energy;
+  if (!stress) return;
+  const double* v = sums.virial;
+  const double w[9] = {v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2]};
+  std::copy(w, w + 9, virialOut.begin() + 9 * s);
+  // σ = −W/V, as ASE's calculators report it whenever the cell has full rank, periodic or not. A cell of
+  // zero volume (a cluster without a cell) has no stress: report zeros rather than infinities.
+  const double* cell = storage.f64(Field::Cell) + 9 * s;
+  double scale = 0.0;
+  for (int k = 0; k < 9; ++k) scale = std::max(scale, std::fabs(cell[k]));
+  const double volume = std::fabs(det3(cell));
+  double* out = storage.f64(Field::Stress) + 9 * s;
+  const bool hasVolume = scale > 0.0 && volume > 1e-12 * scale * scale * scale;
+  // 0 − w rather than −w: a zero virial gives +0, not −0.
+  for (int k = 0; k < 9; ++k) out[k] = hasVolume ? (0.0 - w[k]) / volume : 0.0;
+}
+
+const double* listPositions(const SystemNeighborList& list, const BatchStorage& storage, std::vector<double>& wrapped) {
+  const double* x = storage.f64(Field::Positions) + 3 * static_cast<std::int64_t>(list.atomBegin);
+  if (list.wrap.empty()) return x;
+  wrapped.resize(3 * static_cast<std::size_t>(list.atomCount));
+  wrappedPositions(list, x, wrapped.data());
+  return wrapped.data();
+}
+
+}  // namespace hookmd

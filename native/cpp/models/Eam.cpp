@@ -30,19 +30,8 @@ void Eam::setSkin(double skin) {
   skin_ = skin;
 }
 
-void Eam::checkLayout(Backend& backend) {
-  if (stampOf(backend, Field::Ptr) == checkedPtr_) return;
-  const BatchStorage& storage = backend.host({Field::Ptr});
-  const std::int32_t* ptr = storage.i32(Field::Ptr);
-  const std::int64_t systems = storage.numSystems();
-  bool ok = ptr[0] == 0 && ptr[systems] == storage.numAtoms();
-  for (std::int64_t s = 0; ok && s < systems; ++s) ok = ptr[s + 1] >= ptr[s];
-  if (!ok) fail("INVALID_BATCH", "EAM: the batch's ptr offsets do not partition its atoms");
-  checkedPtr_ = stampOf(backend, Field::Ptr);
-}
-
 void Eam::assignTypes(Backend& backend) {
-  if (stampOf(backend, Field::AtomicNumbers) == typedAtoms_ && stampOf(backend, Field::Ptr) == typedPtr_) return;
+  if (FieldStamp::of(backend, Field::AtomicNumbers) == typedAtoms_ && FieldStamp::of(backend, Field::Ptr) == typedPtr_) return;
   const BatchStorage& storage = backend.host({Field::AtomicNumbers, Field::Ptr});
   const std::int32_t* z = storage.i32(Field::AtomicNumbers);
   const std::int32_t* ptr = storage.i32(Field::Ptr);
@@ -61,8 +50,8 @@ void Eam::assignTypes(Backend& backend) {
     }
     types_[i] = static_cast<std::uint8_t>(type);
   }
-  typedAtoms_ = stampOf(backend, Field::AtomicNumbers);
-  typedPtr_ = stampOf(backend, Field::Ptr);
+  typedAtoms_ = FieldStamp::of(backend, Field::AtomicNumbers);
+  typedPtr_ = FieldStamp::of(backend, Field::Ptr);
   ++typesVersion_;
 }
 
@@ -71,28 +60,17 @@ void Eam::compute(Backend& backend, const ComputeRequest& request) {
     fail("SKIN_UNSET", "EAM: the Verlet skin is not set; pass skin, or compute through the TypeScript model once so it "
                        "takes the batch units' default");
   }
-  checkLayout(backend);
+  checkPtrLayout(backend, "EAM", checkedPtr_);
   assignTypes(backend);
-  if (kernelBackend_ != backend.id()) {
-    // A backend creates the kernels it implements; the CPU reference serves for the others.
-    if (kernel_) {
-      const NeighborStats old = kernel_->neighborStats();
-      retired_.builds += old.builds;
-      retired_.resets += old.resets;
-    }
+  // A backend creates the kernels it implements; the CPU reference serves for the others.
+  EamForceKernel& kernel = kernel_.forBackend(backend, [&] {
     const EamForceSpec spec{"EAM", tables_};
-    kernel_ = backend.createEamForceKernel(spec);
-    if (!kernel_) kernel_ = std::make_unique<CpuEamForceKernel>(spec);
-    kernelBackend_ = backend.id();
-  }
-  kernel_->execute(backend, request, AtomTypes{&types_, typesVersion_}, skin_, virial_);
+    std::unique_ptr<EamForceKernel> made = backend.createEamForceKernel(spec);
+    return made ? std::move(made) : std::make_unique<CpuEamForceKernel>(spec);
+  });
+  kernel.execute(backend, request, AtomTypes{&types_, typesVersion_}, skin_, virial_);
 }
 
-NeighborStats Eam::neighborStats() const {
-  NeighborStats stats = kernel_ ? kernel_->neighborStats() : NeighborStats();
-  stats.builds += retired_.builds;
-  stats.resets += retired_.resets;
-  return stats;
-}
+NeighborStats Eam::neighborStats() const { return kernel_.neighborStats(); }
 
 }  // namespace hookmd

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/EamForceKernel.h"
+#include "models/BackendCache.h"
 #include "models/EamTables.h"
 #include "models/Potential.h"
 
@@ -32,7 +33,6 @@ class Eam final : public Potential {
   NeighborStats neighborStats() const override;
 
  private:
-  void checkLayout(Backend& backend);
   void assignTypes(Backend& backend);
 
   std::shared_ptr<const EamTables> tables_;
@@ -43,23 +43,10 @@ class Eam final : public Potential {
   std::vector<std::uint8_t> types_;
   std::vector<double> virial_;
 
-  /** Which contents of one backend's field a cached result was derived from (as in PairPotential). */
-  struct Stamp {
-    std::uint64_t backend = 0;
-    std::uint64_t generation = 0;
-    std::uint64_t version = 0;
-    bool operator==(const Stamp& other) const {
-      return backend == other.backend && generation == other.generation && version == other.version;
-    }
-  };
-  static Stamp stampOf(const Backend& backend, Field field) { return {backend.id(), backend.generation(), backend.version(field)}; }
-
-  std::uint64_t kernelBackend_ = 0;
-  std::unique_ptr<EamForceKernel> kernel_;
-  NeighborStats retired_;
-  Stamp checkedPtr_;
-  Stamp typedAtoms_;
-  Stamp typedPtr_;
+  KernelSlot<EamForceKernel> kernel_;
+  FieldStamp checkedPtr_;
+  FieldStamp typedAtoms_;
+  FieldStamp typedPtr_;
   std::uint64_t typesVersion_ = 0;
 };
 

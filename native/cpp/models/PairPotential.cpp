@@ -85,21 +85,9 @@ void PairPotential::setSkin(double skin) {
   skin_ = skin;
 }
 
-void PairPotential::checkLayout(Backend& backend) {
-  // The layout changes only with a resize or a write of ptr: check it once per change, not per step.
-  if (stampOf(backend, Field::Ptr) == checkedPtr_) return;
-  const BatchStorage& storage = backend.host({Field::Ptr});
-  const std::int32_t* ptr = storage.i32(Field::Ptr);
-  const std::int64_t systems = storage.numSystems();
-  bool ok = ptr[0] == 0 && ptr[systems] == storage.numAtoms();
-  for (std::int64_t s = 0; ok && s < systems; ++s) ok = ptr[s + 1] >= ptr[s];
-  if (!ok) fail("INVALID_BATCH", std::string(name_) + ": the batch's ptr offsets do not partition its atoms");
-  checkedPtr_ = stampOf(backend, Field::Ptr);
-}
-
 void PairPotential::assignTypes(Backend& backend) {
   if (wildcard_) return;
-  if (stampOf(backend, Field::AtomicNumbers) == typedAtoms_ && stampOf(backend, Field::Ptr) == typedPtr_) return;
+  if (FieldStamp::of(backend, Field::AtomicNumbers) == typedAtoms_ && FieldStamp::of(backend, Field::Ptr) == typedPtr_) return;
   const BatchStorage& storage = backend.host({Field::AtomicNumbers, Field::Ptr});
   const std::int64_t systems = storage.numSystems();
   const std::int32_t* z = storage.i32(Field::AtomicNumbers);
@@ -138,8 +126,8 @@ void PairPotential::assignTypes(Backend& backend) {
                              std::to_string(key.z1) + "-" + std::to_string(key.z2) + ") in system " + std::to_string(s) +
                              "; add pairs['" + label(key) + "'] (no mixing rule is applied)");
   }
-  typedAtoms_ = stampOf(backend, Field::AtomicNumbers);
-  typedPtr_ = stampOf(backend, Field::Ptr);
+  typedAtoms_ = FieldStamp::of(backend, Field::AtomicNumbers);
+  typedPtr_ = FieldStamp::of(backend, Field::Ptr);
   ++typesVersion_;
 }
 
@@ -148,27 +136,16 @@ void PairPotential::compute(Backend& backend, const ComputeRequest& request) {
     fail("SKIN_UNSET", std::string(name_) + ": the Verlet skin is not set; pass skin, or compute through the " +
                            "TypeScript model once so it takes the batch units' default");
   }
-  checkLayout(backend);
+  checkPtrLayout(backend, name_, checkedPtr_);
   assignTypes(backend);
-  if (kernelBackend_ != backend.id()) {
-    // A backend creates the kernels it implements; the CPU reference serves for the others.
-    if (kernel_) {
-      const NeighborStats old = kernel_->neighborStats();
-      retired_.builds += old.builds;
-      retired_.resets += old.resets;
-    }
-    kernel_ = backend.createPairForceKernel(spec_);
-    if (!kernel_) kernel_ = createCpuPairForceKernel(spec_);
-    kernelBackend_ = backend.id();
-  }
-  kernel_->execute(backend, request, AtomTypes{&types_, typesVersion_}, skin_, virial_);
+  // A backend creates the kernels it implements; the CPU reference serves for the others.
+  PairForceKernel& kernel = kernel_.forBackend(backend, [&] {
+    std::unique_ptr<PairForceKernel> made = backend.createPairForceKernel(spec_);
+    return made ? std::move(made) : createCpuPairForceKernel(spec_);
+  });
+  kernel.execute(backend, request, AtomTypes{&types_, typesVersion_}, skin_, virial_);
 }
 
-NeighborStats PairPotential::neighborStats() const {
-  NeighborStats stats = kernel_ ? kernel_->neighborStats() : NeighborStats();
-  stats.builds += retired_.builds;
-  stats.resets += retired_.resets;
-  return stats;
-}
+NeighborStats PairPotential::neighborStats() const { return kernel_.neighborStats(); }
 
 }  // namespace hookmd

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/PairForceKernel.h"
+#include "models/BackendCache.h"
 #include "models/Potential.h"
 
 namespace hookmd {
@@ -56,7 +57,6 @@ class PairPotential : public Potential {
  private:
   std::size_t slot(const PairKey& key, bool swapped) const;
   std::size_t tableSize() const { return static_cast<std::size_t>(spec_.numTypes) * spec_.numTypes; }
-  void checkLayout(Backend& backend);
   void assignTypes(Backend& backend);
 
   const char* name_;
@@ -71,25 +71,10 @@ class PairPotential : public Potential {
   std::vector<std::uint8_t> types_;
   std::vector<double> virial_;
 
-  /** Which contents of one backend's field a cached result was derived from. */
-  struct Stamp {
-    std::uint64_t backend = 0;
-    std::uint64_t generation = 0;
-    std::uint64_t version = 0;
-    bool operator==(const Stamp& other) const {
-      return backend == other.backend && generation == other.generation && version == other.version;
-    }
-  };
-  static Stamp stampOf(const Backend& backend, Field field) { return {backend.id(), backend.generation(), backend.version(field)}; }
-
-  /** The kernel of the backend it was made for; a compute on another backend makes a new one. */
-  std::uint64_t kernelBackend_ = 0;
-  std::unique_ptr<PairForceKernel> kernel_;
-  /** Neighbor counters of the kernels made for earlier backends, so the totals cover the model's life. */
-  NeighborStats retired_;
-  Stamp checkedPtr_;
-  Stamp typedAtoms_;
-  Stamp typedPtr_;
+  KernelSlot<PairForceKernel> kernel_;
+  FieldStamp checkedPtr_;
+  FieldStamp typedAtoms_;
+  FieldStamp typedPtr_;
   std::uint64_t typesVersion_ = 0;
 };
 

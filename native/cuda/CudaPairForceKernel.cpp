@@ -60,13 +60,8 @@ class CudaPairForceKernel final : public PairForceKernel {
     const std::int64_t systems = backend_.numSystems();
     if (request.stress) virial.assign(9 * static_cast<std::size_t>(systems), 0.0);
     if (systems == 0) return;
-    const FieldSet writes =
-        FieldSet{Field::Energy}.with(Field::Forces, request.forces).with(Field::Stress, request.stress);
-    FieldSet reads{Field::Positions, Field::Cell, Field::Pbc, Field::Ptr};
-    // Systems that are not evaluated keep their values, so the device must hold them before it is current.
-    if (request.systems != nullptr) reads = reads | writes;
     const bool resized = updateLayout(backend_.host({Field::Ptr}).i32(Field::Ptr));
-    backend_.onDevice(reads, writes);
+    backend_.onDevice(request.reads(), request.writes());
     updateWanted(request.systems);
     updateTypes(types);
     const double rlist = cutoff_ + skin;

@@ -159,14 +159,10 @@ void CpuEamForceKernel::forces(const Chunk& chunk, const double* fp, double* f, 
 
 void CpuEamForceKernel::execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
                                 std::vector<double>& virial) {
-  const FieldSet writes = FieldSet{Field::Energy}.with(Field::Forces, request.forces).with(Field::Stress, request.stress);
-  FieldSet reads{Field::Positions, Field::Cell, Field::Pbc, Field::Ptr};
-  // Systems left out keep their results, so a partial compute must start from the current outputs.
-  if (request.systems != nullptr) reads = reads | writes;
-  BatchStorage& storage = backend.arraysFor(Kernel::EamForces, reads, writes);
+  BatchStorage& storage = backend.arraysFor(Kernel::EamForces, request.reads(), request.writes());
   neighbors_.bind(storage, std::sqrt(grid_.cutoffSq), skin);
   if (request.stress) virial.assign(9 * static_cast<std::size_t>(storage.numSystems()), 0.0);
-  const Pass pass{storage, request, types.types->data(), virial};
+  const ForcePass pass{storage, request, types.types->data(), virial};
 
   const int threads = ThreadPool::global().threads();
   if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
@@ -176,7 +172,7 @@ void CpuEamForceKernel::execute(Backend& backend, const ComputeRequest& request,
   checkOverlaps(model_, backend, storage, request.systems, neighbors_);
 }
 
-void CpuEamForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspace& workspace) {
+void CpuEamForceKernel::computeSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace) {
   BatchStorage& storage = pass.storage;
   neighbors_.update(s, storage, workspace.scratch);
   const SystemNeighborList& list = neighbors_.list(s);
@@ -205,7 +201,7 @@ void CpuEamForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspac
   finishSystem(storage, s, sums, pass.request.stress, pass.virial);
 }
 
-void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const Pass& pass) {
+void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pass) {
   BatchStorage& storage = pass.storage;
   ThreadPool& pool = ThreadPool::global();
   Workspace& main = workspaces_[0];

@@ -40,15 +40,9 @@ class CpuEamForceKernel final : public EamForceKernel {
     std::unique_ptr<double[]> groupForces;
     std::size_t groupCapacity = 0;
   };
-  struct Pass {
-    BatchStorage& storage;
-    const ComputeRequest& request;
-    const std::uint8_t* types;
-    std::vector<double>& virial;
-  };
 
-  void computeSystem(std::int64_t s, const Pass& pass, Workspace& workspace);
-  void computeLargeSystem(std::int64_t s, const Pass& pass);
+  void computeSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace);
+  void computeLargeSystem(std::int64_t s, const ForcePass& pass);
   void density(const Chunk& chunk, double* rho) const;
   /** F and F' of atoms [begin, end); returns the sum of F. */
   double embed(const std::uint8_t* types, const double* rho, double* fp, std::int64_t begin, std::int64_t end) const;

@@ -15,14 +15,10 @@ namespace hookmd {
 
 void CpuPairForceKernel::execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
                                  std::vector<double>& virial) {
-  const FieldSet writes = FieldSet{Field::Energy}.with(Field::Forces, request.forces).with(Field::Stress, request.stress);
-  FieldSet reads{Field::Positions, Field::Cell, Field::Pbc, Field::Ptr};
-  // Systems left out keep their results, so a partial compute must start from the current outputs.
-  if (request.systems != nullptr) reads = reads | writes;
-  BatchStorage& storage = backend.arraysFor(Kernel::PairForces, reads, writes);
+  BatchStorage& storage = backend.arraysFor(Kernel::PairForces, request.reads(), request.writes());
   neighbors_.bind(storage, cutoff_, skin);
   if (request.stress) virial.assign(9 * static_cast<std::size_t>(storage.numSystems()), 0.0);
-  const Pass pass{storage, request, types.types->empty() ? nullptr : types.types->data(), virial};
+  const ForcePass pass{storage, request, types.types->empty() ? nullptr : types.types->data(), virial};
   const int threads = ThreadPool::global().threads();
   if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
   scheduleSystems(
@@ -32,7 +28,7 @@ void CpuPairForceKernel::execute(Backend& backend, const ComputeRequest& request
   checkOverlaps(model_, backend, storage, request.systems, neighbors_);
 }
 
-void CpuPairForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspace& workspace) {
+void CpuPairForceKernel::computeSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace) {
   BatchStorage& storage = pass.storage;
   const ComputeRequest& request = pass.request;
   neighbors_.update(s, storage, workspace.scratch);
@@ -51,7 +47,7 @@ void CpuPairForceKernel::computeSystem(std::int64_t s, const Pass& pass, Workspa
   finishSystem(storage, s, sums, request.stress, pass.virial);
 }
 
-void CpuPairForceKernel::computeLargeSystem(std::int64_t s, const Pass& pass) {
+void CpuPairForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pass) {
   BatchStorage& storage = pass.storage;
   const ComputeRequest& request = pass.request;
   ThreadPool& pool = ThreadPool::global();

@@ -42,15 +42,9 @@ class CpuPairForceKernel : public PairForceKernel {
     std::unique_ptr<double[]> forces;
     std::size_t forceCapacity = 0;
   };
-  struct Pass {
-    BatchStorage& storage;
-    const ComputeRequest& request;
-    const std::uint8_t* types;
-    std::vector<double>& virial;
-  };
 
-  void computeSystem(std::int64_t s, const Pass& pass, Workspace& workspace);
-  void computeLargeSystem(std::int64_t s, const Pass& pass);
+  void computeSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace);
+  void computeLargeSystem(std::int64_t s, const ForcePass& pass);
 
   const char* model_;
   double cutoff_;

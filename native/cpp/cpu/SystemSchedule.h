@@ -12,6 +12,7 @@
 
 #include "core/BatchStorage.h"
 #include "core/ThreadPool.h"
+#include "kernels/PairForceKernel.h"
 #include "neighbor/NeighborList.h"
 
 namespace hookmd {
@@ -80,6 +81,16 @@ void addGroupBuffers(const ChunkGroups& groups, std::int64_t count, double* out,
     }
   });
 }
+
+/** What one compute of a force kernel works on, handed to each system's evaluation. */
+struct ForcePass {
+  BatchStorage& storage;
+  const ComputeRequest& request;
+  /** Species type of each atom of the batch (null when the kernel needs none). */
+  const std::uint8_t* types;
+  /** 9 virial values per system, filled when request.stress. */
+  std::vector<double>& virial;
+};
 
 /** Energy and virial sums of one system, or of one group of its chunks. */
 struct SystemSums {

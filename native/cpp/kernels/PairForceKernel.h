@@ -24,6 +24,17 @@ struct ComputeRequest {
    * a finished system does not move, so its previous energy and forces stay valid.
    */
   const std::uint8_t* systems = nullptr;
+
+  /** The fields a force kernel writes: energy, and forces and stress when asked for. */
+  FieldSet writes() const { return FieldSet{Field::Energy}.with(Field::Forces, forces).with(Field::Stress, stress); }
+  /**
+   * The fields it reads. Systems left out keep their results, so a partial compute must also start from the
+   * current outputs.
+   */
+  FieldSet reads() const {
+    const FieldSet geometry{Field::Positions, Field::Cell, Field::Pbc, Field::Ptr};
+    return systems == nullptr ? geometry : geometry | writes();
+  }
 };
 
 /** The evaluators of native/cpp/math that a kernel can be instantiated for. */

@@ -15,7 +15,7 @@
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native/cpp"],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
-      "cflags_cc": ["-std=c++17", "-fexceptions", "-O3", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "cflags_cc": ["-std=c++17", "-fexceptions", "-O3", "-ffp-contract=off", "-Wall", "-Wextra", "-Wno-unused-parameter"],
       "cflags!": ["-fno-exceptions"],
       "ldflags": ["-pthread"],
       "xcode_settings": {

@@ -11,7 +11,7 @@ mkdir -p "$out/obj"
 # The flags and defines of binding.gyp, at -O1 with frame pointers so reports carry usable stacks.
 node_include=$(dirname "$(dirname "$(command -v node)")")/include/node
 addon_include=$(node -p "require('node-addon-api').include_dir")
-flags=(-std=c++17 -fPIC -fexceptions -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
+flags=(-std=c++17 -fPIC -fexceptions -O1 -ffp-contract=off -g -fno-omit-frame-pointer -fsanitize=address,undefined
   -fno-sanitize-recover=undefined -pthread -Wall -Wextra -Wno-unused-parameter
   -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_ADDON_API_DISABLE_DEPRECATED -DNODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS
   -I"$node_include" -I"$addon_include" -Inative/cpp)

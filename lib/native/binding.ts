@@ -40,6 +40,9 @@ export interface TransferStats {
 /** A backend name, as `backendInfo().backend` and `batch.backend` report it. */
 export type BackendName = 'cpu' | 'mirror' | 'cuda';
 
+/** The vector-instruction level of the CPU kernels (`backendInfo().cpuSimd`). */
+export type CpuSimd = 'avx512' | 'baseline';
+
 /** The backend-owned storage of one Batch (native class `NativeBatch`). */
 export interface NativeBatch {
   resize(numAtoms: number, numSystems: number): void;
@@ -95,6 +98,7 @@ export interface NativeBinding {
   hardwareThreads(): number;
   backends(): NativeBackendProbe[];
   externalViews(): boolean;
+  cpuSimd(): CpuSimd;
   readonly napiVersion: number;
   readonly cudaBuild: boolean;
 }

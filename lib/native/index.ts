@@ -13,6 +13,7 @@ export type { BackendInfo, BackendRequest } from './loader.js';
 export { cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary } from './locate.js';
 export type {
   BackendName,
+  CpuSimd,
   NativeBackendProbe,
   NativeBatch,
   NativeBinding,

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 
 import { HookmdError, HookmdRangeError } from '../errors.js';
-import type { BackendName, NativeBinding } from './binding.js';
+import type { BackendName, CpuSimd, NativeBinding } from './binding.js';
 import { CUDA_PACKAGE, cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary, PACKAGE_ROOT } from './locate.js';
 
 /**
@@ -32,6 +32,12 @@ export interface BackendInfo {
   threads: number;
   /** Whether typed-array views alias native memory (false: copies synced explicitly). */
   externalViews: boolean;
+  /**
+   * Vector instructions the CPU kernels use: 'avx512' where the CPU has AVX-512 (the neighbor-list build
+   * runs eight candidates wide), else 'baseline'. HOOKMD_SIMD=off forces 'baseline'. Results are the same
+   * bits either way (docs/performance.md, "SIMD").
+   */
+  cpuSimd: CpuSimd;
   napiVersion: number;
 }
 
@@ -181,6 +187,7 @@ export function backendInfo(): BackendInfo {
     cudaBuild: binding.cudaBuild,
     threads: binding.getThreads(),
     externalViews: binding.externalViews(),
+    cpuSimd: binding.cpuSimd(),
     napiVersion: binding.napiVersion,
   };
 }

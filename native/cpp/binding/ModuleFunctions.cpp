@@ -5,6 +5,7 @@
 #include "binding/ArrayViews.h"
 #include "binding/Errors.h"
 #include "core/BackendRegistry.h"
+#include "core/CpuFeatures.h"
 #include "core/ThreadPool.h"
 
 namespace hookmd::binding {
@@ -48,6 +49,10 @@ Napi::Value backends(const Napi::CallbackInfo& info) {
   return list;
 }
 
+Napi::Value cpuSimd(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), useAvx512() ? "avx512" : "baseline");
+}
+
 Napi::Value externalViews(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), externalViewsSupported());
 }
@@ -60,6 +65,7 @@ void exportModuleFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("hardwareThreads", Napi::Function::New(env, hardwareThreads, "hardwareThreads"));
   exports.Set("backends", Napi::Function::New(env, backends, "backends"));
   exports.Set("externalViews", Napi::Function::New(env, externalViews, "externalViews"));
+  exports.Set("cpuSimd", Napi::Function::New(env, cpuSimd, "cpuSimd"));
   exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
 #ifdef HOOKMD_WITH_CUDA
   exports.Set("cudaBuild", Napi::Boolean::New(env, true));

@@ -179,28 +179,29 @@ BinGrid makeBinGrid(const double* cell, const std::uint8_t* pbc, const double* p
   return grid;
 }
 
-std::vector<StencilOffset> halfStencil(const BinGrid& grid, double rlist) {
-  std::vector<StencilOffset> stencil;
-  stencil.push_back(StencilOffset{{0, 0, 0}});
+std::vector<StencilRow> halfStencilRows(const BinGrid& grid, double rlist) {
+  std::vector<StencilRow> rows;
   const int* m = grid.reach;
   for (int o0 = 0; o0 <= m[0]; ++o0) {
     for (int o1 = o0 == 0 ? 0 : -m[1]; o1 <= m[1]; ++o1) {
-      for (int o2 = (o0 == 0 && o1 == 0) ? 1 : -m[2]; o2 <= m[2]; ++o2) {
-        const int o[3] = {o0, o1, o2};
-        if (grid.orthogonal) {
-          // Closest approach of two bins o apart; only valid when the bin faces are mutually orthogonal.
-          double gap = 0.0;
-          for (int k = 0; k < 3; ++k) {
-            const double g = std::max(std::abs(o[k]) - 1, 0) * grid.binWidth[k];
-            gap += g * g;
-          }
-          if (gap >= rlist * rlist) continue;
+      int reach2 = m[2];
+      if (grid.orthogonal) {
+        // Closest approach of two bins o apart, valid only when the bin faces are mutually orthogonal; it
+        // grows with |o₂|, so the offsets kept in a row stay one range, −reach2..reach2.
+        const double g0 = std::max(o0 - 1, 0) * grid.binWidth[0];
+        const double g1 = std::max(std::abs(o1) - 1, 0) * grid.binWidth[1];
+        const double across = g0 * g0 + g1 * g1;
+        while (reach2 >= 0) {
+          const double g2 = std::max(reach2 - 1, 0) * grid.binWidth[2];
+          if (across + g2 * g2 < rlist * rlist) break;
+          --reach2;
         }
-        stencil.push_back(StencilOffset{{o0, o1, o2}});
       }
+      const int low = (o0 == 0 && o1 == 0) ? 1 : -reach2;
+      if (low <= reach2) rows.push_back(StencilRow{o0, o1, low, reach2});
     }
   }
-  return stencil;
+  return rows;
 }
 
 std::vector<double> imageShifts(const BinGrid& grid) {

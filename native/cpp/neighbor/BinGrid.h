@@ -40,11 +40,6 @@ struct BinGrid {
   }
 };
 
-/** One stencil entry: a bin offset (o₀, o₁, o₂) in units of bins. */
-struct StencilOffset {
-  int offset[3];
-};
-
 /**
  * Lays out the bins for `count` atoms at `positions` (3 per atom) in a system with the given cell (rows)
  * and periodicity. `singleBin` puts every atom in one bin (the O(n²) search, cheaper for small systems).
@@ -54,8 +49,23 @@ struct StencilOffset {
 BinGrid makeBinGrid(const double* cell, const std::uint8_t* pbc, const double* positions, std::int64_t count,
                     double rlist, bool singleBin);
 
-/** The half stencil: the zero offset first, then every offset that is lexicographically positive. */
-std::vector<StencilOffset> halfStencil(const BinGrid& grid, double rlist);
+/**
+ * One row of the half stencil: the bin offsets (o₀, o₁, o₂) for o₂ from o2Low to o2High. Bins are numbered
+ * with the third index fastest, so a row is one run of consecutive bins (split only where it wraps around a
+ * periodic boundary): the build scans it as one contiguous range of atoms instead of bin by bin.
+ */
+struct StencilRow {
+  int o0;
+  int o1;
+  int o2Low;
+  int o2High;
+};
+
+/**
+ * The half stencil as rows, in lexicographic order of the offsets: every offset that is lexicographically
+ * positive (the zero offset, the atom's own bin, is left to the caller).
+ */
+std::vector<StencilRow> halfStencilRows(const BinGrid& grid, double rlist);
 
 /** Shift vectors n·H of every image index, 3 doubles each. */
 std::vector<double> imageShifts(const BinGrid& grid);

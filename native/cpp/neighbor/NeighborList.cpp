@@ -5,23 +5,30 @@
 #include <cmath>
 #include <string>
 
+#include "core/CpuFeatures.h"
 #include "core/Error.h"
 #include "core/ThreadPool.h"
 #include "neighbor/BinGrid.h"
+#include "neighbor/CandidateScan.h"
 
 namespace hookmd {
 
 namespace {
 constexpr std::int64_t kAtomsPerTask = 4096;
 
-/** A neighbor bin of the current bin: where it is and which lattice image it stands for. */
+/** A run of consecutive slots (neighbor bins of the current bin) and the lattice image they stand for. */
 struct Target {
-  std::int64_t bin;
+  std::int32_t slotBegin;
+  std::int32_t slotEnd;
   std::uint32_t image;
   const double* shift;
 };
 
-int floorDiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+/** ⌊a / b⌋ for b > 0; bin offsets are mostly within one period, which needs no division. */
+int floorDiv(int a, int b) {
+  if (a >= 0 && a < b) return 0;
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
 /** The bin of the atom at x, and the lattice translation `wrap` that brings it into the cell. */
 std::int64_t locate(const BinGrid& grid, const double* x, int* wrap) {
@@ -43,7 +50,8 @@ std::int64_t locate(const BinGrid& grid, const double* x, int* wrap) {
 }
 
 /**
- * Counting sort of the atoms by bin into list.owners and list.positions (wrapped into the cell). Bins are
+ * Counting sort of the atoms by bin into list.owners and list.positions (wrapped into the cell, one block
+ * per coordinate). Bins are
  * computed twice rather than stored: a few flops per atom instead of 4 bytes per atom at the peak.
  */
 void binAtoms(SystemNeighborList& list, const BinGrid& grid, const double* x, std::int32_t n, NeighborScratch& scratch) {
@@ -65,7 +73,7 @@ void binAtoms(SystemNeighborList& list, const BinGrid& grid, const double* x, st
       std::copy(wrap, wrap + 3, &list.wrap[3 * static_cast<std::size_t>(i)]);
     }
     for (int c = 0; c < 3; ++c) {
-      list.positions[3 * static_cast<std::size_t>(slot) + c] =
+      list.positions[c * static_cast<std::size_t>(n) + slot] =
           xi[c] + wrap[0] * grid.basis[c] + wrap[1] * grid.basis[3 + c] + wrap[2] * grid.basis[6 + c];
     }
   }
@@ -88,24 +96,72 @@ std::vector<std::int64_t> chunkBins(const std::vector<std::int32_t>& binStart, s
   return firstBin;
 }
 
-void buildChunk(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t binBegin, std::int64_t binEnd,
-                const BinGrid& grid, const std::vector<StencilOffset>& stencil, const NeighborScratch& scratch,
-                double cutoffSq, double rlistSq, std::int32_t count) {
+/**
+ * The runs of slots that one stencil row covers from bin (b₀, b₁, b₂): wrapping a periodic third direction
+ * splits the row where the image changes, and a non-periodic one clips it. Appends them to `targets` and
+ * returns how many atoms they hold.
+ */
+std::size_t addRowTargets(const SystemNeighborList& list, const BinGrid& grid, const std::vector<std::int32_t>& binStart,
+                          const int* b, const StencilRow& row, std::vector<Target>& targets) {
+  const int o[2] = {row.o0, row.o1};
+  int t[2];
+  int n[3] = {0, 0, 0};
+  for (int k = 0; k < 2; ++k) {
+    t[k] = b[k] + o[k];
+    if (grid.periodic[k]) {
+      n[k] = floorDiv(t[k], grid.bins[k]);
+      t[k] -= n[k] * grid.bins[k];
+    } else if (t[k] < 0 || t[k] >= grid.bins[k]) {
+      return 0;
+    }
+  }
+  const int bins2 = grid.bins[2];
+  const std::int64_t rowBase = (static_cast<std::int64_t>(t[0]) * grid.bins[1] + t[1]) * bins2;
+  int low = b[2] + row.o2Low;
+  int high = b[2] + row.o2High;
+  if (!grid.periodic[2]) {
+    low = std::max(low, 0);
+    high = std::min(high, bins2 - 1);
+  }
+  std::size_t atoms = 0;
+  while (low <= high) {
+    // One image of the third direction at a time: bins low..end of this period, all under image n₂.
+    n[2] = grid.periodic[2] ? floorDiv(low, bins2) : 0;
+    const int first = low - n[2] * bins2;
+    const int last = std::min(high - n[2] * bins2, bins2 - 1);
+    const std::int32_t slotBegin = binStart[rowBase + first];
+    const std::int32_t slotEnd = binStart[rowBase + last + 1];
+    if (slotBegin < slotEnd) {
+      const std::uint32_t image = grid.imageIndex(n[0], n[1], n[2]);
+      targets.push_back(Target{slotBegin, slotEnd, image, &list.shifts[3 * static_cast<std::size_t>(image)]});
+      atoms += static_cast<std::size_t>(slotEnd - slotBegin);
+    }
+    low += last - first + 1;
+  }
+  return atoms;
+}
+
+template <class Scan>
+inline __attribute__((always_inline)) void buildChunkWith(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t binBegin,
+                                                          std::int64_t binEnd, const BinGrid& grid,
+                                                          const std::vector<StencilRow>& rows, const NeighborScratch& scratch,
+                                                          double cutoffSq, double rlistSq) {
   const std::vector<std::int32_t>& binStart = scratch.binStart;
-  const double* sorted = list.positions.data();
-  const std::int32_t* owners = list.owners.data();
-  const int bits = list.imageBits;
+  const std::size_t n = static_cast<std::size_t>(list.atomCount);
+  const SortedAtoms atoms{list.positions.data(), list.positions.data() + n, list.positions.data() + 2 * n,
+                          list.owners.data(), list.imageBits};
   const std::uint32_t self = grid.imageIndex(0, 0, 0);
   chunk.ownerBegin = binStart[binBegin];
   chunk.ownerEnd = binStart[binEnd];
   chunk.start.resize(static_cast<std::size_t>(chunk.ownerEnd - chunk.ownerBegin) + 1);
-  // Keep ~10% headroom over the last build so rebuilds rarely reallocate, without doubling's slack.
-  const std::size_t previous = chunk.entries.size();
-  chunk.entries.clear();
-  chunk.entries.reserve(previous + previous / 10);
+  // Entries are overwritten in place: the vector only grows during a build (a resize zero-fills what it
+  // adds, so growing by each owner's candidates would clear ~4× the pairs) and is cut to the pairs at the
+  // end. ~10% headroom over the last build means rebuilds rarely reallocate, without doubling's slack.
+  std::vector<std::uint32_t>& entries = chunk.entries;
+  entries.reserve(entries.size() + entries.size() / 10);
+  std::size_t used = 0;
 
   std::vector<Target> targets;
-  targets.reserve(stencil.size());
   std::vector<std::uint32_t> shell;
   for (std::int64_t bin = binBegin; bin < binEnd; ++bin) {
     if (binStart[bin] == binStart[bin + 1]) continue;
@@ -113,82 +169,78 @@ void buildChunk(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t bin
                       static_cast<int>((bin / grid.bins[2]) % grid.bins[1]), static_cast<int>(bin % grid.bins[2])};
     targets.clear();
     std::size_t candidates = static_cast<std::size_t>(binStart[bin + 1] - binStart[bin]);
-    for (std::size_t e = 1; e < stencil.size(); ++e) {
-      int t[3];
-      int n[3] = {0, 0, 0};
-      bool inside = true;
-      for (int k = 0; k < 3; ++k) {
-        t[k] = b[k] + stencil[e].offset[k];
-        if (grid.periodic[k]) {
-          n[k] = floorDiv(t[k], grid.bins[k]);
-          t[k] -= n[k] * grid.bins[k];
-        } else {
-          inside = inside && t[k] >= 0 && t[k] < grid.bins[k];
-        }
-      }
-      if (!inside) continue;
-      const std::int64_t targetBin = (static_cast<std::int64_t>(t[0]) * grid.bins[1] + t[1]) * grid.bins[2] + t[2];
-      if (binStart[targetBin] == binStart[targetBin + 1]) continue;
-      const std::uint32_t image = grid.imageIndex(n[0], n[1], n[2]);
-      targets.push_back(Target{targetBin, image, &list.shifts[3 * static_cast<std::size_t>(image)]});
-      candidates += static_cast<std::size_t>(binStart[targetBin + 1] - binStart[targetBin]);
-    }
-    if (shell.size() < candidates) shell.resize(candidates);
+    for (const StencilRow& row : rows) candidates += addRowTargets(list, grid, binStart, b, row, targets);
+    if (shell.size() < candidates + kScanSlack) shell.resize(candidates + kScanSlack);
     const std::int32_t slotEnd = binStart[bin + 1];
     for (std::int32_t slot = binStart[bin]; slot < slotEnd; ++slot) {
-      // Every candidate is written, and the write cursors advance by the test's outcome: no branch per
-      // candidate to mispredict. Pairs within the cutoff go first and the skin shell after them, so the
-      // force loop's cutoff test mostly runs true-then-false, a pattern the branch predictor learns.
-      std::size_t used = chunk.entries.size();
+      // Pairs within the cutoff go first and the skin shell after them, so the force loop's cutoff test
+      // mostly runs true-then-false, a pattern the branch predictor learns.
       chunk.start[slot - chunk.ownerBegin] = static_cast<std::uint32_t>(used);
-      if (chunk.entries.capacity() < used + candidates) {
-        chunk.entries.reserve(std::max(2 * chunk.entries.capacity(), used + candidates));
+      const std::size_t room = used + candidates + kScanSlack;
+      if (entries.size() < room) {
+        if (entries.capacity() < room) entries.reserve(std::max(2 * entries.capacity(), room));
+        entries.resize(room);
       }
-      chunk.entries.resize(used + candidates);
-      std::uint32_t* out = chunk.entries.data();
-      std::uint32_t* shellOut = shell.data();
-      std::size_t shellCount = 0;
-      const double xi = sorted[3 * slot];
-      const double yi = sorted[3 * slot + 1];
-      const double zi = sorted[3 * slot + 2];
-      auto consider = [&](std::int32_t q, double dx, double dy, double dz, std::uint32_t image) {
-        const double d2 = dx * dx + dy * dy + dz * dz;
-        const std::uint32_t entry = (static_cast<std::uint32_t>(owners[q]) << bits) | image;
-        out[used] = entry;
-        shellOut[shellCount] = entry;
-        used += d2 < cutoffSq;
-        shellCount += (d2 >= cutoffSq) & (d2 < rlistSq);
-      };
-      for (std::int32_t q = slot + 1; q < slotEnd; ++q) {
-        consider(q, sorted[3 * q] - xi, sorted[3 * q + 1] - yi, sorted[3 * q + 2] - zi, self);
-      }
+      ScanOutput out{entries.data(), used, shell.data(), 0};
+      const double xi = atoms.x[slot];
+      const double yi = atoms.y[slot];
+      const double zi = atoms.z[slot];
+      // The owner's own bin: the atoms after it, image 0. 0 − x is exactly −x, so these offsets are the
+      // plain differences x_q − x_owner.
+      Scan::scan(atoms, CandidateRun{slot + 1, slotEnd, 0.0 - xi, 0.0 - yi, 0.0 - zi, self}, cutoffSq, rlistSq, out);
       for (const Target& target : targets) {
-        const double sx = target.shift[0] - xi;
-        const double sy = target.shift[1] - yi;
-        const double sz = target.shift[2] - zi;
-        const std::int32_t qEnd = binStart[target.bin + 1];
-        for (std::int32_t q = binStart[target.bin]; q < qEnd; ++q) {
-          consider(q, sorted[3 * q] + sx, sorted[3 * q + 1] + sy, sorted[3 * q + 2] + sz, target.image);
-        }
+        const CandidateRun run{target.slotBegin, target.slotEnd, target.shift[0] - xi, target.shift[1] - yi,
+                               target.shift[2] - zi, target.image};
+        Scan::scan(atoms, run, cutoffSq, rlistSq, out);
       }
-      std::copy(shellOut, shellOut + shellCount, out + used);
-      chunk.entries.resize(used + shellCount);
+      std::copy(shell.data(), shell.data() + out.shellCount, entries.data() + out.innerCount);
+      used = out.innerCount + out.shellCount;
     }
   }
+  entries.resize(used);
   // The range of atoms this chunk writes forces to, so a thread's force buffer can stay that small.
-  std::int32_t low = count;
+  std::int32_t low = list.atomCount;
   std::int32_t high = 0;
   for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) {
-    low = std::min(low, owners[slot]);
-    high = std::max(high, owners[slot] + 1);
+    low = std::min(low, atoms.owners[slot]);
+    high = std::max(high, atoms.owners[slot] + 1);
   }
   for (const std::uint32_t entry : chunk.entries) {
-    const std::int32_t j = static_cast<std::int32_t>(entry >> bits);
+    const std::int32_t j = static_cast<std::int32_t>(entry >> atoms.imageBits);
     low = std::min(low, j);
     high = std::max(high, j + 1);
   }
   chunk.atomLow = std::min(low, high);
   chunk.atomHigh = high;
+}
+
+void buildChunkScalar(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t binBegin, std::int64_t binEnd,
+                      const BinGrid& grid, const std::vector<StencilRow>& rows, const NeighborScratch& scratch,
+                      double cutoffSq, double rlistSq) {
+  buildChunkWith<ScalarScan>(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq);
+}
+
+#if HOOKMD_X86_SIMD
+HOOKMD_TARGET_AVX512 void buildChunkAvx512(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t binBegin,
+                                           std::int64_t binEnd, const BinGrid& grid, const std::vector<StencilRow>& rows,
+                                           const NeighborScratch& scratch, double cutoffSq, double rlistSq) {
+  buildChunkWith<Avx512Scan>(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq);
+}
+#endif
+
+/** The pairs of one chunk (bins [binBegin, binEnd)) and the atom range it touches. */
+void buildChunk(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t binBegin, std::int64_t binEnd,
+                const BinGrid& grid, const std::vector<StencilRow>& rows, const NeighborScratch& scratch,
+                double cutoffSq, double rlistSq) {
+#if HOOKMD_X86_SIMD
+  if (useAvx512()) {
+    buildChunkAvx512(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq);
+  } else {
+    buildChunkScalar(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq);
+  }
+#else
+  buildChunkScalar(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq);
+#endif
   if (chunk.entries.size() > 0xffffffffull) {
     fail("NEIGHBOR_OVERFLOW", "neighbor list: more than 2^32 pairs in one chunk; the cutoff is far too large");
   }
@@ -240,7 +292,7 @@ void buildNeighborList(SystemNeighborList& list, const double* positions, std::i
   list.buildShifts = list.shifts;
   binAtoms(list, grid, positions, count, scratch);
 
-  const std::vector<StencilOffset> stencil = halfStencil(grid, rlist);
+  const std::vector<StencilRow> rows = halfStencilRows(grid, rlist);
   const std::vector<std::int64_t> firstBin = chunkBins(scratch.binStart, grid.binCount());
   const std::size_t chunkCount = firstBin.size() - 1;
   list.chunks.resize(chunkCount);
@@ -248,7 +300,7 @@ void buildNeighborList(SystemNeighborList& list, const double* positions, std::i
   const double cutoffSq = cutoff > 0.0 ? cutoff * cutoff : rlistSq;
   ThreadPool::global().parallelFor(0, static_cast<std::int64_t>(chunkCount), 1, [&](std::int64_t lo, std::int64_t hi, int) {
     for (std::int64_t c = lo; c < hi; ++c) {
-      buildChunk(list, list.chunks[c], firstBin[c], firstBin[c + 1], grid, stencil, scratch, cutoffSq, rlistSq, count);
+      buildChunk(list, list.chunks[c], firstBin[c], firstBin[c + 1], grid, rows, scratch, cutoffSq, rlistSq);
     }
   });
   list.pairs = 0;
@@ -269,6 +321,8 @@ void wrappedPositions(const SystemNeighborList& list, const double* positions, d
 bool movedBeyond(const SystemNeighborList& list, const double* positions, double limit) {
   const double limitSq = limit * limit;
   const double* h = list.buildBasis;
+  const double* built = list.positions.data();
+  const std::int64_t n = list.atomCount;
   std::atomic<bool> moved{false};
   ThreadPool::global().parallelFor(0, list.atomCount, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
     for (std::int64_t slot = lo; slot < hi && !moved.load(std::memory_order_relaxed); ++slot) {
@@ -277,7 +331,7 @@ bool movedBeyond(const SystemNeighborList& list, const double* positions, double
       const std::int32_t* w = list.wrap.empty() ? zero : &list.wrap[3 * i];
       double d2 = 0.0;
       for (int c = 0; c < 3; ++c) {
-        const double d = positions[3 * i + c] + w[0] * h[c] + w[1] * h[3 + c] + w[2] * h[6 + c] - list.positions[3 * slot + c];
+        const double d = positions[3 * i + c] + w[0] * h[c] + w[1] * h[3 + c] + w[2] * h[6 + c] - built[c * n + slot];
         d2 += d * d;
       }
       // Written so that a NaN displacement also counts as moved: the rebuild then reports the bad position.
@@ -292,13 +346,15 @@ bool movedBeyondDeformed(const SystemNeighborList& list, const double* positions
   const double limitSq = limit * limit;
   const double* h = basis;
   const double* t = deformation;
+  const double* built = list.positions.data();
+  const std::int64_t n = list.atomCount;
   std::atomic<bool> moved{false};
   ThreadPool::global().parallelFor(0, list.atomCount, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
     for (std::int64_t slot = lo; slot < hi && !moved.load(std::memory_order_relaxed); ++slot) {
       const std::int64_t i = list.owners[slot];
       const std::int32_t zero[3] = {0, 0, 0};
       const std::int32_t* w = list.wrap.empty() ? zero : &list.wrap[3 * i];
-      const double* p = &list.positions[3 * slot];
+      const double p[3] = {built[slot], built[n + slot], built[2 * n + slot]};
       double d2 = 0.0;
       for (int c = 0; c < 3; ++c) {
         const double carried = p[0] * t[c] + p[1] * t[3 + c] + p[2] * t[6 + c];

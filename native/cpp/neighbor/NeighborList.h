@@ -51,8 +51,9 @@ struct SystemNeighborList {
   /** Local atom index of each owner slot (atoms in bin order). */
   std::vector<std::int32_t> owners;
   /**
-   * Wrapped positions at build time in slot order, 3 per slot: the build searches them (contiguous per
-   * bin) and the skin check measures displacements against them, so one array serves both.
+   * Wrapped positions at build time in slot order, one block per coordinate (all x, then all y, then all
+   * z: a run of slots loads straight into vector lanes): the build searches them (contiguous per bin) and
+   * the skin check measures displacements against them, so one array serves both.
    */
   std::vector<double> positions;
   std::vector<NeighborChunk> chunks;

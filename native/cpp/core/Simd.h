@@ -1,0 +1,12 @@
+// Compiler support for the run-time dispatched AVX-512 bodies (core/CpuFeatures.h). GCC and Clang compile a
+// function for AVX-512 from its target attribute alone, so the rest of the library stays baseline x86-64.
+// The build passes -ffp-contract=off: a fused multiply-add would round differently from the baseline body.
+#pragma once
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HOOKMD_X86_SIMD 1
+#include <immintrin.h>
+#define HOOKMD_TARGET_AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,popcnt")))
+#else
+#define HOOKMD_X86_SIMD 0
+#endif

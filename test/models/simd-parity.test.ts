@@ -1,0 +1,44 @@
+// The neighbor-list build has a scalar body and an AVX-512 body, picked at run time (docs/performance.md,
+// "SIMD"). Both must give the same lists, so the same forces to the last bit. A process picks its body once,
+// so each runs in a child: one as the machine chooses, one with HOOKMD_SIMD=off.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { ensureBuilt, ROOT } from '../cli/run-cli.js';
+
+const SCRIPT = join(ROOT, 'test', 'models', 'simd', 'compute.mjs');
+const LIBRARY = pathToFileURL(join(ROOT, 'dist', 'index.js')).href;
+
+interface ChildOutput {
+  cpuSimd: string;
+  results: Record<string, { pairs: number; energy: string; forces: string; stress: string }>;
+}
+
+function compute(simd: string | undefined): ChildOutput {
+  const env = { ...process.env };
+  if (simd === undefined) delete env.HOOKMD_SIMD;
+  else env.HOOKMD_SIMD = simd;
+  const child = spawnSync(process.execPath, [SCRIPT, LIBRARY], { encoding: 'utf8', env, timeout: 120_000 });
+  expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: '' });
+  return JSON.parse(child.stdout) as ChildOutput;
+}
+
+describe('SIMD bodies', () => {
+  beforeAll(() => ensureBuilt());
+
+  it('HOOKMD_SIMD=off gives the same neighbor lists, energies, forces and stress, bit for bit', () => {
+    const native = compute(undefined);
+    const baseline = compute('off');
+    expect(baseline.cpuSimd).toBe('baseline');
+    // On a CPU without AVX-512 both runs take the scalar body and this checks only that they agree.
+    expect(['avx512', 'baseline']).toContain(native.cpuSimd);
+    expect(Object.keys(native.results)).toHaveLength(4);
+    for (const [name, result] of Object.entries(native.results)) {
+      expect(result.pairs, name).toBeGreaterThan(0);
+      expect(baseline.results[name], name).toEqual(result);
+    }
+  });
+});

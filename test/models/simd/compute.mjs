@@ -1,0 +1,58 @@
+// Child of simd-parity.test.ts: computes energies, forces and stress for a fixed set of systems and prints
+// them as exact bytes (base64), with the SIMD level in use. HOOKMD_SIMD decides that level, so the parent
+// runs this twice and compares the output.
+const [libraryUrl] = process.argv.slice(2);
+const hookmd = await import(libraryUrl);
+const { Batch, LennardJones, Morse, bulk, repeat, backendInfo, setThreads } = hookmd;
+
+// A fixed linear congruential generator: both runs must see the same positions.
+let state = 12345;
+const random = () => {
+  state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+  return state / 2 ** 32;
+};
+const rattle = (positions, amplitude) => positions.map((p) => p.map((c) => c + amplitude * (2 * random() - 1)));
+const argon = (positions, extra = {}) => ({ symbols: positions.map(() => 'Ar'), positions, ...extra });
+const crystal = (cells, a) => repeat(bulk('Ar', 'fcc', { a, cubic: true }), cells);
+
+function cluster(count, radius) {
+  const positions = [];
+  while (positions.length < count) {
+    const p = [0, 0, 0].map(() => radius * (2 * random() - 1));
+    if (positions.every((q) => (q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2 + (q[2] - p[2]) ** 2 > 0.8)) positions.push(p);
+  }
+  return positions;
+}
+
+const melt = crystal([8, 8, 8], 1.6796);
+const small = crystal([3, 3, 3], 1.68);
+const systems = {
+  'in.lj lattice, rattled (2048 atoms)': argon(rattle(melt.positions, 0.2), { cell: melt.cell, pbc: true }),
+  'triclinic cell': argon(rattle(small.positions, 0.1), { cell: [[5.04, 0, 0], [1.6, 5.04, 0], [-1.1, 1.3, 5.04]], pbc: true }),
+  slab: argon(rattle(small.positions, 0.1), { cell: [[5.04, 0, 0], [0, 5.04, 0], [0, 0, 0.5]], pbc: [true, true, false] }),
+  'cluster of 300': argon(cluster(300, 6)),
+  'cell narrower than the cutoff': argon(rattle([[0, 0, 0], [0.9, 0.8, 0.7]], 0.05), { cell: [[1.7, 0, 0], [0.9, 1.6, 0], [-0.6, 0.5, 1.8]], pbc: true }),
+};
+const models = {
+  'LennardJones rc 2.5 skin 0.3': () => new LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, skin: 0.3 }),
+  'Morse rc 3 skin 0.5': () => new Morse({ D: 0.3, alpha: 1.6, r0: 1.12, cutoff: 3, skin: 0.5 }),
+};
+
+const bytes = (array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
+const results = {};
+for (const threads of [1, 2]) {
+  setThreads(threads);
+  for (const [modelName, makeModel] of Object.entries(models)) {
+    // One batch of all systems, so the small ones share the batched path and the large one is chunked.
+    const batch = Batch.fromSystems(Object.values(systems), { units: 'lj' });
+    const model = makeModel();
+    model.compute(batch, { stress: true });
+    results[`${modelName}, ${threads} threads`] = {
+      pairs: model.neighborStats().pairs,
+      energy: bytes(batch.energy),
+      forces: bytes(batch.forces),
+      stress: bytes(batch.stress),
+    };
+  }
+}
+process.stdout.write(JSON.stringify({ cpuSimd: backendInfo().cpuSimd, results }));

@@ -14,6 +14,55 @@
 
 namespace hookmd {
 
+/**
+ * One owner's running sums, and what a pair within the cutoff adds to them and to atom j. The scalar loop
+ * below and the AVX-512 one (cpu/Avx512PairLoop.h) both end in add(), pair by pair in list order, so they
+ * sum the same numbers in the same order.
+ */
+template <bool kForces, bool kVirial, bool kSwitch>
+struct OwnerSums {
+  double energy = 0.0;
+  double virial[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  double fxi = 0.0;
+  double fyi = 0.0;
+  double fzi = 0.0;
+
+  void add(const SwitchParams* switches, std::size_t pair, double r2, const double* d, double fOverR, double pairEnergy,
+           double* fj) {
+    if constexpr (kSwitch) applySwitch(switches[pair], r2, pairEnergy, fOverR);
+    energy += pairEnergy;
+    if constexpr (kForces) {
+      const double fx = fOverR * d[0];
+      const double fy = fOverR * d[1];
+      const double fz = fOverR * d[2];
+      fxi -= fx;
+      fyi -= fy;
+      fzi -= fz;
+      fj[0] += fx;
+      fj[1] += fy;
+      fj[2] += fz;
+    }
+    if constexpr (kVirial) addPairVirial(virial, d, fOverR);
+  }
+
+  /** Ends owner i: its force, then a fresh force sum for the next owner. */
+  void finishOwner(double* fi) {
+    if constexpr (kForces) {
+      fi[0] += fxi;
+      fi[1] += fyi;
+      fi[2] += fzi;
+    }
+    fxi = 0.0;
+    fyi = 0.0;
+    fzi = 0.0;
+  }
+
+  void addTo(SystemSums& sums) const {
+    sums.energy += energy;
+    for (int c = 0; c < 6; ++c) sums.virial[c] += virial[c];
+  }
+};
+
 template <class Eval, bool kForces, bool kVirial, bool kSwitch, bool kSingle>
 void pairLoop(const ChunkTask& task, const typename Eval::Params* params, const SwitchParams* switches,
               int numTypes, SystemSums& sums) {
@@ -26,17 +75,13 @@ void pairLoop(const ChunkTask& task, const typename Eval::Params* params, const 
   const double* x = task.x;
   double* f = task.f;
   const std::uint8_t* types = task.types;
-  double energy = 0.0;
-  double virial[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  OwnerSums<kForces, kVirial, kSwitch> owner;
   for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) {
     const std::int32_t i = owners[slot];
     const double xi = x[3 * i];
     const double yi = x[3 * i + 1];
     const double zi = x[3 * i + 2];
     const std::size_t row = kSingle ? 0 : static_cast<std::size_t>(types[i]) * numTypes;
-    double fxi = 0.0;
-    double fyi = 0.0;
-    double fzi = 0.0;
     const std::uint32_t end = chunk.start[slot - chunk.ownerBegin + 1];
     for (std::uint32_t e = chunk.start[slot - chunk.ownerBegin]; e < end; ++e) {
       const std::uint32_t packed = entries[e];
@@ -48,29 +93,11 @@ void pairLoop(const ChunkTask& task, const typename Eval::Params* params, const 
       double fOverR;
       double pairEnergy;
       if (!Eval::evaluate(params[pair], r2, fOverR, pairEnergy)) continue;
-      if constexpr (kSwitch) applySwitch(switches[pair], r2, pairEnergy, fOverR);
-      energy += pairEnergy;
-      if constexpr (kForces) {
-        const double fx = fOverR * d[0];
-        const double fy = fOverR * d[1];
-        const double fz = fOverR * d[2];
-        fxi -= fx;
-        fyi -= fy;
-        fzi -= fz;
-        f[3 * j] += fx;
-        f[3 * j + 1] += fy;
-        f[3 * j + 2] += fz;
-      }
-      if constexpr (kVirial) addPairVirial(virial, d, fOverR);
+      owner.add(switches, pair, r2, d, fOverR, pairEnergy, kForces ? f + 3 * j : nullptr);
     }
-    if constexpr (kForces) {
-      f[3 * i] += fxi;
-      f[3 * i + 1] += fyi;
-      f[3 * i + 2] += fzi;
-    }
+    owner.finishOwner(kForces ? f + 3 * i : nullptr);
   }
-  sums.energy += energy;
-  for (int c = 0; c < 6; ++c) sums.virial[c] += virial[c];
+  owner.addTo(sums);
 }
 
 template <class Eval>

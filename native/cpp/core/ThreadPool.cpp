@@ -1,12 +1,25 @@
 #include "core/ThreadPool.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 
 namespace hookmd {
 
 namespace {
 thread_local bool insideParallelRegion = false;
+
+// Long enough to bridge the gaps between the parallel loops of one step, short enough that a pool left
+// idle goes to sleep at once on the scale of a user's program.
+constexpr std::chrono::microseconds kSpinTime{200};
+
+void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 
 int threadsFromEnvironment() {
   const char* value = std::getenv("HOOKMD_THREADS");
@@ -40,7 +53,7 @@ void ThreadPool::start(int threads) {
   stopping_ = false;
   // New workers (after setThreads) have seen every job so far: starting them at 0 made each run a stale
   // job and decrement busyWorkers_ for a job it never took, so a later parallelFor could wait forever.
-  const std::uint64_t seen = jobSerial_;
+  const std::uint64_t seen = jobSerial_.load();
   for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i, seen] { workerLoop(i, seen); });
 }
 
@@ -52,6 +65,18 @@ void ThreadPool::stop() {
   wake_.notify_all();
   for (auto& worker : workers_) worker.join();
   workers_.clear();
+}
+
+template <class Ready>
+bool ThreadPool::spinUntil(const Ready& ready) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
+  for (;;) {
+    for (int k = 0; k < 64; ++k) {
+      if (ready()) return true;
+      cpuRelax();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+  }
 }
 
 void ThreadPool::runChunks(int threadIndex) {
@@ -72,16 +97,18 @@ void ThreadPool::runChunks(int threadIndex) {
 
 void ThreadPool::workerLoop(int index, std::uint64_t seen) {
   for (;;) {
+    spinUntil([&] { return jobSerial_.load(std::memory_order_acquire) != seen; });
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || jobSerial_ != seen; });
+      wake_.wait(lock, [&] { return stopping_ || jobSerial_.load() != seen; });
       if (stopping_) return;
-      seen = jobSerial_;
+      seen = jobSerial_.load();
     }
     runChunks(index);
-    {
+    if (busyWorkers_.fetch_sub(1) == 1) {
+      // Under the mutex, so a caller between its check and its wait cannot miss the notification.
       std::lock_guard<std::mutex> lock(mutex_);
-      if (--busyWorkers_ == 0) done_.notify_one();
+      done_.notify_one();
     }
   }
 }
@@ -102,14 +129,15 @@ void ThreadPool::parallelFor(std::int64_t begin, std::int64_t end, std::int64_t 
     jobGrain_ = grain;
     nextChunk_.store(0);
     firstError_ = nullptr;
-    busyWorkers_ = static_cast<int>(workers_.size());
-    ++jobSerial_;
+    busyWorkers_.store(static_cast<int>(workers_.size()));
+    jobSerial_.fetch_add(1);
   }
   wake_.notify_all();
   runChunks(0);
+  spinUntil([&] { return busyWorkers_.load(std::memory_order_acquire) == 0; });
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [&] { return busyWorkers_ == 0; });
+    done_.wait(lock, [&] { return busyWorkers_.load() == 0; });
     job_ = nullptr;
   }
   if (firstError_) std::rethrow_exception(firstError_);

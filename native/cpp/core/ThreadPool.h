@@ -1,5 +1,7 @@
 // A small persistent thread pool. parallelFor hands out [lo, hi) chunks through an atomic counter; the
-// calling thread works too. Results stay independent of the thread count as long as every chunk writes
+// calling thread works too. An MD step makes several parallelFor calls a few hundred microseconds apart,
+// and waking a sleeping thread costs tens of microseconds in a VM, so idle workers and a waiting caller
+// spin briefly before they sleep. Results stay independent of the thread count as long as every chunk writes
 // only its own outputs (per system, or per-thread buffers reduced in a fixed order).
 #pragma once
 
@@ -44,13 +46,17 @@ class ThreadPool {
   /** `seen`: the last job serial this worker must not run (the pool's serial when it started). */
   void workerLoop(int index, std::uint64_t seen);
   void runChunks(int threadIndex);
+  /** Spins up to kSpinTime until `ready()`; returns whether it became true. */
+  template <class Ready>
+  static bool spinUntil(const Ready& ready);
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;
-  std::uint64_t jobSerial_ = 0;
-  int busyWorkers_ = 0;
+  // Written under mutex_ (so condition-variable waits miss nothing) and read without it while spinning.
+  std::atomic<std::uint64_t> jobSerial_{0};
+  std::atomic<int> busyWorkers_{0};
   bool stopping_ = false;
 
   const RangeFn* job_ = nullptr;

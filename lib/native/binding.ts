@@ -41,7 +41,7 @@ export interface TransferStats {
 export type BackendName = 'cpu' | 'mirror' | 'cuda';
 
 /** The vector-instruction level of the CPU kernels (`backendInfo().cpuSimd`). */
-export type CpuSimd = 'avx512' | 'baseline';
+export type CpuSimd = 'avx512' | 'avx2' | 'baseline';
 
 /** The backend-owned storage of one Batch (native class `NativeBatch`). */
 export interface NativeBatch {

@@ -33,9 +33,9 @@ export interface BackendInfo {
   /** Whether typed-array views alias native memory (false: copies synced explicitly). */
   externalViews: boolean;
   /**
-   * Vector instructions the CPU kernels use: 'avx512' where the CPU has AVX-512 (the neighbor-list build
-   * runs eight candidates wide), else 'baseline'. HOOKMD_SIMD=off forces 'baseline'. Results are the same
-   * bits either way (docs/performance.md, "SIMD").
+   * Vector instructions the CPU kernels use: 'avx512' or 'avx2' where the CPU has them (the neighbor-list
+   * build then tests eight or four candidates at once), else 'baseline'. HOOKMD_SIMD=off forces 'baseline',
+   * HOOKMD_SIMD=avx2 caps it at 'avx2'. Results are the same bits either way (docs/performance.md, "SIMD").
    */
   cpuSimd: CpuSimd;
   napiVersion: number;

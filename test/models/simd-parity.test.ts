@@ -1,6 +1,6 @@
-// The neighbor-list build has a scalar body and an AVX-512 body, picked at run time (docs/performance.md,
-// "SIMD"). Both must give the same lists, so the same forces to the last bit. A process picks its body once,
-// so each runs in a child: one as the machine chooses, one with HOOKMD_SIMD=off.
+// The neighbor-list build has a scalar, an AVX2 and an AVX-512 body, picked at run time (docs/performance.md,
+// "SIMD"). All must give the same lists, so the same forces to the last bit. A process picks its body once,
+// so each runs in a child: as the machine chooses, with HOOKMD_SIMD=avx2 and with HOOKMD_SIMD=off.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,15 +29,18 @@ function compute(simd: string | undefined): ChildOutput {
 describe('SIMD bodies', () => {
   beforeAll(() => ensureBuilt());
 
-  it('HOOKMD_SIMD=off gives the same neighbor lists, energies, forces and stress, bit for bit', () => {
+  it('HOOKMD_SIMD=avx2 and =off give the same neighbor lists, energies, forces and stress, bit for bit', () => {
     const native = compute(undefined);
+    const avx2 = compute('avx2');
     const baseline = compute('off');
     expect(baseline.cpuSimd).toBe('baseline');
-    // On a CPU without AVX-512 both runs take the scalar body and this checks only that they agree.
-    expect(['avx512', 'baseline']).toContain(native.cpuSimd);
+    // A CPU without AVX-512 (or AVX2) runs fewer distinct bodies, and then this checks fewer of them.
+    expect(['avx512', 'avx2', 'baseline']).toContain(native.cpuSimd);
+    if (native.cpuSimd !== 'baseline') expect(avx2.cpuSimd).toBe('avx2');
     expect(Object.keys(native.results)).toHaveLength(4);
     for (const [name, result] of Object.entries(native.results)) {
       expect(result.pairs, name).toBeGreaterThan(0);
+      expect(avx2.results[name], name).toEqual(result);
       expect(baseline.results[name], name).toEqual(result);
     }
   });

@@ -31,7 +31,7 @@ describe('native loader', () => {
     expect(info.threads).toBeGreaterThanOrEqual(1);
     expect(info.device).toMatch(info.backend === 'cuda' ? /\(sm_\d+, \d+ GiB\)/ : /threads/);
     expect(info.napiVersion).toBe(8);
-    expect(['avx512', 'baseline']).toContain(info.cpuSimd);
+    expect(['avx512', 'avx2', 'baseline']).toContain(info.cpuSimd);
     expect(info.binary).toMatch(/\.node$/);
     if (requested === 'auto' && !info.cudaBuild) expect(info.fallbackReason).toMatch(/CUDA/);
   });

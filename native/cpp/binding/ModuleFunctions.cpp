@@ -50,7 +50,7 @@ Napi::Value backends(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value cpuSimd(const Napi::CallbackInfo& info) {
-  return Napi::String::New(info.Env(), useAvx512() ? "avx512" : "baseline");
+  return Napi::String::New(info.Env(), simdLevelName(simdLevel()));
 }
 
 Napi::Value externalViews(const Napi::CallbackInfo& info) {

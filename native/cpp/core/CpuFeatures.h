@@ -1,14 +1,20 @@
 // Which vector instructions this process may use on the CPU it runs on. Prebuilt binaries target baseline
-// x86-64, so hot loops carry a second body compiled for AVX-512 and pick one at run time
-// (docs/performance.md, "SIMD"). Both bodies produce the same bits: only the instruction width differs.
+// x86-64, so hot loops carry extra bodies compiled for AVX2 and AVX-512 and pick one at run time
+// (docs/performance.md, "SIMD"). Every body produces the same bits: only the instruction width differs.
 #pragma once
 
 namespace hookmd {
 
+enum class SimdLevel { Baseline, Avx2, Avx512 };
+
 /**
- * Whether the AVX-512 bodies run: the CPU has AVX-512 F/VL/DQ and HOOKMD_SIMD is not "off" (read once, at
- * the first call). Always false where the compiler cannot build those bodies.
+ * The widest level the CPU supports (AVX2; AVX-512 F/VL/DQ), capped by HOOKMD_SIMD: "off" means Baseline,
+ * "avx2" at most Avx2. Read once, at the first call. Always Baseline where the compiler cannot build the
+ * wider bodies.
  */
-bool useAvx512();
+SimdLevel simdLevel();
+
+/** "avx512", "avx2" or "baseline". */
+const char* simdLevelName(SimdLevel level);
 
 }  // namespace hookmd

@@ -1,5 +1,6 @@
-// Compiler support for the run-time dispatched AVX-512 bodies (core/CpuFeatures.h). GCC and Clang compile a
-// function for AVX-512 from its target attribute alone, so the rest of the library stays baseline x86-64.
+// Compiler support for the run-time dispatched AVX2 and AVX-512 bodies (core/CpuFeatures.h). GCC and Clang
+// compile a function for a wider target from its target attribute alone, so the rest of the library stays
+// baseline x86-64.
 // The build passes -ffp-contract=off: a fused multiply-add would round differently from the baseline body.
 #pragma once
 
@@ -7,6 +8,7 @@
 #define HOOKMD_X86_SIMD 1
 #include <immintrin.h>
 #define HOOKMD_TARGET_AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,popcnt")))
+#define HOOKMD_TARGET_AVX2 __attribute__((target("avx2,popcnt")))
 #else
 #define HOOKMD_X86_SIMD 0
 #endif

@@ -221,6 +221,12 @@ void buildChunkScalar(SystemNeighborList& list, NeighborChunk& chunk, std::int64
 }
 
 #if HOOKMD_X86_SIMD
+HOOKMD_TARGET_AVX2 void buildChunkAvx2(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t binBegin,
+                                       std::int64_t binEnd, const BinGrid& grid, const std::vector<StencilRow>& rows,
+                                       const NeighborScratch& scratch, double cutoffSq, double rlistSq) {
+  buildChunkWith<Avx2Scan>(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq);
+}
+
 HOOKMD_TARGET_AVX512 void buildChunkAvx512(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t binBegin,
                                            std::int64_t binEnd, const BinGrid& grid, const std::vector<StencilRow>& rows,
                                            const NeighborScratch& scratch, double cutoffSq, double rlistSq) {
@@ -233,10 +239,10 @@ void buildChunk(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t bin
                 const BinGrid& grid, const std::vector<StencilRow>& rows, const NeighborScratch& scratch,
                 double cutoffSq, double rlistSq) {
 #if HOOKMD_X86_SIMD
-  if (useAvx512()) {
-    buildChunkAvx512(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq);
-  } else {
-    buildChunkScalar(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq);
+  switch (simdLevel()) {
+    case SimdLevel::Avx512: buildChunkAvx512(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq); break;
+    case SimdLevel::Avx2: buildChunkAvx2(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq); break;
+    case SimdLevel::Baseline: buildChunkScalar(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq); break;
   }
 #else
   buildChunkScalar(list, chunk, binBegin, binEnd, grid, rows, scratch, cutoffSq, rlistSq);

@@ -2,8 +2,8 @@
 // LAMMPS's bench/in.lj on hookmd and on LAMMPS: 32,000 LJ atoms (fcc ρ 0.8442, 20×20×20 cells), T 1.44,
 // rc 2.5, skin 0.3, dt 0.005, NVE, 1,000 steps. hookmd runs VelocityVerlet + LennardJones with one JS hook
 // every 100 steps (it reads ctx.scalars: temperature, energies) on 1 thread and on all threads; LAMMPS runs
-// the same input on 1 thread. Rounds are interleaved (LAMMPS, hookmd 1 thread, hookmd all threads) and the
-// best of each is reported. Also compares energy conservation and neighbor-list builds.
+// the same input on 1 thread. Rounds are interleaved (LAMMPS, hookmd 1 thread, hookmd 1 thread with
+// HOOKMD_SIMD=off, hookmd all threads) and the best of each is reported. Also compares energy conservation and neighbor-list builds.
 //
 // Usage: node bench/lj-melt.mjs [--cells 20] [--steps 1000] [--rounds 2] [--no-lammps]
 // Needs dist/ (npm run build) and build/Release/hookmd.node (npm run native:gyp); LAMMPS as `lmp` on PATH.
@@ -49,6 +49,7 @@ async function hookmdRun({ cells, steps, threads }) {
     atoms: n,
     steps: result.steps,
     threads: hookmd.getThreads(),
+    simd: hookmd.backendInfo().cpuSimd,
     wallSeconds,
     cpuSeconds,
     hookCalls: thermo.length - 1,
@@ -77,18 +78,20 @@ async function main() {
   const withLammps = haveLammps && options.lammps !== false && !options.noLammps;
   const started = machineLine();
   const script = new URL(import.meta.url);
-  const runs = { lammps: [], lammpsCheck: [], one: [], all: [] };
+  const runs = { lammps: [], lammpsCheck: [], one: [], oneBaseline: [], all: [] };
   for (let r = 0; r < rounds; r++) {
     process.stderr.write(`[lj-melt] round ${r + 1}/${rounds}\n`);
     if (withLammps) runs.lammps.push(await lammpsRun({ cells, steps }));
     if (withLammps) runs.lammpsCheck.push(await lammpsRun({ cells, steps, neighModify: CHECK_YES }));
     runs.one.push(await runChild(script, { cells, steps, threads: 1 }, { env: { HOOKMD_THREADS: '1' } }));
+    runs.oneBaseline.push(await runChild(script, { cells, steps, threads: 1 }, { env: { HOOKMD_THREADS: '1', HOOKMD_SIMD: 'off' } }));
     runs.all.push(await runChild(script, { cells, steps, threads: 0 }));
   }
   const best = (list, key) => list[argMin(list.map((x) => x[key]))];
   const lmp = withLammps ? best(runs.lammps, 'loopSeconds') : undefined;
   const lmpCheck = withLammps ? best(runs.lammpsCheck, 'loopSeconds') : undefined;
   const one = best(runs.one, 'wallSeconds');
+  const oneBaseline = best(runs.oneBaseline, 'wallSeconds');
   const all = best(runs.all, 'wallSeconds');
   const atoms = one.atoms;
   const rate = (seconds) => (atoms * steps) / seconds;
@@ -97,7 +100,7 @@ async function main() {
   const list = (l, key) => l.map((x) => x[key].toFixed(2)).join(', ');
 
   console.log(`## lj-melt — LAMMPS bench/in.lj (${fmt(atoms)} atoms, ${steps} steps), hookmd vs LAMMPS\n`);
-  console.log(`${started}; best of ${rounds} interleaved rounds (every round's time listed)\n`);
+  console.log(`${started}; hookmd SIMD level ${one.simd}; best of ${rounds} interleaved rounds (every round's time listed)\n`);
   const rows = [];
   if (lmp !== undefined) {
     rows.push([`LAMMPS ${lmp.version}, lj/cut + fix nve`, 1, lmp.loopSeconds.toFixed(2), list(runs.lammps, 'loopSeconds'), lmp.cpuSeconds.toFixed(2),
@@ -107,6 +110,8 @@ async function main() {
   }
   rows.push([`hookmd VelocityVerlet + LennardJones, hook every ${HOOK_EVERY}`, one.threads, one.wallSeconds.toFixed(2), list(runs.one, 'wallSeconds'), one.cpuSeconds.toFixed(2),
     fmt(rate(one.wallSeconds)), vsLammps(one.wallSeconds), `${one.neighbor.builds} (displacement > skin/2)`, one.peakRssMiB.toFixed(1)]);
+  rows.push([`hookmd, HOOKMD_SIMD=off (baseline x86-64 build body)`, oneBaseline.threads, oneBaseline.wallSeconds.toFixed(2), list(runs.oneBaseline, 'wallSeconds'),
+    oneBaseline.cpuSeconds.toFixed(2), fmt(rate(oneBaseline.wallSeconds)), vsLammps(oneBaseline.wallSeconds), `${oneBaseline.neighbor.builds}`, oneBaseline.peakRssMiB.toFixed(1)]);
   rows.push([`hookmd, all threads`, all.threads, all.wallSeconds.toFixed(2), list(runs.all, 'wallSeconds'), all.cpuSeconds.toFixed(2),
     fmt(rate(all.wallSeconds)), vsLammps(all.wallSeconds), `${all.neighbor.builds}`, all.peakRssMiB.toFixed(1)]);
   console.log(markdownTable(
@@ -115,6 +120,9 @@ async function main() {
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r'],
   ));
   console.log('');
+  if (lmp !== undefined) {
+    console.log(`hookmd 1 thread vs LAMMPS by CPU time: ${(lmp.cpuSeconds / one.cpuSeconds).toFixed(2)}× (best rounds).`);
+  }
   if (lmpCheck !== undefined) {
     console.log(`hookmd 1 thread vs LAMMPS with the same rebuild policy (${CHECK_YES}): ${(lmpCheck.loopSeconds / one.wallSeconds).toFixed(2)}×.`);
   }

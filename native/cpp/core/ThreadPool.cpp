@@ -51,6 +51,7 @@ void ThreadPool::setThreads(int n) {
 
 void ThreadPool::start(int threads) {
   stopping_ = false;
+  spin_ = threads <= hardwareThreads();
   // New workers (after setThreads) have seen every job so far: starting them at 0 made each run a stale
   // job and decrement busyWorkers_ for a job it never took, so a later parallelFor could wait forever.
   const std::uint64_t seen = jobSerial_.load();
@@ -68,7 +69,8 @@ void ThreadPool::stop() {
 }
 
 template <class Ready>
-bool ThreadPool::spinUntil(const Ready& ready) {
+bool ThreadPool::spinUntil(const Ready& ready) const {
+  if (!spin_) return false;
   const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
   for (;;) {
     for (int k = 0; k < 64; ++k) {

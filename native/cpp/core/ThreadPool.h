@@ -46,11 +46,15 @@ class ThreadPool {
   /** `seen`: the last job serial this worker must not run (the pool's serial when it started). */
   void workerLoop(int index, std::uint64_t seen);
   void runChunks(int threadIndex);
-  /** Spins up to kSpinTime until `ready()`; returns whether it became true. */
+  /**
+   * Spins up to kSpinTime until `ready()`; returns whether it became true. Does not spin when the pool has
+   * more threads than the machine has cores: a spinning thread would then hold a core a working one needs.
+   */
   template <class Ready>
-  static bool spinUntil(const Ready& ready);
+  bool spinUntil(const Ready& ready) const;
 
   std::vector<std::thread> workers_;
+  bool spin_ = true;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;

@@ -51,8 +51,8 @@ std::int64_t locate(const BinGrid& grid, const double* x, int* wrap) {
 
 /**
  * Counting sort of the atoms by bin into list.owners and list.positions (wrapped into the cell, one block
- * per coordinate). Bins are
- * computed twice rather than stored: a few flops per atom instead of 4 bytes per atom at the peak.
+ * per coordinate). Bins are computed twice rather than stored: a few flops per atom instead of 4 bytes per
+ * atom at the peak.
  */
 void binAtoms(SystemNeighborList& list, const BinGrid& grid, const double* x, std::int32_t n, NeighborScratch& scratch) {
   const std::int64_t bins = grid.binCount();
@@ -141,11 +141,11 @@ std::size_t addRowTargets(const SystemNeighborList& list, const BinGrid& grid, c
   return atoms;
 }
 
+// Always inlined, so that each wrapper below compiles the whole chunk build for its own target.
 template <class Scan>
-inline __attribute__((always_inline)) void buildChunkWith(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t binBegin,
-                                                          std::int64_t binEnd, const BinGrid& grid,
-                                                          const std::vector<StencilRow>& rows, const NeighborScratch& scratch,
-                                                          double cutoffSq, double rlistSq) {
+HOOKMD_ALWAYS_INLINE void buildChunkWith(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t binBegin,
+                                         std::int64_t binEnd, const BinGrid& grid, const std::vector<StencilRow>& rows,
+                                         const NeighborScratch& scratch, double cutoffSq, double rlistSq) {
   const std::vector<std::int32_t>& binStart = scratch.binStart;
   const std::size_t n = static_cast<std::size_t>(list.atomCount);
   const SortedAtoms atoms{list.positions.data(), list.positions.data() + n, list.positions.data() + 2 * n,

@@ -51,34 +51,54 @@ std::int64_t locate(const BinGrid& grid, const double* x, int* wrap) {
 
 /**
  * Counting sort of the atoms by bin into list.owners and list.positions (wrapped into the cell, one block
- * per coordinate). Bins are computed twice rather than stored: a few flops per atom instead of 4 bytes per
- * atom at the peak.
+ * per coordinate). The binning runs in parallel and only the counting is serial: each atom's bin is kept
+ * in scratch (4 bytes per atom), and its wrap is computed again in the second parallel pass rather than
+ * kept (12 bytes). Within a bin, atoms keep their index order, whatever the thread count.
  */
 void binAtoms(SystemNeighborList& list, const BinGrid& grid, const double* x, std::int32_t n, NeighborScratch& scratch) {
+  ThreadPool& pool = ThreadPool::global();
+  std::vector<std::int32_t>& binOf = scratch.binOf;
+  binOf.resize(static_cast<std::size_t>(n));
+  std::atomic<bool> anyWrapped{false};
+  pool.parallelFor(0, n, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
+    bool wrapped = false;
+    int wrap[3];
+    for (std::int64_t i = lo; i < hi; ++i) {
+      binOf[i] = static_cast<std::int32_t>(locate(grid, x + 3 * i, wrap));
+      wrapped = wrapped || wrap[0] != 0 || wrap[1] != 0 || wrap[2] != 0;
+    }
+    if (wrapped) anyWrapped.store(true, std::memory_order_relaxed);
+  });
+
   const std::int64_t bins = grid.binCount();
   std::vector<std::int32_t>& start = scratch.binStart;
   start.assign(static_cast<std::size_t>(bins) + 1, 0);
-  int wrap[3];
-  for (std::int32_t i = 0; i < n; ++i) ++start[locate(grid, x + 3 * static_cast<std::int64_t>(i), wrap) + 1];
+  for (std::int32_t i = 0; i < n; ++i) ++start[binOf[i] + 1];
   for (std::int64_t b = 0; b < bins; ++b) start[b + 1] += start[b];
   list.owners.resize(n);
-  list.positions.resize(3 * static_cast<std::size_t>(n));
-  std::vector<std::int32_t>().swap(list.wrap);
-  for (std::int32_t i = 0; i < n; ++i) {
-    const double* xi = x + 3 * static_cast<std::int64_t>(i);
-    const std::int32_t slot = start[locate(grid, xi, wrap)]++;
-    list.owners[slot] = i;
-    if (wrap[0] != 0 || wrap[1] != 0 || wrap[2] != 0) {
-      if (list.wrap.empty()) list.wrap.assign(3 * static_cast<std::size_t>(n), 0);
-      std::copy(wrap, wrap + 3, &list.wrap[3 * static_cast<std::size_t>(i)]);
-    }
-    for (int c = 0; c < 3; ++c) {
-      list.positions[c * static_cast<std::size_t>(n) + slot] =
-          xi[c] + wrap[0] * grid.basis[c] + wrap[1] * grid.basis[3 + c] + wrap[2] * grid.basis[6 + c];
-    }
-  }
+  for (std::int32_t i = 0; i < n; ++i) list.owners[start[binOf[i]]++] = i;
   for (std::int64_t b = bins; b > 0; --b) start[b] = start[b - 1];
   start[0] = 0;
+
+  list.positions.resize(3 * static_cast<std::size_t>(n));
+  if (anyWrapped.load()) {
+    list.wrap.assign(3 * static_cast<std::size_t>(n), 0);
+  } else {
+    std::vector<std::int32_t>().swap(list.wrap);
+  }
+  const std::size_t count = static_cast<std::size_t>(n);
+  pool.parallelFor(0, n, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
+    int wrap[3];
+    for (std::int64_t slot = lo; slot < hi; ++slot) {
+      const std::int64_t i = list.owners[slot];
+      const double* xi = x + 3 * i;
+      locate(grid, xi, wrap);
+      if (!list.wrap.empty()) std::copy(wrap, wrap + 3, &list.wrap[3 * static_cast<std::size_t>(i)]);
+      for (int c = 0; c < 3; ++c) {
+        list.positions[c * count + slot] = xi[c] + wrap[0] * grid.basis[c] + wrap[1] * grid.basis[3 + c] + wrap[2] * grid.basis[6 + c];
+      }
+    }
+  });
 }
 
 /** Cuts the bins into chunks of about kChunkAtoms owners; returns each chunk's first bin (plus the end). */

@@ -24,8 +24,9 @@ struct NeighborChunk {
   std::int32_t atomHigh = 0;
 };
 
-/** Scratch memory of one build (the CSR offsets of each bin's slots), reused between builds. */
+/** Scratch memory of one build (each atom's bin, the CSR offsets of each bin's slots), reused between builds. */
 struct NeighborScratch {
+  std::vector<std::int32_t> binOf;
   std::vector<std::int32_t> binStart;
 };
 

@@ -148,8 +148,23 @@ function load(request: BackendRequest): LoadedNative {
   return loadCpu(request, probe.reason);
 }
 
+const SIMD_SETTINGS = ['auto', 'avx512', 'avx2', 'off'];
+
+/**
+ * HOOKMD_SIMD caps the vector instructions of the CPU kernels (docs/performance.md, "SIMD"); the addon
+ * reads it itself, so a misspelt value would otherwise be ignored without a word.
+ */
+function checkSimdSetting(value: string | undefined): void {
+  if (value === undefined || value === '' || SIMD_SETTINGS.includes(value)) return;
+  throw new HookmdError('INVALID_SIMD', `HOOKMD_SIMD: must be one of ${SIMD_SETTINGS.join(', ')}, got ${JSON.stringify(value)}`, {
+    field: 'HOOKMD_SIMD',
+    value,
+  });
+}
+
 function current(): LoadedNative {
   if (loaded === undefined) {
+    checkSimdSetting(process.env.HOOKMD_SIMD);
     const request = configuredRequest ?? parseBackendRequest(process.env.HOOKMD_BACKEND ?? 'auto', 'HOOKMD_BACKEND');
     loaded = load(request);
   }

@@ -1,7 +1,7 @@
 // The neighbor-list build has a scalar, an AVX2 and an AVX-512 body, picked at run time (docs/performance.md,
 // "SIMD"). All must give the same lists, so the same forces to the last bit. A process picks its body once,
 // so each runs in a child: as the machine chooses, with HOOKMD_SIMD=avx2 and with HOOKMD_SIMD=off.
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -17,11 +17,15 @@ interface ChildOutput {
   results: Record<string, { pairs: number; energy: string; forces: string; stress: string }>;
 }
 
-function compute(simd: string | undefined): ChildOutput {
+function spawnCompute(simd: string | undefined): SpawnSyncReturns<string> {
   const env = { ...process.env };
   if (simd === undefined) delete env.HOOKMD_SIMD;
   else env.HOOKMD_SIMD = simd;
-  const child = spawnSync(process.execPath, [SCRIPT, LIBRARY], { encoding: 'utf8', env, timeout: 120_000 });
+  return spawnSync(process.execPath, [SCRIPT, LIBRARY], { encoding: 'utf8', env, timeout: 120_000 });
+}
+
+function compute(simd: string | undefined): ChildOutput {
+  const child = spawnCompute(simd);
   expect({ status: child.status, stderr: child.stderr }).toEqual({ status: 0, stderr: '' });
   return JSON.parse(child.stdout) as ChildOutput;
 }
@@ -43,5 +47,12 @@ describe('SIMD bodies', () => {
       expect(avx2.results[name], name).toEqual(result);
       expect(baseline.results[name], name).toEqual(result);
     }
+  });
+
+  it('a misspelt HOOKMD_SIMD is a typed error at first use, not silently ignored', () => {
+    const child = spawnCompute('avx-512');
+    expect(child.status).not.toBe(0);
+    expect(child.stderr).toContain('INVALID_SIMD');
+    expect(child.stderr).toContain('HOOKMD_SIMD: must be one of auto, avx512, avx2, off, got "avx-512"');
   });
 });

@@ -69,15 +69,15 @@ void ThreadPool::stop() {
 }
 
 template <class Ready>
-bool ThreadPool::spinUntil(const Ready& ready) const {
-  if (!spin_) return false;
+void ThreadPool::spinUntil(const Ready& ready) const {
+  if (!spin_) return;
   const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
   for (;;) {
     for (int k = 0; k < 64; ++k) {
-      if (ready()) return true;
+      if (ready()) return;
       cpuRelax();
     }
-    if (std::chrono::steady_clock::now() >= deadline) return false;
+    if (std::chrono::steady_clock::now() >= deadline) return;
   }
 }
 

@@ -47,11 +47,12 @@ class ThreadPool {
   void workerLoop(int index, std::uint64_t seen);
   void runChunks(int threadIndex);
   /**
-   * Spins up to kSpinTime until `ready()`; returns whether it became true. Does not spin when the pool has
-   * more threads than the machine has cores: a spinning thread would then hold a core a working one needs.
+   * Spins up to kSpinTime until `ready()`; the caller's condition-variable wait follows either way, with
+   * `ready()` as its predicate. Does not spin when the pool has more threads than the machine has cores:
+   * a spinning thread would then hold a core a working one needs.
    */
   template <class Ready>
-  bool spinUntil(const Ready& ready) const;
+  void spinUntil(const Ready& ready) const;
 
   std::vector<std::thread> workers_;
   bool spin_ = true;

@@ -5,7 +5,7 @@
 // buffers, views are copies, written back when the engine commits them.
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { activeBackend, loadBinding } from '../native/index.js';
-import type { BackendName, NativeBatch, NativeFieldArrays, NativeFieldName, TransferStats } from '../native/index.js';
+import type { BackendName, DeviceStats, NativeBatch, NativeFieldArrays, NativeFieldName, TransferStats } from '../native/index.js';
 import { chemicalSymbol } from './elements.js';
 import { assembleSystems, type PackedSystems } from './pack.js';
 import type { ResolvedSystem, System } from './system.js';
@@ -132,6 +132,25 @@ export class Batch {
   /** Zeroes the counters of `transferStats()`. */
   resetTransferStats(): void {
     this.#native.resetTransferStats();
+  }
+
+  /**
+   * The device work since the last reset: launches, host syncs, control bytes, neighbor rebuilds and
+   * modeled device-memory traffic (docs/cuda.md, "The device ledger"). `mirror` counts what `cuda` would
+   * do, so CI can hold a run to a GPU budget; always zero on cpu.
+   *
+   * @example
+   * batch.resetDeviceStats();
+   * await md.run(batch, { steps: 100 });
+   * const { launches, hostSyncs } = batch.deviceStats();
+   */
+  deviceStats(): DeviceStats {
+    return this.#native.deviceStats();
+  }
+
+  /** Zeroes the counters of `deviceStats()`. */
+  resetDeviceStats(): void {
+    this.#native.resetDeviceStats();
   }
 
   /** N×3 positions (Å in metal). Writing access: energy, forces and stress no longer count as valid. */

@@ -44,8 +44,15 @@ class CudaFireFamily final : public Integrator {
   using Step = cudaError_t (*)(const kernel::MinimizerArrays&, const Params*, double*);
 
   CudaFireFamily(CudaBackend& backend, const char* name, const char* delay, std::vector<double> fresh, Step step,
-                 const Parameters& parameters, std::int64_t numSystems)
-      : backend_(backend), name_(name), delay_(delay), step_(step), rows_(name, std::move(fresh), numSystems), layout_(name) {
+                 DeviceOp single, DeviceOp chunked, const Parameters& parameters, std::int64_t numSystems)
+      : backend_(backend),
+        name_(name),
+        delay_(delay),
+        step_(step),
+        single_(single),
+        chunked_(chunked),
+        rows_(backend, name, std::move(fresh), numSystems),
+        layout_(name) {
     updateParameters(parameters, numSystems);
   }
   const char* name() const noexcept override { return name_; }
@@ -56,12 +63,13 @@ class CudaFireFamily final : public Integrator {
     backend_.onDevice({Field::Positions, Field::Velocities, Field::Forces, Field::Ptr, Field::Status},
                       {Field::Positions, Field::Velocities});
     cudaCheck(step_(minimizerArrays(backend_, layout_, context), d_parameters_.as<const Params>(), rows_.device()), name_);
+    layout_.chargeStep(backend_, single_, chunked_);
   }
   void postUpdate(const StepContext&) override {}
 
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
     const std::vector<Params> systems = fireParameters<Params>(name_, delay_, parameters, numSystems);
-    uploadVector(d_parameters_, systems, name_);
+    uploadCharged(backend_, d_parameters_, systems, name_);
     parameterCount_ = systems.size();
   }
 
@@ -74,6 +82,8 @@ class CudaFireFamily final : public Integrator {
   const char* name_;
   const char* delay_;
   Step step_;
+  DeviceOp single_;
+  DeviceOp chunked_;
   CudaSystemRows rows_;
   CudaSystemLayout layout_;
   DeviceBuffer d_parameters_;
@@ -91,7 +101,7 @@ cudaError_t fire2Step(const kernel::MinimizerArrays& arrays, const Fire2Paramete
 class CudaGradientDescent final : public Integrator {
  public:
   CudaGradientDescent(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems)
-      : backend_(backend), rows_("GradientDescent", {}, numSystems), layout_("GradientDescent") {
+      : backend_(backend), rows_(backend, "GradientDescent", {}, numSystems), layout_("GradientDescent") {
     updateParameters(parameters, numSystems);
   }
   const char* name() const noexcept override { return "GradientDescent"; }
@@ -104,14 +114,15 @@ class CudaGradientDescent final : public Integrator {
     cudaCheck(kernel::gradientDescentStep(kernel::GradientDescentStepArgs{arrays, d_stepSize_.as<const double>(),
                                                                           d_maxStep_.as<const double>()}),
               "GradientDescent");
+    layout_.chargeStep(backend_, DeviceOp::GradientDescentProgram, DeviceOp::GradientDescentProgramChunked);
   }
   void postUpdate(const StepContext&) override {}
 
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
     const auto& stepSize = parameters.perSystem("GradientDescent", "stepSize", numSystems);
     const auto& maxStep = parameters.perSystem("GradientDescent", "maxStep", numSystems);
-    uploadVector(d_stepSize_, stepSize, "GradientDescent");
-    uploadVector(d_maxStep_, maxStep, "GradientDescent");
+    uploadCharged(backend_, d_stepSize_, stepSize, "GradientDescent");
+    uploadCharged(backend_, d_maxStep_, maxStep, "GradientDescent");
     parameterCount_ = stepSize.size();
   }
 
@@ -132,12 +143,14 @@ class CudaGradientDescent final : public Integrator {
 
 std::unique_ptr<Integrator> makeCudaFire(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems) {
   return std::make_unique<CudaFireFamily<FireParameters>>(backend, "FIRE", "nMin", std::vector<double>{0.0, 0.0, 0.0, 1.0},
-                                                          fireStep, parameters, numSystems);
+                                                          fireStep, DeviceOp::FireProgram, DeviceOp::FireProgramChunked,
+                                                          parameters, numSystems);
 }
 
 std::unique_ptr<Integrator> makeCudaFire2(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems) {
   return std::make_unique<CudaFireFamily<Fire2Parameters>>(backend, "FIRE2", "nDelay", std::vector<double>{0.0, 0.0, 0.0, 0.0},
-                                                           fire2Step, parameters, numSystems);
+                                                           fire2Step, DeviceOp::FireTwoProgram, DeviceOp::FireTwoProgramChunked,
+                                                           parameters, numSystems);
 }
 
 std::unique_ptr<Integrator> makeCudaGradientDescent(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems) {

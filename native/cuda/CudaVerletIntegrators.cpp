@@ -42,6 +42,7 @@ class CudaVelocityVerlet final : public Integrator {
     backend_.onDevice({Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr, Field::Status},
                       {Field::Positions, Field::Velocities});
     cudaCheck(kernel::verletKickDrift(atomArgs(backend_, context, d_dt_)), "VelocityVerlet");
+    backend_.chargeAtomKernel(DeviceOp::VerletKickDrift);
   }
 
   void postUpdate(const StepContext& context) override {
@@ -51,10 +52,11 @@ class CudaVelocityVerlet final : public Integrator {
     kernel::AtomStepArgs args = atomArgs(backend_, context, d_dt_);
     args.d_positions = nullptr;
     cudaCheck(kernel::verletKick(args), "VelocityVerlet");
+    backend_.chargeAtomKernel(DeviceOp::VerletKick);
   }
 
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
-    uploadVector(d_dt_, parameters.perSystem("VelocityVerlet", "dt", numSystems), "VelocityVerlet");
+    uploadCharged(backend_, d_dt_, parameters.perSystem("VelocityVerlet", "dt", numSystems), "VelocityVerlet");
     parameterCount_ = numSystems;
   }
 
@@ -77,7 +79,7 @@ class CudaVelocityVerlet final : public Integrator {
 class CudaLangevin final : public Integrator {
  public:
   CudaLangevin(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems)
-      : backend_(backend), rows_("Langevin", {}, numSystems) {
+      : backend_(backend), rows_(backend, "Langevin", {}, numSystems) {
     updateParameters(parameters, numSystems);
   }
   const char* name() const noexcept override { return "Langevin"; }
@@ -94,6 +96,7 @@ class CudaLangevin final : public Integrator {
                                         backend_.units().kB,
                                         context.step};
     cudaCheck(kernel::langevinBaoab(args), "Langevin");
+    backend_.chargeAtomKernel(DeviceOp::LangevinBaoab);
   }
 
   void postUpdate(const StepContext& context) override {
@@ -103,6 +106,7 @@ class CudaLangevin final : public Integrator {
     kernel::AtomStepArgs args = atomArgs(backend_, context, d_dt_);
     args.d_positions = nullptr;
     cudaCheck(kernel::verletKick(args), "Langevin");
+    backend_.chargeAtomKernel(DeviceOp::VerletKick);
   }
 
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
@@ -120,8 +124,8 @@ class CudaLangevin final : public Integrator {
       const auto seedBits = static_cast<std::uint64_t>(static_cast<std::int64_t>(seed[s]));
       systems[s] = kernel::LangevinSystem{temperature[s], coefficients.c1, coefficients.c2, seedBits};
     }
-    uploadVector(d_dt_, dt, "Langevin");
-    uploadVector(d_systems_, systems, "Langevin");
+    uploadCharged(backend_, d_dt_, dt, "Langevin");
+    uploadCharged(backend_, d_systems_, systems, "Langevin");
     parameterCount_ = static_cast<std::size_t>(numSystems);
   }
 

@@ -3,10 +3,14 @@
 #include "binding/AddonData.h"
 #include "binding/Args.h"
 #include "binding/ArrayViews.h"
+#include "binding/BatchWrap.h"
 #include "binding/Errors.h"
 #include "core/BackendRegistry.h"
 #include "core/CpuFeatures.h"
 #include "core/ThreadPool.h"
+#ifdef HOOKMD_WITH_CUDA
+#include "cuda/CudaLaunch.h"
+#endif
 
 namespace hookmd::binding {
 
@@ -56,6 +60,17 @@ Napi::Value cpuSimd(const Napi::CallbackInfo& info) {
 Napi::Value externalViews(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), externalViewsSupported());
 }
+
+#ifdef HOOKMD_WITH_CUDA
+// What the CUDA backend really launched, waited for and copied (cuda/CudaLaunch.h), over the process: the
+// ledger contract test compares it with one batch's deviceStats().
+Napi::Value actualDeviceStats(const Napi::CallbackInfo& info) { return deviceStatsObject(info.Env(), device::actualStats()); }
+
+Napi::Value resetActualDeviceStats(const Napi::CallbackInfo& info) {
+  device::resetActualStats();
+  return info.Env().Undefined();
+}
+#endif
 }  // namespace
 
 void exportModuleFunctions(Napi::Env env, Napi::Object exports) {
@@ -69,6 +84,8 @@ void exportModuleFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
 #ifdef HOOKMD_WITH_CUDA
   exports.Set("cudaBuild", Napi::Boolean::New(env, true));
+  exports.Set("actualDeviceStats", Napi::Function::New(env, actualDeviceStats, "actualDeviceStats"));
+  exports.Set("resetActualDeviceStats", Napi::Function::New(env, resetActualDeviceStats, "resetActualDeviceStats"));
 #else
   exports.Set("cudaBuild", Napi::Boolean::New(env, false));
 #endif

@@ -27,6 +27,10 @@ class Fire final : public Optimizer {
   Fire(const Parameters& parameters, std::int64_t numSystems);
   const char* name() const noexcept override { return "FIRE"; }
   void stepSystem(std::int64_t s, const OptimizerRows& rows) override;
+  const DeviceProgram* deviceProgram() const noexcept override {
+    static constexpr DeviceProgram kProgram{DeviceOp::FireProgram, DeviceOp::FireProgramChunked};
+    return &kProgram;
+  }
   void requireCount(std::int64_t numSystems) const override { rows_.requireCount(numSystems, systems_.size()); }
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
   std::vector<double> state() const override { return rows_.save(); }

@@ -42,6 +42,7 @@ void Langevin::preUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(
       Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Ptr, Field::SystemId, Field::SystemIndex}, {Field::Positions, Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
+  context.backend.chargeAtomKernel(DeviceOp::LangevinBaoab);
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
@@ -67,6 +68,7 @@ void Langevin::preUpdate(const StepContext& context) {
 void Langevin::postUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
+  context.backend.chargeAtomKernel(DeviceOp::VerletKick);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
   const double* m = host.f64(Field::Masses);

@@ -64,12 +64,19 @@ void NoseHooverChain::chainHalfSteps(const BatchStorage& host, const std::uint8_
   });
 }
 
+void NoseHooverChain::chargeProgram(Backend& backend) {
+  // Each phase is one per-system program on the device (docs/cuda.md, "The device ledger").
+  layout_.update(backend, name());
+  layout_.chargeStep(backend, DeviceOp::NoseHooverProgram, DeviceOp::NoseHooverProgramChunked);
+}
+
 void NoseHooverChain::preUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(
       Kernel::Integrator,
       {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
       {Field::Positions, Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
+  chargeProgram(context.backend);
   chainHalfSteps(host, context.active);
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
@@ -88,6 +95,7 @@ void NoseHooverChain::postUpdate(const StepContext& context) {
       Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
       {Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
+  chargeProgram(context.backend);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
   const double* m = host.f64(Field::Masses);

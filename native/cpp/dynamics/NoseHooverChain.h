@@ -19,6 +19,7 @@
 #include "core/BatchStorage.h"
 #include "dynamics/Integrator.h"
 #include "dynamics/Parameters.h"
+#include "dynamics/ProgramLayout.h"
 #include "dynamics/SystemRows.h"
 
 namespace hookmd {
@@ -42,11 +43,14 @@ class NoseHooverChain final : public Integrator {
   };
   /** Advances each active system's chain by dt/2 and stores its velocity scale factor in scale_. */
   void chainHalfSteps(const BatchStorage& host, const std::uint8_t* active);
+  /** Charges one phase's device program to the ledger. */
+  void chargeProgram(Backend& backend);
 
   int chainLength_;
   std::vector<System> systems_;
   SystemRows rows_;
   std::vector<double> scale_;
+  ProgramLayout layout_;
 };
 
 }  // namespace hookmd

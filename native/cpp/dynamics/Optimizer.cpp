@@ -12,6 +12,11 @@ void Optimizer::preUpdate(const StepContext& context) {
       FieldSet{Field::Status, Field::Positions, Field::Forces, Field::Ptr}.with(Field::Velocities, velocities),
       FieldSet{Field::Positions}.with(Field::Velocities, velocities));
   requireCount(host.numSystems());
+  // What the device twin of this step launches (docs/cuda.md, "The device ledger").
+  if (const DeviceProgram* program = deviceProgram()) {
+    layout_.update(context.backend, name());
+    layout_.chargeStep(context.backend, program->single, program->chunked);
+  }
   double* x = host.f64(Field::Positions);
   double* v = velocities ? host.f64(Field::Velocities) : nullptr;
   const double* f = host.f64(Field::Forces);

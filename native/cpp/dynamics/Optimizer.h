@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "dynamics/Integrator.h"
+#include "dynamics/ProgramLayout.h"
 
 namespace hookmd {
 
@@ -31,6 +32,17 @@ class Optimizer : public Integrator {
   /** The whole step runs here, on the batch's atoms, with the forces of the current positions. */
   void preUpdate(const StepContext& context) override;
   void postUpdate(const StepContext&) override {}
+
+  /** The device operations of this optimizer's step on the one-block and the chunked paths (core/DeviceCosts.h). */
+  struct DeviceProgram {
+    DeviceOp single;
+    DeviceOp chunked;
+  };
+  /** The step's device program where a device backend has one (FIRE, FIRE2, gradient descent); null otherwise. */
+  virtual const DeviceProgram* deviceProgram() const noexcept { return nullptr; }
+
+ private:
+  ProgramLayout layout_;
 };
 
 }  // namespace hookmd

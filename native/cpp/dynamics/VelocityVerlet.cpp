@@ -26,6 +26,7 @@ void requireSystems(std::size_t parameters, std::int64_t systems) {
 void VelocityVerlet::preUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Positions, Field::Velocities});
   requireSystems(dt_.size(), host.numSystems());
+  context.backend.chargeAtomKernel(DeviceOp::VerletKickDrift);
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
@@ -40,6 +41,7 @@ void VelocityVerlet::preUpdate(const StepContext& context) {
 void VelocityVerlet::postUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
   requireSystems(dt_.size(), host.numSystems());
+  context.backend.chargeAtomKernel(DeviceOp::VerletKick);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
   const double* m = host.f64(Field::Masses);

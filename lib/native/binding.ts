@@ -127,6 +127,8 @@ export interface NativeBinding {
   cpuSimd(): CpuSimd;
   readonly napiVersion: number;
   readonly cudaBuild: boolean;
+  /** The device kernel families, each with where and when it was verified on a GPU ('' while dark). */
+  deviceKernels?(): Array<{ name: string; verified: string }>;
   /** CUDA builds only: what the CUDA backend really launched, waited for and copied, over the process. */
   actualDeviceStats?(): DeviceStats;
   resetActualDeviceStats?(): void;

@@ -39,6 +39,12 @@ export interface BackendInfo {
    */
   cpuSimd: CpuSimd;
   napiVersion: number;
+  /**
+   * The device kernel families by verification (docs/cuda.md, "Dark kernels"): `verified` passed the parity
+   * suite on a GPU; `dark` did not yet, and `cuda` uses them (and `mirror` emulates them) only with
+   * HOOKMD_CUDA_UNVERIFIED=1, running the last verified path otherwise.
+   */
+  kernels: { verified: string[]; dark: string[] };
 }
 
 interface LoadedNative {
@@ -204,7 +210,13 @@ export function backendInfo(): BackendInfo {
     externalViews: binding.externalViews(),
     cpuSimd: binding.cpuSimd(),
     napiVersion: binding.napiVersion,
+    kernels: kernelFamilies(binding),
   };
+}
+
+function kernelFamilies(binding: NativeBinding): { verified: string[]; dark: string[] } {
+  const families = binding.deviceKernels?.() ?? [];
+  return { verified: families.filter((f) => f.verified !== '').map((f) => f.name), dark: families.filter((f) => f.verified === '').map((f) => f.name) };
 }
 
 /** Sets the CPU thread-pool size (n < 1 or undefined: every core). Returns the new size. */

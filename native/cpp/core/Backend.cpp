@@ -7,6 +7,7 @@
 #include "core/Error.h"
 #include "core/RowGather.h"
 #include "cpu/CpuReductions.h"
+#include "cpu/CpuSmallSystemKernel.h"
 #include "dynamics/Integrator.h"
 #include "dynamics/NativeHookFactory.h"
 #include "kernels/EamForceKernel.h"
@@ -234,5 +235,7 @@ std::unique_ptr<NativeHook> Backend::createNativeHook(const NativeHookSpec&) { r
 std::unique_ptr<PairLossKernel> Backend::createPairLossKernel(const PairLossSpec&) { return nullptr; }
 
 std::unique_ptr<EamForceKernel> Backend::createEamForceKernel(const EamForceSpec&) { return nullptr; }
+
+std::unique_ptr<SmallSystemKernel> Backend::createSmallSystemKernel() { return createCpuSmallSystemKernel(); }
 
 }  // namespace hookmd

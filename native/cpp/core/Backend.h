@@ -26,7 +26,7 @@ enum class ReduceOp : int { Sum = 0, Mean, Min, Max, Norm };
 bool reduceOpFromName(const std::string& name, ReduceOp& out);
 
 /** The operations a backend may implement on its device (OpenMM's kernel names). */
-enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss, EamForces };
+enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss, EamForces, SmallSystems };
 
 class PairForceKernel;
 struct PairForceSpec;
@@ -38,6 +38,7 @@ class PairLossKernel;
 struct PairLossSpec;
 class EamForceKernel;
 struct EamForceSpec;
+class SmallSystemKernel;
 
 class Backend {
  public:
@@ -142,6 +143,11 @@ class Backend {
   virtual std::unique_ptr<PairLossKernel> createPairLossKernel(const PairLossSpec& spec);
   /** This backend's own EAM force kernel for `spec`, or null where the CPU reference serves. */
   virtual std::unique_ptr<EamForceKernel> createEamForceKernel(const EamForceSpec& spec);
+  /**
+   * The kernel of the small-system path (kernels/SmallSystemKernel.h), or null where the path is off (a
+   * device kernel still dark): then every chunk takes the general path. The default is the CPU reference.
+   */
+  virtual std::unique_ptr<SmallSystemKernel> createSmallSystemKernel();
 
  protected:
   /** Reallocates the device arrays (zeroed); the host mirrors are already resized. */

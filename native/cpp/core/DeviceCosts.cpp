@@ -35,7 +35,7 @@ constexpr std::array<DeviceCost, kDeviceOpCount> kCosts{{
     {"nose-hoover program, chunked", 4, 0, false, 152, 64, 0},
     {"hook kernel", 1, 0, false, 52, 0, 0},
     {"non-finite scan", 3, 1, true, 76, 10, 0},
-    {"small-system chunk", 1, 1, true, 160, 200, 0},
+    {"small-system chunk", 2, 1, true, 160, 200, 0},
 }};
 }  // namespace
 

@@ -66,7 +66,7 @@ enum class DeviceOp : int {
   HookKernel,
   /** NaNDetectorHook: two flag resets, the scan, one word read back. */
   NonFiniteScan,
-  /** The small-system path: a whole chunk of steps in one launch, then its flag block read back. */
+  /** The small-system path: the flag block reset, a whole chunk of steps in one launch, the flag block read back. */
   SmallSystemChunk,
   Count
 };

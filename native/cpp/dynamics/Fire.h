@@ -37,6 +37,10 @@ class Fire final : public Optimizer {
   void loadState(const std::vector<double>& state) override { rows_.load(state); }
   void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
 
+  /** System s's parameters and state row (dt, α, P>0 streak, first), for the CPU small-system path's lanes. */
+  const FireParameters& parameters(std::int64_t s) const { return systems_[static_cast<std::size_t>(s)]; }
+  double* stateRow(std::int64_t s) { return rows_.row(s); }
+
  private:
   std::vector<FireParameters> systems_;
   SystemRows rows_;

@@ -38,6 +38,26 @@ void Langevin::updateParameters(const Parameters& parameters, std::int64_t numSy
   systems_ = std::move(systems);
 }
 
+void Langevin::baoab(const System& system, double* x, double* v, const double* f, double mass, double forceToAccel, double kB,
+                     std::int32_t systemId, std::int64_t step, std::int64_t index) {
+  halfKick(v, f, forceToAccel / mass, 0.5 * system.dt);
+  drift(x, v, 0.5 * system.dt);
+  double noise[3];
+  atomGaussian3(system.seed, static_cast<std::uint32_t>(systemId), step, static_cast<std::uint32_t>(index), noise);
+  ornsteinUhlenbeck(v, system.c1, system.c2 * thermalSpeed(kB * system.temperature, forceToAccel, mass), noise);
+  drift(x, v, 0.5 * system.dt);
+}
+
+void Langevin::beforeForces(std::int64_t s, const SystemAtoms& atoms, std::int64_t step, double forceToAccel, double kB) {
+  for (std::int32_t i = 0; i < atoms.count; ++i) {
+    baoab(systems_[s], atoms.x + 3 * i, atoms.v + 3 * i, atoms.f + 3 * i, atoms.m[i], forceToAccel, kB, atoms.systemId, step, i);
+  }
+}
+
+void Langevin::afterForces(std::int64_t s, const SystemAtoms& atoms, double forceToAccel) {
+  for (std::int32_t i = 0; i < atoms.count; ++i) halfKick(atoms.v + 3 * i, atoms.f + 3 * i, forceToAccel / atoms.m[i], 0.5 * systems_[s].dt);
+}
+
 void Langevin::preUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(
       Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Ptr, Field::SystemId, Field::SystemIndex}, {Field::Positions, Field::Velocities});
@@ -52,16 +72,7 @@ void Langevin::preUpdate(const StepContext& context) {
   const double forceToAccel = host.units.forceToAccel;
   const double kB = host.units.kB;
   forEachActiveAtom(host, context.active, [&](std::int64_t i, std::int32_t s) {
-    const System& system = systems_[s];
-    double* xi = x + 3 * i;
-    double* vi = v + 3 * i;
-    halfKick(vi, f + 3 * i, forceToAccel / m[i], 0.5 * system.dt);
-    drift(xi, vi, 0.5 * system.dt);
-    double noise[3];
-    atomGaussian3(system.seed, static_cast<std::uint32_t>(systemId[s]), context.step,
-                  static_cast<std::uint32_t>(i - ptr[s]), noise);
-    ornsteinUhlenbeck(vi, system.c1, system.c2 * thermalSpeed(kB * system.temperature, forceToAccel, m[i]), noise);
-    drift(xi, vi, 0.5 * system.dt);
+    baoab(systems_[s], x + 3 * i, v + 3 * i, f + 3 * i, m[i], forceToAccel, kB, systemId[s], context.step, i - ptr[s]);
   });
 }
 

@@ -15,10 +15,11 @@
 #include "dynamics/Integrator.h"
 #include "dynamics/Parameters.h"
 #include "dynamics/SystemRows.h"
+#include "dynamics/SystemStepper.h"
 
 namespace hookmd {
 
-class Langevin final : public Integrator {
+class Langevin final : public Integrator, public SystemStepper {
  public:
   Langevin(const Parameters& parameters, std::int64_t numSystems);
   const char* name() const noexcept override { return "Langevin"; }
@@ -29,6 +30,10 @@ class Langevin final : public Integrator {
   void loadState(const std::vector<double>& state) override { rows_.load(state); }
   void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
 
+  void requireSystems(std::int64_t numSystems) const override { rows_.requireCount(numSystems, systems_.size()); }
+  void beforeForces(std::int64_t s, const SystemAtoms& atoms, std::int64_t step, double forceToAccel, double kB) override;
+  void afterForces(std::int64_t s, const SystemAtoms& atoms, double forceToAccel) override;
+
  private:
   struct System {
     double dt;
@@ -37,6 +42,9 @@ class Langevin final : public Integrator {
     double c2;
     std::uint64_t seed;
   };
+  /** B, A, O, A of one atom (`index` within its system, whose id keys the noise) at `step`. */
+  static void baoab(const System& system, double* x, double* v, const double* f, double mass, double forceToAccel, double kB,
+                    std::int32_t systemId, std::int64_t step, std::int64_t index);
   std::vector<System> systems_;
   SystemRows rows_;
 };

@@ -8,6 +8,7 @@
 
 #include "dynamics/Integrator.h"
 #include "dynamics/ProgramLayout.h"
+#include "dynamics/SystemStepper.h"
 
 namespace hookmd {
 
@@ -20,7 +21,7 @@ struct OptimizerRows {
   std::int64_t count;
 };
 
-class Optimizer : public Integrator {
+class Optimizer : public Integrator, public SystemStepper {
  public:
   /** One step of system `s` on `rows`, with the forces of the current positions; systems run concurrently. */
   virtual void stepSystem(std::int64_t s, const OptimizerRows& rows) = 0;
@@ -32,6 +33,12 @@ class Optimizer : public Integrator {
   /** The whole step runs here, on the batch's atoms, with the forces of the current positions. */
   void preUpdate(const StepContext& context) override;
   void postUpdate(const StepContext&) override {}
+
+  void requireSystems(std::int64_t numSystems) const override { requireCount(numSystems); }
+  /** The whole step of system s (stepSystem), on its atoms' copies. */
+  void beforeForces(std::int64_t s, const SystemAtoms& atoms, std::int64_t, double, double) override {
+    stepSystem(s, OptimizerRows{atoms.x, usesVelocities() ? atoms.v : nullptr, atoms.f, atoms.count});
+  }
 
   /** The device operations of this optimizer's step on the one-block and the chunked paths (core/DeviceCosts.h). */
   struct DeviceProgram {

@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "core/BackendRegistry.h"
+#include "core/DarkKernels.h"
+#include "cpu/CpuSmallSystemKernel.h"
 #include "core/DeviceKernels.h"
 #include "core/RowGather.h"
 #include "core/ThreadPool.h"
@@ -19,6 +21,11 @@ bool MirrorBackend::supports(Kernel kernel) const { return deviceImplements(kern
 
 std::unique_ptr<PairForceKernel> MirrorBackend::createPairForceKernel(const PairForceSpec& spec) {
   return createMirrorPairForceKernel(*this, spec);
+}
+
+std::unique_ptr<SmallSystemKernel> MirrorBackend::createSmallSystemKernel() {
+  if (!deviceKernelEnabled(DeviceKernelFamily::SmallSystems)) return nullptr;
+  return createCpuSmallSystemKernel();
 }
 
 void MirrorBackend::resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) { device_.resize(numAtoms, numSystems); }

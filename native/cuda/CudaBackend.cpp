@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/DarkKernels.h"
 #include "core/DeviceKernels.h"
 #include "core/Error.h"
 #include "cuda/CudaCheck.h"
@@ -13,6 +14,7 @@
 #include "cuda/CudaNativeHooks.h"
 #include "cuda/CudaPairForceKernel.h"
 #include "cuda/CudaRowGather.cuh"
+#include "cuda/CudaSmallSystemKernel.h"
 #include "cuda/CudaPairLoss.h"
 #include "cuda/DeviceUpload.h"
 #include "kernels/PairForceKernel.h"
@@ -59,6 +61,11 @@ std::unique_ptr<NativeHook> CudaBackend::createNativeHook(const NativeHookSpec& 
 
 std::unique_ptr<PairLossKernel> CudaBackend::createPairLossKernel(const PairLossSpec& spec) {
   return createCudaPairLossKernel(spec);
+}
+
+std::unique_ptr<SmallSystemKernel> CudaBackend::createSmallSystemKernel() {
+  if (!deviceKernelEnabled(DeviceKernelFamily::SmallSystems)) return nullptr;
+  return createCudaSmallSystemKernel(*this);
 }
 
 void CudaBackend::refillDevice(const RefillPlan& plan, FieldSet kept) {

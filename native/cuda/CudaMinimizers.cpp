@@ -1,12 +1,14 @@
 // The CUDA FIRE, FIRE2 and GradientDescent (dynamics/Fire.h, Fire2.h, GradientDescent.h): each preUpdate is
 // one per-system program (CudaMinimizerSteps.cuh) over the device arrays; per-system parameters and state
 // rows live on the device, the rows in the CPU layout.
+#include <string>
 #include <vector>
 
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaCheck.h"
 #include "cuda/CudaIntegratorTypes.h"
 #include "cuda/CudaMinimizerSteps.cuh"
+#include "cuda/CudaSmallStep.h"
 #include "cuda/CudaSystemLayout.h"
 #include "cuda/CudaSystemRows.h"
 #include "cuda/DeviceUpload.h"
@@ -39,7 +41,7 @@ kernel::MinimizerArrays minimizerArrays(CudaBackend& backend, CudaSystemLayout& 
 
 /** FIRE and FIRE2 differ only in their parameter names, their step and their fresh row. */
 template <typename Params>
-class CudaFireFamily final : public Integrator {
+class CudaFireFamily final : public Integrator, public CudaSmallStep {
  public:
   using Step = cudaError_t (*)(const kernel::MinimizerArrays&, const Params*, double*);
 
@@ -66,6 +68,12 @@ class CudaFireFamily final : public Integrator {
     layout_.chargeStep(backend_, single_, chunked_);
   }
   void postUpdate(const StepContext&) override {}
+
+  kernel::SmallIntegratorArgs smallStep(std::int64_t numSystems) override {
+    rows_.requireCount(numSystems, parameterCount_);
+    const auto type = std::string(name_) == "FIRE" ? kernel::SmallIntegrator::Fire : kernel::SmallIntegrator::Fire2;
+    return {type, d_parameters_.data(), rows_.device(), nullptr, nullptr};
+  }
 
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
     const std::vector<Params> systems = fireParameters<Params>(name_, delay_, parameters, numSystems);
@@ -98,7 +106,7 @@ cudaError_t fire2Step(const kernel::MinimizerArrays& arrays, const Fire2Paramete
   return kernel::fire2Step(kernel::Fire2StepArgs{arrays, parameters, rows});
 }
 
-class CudaGradientDescent final : public Integrator {
+class CudaGradientDescent final : public Integrator, public CudaSmallStep {
  public:
   CudaGradientDescent(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems)
       : backend_(backend), rows_(backend, "GradientDescent", {}, numSystems), layout_("GradientDescent") {
@@ -117,6 +125,11 @@ class CudaGradientDescent final : public Integrator {
     layout_.chargeStep(backend_, DeviceOp::GradientDescentProgram, DeviceOp::GradientDescentProgramChunked);
   }
   void postUpdate(const StepContext&) override {}
+
+  kernel::SmallIntegratorArgs smallStep(std::int64_t numSystems) override {
+    rows_.requireCount(numSystems, parameterCount_);
+    return {kernel::SmallIntegrator::GradientDescent, nullptr, nullptr, d_stepSize_.as<const double>(), d_maxStep_.as<const double>()};
+  }
 
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
     const auto& stepSize = parameters.perSystem("GradientDescent", "stepSize", numSystems);

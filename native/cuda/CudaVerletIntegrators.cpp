@@ -8,6 +8,7 @@
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaCheck.h"
 #include "cuda/CudaIntegratorTypes.h"
+#include "cuda/CudaSmallStep.h"
 #include "cuda/CudaSystemRows.h"
 #include "cuda/DeviceUpload.h"
 #include "dynamics/Langevin.h"
@@ -30,7 +31,7 @@ kernel::AtomStepArgs atomArgs(CudaBackend& backend, const StepContext& context, 
                               dt.as<const double>()};
 }
 
-class CudaVelocityVerlet final : public Integrator {
+class CudaVelocityVerlet final : public Integrator, public CudaSmallStep {
  public:
   CudaVelocityVerlet(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems) : backend_(backend) {
     updateParameters(parameters, numSystems);
@@ -55,6 +56,11 @@ class CudaVelocityVerlet final : public Integrator {
     backend_.chargeAtomKernel(DeviceOp::VerletKick);
   }
 
+  kernel::SmallIntegratorArgs smallStep(std::int64_t) override {
+    requireParameters();
+    return {kernel::SmallIntegrator::VelocityVerlet, nullptr, nullptr, d_dt_.as<const double>(), nullptr};
+  }
+
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
     uploadCharged(backend_, d_dt_, parameters.perSystem("VelocityVerlet", "dt", numSystems), "VelocityVerlet");
     parameterCount_ = numSystems;
@@ -76,7 +82,7 @@ class CudaVelocityVerlet final : public Integrator {
   std::int64_t parameterCount_ = 0;
 };
 
-class CudaLangevin final : public Integrator {
+class CudaLangevin final : public Integrator, public CudaSmallStep {
  public:
   CudaLangevin(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems)
       : backend_(backend), rows_(backend, "Langevin", {}, numSystems) {
@@ -107,6 +113,11 @@ class CudaLangevin final : public Integrator {
     args.d_positions = nullptr;
     cudaCheck(kernel::verletKick(args), "Langevin");
     backend_.chargeAtomKernel(DeviceOp::VerletKick);
+  }
+
+  kernel::SmallIntegratorArgs smallStep(std::int64_t numSystems) override {
+    rows_.requireCount(numSystems, parameterCount_);
+    return {kernel::SmallIntegrator::Langevin, d_systems_.data(), nullptr, d_dt_.as<const double>(), nullptr};
   }
 
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {

@@ -11,7 +11,7 @@ import { randomSource } from './support.js';
 export type Hookmd = typeof import('../../lib/index.js');
 
 /** A fresh copy of the library bound to `backend` (the backend is chosen once per library instance). */
-export async function libraryOn(backend: 'mirror' | 'cuda'): Promise<Hookmd> {
+export async function libraryOn(backend: 'cpu' | 'mirror' | 'cuda'): Promise<Hookmd> {
   vi.resetModules();
   const hookmd = await import('../../lib/index.js');
   hookmd.configureNative({ backend });
@@ -93,7 +93,7 @@ export type Minimizer = 'FIRE' | 'FIRE2' | 'GradientDescent';
 
 /**
  * Batched FIRE of `count` rattled LJ13 clusters (cutoff 10σ: every pair, fmax ≤ 1e-3) with no JS hook, to
- * convergence; measured from after the first step.
+ * convergence; measured after a first step has uploaded the batch, built its lists and started the engine.
  */
 export async function fireClusters(hookmd: Hookmd, start: MeasureStart, { count = 4096, engine = 'FIRE' }: { count?: number; engine?: Minimizer } = {}): Promise<ScenarioResult> {
   const batch = hookmd.Batch.fromSystems(rattledLj13(count), { units: 'lj' });

@@ -144,6 +144,7 @@ export type {
   FireOptions,
   FusedStageOptions,
   GradientDescentOptions,
+  InitialVelocityOptions,
   LangevinOptions,
   NoseHooverChainOptions,
   PerSystem,

@@ -14,9 +14,11 @@ import {
   FIRE,
   HookError,
   HostMemorySink,
+  initializeVelocities,
   LennardJones,
   readExtxyz,
   SnapshotHook,
+  VelocityVerlet,
 } from '../../lib/index.js';
 import type { Batch, DynamicsHookContext, Sink, System } from '../../lib/index.js';
 import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
@@ -53,10 +55,11 @@ describe('SnapshotHook', () => {
 
   it('opens and owns a file sink from a config entry; the file is complete when the run ends', async () => {
     const path = join(dir, 'trajectory.xyz');
-    const fire = new FIRE({ model: model() });
-    fire.hooks.fromConfig([{ type: 'SnapshotHook', path, frequency: 4, capacity: 2, units: 'lj' }]);
+    const md = new VelocityVerlet({ model: model(), dt: 0.002 });
+    md.hooks.fromConfig([{ type: 'SnapshotHook', path, frequency: 4, capacity: 2, units: 'lj' }]);
     const batch = ljBatch([perturbedLj13(0.2), perturbedLj13(0.1, 2), perturbedLj13(0.3, 3)]);
-    await fire.run(batch, { steps: 9 });
+    initializeVelocities(batch, { temperature: 0.1, seed: 1 });
+    await md.run(batch, { steps: 9 });
     const frames = readExtxyz(path, { units: 'lj' });
     expect(frames.map((s) => [s.info?.step, s.info?.systemId])).toEqual([0, 4, 8].flatMap((step) => [[step, 0], [step, 1], [step, 2]]));
     expect(frames.every((s) => s.energy !== undefined && s.forces?.length === 13)).toBe(true);

@@ -34,7 +34,7 @@ function temperaturesOf(frames: System[]): number[] {
   return Array.from(temperatures(Batch.fromSystems(frames)));
 }
 
-async function runConfig(name: string, lines: string[]): Promise<{ code: number; stderr: string; frames: System[] }> {
+async function runConfig(name: string, lines: string[]): Promise<{ code: number | null; stderr: string; frames: System[] }> {
   writeFileSync(join(dir, `${name}.yaml`), [...lines, 'sinks:', `  - { path: ${name}.xyz }`, ''].join('\n'));
   const result = await runCli(['run', `${name}.yaml`, '--quiet'], { cwd: dir });
   const frames = result.code === 0 ? readExtxyz(join(dir, `${name}.xyz`)) : [];

@@ -98,11 +98,15 @@ describe('SnapshotHook', () => {
     expect(frames.map((s) => s.info)).toEqual([{ systemId: 0, step: 0 }, { systemId: 1, step: 0 }, { systemId: 0, step: 1 }, { systemId: 1, step: 1 }]);
   });
 
-  it('does not close a sink it does not own; validates its options', async () => {
+  it('closes its sink when the run ends, unless ownsSink: false; validates its options', async () => {
     const sink = new HostMemorySink();
-    await new FIRE({ model: model(), hooks: [new SnapshotHook({ sink, frequency: 5 })] }).run(ljBatch([perturbedLj13(0.1)]), { steps: 3 });
+    await new FIRE({ model: model(), hooks: [new SnapshotHook({ sink, frequency: 5, ownsSink: false })] }).run(ljBatch([perturbedLj13(0.1)]), { steps: 3 });
     sink.write([{ symbols: ['Ar'], positions: [[0, 0, 0]] }]);
     expect(sink.count).toBe(2);
+    const owned = new HostMemorySink();
+    await new FIRE({ model: model(), hooks: [new SnapshotHook({ sink: owned, frequency: 5 })] }).run(ljBatch([perturbedLj13(0.1)]), { steps: 3 });
+    expect(() => owned.write([{ symbols: ['Ar'], positions: [[0, 0, 0]] }])).toThrow(expect.objectContaining({ code: 'SINK_CLOSED' }));
+    expect(owned.read()).toHaveLength(1);
     expect(() => new SnapshotHook({ sink, path: 'x.xyz' })).toThrow(expect.objectContaining({ code: 'INVALID_SINK' }));
     expect(() => new SnapshotHook({ sink: {} as Sink })).toThrow(expect.objectContaining({ code: 'INVALID_SINK' }));
     expect(() => new SnapshotHook({ sink, frequency: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_FREQUENCY' }));

@@ -22,6 +22,7 @@ import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type
 import { StreamOutput } from './stream-output.js';
 import { StreamSource, type SystemSource } from './stream-source.js';
 import { SystemScalars } from './scalars.js';
+import { observeStates } from './state-observers.js';
 import { DynamicsStage } from './stage.js';
 import { StepWalker, type StepCounter } from './step-walker.js';
 
@@ -273,6 +274,7 @@ export abstract class Dynamics {
       return await runner.run(async () => {
         const active = this.#claim(batch, options.keepStatus === true);
         const stepper = this.#prepare(batch, counter, owner);
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         let taken = 0;
         let lastYield = performance.now();
         while (taken < steps && active > 0 && !control.stopRequested) {
@@ -287,6 +289,7 @@ export abstract class Dynamics {
             lastYield = performance.now();
           }
         }
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         return this.#result(batch, taken, active, control, counter, walker);
       });
     } finally {
@@ -342,6 +345,7 @@ export abstract class Dynamics {
       return runner.runSync(() => {
         const active = this.#claim(batch, options.keepStatus === true);
         const stepper = this.#prepare(batch, counter, owner);
+        observeStates(this.#tiers, ctx, counter.value, null, true, owner);
         let taken = 0;
         while (taken < steps && active > 0 && !control.stopRequested) {
           try {
@@ -351,6 +355,7 @@ export abstract class Dynamics {
           }
           if (stepper.allConverged()) break;
         }
+        observeStates(this.#tiers, ctx, counter.value, null, true, owner);
         return this.#result(batch, taken, active, control, counter, walker);
       });
     } finally {
@@ -435,6 +440,7 @@ export abstract class Dynamics {
     try {
       await runner.run(async () => {
         const stepper = this.#prepare(batch, counter, owner);
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         let lastYield = performance.now();
         for (;;) {
           let taken = 0;
@@ -447,7 +453,7 @@ export abstract class Dynamics {
             }
           }
           const stopping = control.stopRequested;
-          const keep = await this.#graduate(batch, output, enteredAt, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
+          const keep = await this.#graduate(batch, ctx, output, enteredAt, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
           if (stopping) return;
           const kept = batch.read('numAtoms');
           const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
@@ -458,6 +464,8 @@ export abstract class Dynamics {
           sourceStatus(batch, keep.length, added);
           this.#rebind(stepper, batch, keep, added.length);
           admit();
+          const entering = Uint8Array.from({ length: batch.numSystems }, (_, s) => (s >= keep.length ? 1 : 0));
+          if (added.length > 0) await observeStates(this.#tiers, ctx, counter.value, entering, false, owner);
         }
       });
     } finally {
@@ -466,7 +474,7 @@ export abstract class Dynamics {
   }
 
   /** Sends systems that converged (or ran out of steps, or all when `everything`) to the output; returns the rest. */
-  async #graduate(batch: Batch, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
+  async #graduate(batch: Batch, ctx: MutableContext<DynamicsHookContext>, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
     const status = batch.read('status');
     const ids = batch.read('systemId');
     const leaving: number[] = [];
@@ -476,6 +484,10 @@ export abstract class Dynamics {
       (done || everything ? leaving : keep).push(s);
     }
     if (leaving.length === 0) return keep;
+    // Logs and trajectories get each leaving system's last state (docs/dynamics.md, "Logs and trajectories").
+    const mask = new Uint8Array(batch.numSystems);
+    for (const s of leaving) mask[s] = 1;
+    await observeStates(this.#tiers, ctx, now, mask, false, `${this.constructor.name}.runStream`);
     // Sinks that need the stress get it for the positions the systems leave with (docs/pipeline.md).
     if (output.needsStress && !batch.resultValid('stress').every((valid, s) => valid === 1 || !leaving.includes(s))) {
       batch.commitHostViews();

@@ -14,6 +14,8 @@ import type { EngineModel } from './engine-model.js';
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
+import { frozenPerSystem } from './degrees-of-freedom.js';
+import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
 import { expandParameter, type IntegratorSpec, type PerSystem } from './parameters.js';
@@ -542,8 +544,17 @@ export abstract class Dynamics {
   #context(batch: Batch, control: RunControl, counter: StepCounter): MutableContext<DynamicsHookContext> {
     return createContext(
       { stage: DynamicsStage.BEFORE_STEP, stepCount: counter.value, workflow: this, control, registry: this.#tiers },
-      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch, this.model), subStage: null as number | null },
+      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch, this.model, this.#frozen(batch)), subStage: null as number | null },
     );
+  }
+
+  /** The frozen atoms of each system under this engine's FreezeAtomsHooks, or undefined without any. */
+  #frozen(batch: Batch): Int32Array | undefined {
+    const hooks = this.#nativeHooks.filter((hook): hook is FreezeAtomsHook & NativeCapable => hook instanceof FreezeAtomsHook);
+    if (hooks.length === 0) return undefined;
+    const flags = new Uint8Array(batch.numAtoms);
+    for (const hook of hooks) hook.maskFor(batch).forEach((frozen, i) => { if (frozen === 1) flags[i] = 1; });
+    return frozenPerSystem(batch, flags);
   }
 
   /** Binds the native stepper to `batch` (once per batch) and computes the forces of the start positions. */

@@ -1,6 +1,7 @@
 // Per-system scalars for hooks: computed on first access within a dispatch and cached for the rest of it, so
 // hooks that never read them cost nothing.
 import { nativeBatchOf, type Batch } from '../data/index.js';
+import { degreesOfFreedom } from './degrees-of-freedom.js';
 import type { EngineModel } from './engine-model.js';
 
 /** |det(cell)| of each system (0 for a system without a cell). */
@@ -26,6 +27,7 @@ function volumes(cells: Float64Array): Float64Array {
 export class SystemScalars {
   readonly #batch: Batch;
   readonly #model: EngineModel | undefined;
+  readonly #frozen: Int32Array | undefined;
   #kinetic: Float64Array | undefined;
   #temperature: Float64Array | undefined;
   #fmax: Float64Array | undefined;
@@ -33,10 +35,15 @@ export class SystemScalars {
   #stress: Float64Array | undefined;
   #pressure: Float64Array | undefined;
 
-  /** `model` evaluates the stress when the step did not; without it, `stress` is the batch's as it stands. */
-  constructor(batch: Batch, model?: EngineModel) {
+  /**
+   * `model` evaluates the stress when the step did not; without it, `stress` is the batch's as it stands.
+   * `frozen` counts each system's frozen atoms, which change its degrees of freedom (an engine passes those
+   * of its FreezeAtomsHooks).
+   */
+  constructor(batch: Batch, model?: EngineModel, frozen?: Int32Array) {
     this.#batch = batch;
     this.#model = model;
+    this.#frozen = frozen;
   }
 
   /** Potential energy per system (energy units). */
@@ -55,12 +62,18 @@ export class SystemScalars {
     return Float64Array.from(this.energy, (e, s) => e + kinetic[s]);
   }
 
-  /** Kinetic temperature per system, 2·KE/(3N·k_B) (ASE's convention). */
+  /**
+   * Kinetic temperature per system, 2·KE/(dof·k_B) with hookmd's degrees of freedom: 3N − 3, or 3·N_mobile
+   * with frozen atoms (docs/dynamics.md, "Temperature"), as the thermostats count them.
+   */
   get temperature(): Float64Array {
     if (this.#temperature === undefined) {
       const n = this.#batch.read('numAtoms');
       const kB = this.#batch.units.kB;
-      this.#temperature = Float64Array.from(this.kineticEnergy, (k, s) => (n[s] > 0 ? (2 * k) / (3 * n[s] * kB) : 0));
+      this.#temperature = Float64Array.from(this.kineticEnergy, (k, s) => {
+        const dof = degreesOfFreedom(n[s], this.#frozen?.[s] ?? 0);
+        return dof > 0 ? (2 * k) / (dof * kB) : 0;
+      });
     }
     return this.#temperature;
   }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Batch } from '../../lib/data/index.js';
+import { Batch, bulk, repeat } from '../../lib/data/index.js';
 import { readExtxyz, writeExtxyz } from '../../lib/io/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { ensureBuilt, runCli, workDir } from './run-cli.js';
@@ -32,6 +32,24 @@ function csv(path: string): Array<Record<string, string>> {
   const [header, ...rows] = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => line.split(','));
   return rows.map((cells) => Object.fromEntries(header.map((name, k) => [name, cells[k]])));
 }
+
+describe('md logs the temperature the thermostat holds', () => {
+  it('md --ensemble nhc --temperature 40 on 32 Ar atoms logs a long-run mean of 40 K within three standard errors', async () => {
+    await writeExtxyz(join(dir, 'crystal.xyz'), [repeat(bulk('Ar', 'fcc', { a: 5.3, cubic: true }), [2, 2, 2])]);
+    const result = await runCli(['md', 'crystal.xyz', '--model', MODEL, '--ensemble', 'nhc', '--temperature', '40', '--tdamp', '250', '--dt', '5', '--steps', '60000',
+      '--seed', '1', '--log', 'nhc.csv', '--log-every', '10', '--quiet'], { cwd: dir });
+    expect(result.code).toBe(0);
+    const samples = csv(join(dir, 'nhc.csv')).map((row) => Number(row.temperature));
+    const kept = samples.slice(samples.length / 5);
+    const size = Math.floor(kept.length / 20);
+    const means = Array.from({ length: 20 }, (_, b) => kept.slice(b * size, (b + 1) * size).reduce((a, x) => a + x, 0) / size);
+    const mean = means.reduce((a, x) => a + x, 0) / 20;
+    const error = Math.sqrt(means.reduce((a, x) => a + (x - mean) ** 2, 0) / 19 / 20);
+    // Counting 3N instead of the thermostat's 3N − 3 would read T/N = 1.25 K low.
+    expect(3 * error).toBeLessThan(40 / 32);
+    expect(Math.abs(mean - 40)).toBeLessThan(3 * error);
+  });
+});
 
 describe('md and relax logs start at the input', () => {
   it('md --steps 250 --log-every 100 --traj-every 100 writes steps 0, 100, 200 and 250; step 0 is the input at rest', async () => {

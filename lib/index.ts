@@ -90,12 +90,15 @@ export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
 export type { BackendInfo, BackendName, BackendRequest, CpuSimd, TransferStats } from './native/index.js';
 
-export { EAM, JsModel, LennardJones, Morse } from './models/index.js';
+export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, JsModel, LennardJones, Morse, OnnxModel, onnxRuntimeStatus } from './models/index.js';
 export type {
   ComputeOptions,
   EAMOptions,
   EamElement,
   EamFormat,
+  GraphFloat,
+  GraphInputName,
+  GraphOutputName,
   JsModelFunction,
   JsModelOptions,
   JsModelResult,
@@ -106,6 +109,10 @@ export type {
   MorseOptions,
   MorsePairParameters,
   NativeNeighborStats,
+  OnnxExecutionProvider,
+  OnnxModelOptions,
+  OnnxProvider,
+  OnnxRuntimeStatus,
 } from './models/index.js';
 
 export {

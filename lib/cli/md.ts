@@ -132,7 +132,7 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     if (options.out !== undefined) {
       // The final frames carry energy, forces and stress of their own positions (stress is not computed
       // during the run unless something needs it).
-      engine.model.compute(batch, { stress: true });
+      await engine.model.compute(batch, { stress: true });
       const final = batch.toSystems().map((system) => ({ ...system, info: { ...system.info, step: steps } }));
       await writeExtxyz(options.out, final, { units });
     }

@@ -90,7 +90,7 @@ export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
 export type { BackendInfo, BackendName, BackendRequest, CpuSimd, TransferStats } from './native/index.js';
 
-export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, JsModel, LennardJones, Morse, OnnxModel, onnxRuntimeStatus } from './models/index.js';
+export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, IpiClientError, IpiModel, JsModel, LennardJones, Morse, OnnxModel, onnxRuntimeStatus } from './models/index.js';
 export type {
   ComputeOptions,
   EAMOptions,
@@ -99,6 +99,8 @@ export type {
   GraphFloat,
   GraphInputName,
   GraphOutputName,
+  IpiClientErrorCode,
+  IpiModelOptions,
   JsModelFunction,
   JsModelOptions,
   JsModelResult,

@@ -9,6 +9,7 @@ import { checkKeys } from '../option-keys.js';
 import { GRAPH_INPUTS, GraphInputs, type GraphFloat, type GraphInputName } from './graph-inputs.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
 import { loadOnnxRuntime, onnxProviders, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
+import { SerialQueue } from './serial-queue.js';
 
 /** The convention's outputs: energy [B] (eV), forces [N,3] (eV/Å), stress [B,3,3] (eV/Å³, ASE's sign; optional). */
 export const GRAPH_OUTPUTS = ['energy', 'forces', 'stress'] as const;
@@ -83,7 +84,7 @@ export class OnnxModel implements Model {
   readonly #inputs: GraphInputs;
   readonly #modelInputs: ReadonlyMap<GraphInputName, string>;
   readonly #modelOutputs: ReadonlyMap<GraphOutputName, string>;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   #closed = false;
 
   private constructor(path: string, name: string, cutoff: number, dtype: GraphFloat, provider: OnnxExecutionProvider, ort: OrtModule, session: OrtSession,
@@ -226,9 +227,7 @@ export class OnnxModel implements Model {
    * time: a second call waits for the first.
    */
   compute(batch: Batch, options: ComputeOptions = {}): Promise<void> {
-    const run = this.#queue.then(() => this.#compute(batch, options));
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return this.#queue.run(() => this.#compute(batch, options));
   }
 
   async #compute(batch: Batch, options: ComputeOptions): Promise<void> {
@@ -279,7 +278,7 @@ export class OnnxModel implements Model {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#queue;
+    await this.#queue.idle();
     await this.#session.release();
   }
 

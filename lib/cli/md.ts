@@ -7,10 +7,12 @@ import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
 import { initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
 import { HookmdAbortError } from '../errors.js';
 import { readExtxyz, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
+import type { Model } from '../models/index.js';
 import { configError } from './config-file.js';
 import { buildStageEngine } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
+import { closeModel } from './model.js';
 import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
@@ -72,6 +74,8 @@ function checkFlags(options: MdOptions): void {
 export async function md(input: string, options: MdOptions): Promise<number> {
   const interrupt = new Interrupt();
   let live: Awaited<ReturnType<typeof viewHook>>;
+  // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
+  let built: Model | undefined;
   try {
     checkInputFile(input, 'md: <input>');
     checkFlags(options);
@@ -86,7 +90,8 @@ export async function md(input: string, options: MdOptions): Promise<number> {
       initializeVelocities(batch, { temperature: options.temperature, seed: options.seed });
     }
     const { ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed } = options;
-    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, model(), units);
+    built = await model();
+    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, built, units);
     const traj = options.traj;
     if (traj !== undefined) engine.register(opening('--traj', () => new SnapshotHook({ path: traj, frequency: options.trajEvery, units })));
     // Pressure is defined for systems with a cell volume: then the log and the progress line show it.
@@ -150,6 +155,7 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     return interrupt.exitCode ?? 0;
   } finally {
     live?.close();
+    await closeModel(built);
     interrupt.dispose();
   }
 }

@@ -5,10 +5,12 @@ import { Option, type Command } from 'commander';
 import type { System } from '../data/index.js';
 import type { StreamSink } from '../dynamics/index.js';
 import { ZarrSink, type Sink } from '../io/index.js';
+import type { Model } from '../models/index.js';
 import { configError } from './config-file.js';
 import { buildPipeline } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
+import { closeModel } from './model.js';
 import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening, openOutputSink } from './paths.js';
 import type { StageConfig } from './run-config.js';
@@ -52,6 +54,8 @@ function atRest(sink: Sink): StreamSink {
 export async function relax(input: string, options: RelaxOptions): Promise<number> {
   const interrupt = new Interrupt();
   let live: Awaited<ReturnType<typeof viewHook>>;
+  // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
+  let built: Model | undefined;
   try {
     checkInputFile(input, 'relax: <input>');
     if (options.stepSize !== undefined && options.optimizer !== 'gd') throw configError(['--step-size: only with --optimizer gd']);
@@ -67,7 +71,8 @@ export async function relax(input: string, options: RelaxOptions): Promise<numbe
       ? { cell: { pressure: options.pressure ?? 0, hydrostaticStrain: options.hydrostatic === true, ...(options.smax === undefined ? {} : { stress: options.smax }) } }
       : {};
     const stage: StageConfig = { type: options.optimizer, fmax: options.fmax, ...(options.stepSize === undefined ? {} : { stepSize: options.stepSize }), ...cell };
-    const engine = buildPipeline([stage], model(), options.units, () => 'relax');
+    built = await model();
+    const engine = buildPipeline([stage], built, options.units, () => 'relax');
     if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery, options.cell === true));
     live = await viewHook(options.view, options.logEvery);
     if (live !== undefined) engine.register(live);
@@ -92,6 +97,7 @@ export async function relax(input: string, options: RelaxOptions): Promise<numbe
     return interrupt.exitCode ?? 0;
   } finally {
     live?.close();
+    await closeModel(built);
     interrupt.dispose();
   }
 }

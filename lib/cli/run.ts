@@ -4,12 +4,13 @@ import { dirname, relative, resolve } from 'node:path';
 
 import type { Command } from 'commander';
 
+import type { Model } from '../models/index.js';
 import { loadConfigFile } from './config-file.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import { buildPipeline } from './engines.js';
 import { loadPlugins, registerConfigHooks } from './hooks.js';
 import { Interrupt } from './interrupt.js';
-import { buildModel } from './model.js';
+import { buildModel, closeModel } from './model.js';
 import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
 import { checkInputFile, checkOutputPath, openSinks } from './paths.js';
 import { STREAM_DEFAULTS, type RunConfig } from './run-config.js';
@@ -21,6 +22,8 @@ import { viewHook } from './view.js';
 export async function run(file: string, options: CommonOptions): Promise<number> {
   const interrupt = new Interrupt();
   let live: Awaited<ReturnType<typeof viewHook>>;
+  // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
+  let built: Model | undefined;
   try {
     const { value: config, locate } = loadConfigFile<RunConfig>(file, CONFIG_SCHEMA);
     const units = config.units ?? 'metal';
@@ -35,8 +38,8 @@ export async function run(file: string, options: CommonOptions): Promise<number>
     for (const [path, i] of hookFiles) checkOutputPath(path, `${locate(['hooks', i, 'path'])}: hooks[${i}].path`);
     await loadPlugins(config.plugins ?? [], baseDir, locate);
     applyRuntime({ backend: options.backend ?? config.backend, threads: options.threads ?? config.threads });
-    const model = buildModel(config.model, ['model'], locate, baseDir);
-    const engine = buildPipeline(config.stages, model, units, locate);
+    built = await buildModel(config.model, ['model'], locate, baseDir);
+    const engine = buildPipeline(config.stages, built, units, locate);
     registerConfigHooks(engine, hookEntries, units, locate, baseDir);
     live = await viewHook(options.view, 10);
     if (live !== undefined) engine.register(live);
@@ -57,6 +60,7 @@ export async function run(file: string, options: CommonOptions): Promise<number>
     return interrupt.exitCode ?? 0;
   } finally {
     live?.close();
+    await closeModel(built);
     interrupt.dispose();
   }
 }

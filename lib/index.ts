@@ -111,6 +111,7 @@ export type {
   MorseOptions,
   MorsePairParameters,
   NativeNeighborStats,
+  OnnxComputeStats,
   OnnxExecutionProvider,
   OnnxModelOptions,
   OnnxProvider,

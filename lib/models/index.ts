@@ -12,7 +12,7 @@ export type { IpiClientErrorCode } from './ipi-client.js';
 export { IpiModel } from './ipi-model.js';
 export type { IpiModelOptions } from './ipi-model.js';
 export { GRAPH_OUTPUTS, OnnxModel } from './onnx-model.js';
-export type { GraphOutputName, OnnxExecutionProvider, OnnxModelOptions } from './onnx-model.js';
+export type { GraphOutputName, OnnxComputeStats, OnnxExecutionProvider, OnnxModelOptions } from './onnx-model.js';
 export { GRAPH_INPUTS } from './graph-inputs.js';
 export type { GraphFloat, GraphInputName } from './graph-inputs.js';
 export { onnxRuntimeStatus } from './onnx-runtime.js';

@@ -37,6 +37,21 @@ export interface OnnxModelOptions {
   name?: string;
 }
 
+/**
+ * Where an OnnxModel's computes spent their time (`model.computeStats()`): building the inputs (edges
+ * included) and tensors, onnxruntime's run, and checking and copying the outputs into the batch.
+ *
+ * @example
+ * const { computes, inputSeconds, runSeconds, outputSeconds } = model.computeStats();
+ * const overhead = (inputSeconds + outputSeconds) / runSeconds; // hookmd's share around the model
+ */
+export interface OnnxComputeStats {
+  computes: number;
+  inputSeconds: number;
+  runSeconds: number;
+  outputSeconds: number;
+}
+
 /** The execution provider a model runs on. */
 export type OnnxExecutionProvider = 'cuda' | 'cpu';
 
@@ -85,6 +100,7 @@ export class OnnxModel implements Model {
   readonly #modelInputs: ReadonlyMap<GraphInputName, string>;
   readonly #modelOutputs: ReadonlyMap<GraphOutputName, string>;
   readonly #queue = new SerialQueue();
+  readonly #stats: OnnxComputeStats = { computes: 0, inputSeconds: 0, runSeconds: 0, outputSeconds: 0 };
   #closed = false;
 
   private constructor(path: string, name: string, cutoff: number, dtype: GraphFloat, provider: OnnxExecutionProvider, ort: OrtModule, session: OrtSession,
@@ -238,16 +254,31 @@ export class OnnxModel implements Model {
     if (stress && !this.#modelOutputs.has('stress')) {
       throw new HookmdTypeError('STRESS_UNAVAILABLE', `${owner}: the stress was asked for, but the model has no stress output (map one with the outputs option)`, { field: 'stress' });
     }
+    const started = performance.now();
     const feeds: Record<string, OrtTensor> = {};
     for (const [name, input] of this.#inputs.build(batch)) {
       feeds[this.#modelInputs.get(name) as string] = new this.#ort.Tensor(input.type, input.data, input.dims);
     }
     const wanted: GraphOutputName[] = ['energy', ...(forces ? (['forces'] as const) : []), ...(stress ? (['stress'] as const) : [])];
+    const prepared = performance.now();
     const results = await this.#session.run(feeds, wanted.map((name) => this.#modelOutputs.get(name) as string));
+    const ran = performance.now();
+    this.#stats.computes += 1;
+    this.#stats.inputSeconds += (prepared - started) / 1000;
+    this.#stats.runSeconds += (ran - prepared) / 1000;
     const energy = this.#output(results, 'energy', batch.numSystems, owner);
     const values = wanted.map((name) => [name, name === 'energy' ? energy : this.#output(results, name, (name === 'forces' ? 3 * batch.numAtoms : 9 * batch.numSystems), owner)] as const);
     for (const [name, value] of values) batch[name].set(value);
     batch.markResults({ energy: true, ...(forces ? { forces: true } : {}), ...(stress ? { stress: true } : {}) });
+    this.#stats.outputSeconds += (performance.now() - ran) / 1000;
+  }
+
+  /**
+   * Time spent so far, split into building the inputs, onnxruntime's run (which includes the wait for the
+   * event loop's next turn) and handling the outputs; `runSeconds` is the model's, the rest hookmd's.
+   */
+  computeStats(): OnnxComputeStats {
+    return { ...this.#stats };
   }
 
   /** Output `name` as float64, checked: `length` values, every one finite. */

@@ -45,6 +45,14 @@ export interface IpiTask {
   positions: Float64Array;
 }
 
+/**
+ * One connected client of an IpiModel (internal): `evaluate(task, timeoutMs)` runs one exchange; a failure
+ * drops the connection and throws IpiClientError.
+ *
+ * @example
+ * const client = new IpiClient(socket, 1, (gone) => clients.delete(gone));
+ * const { energy, forces, virial } = await client.evaluate(task, 600_000);
+ */
 export class IpiClient {
   /** "client 2 (127.0.0.1:51234)". */
   readonly label: string;

@@ -1,6 +1,13 @@
 // Runs async tasks one after another: models whose compute is asynchronous (OnnxModel, IpiModel) keep state
 // between the start and the end of a compute (input buffers, busy clients), so a second compute waits.
 
+/**
+ * A queue of async tasks that run one at a time, in order.
+ *
+ * @example
+ * const queue = new SerialQueue();
+ * compute(batch) { return queue.run(() => this.#compute(batch)); }
+ */
 export class SerialQueue {
   #tail: Promise<unknown> = Promise.resolve();
 

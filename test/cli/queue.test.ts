@@ -95,9 +95,11 @@ describe.skipIf(!REDIS_TESTS)('hookmd queue (BullMQ on Redis)', () => {
     const status = await runCli(['queue', 'status', '--redis', redis.url, '--queue', queue, '--json'], { cwd: dir });
     expect(JSON.parse(status.stdout)).toMatchObject({ waiting: SYSTEMS / CHUNK, active: 0, completed: 0, failed: 0 });
     const out = join(dir, `${queue}-out`);
-    const workers = [startWorker(redis.url, queue, out), startWorker(redis.url, queue, out)];
+    // The second worker picks its own backend, as a worker on a GPU machine would take cuda.
+    const workers = [startWorker(redis.url, queue, out), startWorker(redis.url, queue, out, ['--backend', 'mirror'])];
     const results = await Promise.all(workers.map((w) => w.done));
     for (const result of results) expect(result.code, result.stderr).toBe(0);
+    expect(workers[1].events.find((e) => e.event === 'ready')).toMatchObject({ backend: 'mirror', queue });
     const completed = workers.flatMap((w) => w.events.filter((e) => e.event === 'completed').map((e) => e.chunk));
     expect(completed.sort()).toEqual(['chunk-000000-000003', 'chunk-000004-000007', 'chunk-000008-000011', 'chunk-000012-000015', 'chunk-000016-000019', 'chunk-000020-000023']);
     await expectSingleRun(out);

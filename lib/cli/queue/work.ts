@@ -17,7 +17,7 @@ import { configError } from '../config-file.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, exitCodeFor } from '../exit-code.js';
 import { Interrupt, type Handled } from '../interrupt.js';
 import { applyRuntime } from '../options.js';
-import type { BackendRequest } from '../../native/index.js';
+import { backendInfo, type BackendRequest } from '../../native/index.js';
 import type { ChunkJob } from './chunk.js';
 import { runChunk } from './job-command.js';
 import { pendingChunks, QueueReporter, totalChunks, type QueueCounts } from './progress.js';
@@ -171,7 +171,10 @@ export async function work(options: WorkOptions): Promise<number> {
     }
   };
   try {
-    reporter.event('ready', { queue: options.queue, pid: process.pid, concurrency: options.concurrency });
+    // The backend every chunk of this worker runs on: cuda where `auto` finds a GPU, as for any run.
+    const { backend, device, fallbackReason } = backendInfo();
+    reporter.event('ready', { queue: options.queue, pid: process.pid, concurrency: options.concurrency, backend, device, fallbackReason: fallbackReason ?? null });
+    reporter.note(`queue work ${options.queue}: ${backend} backend (${device})${fallbackReason === undefined ? '' : `; ${fallbackReason}`}`);
     await show();
     await Promise.all([worker.run(), watch()]);
   } finally {

@@ -126,8 +126,10 @@ describe('hookmd merge', () => {
 });
 
 describe('--resume', () => {
+  let many: string;
   beforeAll(async () => {
     await cli(['relax', input, ...RELAX, '-o', 'reference.xyz']);
+    many = await writeClusters(dir, 240, 'many.xyz');
   });
 
   it('cuts a torn last frame, skips the systems already written, and completes the output', async () => {
@@ -149,7 +151,6 @@ describe('--resume', () => {
   });
 
   it('after kill -9, again and again, the output ends complete with each system once; the log holds each row once', async () => {
-    const many = await writeClusters(dir, 240, 'many.xyz');
     const args = ['relax', many, '--fmax', '1e-4', ...LJ, '--max-atoms', '130', '--refill-every', '2', '--resume', '-o', 'killed.xyz', '--log', 'killed.csv', '--log-every', '5', '--quiet'];
     for (let attempt = 0; attempt < 3; attempt++) {
       const child = spawnCli(args, { cwd: dir });
@@ -174,7 +175,6 @@ describe('--resume', () => {
   });
 
   it('a SIGTERM records only finished systems; the next attempt does the rest', async () => {
-    const many = join(dir, 'many.xyz');
     const args = ['relax', many, '--fmax', '1e-4', ...LJ, '--max-atoms', '130', '--refill-every', '2', '--resume', '-o', 'termed.xyz', '--quiet'];
     const child = spawnCli(args, { cwd: dir });
     const done = collect(child, 90_000);

@@ -125,6 +125,8 @@ export class IpiModel implements Model {
     this.name = name;
     this.#onClientError = onClientError;
     server.on('connection', (socket) => this.#accept(socket));
+    // A failed accept (too many open files, say) loses that connection only; the client may try again.
+    server.on('error', () => undefined);
   }
 
   /** Opens the server and resolves once it listens. IPI_ADDRESS_IN_USE when another server holds the address. */

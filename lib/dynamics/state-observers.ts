@@ -6,6 +6,7 @@ import { HookError } from '../hooks/index.js';
 import { asyncInSyncRun } from '../hooks/errors.js';
 import type { AnyHook, MutableContext } from '../hooks/index.js';
 import type { DynamicsHookContext } from './dynamics.js';
+import { pendingCompute } from './engine-model.js';
 import type { HookTiers } from './hook-tiers.js';
 import { DynamicsStage } from './stage.js';
 
@@ -55,8 +56,6 @@ export function observeStates(
   ctx.convergedMask = null;
   ctx.convergedFrom = null;
   ctx.scalars.invalidate();
-  // A stress that the steps did not compute is evaluated once for the observers that need it.
-  if (calls.some(({ hook }) => hook.needs?.includes('stress') === true)) void ctx.scalars.stress;
   const failed = (name: string, cause: unknown): HookError => new HookError(owner, { hookName: name, stage: null, stageName: 'observeState', step, cause, context: ctx });
   const run = (index: number): Promise<void> | undefined => {
     for (let i = index; i < calls.length; i++) {
@@ -81,5 +80,15 @@ export function observeStates(
     ctx.batch.commitHostViews();
     return undefined;
   };
+  // A stress that the steps did not compute is evaluated once for the observers that need it (only the
+  // energy and stress: the forces stay the step's).
+  const batch = ctx.batch;
+  if (calls.some(({ hook }) => hook.needs?.includes('stress') === true) && !batch.resultValid('stress').every((valid) => valid === 1)) {
+    batch.commitHostViews();
+    const pending = pendingCompute(ctx.model.compute(batch, { forces: false, stress: true }));
+    if (pending === undefined) batch.invalidateHostViews();
+    else if (sync) throw asyncInSyncRun(owner, 'the stress compute for observeState', undefined);
+    else return pending.then(() => { batch.invalidateHostViews(); return run(0); });
+  }
   return run(0);
 }

@@ -39,6 +39,11 @@ export interface BackendInfo {
    */
   cpuSimd: CpuSimd;
   napiVersion: number;
+  /**
+   * What else runs where, added by the components that chose: e.g. an OnnxModel that runs on onnxruntime's
+   * CPU provider while hookmd's backend is cuda, and why (docs/models.md).
+   */
+  notes: string[];
 }
 
 interface LoadedNative {
@@ -204,7 +209,15 @@ export function backendInfo(): BackendInfo {
     externalViews: binding.externalViews(),
     cpuSimd: binding.cpuSimd(),
     napiVersion: binding.napiVersion,
+    notes: [...notes],
   };
+}
+
+const notes = new Set<string>();
+
+/** @internal Adds a line to `backendInfo().notes` (once: the same note twice is kept once). */
+export function addBackendNote(note: string): void {
+  notes.add(note);
 }
 
 /** Sets the CPU thread-pool size (n < 1 or undefined: every core). Returns the new size. */

@@ -73,13 +73,13 @@ export function addCommonOptions(command: Command): Command {
 /** Adds --model, --model-config and --units. */
 export function addModelOptions(command: Command): Command {
   return command
-    .option('--model <spec>', 'force field, e.g. lj:epsilon=0.0104,sigma=3.4,cutoff=8.5, morse:D=…,alpha=…,r0=…,cutoff=… or eam:Cu_u3.eam')
-    .option('--model-config <file>', 'force field from a YAML or JSON file ({ type: lj | morse | eam, ...parameters })')
+    .option('--model <spec>', 'force field, e.g. lj:epsilon=0.0104,sigma=3.4,cutoff=8.5, morse:D=…,alpha=…,r0=…,cutoff=…, eam:Cu_u3.eam, onnx:model.onnx,cutoff=5 or ipi:unix:NAME,clients=4')
+    .option('--model-config <file>', 'force field from a YAML or JSON file ({ type: lj | morse | eam | onnx | ipi, ...parameters })')
     .addOption(new Option('--units <units>', 'unit system of input, parameters and outputs').choices(['metal', 'lj']).default('metal'));
 }
 
-/** Checks --model / --model-config (exactly one) and returns the validated model description. */
-export function modelSpec(options: ModelOptions): () => Model {
+/** Checks --model / --model-config (exactly one) and returns the builder of the validated model. */
+export function modelSpec(options: ModelOptions): () => Promise<Model> {
   if ((options.model === undefined) === (options.modelConfig === undefined)) {
     throw configError(['give a force field with exactly one of --model or --model-config']);
   }

@@ -10,10 +10,12 @@ import type { AnyHook, AnyMethodHook, DynamicsContext, Hook, HookHandle, HookInf
 import { loadBinding } from '../native/index.js';
 import { abortable } from './abortable.js';
 import { acquireBatch } from './batch-lock.js';
-import type { EngineModel } from './engine-model.js';
+import { pendingCompute, type EngineModel } from './engine-model.js';
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
+import { frozenPerSystem } from './degrees-of-freedom.js';
+import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
 import { expandParameter, type IntegratorSpec, type PerSystem } from './parameters.js';
@@ -22,6 +24,7 @@ import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type
 import { StreamOutput } from './stream-output.js';
 import { StreamSource, type SystemSource } from './stream-source.js';
 import { SystemScalars } from './scalars.js';
+import { observeStates } from './state-observers.js';
 import { DynamicsStage } from './stage.js';
 import { StepWalker, type StepCounter } from './step-walker.js';
 
@@ -280,7 +283,9 @@ export abstract class Dynamics {
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return await runner.run(async () => {
         const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter, owner);
+        const stepper = this.#prepare(batch, counter);
+        await this.#computeStart(batch, counter.value, owner);
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         let taken = 0;
         let lastYield = performance.now();
         while (taken < steps && active > 0 && !control.stopRequested) {
@@ -295,6 +300,7 @@ export abstract class Dynamics {
             lastYield = performance.now();
           }
         }
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         return this.#result(batch, taken, active, control, counter, walker);
       });
     } finally {
@@ -340,6 +346,9 @@ export abstract class Dynamics {
   runSync(batch: Batch, options: Omit<RunOptions, 'signal'>): RunResult {
     const steps = this.#checkRun(batch, options);
     const owner = `${this.constructor.name}.runSync`;
+    if (this.model.asyncCompute === true) {
+      throw new HookmdTypeError('ASYNC_MODEL_IN_SYNC_RUN', `${owner}: ${this.model.name ?? 'the model'} computes asynchronously; use await run()`, { field: 'model' });
+    }
     const release = acquireBatch(batch, owner);
     try {
       const counter = this.#startCounter();
@@ -349,7 +358,9 @@ export abstract class Dynamics {
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return runner.runSync(() => {
         const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter, owner);
+        const stepper = this.#prepare(batch, counter);
+        this.#computeStart(batch, counter.value, owner);
+        observeStates(this.#tiers, ctx, counter.value, null, true, owner);
         let taken = 0;
         while (taken < steps && active > 0 && !control.stopRequested) {
           try {
@@ -359,6 +370,7 @@ export abstract class Dynamics {
           }
           if (stepper.allConverged()) break;
         }
+        observeStates(this.#tiers, ctx, counter.value, null, true, owner);
         return this.#result(batch, taken, active, control, counter, walker);
       });
     } finally {
@@ -442,7 +454,9 @@ export abstract class Dynamics {
     lastEngine.set(batch, this);
     try {
       await runner.run(async () => {
-        const stepper = this.#prepare(batch, counter, owner);
+        const stepper = this.#prepare(batch, counter);
+        await this.#computeStart(batch, counter.value, owner);
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         let lastYield = performance.now();
         for (;;) {
           let taken = 0;
@@ -455,7 +469,7 @@ export abstract class Dynamics {
             }
           }
           const stopping = control.stopRequested;
-          const keep = await this.#graduate(batch, output, enteredAt, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
+          const keep = await this.#graduate(batch, ctx, output, enteredAt, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
           if (stopping) return;
           const kept = batch.read('numAtoms');
           const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
@@ -464,8 +478,10 @@ export abstract class Dynamics {
           if (keep.length === batch.numSystems && added.length === 0) continue;
           batch.refill(keep, added);
           sourceStatus(batch, keep.length, added);
-          this.#rebind(stepper, batch, keep, added.length);
+          await this.#rebind(stepper, batch, keep, added.length, counter.value, owner);
           admit();
+          const entering = Uint8Array.from({ length: batch.numSystems }, (_, s) => (s >= keep.length ? 1 : 0));
+          if (added.length > 0) await observeStates(this.#tiers, ctx, counter.value, entering, false, owner);
         }
       });
     } finally {
@@ -474,7 +490,7 @@ export abstract class Dynamics {
   }
 
   /** Sends systems that converged (or ran out of steps, or all when `everything`) to the output; returns the rest. */
-  async #graduate(batch: Batch, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
+  async #graduate(batch: Batch, ctx: MutableContext<DynamicsHookContext>, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
     const status = batch.read('status');
     const ids = batch.read('systemId');
     const leaving: number[] = [];
@@ -484,10 +500,14 @@ export abstract class Dynamics {
       (done || everything ? leaving : keep).push(s);
     }
     if (leaving.length === 0) return keep;
+    // Logs and trajectories get each leaving system's last state (docs/dynamics.md, "Logs and trajectories").
+    const mask = new Uint8Array(batch.numSystems);
+    for (const s of leaving) mask[s] = 1;
+    await observeStates(this.#tiers, ctx, now, mask, false, `${this.constructor.name}.runStream`);
     // Sinks that need the stress get it for the positions the systems leave with (docs/pipeline.md).
     if (output.needsStress && !batch.resultValid('stress').every((valid, s) => valid === 1 || !leaving.includes(s))) {
       batch.commitHostViews();
-      this.model.compute(batch, { stress: true });
+      await this.model.compute(batch, { stress: true });
       batch.invalidateHostViews();
     }
     const systems = batch.toSystems(leaving);
@@ -505,18 +525,35 @@ export abstract class Dynamics {
   }
 
   /** After an in-place refill: remaps the stepper's per-system state and parameters, and computes new forces. */
-  #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number): void {
+  async #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number, step: number, owner: string): Promise<void> {
     stepper.remap(Int32Array.from(keep), added);
     stepper.updateParameters(this.#expandedParameters(batch));
     if (this.#bound?.stepper === stepper) this.#bound.generation = nativeBatchOf(batch).generation;
-    this.#computeStart(batch);
-    batch.invalidateHostViews();
+    await this.#computeStart(batch, step, owner);
   }
 
-  /** The compute before a run's first step (or after a refill): with the stress when the update reads it. */
-  #computeStart(batch: Batch): void {
-    if (this.integratorSpec().needsStress === true) this.model.compute(batch, { stress: true });
-    else this.model.compute(batch);
+  /**
+   * The compute before a run's first step (or after a refill), with the stress when the update reads it;
+   * a promise only for an async model. The model's own compute also prepares it for the batch (skin from
+   * the batch's units). Its failure from numbers that are not finite names the systems and the step, as a
+   * failure inside a step does.
+   */
+  #computeStart(batch: Batch, step: number, owner: string): void | Promise<void> {
+    batch.commitHostViews();
+    const failed = (error: unknown): never => {
+      throw diagnoseBlowUp(error, batch, step, owner);
+    };
+    let pending: Promise<void> | undefined;
+    try {
+      pending = pendingCompute(this.integratorSpec().needsStress === true ? this.model.compute(batch, { stress: true }) : this.model.compute(batch));
+    } catch (error) {
+      failed(error);
+    }
+    if (pending === undefined) {
+      batch.invalidateHostViews();
+      return undefined;
+    }
+    return pending.then(() => batch.invalidateHostViews(), failed);
   }
 
   #expandedParameters(batch: Batch): Record<string, Float64Array> {
@@ -538,12 +575,21 @@ export abstract class Dynamics {
   #context(batch: Batch, control: RunControl, counter: StepCounter): MutableContext<DynamicsHookContext> {
     return createContext(
       { stage: DynamicsStage.BEFORE_STEP, stepCount: counter.value, workflow: this, control, registry: this.#tiers },
-      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch, this.model, this.timeStep !== undefined), subStage: null as number | null },
+      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch, this.model, this.#frozen(batch)), subStage: null as number | null },
     );
   }
 
-  /** Binds the native stepper to `batch` (once per batch) and computes the forces of the start positions. */
-  #prepare(batch: Batch, counter: StepCounter, owner: string): NativeStepperHandle {
+  /** The frozen atoms of each system under this engine's FreezeAtomsHooks, or undefined without any. */
+  #frozen(batch: Batch): Int32Array | undefined {
+    const hooks = this.#nativeHooks.filter((hook): hook is FreezeAtomsHook & NativeCapable => hook instanceof FreezeAtomsHook);
+    if (hooks.length === 0) return undefined;
+    const flags = new Uint8Array(batch.numAtoms);
+    for (const hook of hooks) hook.maskFor(batch).forEach((frozen, i) => { if (frozen === 1) flags[i] = 1; });
+    return frozenPerSystem(batch, flags);
+  }
+
+  /** Binds the native stepper to `batch` (once per batch); #computeStart then computes the start forces. */
+  #prepare(batch: Batch, counter: StepCounter): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
@@ -556,15 +602,6 @@ export abstract class Dynamics {
     }
     const stepper = this.#bound.stepper;
     stepper.stepCount = counter.value;
-    batch.commitHostViews();
-    // The model's own compute also prepares it for the batch (skin from the batch's units). Its failure
-    // from numbers that are not finite names the systems and the step, as a failure inside a step does.
-    try {
-      this.#computeStart(batch);
-    } catch (error) {
-      throw diagnoseBlowUp(error, batch, counter.value, owner);
-    }
-    batch.invalidateHostViews();
     return stepper;
   }
 

@@ -1,6 +1,6 @@
 // The typed surface of the native addon. Only lib/native touches the .node file; every other layer sees
 // these interfaces.
-import type { NativeEamConstructor, NativeLennardJonesConstructor, NativeMorseConstructor } from './models-binding.js';
+import type { NativeEamConstructor, NativeEdgeListConstructor, NativeLennardJonesConstructor, NativeMorseConstructor } from './models-binding.js';
 
 /** Element type of each native Batch field, as a typed array. */
 export interface NativeFieldArrays {
@@ -118,6 +118,7 @@ export interface NativeBinding {
   LennardJones: NativeLennardJonesConstructor;
   Morse: NativeMorseConstructor;
   EAM: NativeEamConstructor;
+  EdgeList: NativeEdgeListConstructor;
   setErrorFactory(factory: (code: string, message: string) => Error): void;
   setThreads(n: number): number;
   getThreads(): number;

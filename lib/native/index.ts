@@ -1,5 +1,6 @@
 export {
   activeBackend,
+  addBackendNote,
   backendInfo,
   configureNative,
   getThreads,

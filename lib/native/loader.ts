@@ -45,6 +45,11 @@ export interface BackendInfo {
    * HOOKMD_CUDA_UNVERIFIED=1, running the last verified path otherwise.
    */
   kernels: { verified: string[]; dark: string[] };
+  /**
+   * What else runs where, added by the components that chose: e.g. an OnnxModel that runs on onnxruntime's
+   * CPU provider while hookmd's backend is cuda, and why (docs/models.md).
+   */
+  notes: string[];
 }
 
 interface LoadedNative {
@@ -210,6 +215,7 @@ export function backendInfo(): BackendInfo {
     externalViews: binding.externalViews(),
     cpuSimd: binding.cpuSimd(),
     napiVersion: binding.napiVersion,
+    notes: [...notes],
     kernels: kernelFamilies(binding),
   };
 }
@@ -217,6 +223,13 @@ export function backendInfo(): BackendInfo {
 function kernelFamilies(binding: NativeBinding): { verified: string[]; dark: string[] } {
   const families = binding.deviceKernels?.() ?? [];
   return { verified: families.filter((f) => f.verified !== '').map((f) => f.name), dark: families.filter((f) => f.verified === '').map((f) => f.name) };
+}
+
+const notes = new Set<string>();
+
+/** @internal Adds a line to `backendInfo().notes` (once: the same note twice is kept once). */
+export function addBackendNote(note: string): void {
+  notes.add(note);
 }
 
 /** Sets the CPU thread-pool size (n < 1 or undefined: every core). Returns the new size. */

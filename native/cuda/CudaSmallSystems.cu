@@ -4,10 +4,11 @@
 // system's atoms differ, as fixed xor-shuffle trees instead of atom order.
 #include "cuda/CudaSmallSystems.cuh"
 
-#include "cuda/CudaAtomSteps.cuh"
 #include "cuda/CudaLaunch.cuh"
+#include "cuda/CudaLangevinSteps.cuh"
 #include "math/CappedStep.h"
 #include "math/CounterRandom.h"
+#include "math/DegreesOfFreedom.h"
 #include "math/Fire2Update.h"
 #include "math/FireUpdate.h"
 #include "math/LangevinUpdate.h"
@@ -73,7 +74,9 @@ __device__ double criterionValue(const Group<G>& g, const SmallCriterion& c, boo
   if (c.key == 2) return energy;
   const double kinetic = g.sum(atom ? atomKineticEnergy(mass, v, forceToAccel) : 0.0);
   if (c.key == 4) return kinetic;
-  return count > 0 ? 2.0 * kinetic / (3.0 * static_cast<double>(count) * kB) : 0.0;
+  // The small-system path runs no native hook, so no atom is frozen.
+  const double dof = degreesOfFreedom(count, 0);
+  return dof > 0.0 ? 2.0 * kinetic / (dof * kB) : 0.0;
 }
 
 /** One pair of the table: energy and fOverR, false at or beyond the cutoff. */
@@ -102,11 +105,16 @@ __global__ void __launch_bounds__(kBlock) smallSystems(SmallSystemArgs a) {
     if (lane == 0) a.d_convergedAt[s] = -1;
     return;
   }
+  // An optimizer steps its own velocities (none for gradient descent) and holds the batch's at zero.
+  constexpr bool kOptimizer = I == SmallIntegrator::Fire || I == SmallIntegrator::Fire2 || I == SmallIntegrator::GradientDescent;
+  // What the convergence checks read as the batch velocities of an optimizer's systems.
+  const double kAtRest[3] = {0.0, 0.0, 0.0};
+  double* velocities = kOptimizer ? a.integrator.d_optimizerVelocities : a.d_velocities;
   double x[3] = {0.0, 0.0, 0.0}, v[3] = {0.0, 0.0, 0.0}, f[3] = {0.0, 0.0, 0.0};
   if (atom) {
     for (int c = 0; c < 3; ++c) {
       x[c] = a.d_positions[3 * (begin + lane) + c];
-      v[c] = a.d_velocities[3 * (begin + lane) + c];
+      if (velocities != nullptr) v[c] = velocities[3 * (begin + lane) + c];
       f[c] = a.d_forces[3 * (begin + lane) + c];
     }
   }
@@ -181,13 +189,26 @@ __global__ void __launch_bounds__(kBlock) smallSystems(SmallSystemArgs a) {
         drift(x, v, dt);
       }
     } else {
+      // dynamics/Langevin.cpp: B, A, O; the noise made momentum-free (no atom is frozen on this path); A.
       const LangevinSystem& system = static_cast<const LangevinSystem*>(a.integrator.d_parameters)[s];
+      double momentum[3] = {0.0, 0.0, 0.0};
       if (atom) {
         halfKick(v, f, accel, 0.5 * dt);
         drift(x, v, 0.5 * dt);
         double noise[3];
         atomGaussian3(system.seed, static_cast<std::uint32_t>(a.d_systemId[s]), step, static_cast<std::uint32_t>(lane), noise);
-        ornsteinUhlenbeck(v, system.c1, system.c2 * thermalSpeed(a.kB * system.temperature, a.forceToAccel, mass), noise);
+        const double kick = system.c2 * thermalSpeed(a.kB * system.temperature, a.forceToAccel, mass);
+        ornsteinUhlenbeck(v, system.c1, kick, noise);
+        for (int c = 0; c < 3; ++c) momentum[c] = mass * kick * noise[c];
+      }
+      const double systemMass = g.sum(atom ? mass : 0.0);
+      double driftVelocity[3];
+      for (int c = 0; c < 3; ++c) {
+        const double total = g.sum(momentum[c]);
+        driftVelocity[c] = systemMass > 0.0 ? total / systemMass : 0.0;
+      }
+      if (atom) {
+        for (int c = 0; c < 3; ++c) v[c] -= driftVelocity[c];
         drift(x, v, 0.5 * dt);
       }
     }
@@ -229,7 +250,7 @@ __global__ void __launch_bounds__(kBlock) smallSystems(SmallSystemArgs a) {
       bool meets = true;
       for (int k2 = check.first; k2 < check.first + check.count; ++k2) {
         const SmallCriterion criterion = a.d_criteria[k2];
-        const double value = criterionValue(g, criterion, atom, f, v, mass, count, energy, a.forceToAccel, a.kB);
+        const double value = criterionValue(g, criterion, atom, f, kOptimizer ? kAtRest : v, mass, count, energy, a.forceToAccel, a.kB);
         meets = meets && value <= criterion.threshold;
       }
       if (meets) {
@@ -246,7 +267,8 @@ __global__ void __launch_bounds__(kBlock) smallSystems(SmallSystemArgs a) {
   if (atom) {
     for (int c = 0; c < 3; ++c) {
       a.d_positions[3 * (begin + lane) + c] = x[c];
-      a.d_velocities[3 * (begin + lane) + c] = v[c];
+      if (velocities != nullptr) velocities[3 * (begin + lane) + c] = v[c];
+      if (kOptimizer) a.d_velocities[3 * (begin + lane) + c] = 0.0;
       a.d_forces[3 * (begin + lane) + c] = f[c];
     }
   }

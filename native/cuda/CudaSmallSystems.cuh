@@ -28,6 +28,11 @@ struct SmallIntegratorArgs {
   const double* d_dt;
   /** Gradient descent's cap on a system's step. */
   const double* d_maxStep;
+  /**
+   * FIRE's and FIRE2's own velocities, indexed as the batch's (dynamics/Optimizer.h); null otherwise. An
+   * optimizer holds the batch velocities of the systems it steps at zero.
+   */
+  double* d_optimizerVelocities;
 };
 
 /** What the host reads back after a chunk (the flag block); zeroed before the launch. */

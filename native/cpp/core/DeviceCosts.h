@@ -46,8 +46,10 @@ enum class DeviceOp : int {
   VerletKickDrift,
   /** The closing half kick, one thread per atom. */
   VerletKick,
-  /** Langevin's B-A-O-A first part, one thread per atom. */
-  LangevinBaoab,
+  /** Langevin's B-A-O-A first part (momentum-free noise: sums over each system), one block per system. */
+  LangevinProgram,
+  /** Langevin chunked: start, 3 passes, 2 folds. */
+  LangevinProgramChunked,
   /** FIRE's step, one block per system. */
   FireProgram,
   /** FIRE's step on the chunked path (a system above 4,096 atoms): start, 3 passes, 2 folds. */

@@ -74,7 +74,7 @@ class CpuSmallSystemKernel final : public SmallSystemKernel {
     const FieldSet writes{Field::Positions, Field::Velocities, Field::Forces, Field::Energy, Field::Status};
     BatchStorage& arrays = backend.arraysFor(Kernel::SmallSystems, writes | FieldSet{Field::Masses, Field::Ptr, Field::SystemId}, writes);
     auto& stepper = dynamic_cast<SystemStepper&>(integrator);
-    stepper.requireSystems(arrays.numSystems());
+    stepper.prepareSystems(arrays.i32(Field::Ptr), arrays.numSystems());
     auto* fire = dynamic_cast<Fire*>(&integrator);
     if (fire != nullptr && model.spec->evaluator == PairEvaluator::LennardJones && model.spec->numTypes == 1 &&
         model.spec->switches.empty() && fireLanesCheck(convergence)) {
@@ -181,13 +181,20 @@ class CpuSmallSystemKernel final : public SmallSystemKernel {
     const std::int64_t numSystems = arrays.numSystems();
     const std::int32_t* ptr = arrays.i32(Field::Ptr);
     std::int32_t* status = arrays.i32(Field::Status);
+    double* batchVelocities = arrays.f64(Field::Velocities);
     std::vector<const FireParameters*> parameters(static_cast<std::size_t>(numSystems));
     std::vector<double*> rows(static_cast<std::size_t>(numSystems));
+    std::vector<double*> velocityRows(static_cast<std::size_t>(numSystems));
     std::vector<std::int64_t> order;
     for (std::int64_t s = 0; s < numSystems; ++s) {
       parameters[static_cast<std::size_t>(s)] = &fire.parameters(s);
       rows[static_cast<std::size_t>(s)] = fire.stateRow(s);
-      if (status[s] < chunk.exitStatus) order.push_back(s);
+      velocityRows[static_cast<std::size_t>(s)] = fire.velocities(s);
+      if (status[s] < chunk.exitStatus) {
+        order.push_back(s);
+        // As on the general path, a system the optimizer steps holds its batch velocities at zero.
+        std::fill(batchVelocities + 3 * static_cast<std::int64_t>(ptr[s]), batchVelocities + 3 * static_cast<std::int64_t>(ptr[s + 1]), 0.0);
+      }
     }
     std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return ptr[a + 1] - ptr[a] < ptr[b + 1] - ptr[b]; });
     // Groups of up to `width` systems of one size, in that order.
@@ -203,8 +210,8 @@ class CpuSmallSystemKernel final : public SmallSystemKernel {
     groups.push_back(order.size());
     LennardJonesParams pair;
     std::memcpy(&pair, model.spec->params.data(), sizeof pair);
-    const FireLaneBatch batch{ptr, arrays.f64(Field::Positions), arrays.f64(Field::Velocities), arrays.f64(Field::Forces),
-                              arrays.f64(Field::Energy), status, parameters.data(), rows.data(), pair, &convergence, chunk};
+    const FireLaneBatch batch{ptr,           arrays.f64(Field::Positions), arrays.f64(Field::Forces), arrays.f64(Field::Energy), status,
+                              parameters.data(), rows.data(), velocityRows.data(), pair, &convergence, chunk};
     std::vector<LaneOutcome> outcomes(static_cast<std::size_t>(numSystems));
     ThreadPool::global().parallelFor(0, static_cast<std::int64_t>(groups.size()) - 1, 1, [&](std::int64_t lo, std::int64_t hi, int) {
       LaneOutcome lanes[kMaxFireLanes];

@@ -64,7 +64,7 @@ HOOKMD_ALWAYS_INLINE void fireLanesBody(const FireLaneBatch& b, const std::int64
     const std::int64_t begin = 3 * static_cast<std::int64_t>(b.ptr[s]);
     for (int k = 0; k < k3; ++k) {
       x[k][l] = b.positions[begin + k];
-      v[k][l] = b.velocities[begin + k];
+      v[k][l] = b.velocityRows[s][k];
       f[k][l] = b.forces[begin + k];
     }
     const double* row = b.stateRows[s];
@@ -207,7 +207,7 @@ HOOKMD_ALWAYS_INLINE void fireLanesBody(const FireLaneBatch& b, const std::int64
     const std::int64_t begin = 3 * static_cast<std::int64_t>(b.ptr[s]);
     for (int k = 0; k < k3; ++k) {
       b.positions[begin + k] = x[k][l];
-      b.velocities[begin + k] = v[k][l];
+      b.velocityRows[s][k] = v[k][l];
       b.forces[begin + k] = f[k][l];
     }
     double* row = b.stateRows[s];

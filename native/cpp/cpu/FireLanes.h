@@ -21,14 +21,14 @@ constexpr int kMaxFireLanes = 8;
 struct FireLaneBatch {
   const std::int32_t* ptr;
   double* positions;
-  /** FIRE's velocities, indexed as the positions. */
-  double* velocities;
   double* forces;
   double* energy;
   std::int32_t* status;
   /** Per system: FIRE's parameters, and its state row (dt, α, P>0 streak, first). */
   const FireParameters* const* parameters;
   double* const* stateRows;
+  /** Per system: FIRE's own velocities (Optimizer::velocities), 3 per atom. */
+  double* const* velocityRows;
   LennardJonesParams pair;
   /** fmax thresholds of each convergence check, in criteria order ([first, first + count) of `checks`). */
   const SmallConvergence* convergence;

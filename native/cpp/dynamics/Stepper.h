@@ -34,7 +34,8 @@ class Stepper {
 
   Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator> integrator, std::int32_t exitStatus);
 
-  void addHook(std::unique_ptr<NativeHook> hook) { hooks_.push_back(std::move(hook)); }
+  /** Adds a native hook; one that freezes atoms changes the degrees of freedom the integrator counts. */
+  void addHook(std::unique_ptr<NativeHook> hook);
   /**
    * The native potential behind `compute` (null for a JS model): a pair potential lets whole chunks of
    * small free clusters take the small-system path (dynamics/SmallSystemPath.h).
@@ -121,6 +122,9 @@ class Stepper {
   std::uint64_t knownStatusVersion_ = 0;
   std::unique_ptr<Integrator> integrator_;
   std::vector<std::unique_ptr<NativeHook>> hooks_;
+  /** Frozen atoms of every FreezeAtomsHook (one flag per atom) and their count per system; empty when none. */
+  std::vector<std::uint8_t> frozenAtoms_;
+  std::vector<std::int32_t> frozenCount_;
   std::vector<std::unique_ptr<Convergence>> convergence_;
   std::int32_t exitStatus_;
   /** The storage generation the per-system state was sized for. */

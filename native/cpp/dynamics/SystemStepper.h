@@ -22,8 +22,11 @@ struct SystemAtoms {
 class SystemStepper {
  public:
   virtual ~SystemStepper() = default;
-  /** Checked before a chunk: the per-system parameters and state cover `numSystems` (the preUpdate checks). */
-  virtual void requireSystems(std::int64_t numSystems) const = 0;
+  /**
+   * Before a chunk, on the batch layout `ptr` of `numSystems` systems: the preUpdate checks (the per-system
+   * parameters and state cover them), and per-atom state sized as preUpdate sizes it.
+   */
+  virtual void prepareSystems(const std::int32_t* ptr, std::int64_t numSystems) = 0;
   /** System s's preUpdate at `step`; `forceToAccel` and `kB` are the batch's units. */
   virtual void beforeForces(std::int64_t s, const SystemAtoms& atoms, std::int64_t step, double forceToAccel, double kB) = 0;
   /** System s's postUpdate, with the forces of the new positions. */

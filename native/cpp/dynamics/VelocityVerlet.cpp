@@ -29,7 +29,7 @@ void kickAndDrift(double* x, double* v, const double* f, double accel, double dt
 }
 }  // namespace
 
-void VelocityVerlet::requireSystems(std::int64_t numSystems) const { requireParameterCount(dt_.size(), numSystems); }
+void VelocityVerlet::prepareSystems(const std::int32_t*, std::int64_t numSystems) { requireParameterCount(dt_.size(), numSystems); }
 
 void VelocityVerlet::beforeForces(std::int64_t s, const SystemAtoms& atoms, std::int64_t, double forceToAccel, double) {
   for (std::int32_t i = 0; i < atoms.count; ++i) kickAndDrift(atoms.x + 3 * i, atoms.v + 3 * i, atoms.f + 3 * i, forceToAccel / atoms.m[i], dt_[s]);

@@ -18,7 +18,7 @@ class VelocityVerlet final : public Integrator, public SystemStepper {
   void remap(const std::vector<std::int64_t>&, std::int64_t) override {}
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
 
-  void requireSystems(std::int64_t numSystems) const override;
+  void prepareSystems(const std::int32_t* ptr, std::int64_t numSystems) override;
   void beforeForces(std::int64_t s, const SystemAtoms& atoms, std::int64_t step, double forceToAccel, double kB) override;
   void afterForces(std::int64_t s, const SystemAtoms& atoms, double forceToAccel) override;
 

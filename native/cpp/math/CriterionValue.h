@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/HostDevice.h"
+#include "math/DegreesOfFreedom.h"
 #include "math/SystemReductions.h"
 
 namespace hookmd {
@@ -28,7 +29,9 @@ HD double criterionValue(int key, int op, const double* f, const double* v, cons
   if (key == 2) return energy;
   const double kinetic = systemKineticEnergy(m, v, count, forceToAccel);
   if (key == 4) return kinetic;
-  return count > 0 ? 2.0 * kinetic / (3.0 * static_cast<double>(count) * kB) : 0.0;
+  // The small-system path runs no native hook, so no atom is frozen.
+  const double dof = degreesOfFreedom(count, 0);
+  return dof > 0.0 ? 2.0 * kinetic / (dof * kB) : 0.0;
 }
 
 }  // namespace hookmd

@@ -34,6 +34,9 @@ function expectRealEqualsDeclared(real: DeviceStats, declared: DeviceStats): voi
 const SCENARIOS: Array<{ name: string; scenario: Scenario; comparable: boolean }> = [
   { name: 'NVE, 4,000 atoms, 1,000 steps, a JS hook every 100', scenario: (h, s) => nveWithHook(h, s), comparable: false },
   { name: 'NVE, 256 atoms, 20 steps, a JS hook every 10', scenario: (h, s) => nveWithHook(h, s, { cells: 4, steps: 20, every: 10 }), comparable: true },
+  { name: 'Langevin, 256 atoms, 20 steps, a JS hook every 10', scenario: (h, s) => nveWithHook(h, s, { cells: 4, steps: 20, every: 10, engine: 'Langevin' }), comparable: true },
+  { name: 'Nosé–Hoover chain, 256 atoms, 20 steps, a JS hook every 10', scenario: (h, s) => nveWithHook(h, s, { cells: 4, steps: 20, every: 10, engine: 'NoseHooverChain' }),
+    comparable: true },
   { name: 'FIRE, 4,096 LJ13', scenario: (h, s) => fireClusters(h, s), comparable: false },
   { name: 'FIRE, 64 LJ13', scenario: (h, s) => fireClusters(h, s, { count: 64 }), comparable: true },
   { name: 'FIRE2, 64 LJ13', scenario: (h, s) => fireClusters(h, s, { count: 64, engine: 'FIRE2' }), comparable: true },

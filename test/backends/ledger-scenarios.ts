@@ -2,21 +2,12 @@
 // workload, run on `mirror` everywhere and on `cuda` where a GPU is present. Each measures from a point
 // after its start-up (the first upload of the batch and of the engine's tables) and returns what the ledger
 // and the transfer counters saw, with the share of it that the JS hooks themselves caused.
-import { vi } from 'vitest';
-
 import { icosahedron13 } from '../../lib/cli/argon.js';
 import type { DeviceStats, TransferStats } from '../../lib/native/binding.js';
+import type { Hookmd } from '../helpers/library.js';
 import { randomSource } from './support.js';
 
-export type Hookmd = typeof import('../../lib/index.js');
-
-/** A fresh copy of the library bound to `backend` (the backend is chosen once per library instance). */
-export async function libraryOn(backend: 'cpu' | 'mirror' | 'cuda'): Promise<Hookmd> {
-  vi.resetModules();
-  const hookmd = await import('../../lib/index.js');
-  hookmd.configureNative({ backend });
-  return hookmd;
-}
+export { libraryOn, type Hookmd } from '../helpers/library.js';
 
 export interface ScenarioResult {
   /** Batch steps taken while measuring. */
@@ -49,15 +40,25 @@ function add(total: DeviceStats, part: DeviceStats): void {
   for (const key of Object.keys(ZERO) as (keyof DeviceStats)[]) total[key] += part[key];
 }
 
+/** The MD engines the liquid workload runs: NVE, and the two thermostats at T 1.0. */
+export type MdEngine = 'VelocityVerlet' | 'Langevin' | 'NoseHooverChain';
+
 /**
- * NVE of the in.lj liquid (fcc ρ 0.8442 σ⁻³, `cells`³ conventional cells, T 1.0, rc 2.5, skin 0.3, dt 0.005)
- * for `steps` steps, with one JS hook every `every` steps that reads the temperature.
+ * MD of the in.lj liquid (fcc ρ 0.8442 σ⁻³, `cells`³ conventional cells, T 1.0, rc 2.5, skin 0.3, dt 0.005),
+ * NVE unless `engine` says otherwise, for `steps` steps, with one JS hook every `every` steps that reads the
+ * temperature.
  */
-export async function nveWithHook(hookmd: Hookmd, start: MeasureStart, { cells = 10, steps = 1000, every = 100 }: { cells?: number; steps?: number; every?: number } = {}): Promise<ScenarioResult> {
+export async function nveWithHook(
+  hookmd: Hookmd, start: MeasureStart,
+  { cells = 10, steps = 1000, every = 100, engine = 'VelocityVerlet' }: { cells?: number; steps?: number; every?: number; engine?: MdEngine } = {},
+): Promise<ScenarioResult> {
   const a = (4 / 0.8442) ** (1 / 3);
   const batch = hookmd.Batch.fromSystems([hookmd.repeat(hookmd.bulk('Ar', 'fcc', { a, cubic: true }), [cells, cells, cells])], { units: 'lj' });
   hookmd.initializeVelocities(batch, { temperature: 1.0, seed: 3 });
-  const md = new hookmd.VelocityVerlet({ model: new hookmd.LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, skin: 0.3 }), dt: 0.005 });
+  const model = new hookmd.LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, skin: 0.3 });
+  const md = engine === 'Langevin' ? new hookmd.Langevin({ model, dt: 0.005, temperature: 1.0, friction: 1, seed: 5 })
+    : engine === 'NoseHooverChain' ? new hookmd.NoseHooverChain({ model, dt: 0.005, temperature: 1.0, tdamp: 0.5 })
+      : new hookmd.VelocityVerlet({ model, dt: 0.005 });
   const hooks = { ...ZERO };
   let calls = 0;
   md.register({

@@ -162,6 +162,7 @@ export type {
   ReduceOp,
   RunOptions,
   RunResult,
+  StateObserver,
   StreamOptions,
   StreamResult,
   StreamSink,

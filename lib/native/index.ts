@@ -5,6 +5,7 @@ export {
   getThreads,
   injectBinding,
   loadBinding,
+  MAX_THREADS,
   PACKAGE_ROOT,
   parseBackendRequest,
   setThreads,
@@ -19,6 +20,9 @@ export type {
   NativeBinding,
   NativeFieldArrays,
   NativeFieldName,
+  NativeThreadBudget,
+  NativeThreadLimit,
   ReduceOp,
+  ThreadLimit,
   TransferStats,
 } from './binding.js';

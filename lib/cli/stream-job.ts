@@ -9,6 +9,7 @@ import { countFrames } from './frame-count.js';
 import type { Interrupt } from './interrupt.js';
 import { createProgress, progressMode } from './progress.js';
 import type { StreamConfig, UnitsName } from './run-config.js';
+import type { InputSelection } from './selection.js';
 import type { RunSummary } from './summary.js';
 
 /** Everything a streamed run needs, built and checked by the command. */
@@ -23,6 +24,8 @@ export interface StreamJob {
   /** Files the sinks and hooks write, for the summary. */
   outputs: string[];
   stream: Required<StreamConfig>;
+  /** The systems of the input this run takes (--shard, --resume); all of them when absent. */
+  selection?: InputSelection;
   quiet?: boolean;
   progressInterval: number;
 }
@@ -34,7 +37,8 @@ export interface StreamJob {
  */
 export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promise<RunSummary> {
   const extxyz = structureFormat(job.input) === 'extxyz';
-  const systems = extxyz ? ((await countFrames(job.input)) ?? 0) : 1;
+  const inSource = extxyz ? ((await countFrames(job.input)) ?? 0) : 1;
+  const systems = job.selection?.size(inSource) ?? inSource;
   const mode = progressMode(job.quiet);
   const progress = createProgress({ mode, label: job.command, unit: 'systems', total: systems, interval: job.progressInterval, countLabel: job.command === 'run' ? 'finished' : 'converged' });
   const startStep = job.engine.stepCount;
@@ -66,7 +70,8 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
   interrupt.signal.addEventListener('abort', onSignal);
   const started = performance.now();
   try {
-    await job.engine.runStream(extxyz ? streamExtxyz(job.input, { units: job.units }) : readStructures(job.input), {
+    const source = extxyz ? streamExtxyz(job.input, { units: job.units }) : readStructures(job.input);
+    await job.engine.runStream(job.selection?.from(source) ?? source, {
       sinks: [counter, ...job.sinks],
       units: job.units,
       signal: interrupt.signal,

@@ -280,7 +280,7 @@ export const CONFIG_SCHEMA: JsonSchema = {
   properties: {
     units: { enum: ['metal', 'lj'], description: 'Unit system of the input, the parameters and the outputs (default metal).' },
     backend: { enum: ['auto', 'cpu', 'mirror', 'cuda'], description: 'Native backend (default auto); --backend overrides it.' },
-    threads: { type: 'integer', minimum: 0, maximum: MAX_THREADS, description: 'CPU threads (0: every core); --threads overrides it.' },
+    threads: { type: 'integer', minimum: 0, maximum: MAX_THREADS, description: 'CPU threads (0: the CPUs this process may use); --threads overrides it.' },
     plugins: { type: 'array', description: 'ES modules imported before the hooks are built; they may call registerHookType.', items: text('Module path, relative to the config file.') },
     model: { $ref: '#/$defs/model' },
     input: text('extxyz file of input structures, relative to the config file; read as a stream.'),

@@ -58,7 +58,7 @@ export interface ModelOptions {
 export function addRuntimeOptions(command: Command): Command {
   return command
     .addOption(new Option('--backend <name>', 'native backend').choices(['auto', 'cpu', 'mirror', 'cuda']))
-    .option('--threads <n>', `CPU threads (0: every core; at most ${MAX_THREADS})`, parse.threads);
+    .option('--threads <n>', `CPU threads (0: the CPUs this process may use; at most ${MAX_THREADS})`, parse.threads);
 }
 
 /** Adds --backend, --threads, --quiet, --json and --progress-interval: the options of a run. */

@@ -40,16 +40,11 @@ export interface RelaxOptions extends CommonOptions, ModelOptions, ScaleOutOptio
 }
 
 /**
- * Writes systems without velocities: an optimizer's velocities are its own bookkeeping, not motion, and
- * `hookmd md` would take them for a state to continue from. The relaxed structures carry their stress, as
- * ASE's optimizers leave it on the calculator.
+ * The relaxed structures carry their stress, as ASE's optimizers leave it on the calculator. (They carry no
+ * velocities: an optimizer leaves the atoms at rest, docs/dynamics.md.)
  */
-function atRest(sink: Sink): StreamSink {
-  return {
-    write: (systems: readonly System[]) => sink.write(systems.map(({ velocities: _, ...system }) => system)),
-    close: () => sink.close(),
-    needs: ['stress'],
-  };
+function withStress(sink: Sink): StreamSink {
+  return { write: (systems: readonly System[]) => sink.write(systems), close: () => sink.close(), needs: ['stress'] };
 }
 
 /**
@@ -94,7 +89,7 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
     const files = [out.sink, ...(zarr === undefined ? [] : [opening('--zarr', () => new ZarrSink(zarr))])];
     const relabel = (sink: StreamSink): StreamSink => (selection === undefined ? sink : selection.relabel(sink));
     const finished = (sink: StreamSink): StreamSink => (options.resume === true ? withoutInterrupted(sink, interrupt.signal, options.maxSteps) : sink);
-    const sinks = files.map((file) => finished(relabel(atRest(file))));
+    const sinks = files.map((file) => finished(relabel(withStress(file))));
     const outputs = [options.out, options.zarr, options.log].filter((path): path is string => path !== undefined);
     const summary = await runStreamJob({
       command: 'relax',

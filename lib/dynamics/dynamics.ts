@@ -14,6 +14,8 @@ import { pendingCompute, type EngineModel } from './engine-model.js';
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
+import { frozenPerSystem } from './degrees-of-freedom.js';
+import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
 import { expandParameter, type IntegratorSpec, type PerSystem } from './parameters.js';
@@ -22,6 +24,7 @@ import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type
 import { StreamOutput } from './stream-output.js';
 import { StreamSource, type SystemSource } from './stream-source.js';
 import { SystemScalars } from './scalars.js';
+import { observeStates } from './state-observers.js';
 import { DynamicsStage } from './stage.js';
 import { StepWalker, type StepCounter } from './step-walker.js';
 
@@ -274,6 +277,7 @@ export abstract class Dynamics {
         const active = this.#claim(batch, options.keepStatus === true);
         const stepper = this.#prepare(batch, counter);
         await this.#computeStart(batch, counter.value, owner);
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         let taken = 0;
         let lastYield = performance.now();
         while (taken < steps && active > 0 && !control.stopRequested) {
@@ -288,6 +292,7 @@ export abstract class Dynamics {
             lastYield = performance.now();
           }
         }
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         return this.#result(batch, taken, active, control, counter, walker);
       });
     } finally {
@@ -347,6 +352,7 @@ export abstract class Dynamics {
         const active = this.#claim(batch, options.keepStatus === true);
         const stepper = this.#prepare(batch, counter);
         this.#computeStart(batch, counter.value, owner);
+        observeStates(this.#tiers, ctx, counter.value, null, true, owner);
         let taken = 0;
         while (taken < steps && active > 0 && !control.stopRequested) {
           try {
@@ -356,6 +362,7 @@ export abstract class Dynamics {
           }
           if (stepper.allConverged()) break;
         }
+        observeStates(this.#tiers, ctx, counter.value, null, true, owner);
         return this.#result(batch, taken, active, control, counter, walker);
       });
     } finally {
@@ -441,6 +448,7 @@ export abstract class Dynamics {
       await runner.run(async () => {
         const stepper = this.#prepare(batch, counter);
         await this.#computeStart(batch, counter.value, owner);
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         let lastYield = performance.now();
         for (;;) {
           let taken = 0;
@@ -453,7 +461,7 @@ export abstract class Dynamics {
             }
           }
           const stopping = control.stopRequested;
-          const keep = await this.#graduate(batch, output, enteredAt, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
+          const keep = await this.#graduate(batch, ctx, output, enteredAt, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
           if (stopping) return;
           const kept = batch.read('numAtoms');
           const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
@@ -464,6 +472,8 @@ export abstract class Dynamics {
           sourceStatus(batch, keep.length, added);
           await this.#rebind(stepper, batch, keep, added.length, counter.value, owner);
           admit();
+          const entering = Uint8Array.from({ length: batch.numSystems }, (_, s) => (s >= keep.length ? 1 : 0));
+          if (added.length > 0) await observeStates(this.#tiers, ctx, counter.value, entering, false, owner);
         }
       });
     } finally {
@@ -472,7 +482,7 @@ export abstract class Dynamics {
   }
 
   /** Sends systems that converged (or ran out of steps, or all when `everything`) to the output; returns the rest. */
-  async #graduate(batch: Batch, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
+  async #graduate(batch: Batch, ctx: MutableContext<DynamicsHookContext>, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
     const status = batch.read('status');
     const ids = batch.read('systemId');
     const leaving: number[] = [];
@@ -482,6 +492,10 @@ export abstract class Dynamics {
       (done || everything ? leaving : keep).push(s);
     }
     if (leaving.length === 0) return keep;
+    // Logs and trajectories get each leaving system's last state (docs/dynamics.md, "Logs and trajectories").
+    const mask = new Uint8Array(batch.numSystems);
+    for (const s of leaving) mask[s] = 1;
+    await observeStates(this.#tiers, ctx, now, mask, false, `${this.constructor.name}.runStream`);
     // Sinks that need the stress get it for the positions the systems leave with (docs/pipeline.md).
     if (output.needsStress && !batch.resultValid('stress').every((valid, s) => valid === 1 || !leaving.includes(s))) {
       batch.commitHostViews();
@@ -553,8 +567,17 @@ export abstract class Dynamics {
   #context(batch: Batch, control: RunControl, counter: StepCounter): MutableContext<DynamicsHookContext> {
     return createContext(
       { stage: DynamicsStage.BEFORE_STEP, stepCount: counter.value, workflow: this, control, registry: this.#tiers },
-      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch, this.model, this.timeStep !== undefined), subStage: null as number | null },
+      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch, this.model, this.#frozen(batch)), subStage: null as number | null },
     );
+  }
+
+  /** The frozen atoms of each system under this engine's FreezeAtomsHooks, or undefined without any. */
+  #frozen(batch: Batch): Int32Array | undefined {
+    const hooks = this.#nativeHooks.filter((hook): hook is FreezeAtomsHook & NativeCapable => hook instanceof FreezeAtomsHook);
+    if (hooks.length === 0) return undefined;
+    const flags = new Uint8Array(batch.numAtoms);
+    for (const hook of hooks) hook.maskFor(batch).forEach((frozen, i) => { if (frozen === 1) flags[i] = 1; });
+    return frozenPerSystem(batch, flags);
   }
 
   /** Binds the native stepper to `batch` (once per batch); #computeStart then computes the start forces. */

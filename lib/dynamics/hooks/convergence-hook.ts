@@ -195,7 +195,9 @@ export class ConvergenceHook {
     const target = this.targetStatus ?? ((ctx.workflow as { exitStatus?: number } | undefined)?.exitStatus ?? 1);
     const meets = new Uint8Array(batch.numSystems).fill(1);
     for (const c of this.criteria) {
-      const values = this.#values(batch, c);
+      // An engine's scalars know its frozen atoms, so the temperature is the one its logs report.
+      const scalars = (ctx as { scalars?: { temperature: Float64Array } }).scalars;
+      const values = c.key === 'temperature' && scalars !== undefined ? scalars.temperature : this.#values(batch, c);
       const verdict = c.customOp?.(values, c.threshold);
       for (let s = 0; s < meets.length; s++) {
         const ok = verdict === undefined ? values[s] <= c.threshold : Boolean(verdict[s]);

@@ -4,10 +4,12 @@ import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 
 import { HookmdError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
-import { registerHookType } from '../../hooks/index.js';
+import { every, registerHookType } from '../../hooks/index.js';
+import type { Trigger } from '../../hooks/index.js';
 import { Dynamics, type DynamicsHookContext } from '../dynamics.js';
 import { SystemScalars } from '../scalars.js';
 import { DynamicsStage } from '../stage.js';
+import { stepsTaken } from '../state-observers.js';
 import { checkFrequency } from './builtin-options.js';
 
 /** A custom column: its value for system `system` (an index into `ctx.batch`). */
@@ -24,9 +26,12 @@ export interface LoggingHookOptions {
   append?: boolean;
   /** File format (default 'csv'). */
   format?: 'csv' | 'jsonl';
-  /** Log every `frequency` steps (default 1). */
+  /** Log the state after every multiple of `frequency` steps (default 1). */
   frequency?: number;
-  /** The stage to log at, as a value or a name (default AFTER_STEP). */
+  /**
+   * The stage to log at, as a value or a name (default AFTER_STEP, where the step has moved the systems: the
+   * row of step n is the state after n steps).
+   */
   stage?: DynamicsStage | keyof typeof DynamicsStage;
   /** Extra columns, in order, after the built-in ones; one named like a built-in column replaces it in place (nvalchemi). */
   columns?: Readonly<Record<string, LogColumn>>;
@@ -76,8 +81,21 @@ function invalid(field: string, problem: string, value: unknown): HookmdTypeErro
 }
 
 /**
- * Logs the thermo of every system each time it fires, as LAMMPS's thermo output and ASE's MDLogger do:
- * step; time (step × dt, fs in metal units; empty under an optimizer, whose steps are not time); system
+ * @internal The gating of a state recorder at `stage`: the state after every multiple of `frequency` steps.
+ * From AFTER_POST_UPDATE on, step k shows the state after k + 1 steps, so the hook fires when k + 1 is a
+ * multiple; at earlier stages when k is.
+ */
+export function multiplesOf(stage: DynamicsStage, frequency: number): Trigger | undefined {
+  return stepsTaken(stage, 0) === 1 ? every(frequency, { phase: frequency - 1 }) : undefined;
+}
+
+/**
+ * Logs the thermo of every system, as LAMMPS's thermo output and ASE's MDLogger do: a row per system for
+ * the state a run starts from (step 0 of a first run: the input positions and their energy), for the state
+ * after every multiple of `frequency` steps, and for the state the run ends in (its last step, always); in
+ * runStream also as each system enters and leaves the batch. A state is logged once, however many of these
+ * fall on it. Columns: step (steps taken); time (step × dt, fs in metal units; empty under an optimizer,
+ * whose steps are not time); system
  * (index in the batch), systemId and status; temperature (K); energy (the potential energy), kineticEnergy
  * and totalEnergy (eV); fmax (eV/Å); then the custom columns. The header (csv: the column names) is fixed at
  * construction and written once. File rows are buffered and appended `bufferRows` at a time;
@@ -92,6 +110,8 @@ function invalid(field: string, problem: string, value: unknown): HookmdTypeErro
 export class LoggingHook {
   readonly stage: DynamicsStage;
   readonly frequency: number;
+  /** Fires when the state at its stage is that after a multiple of `frequency` steps. */
+  readonly trigger: Trigger | undefined;
   readonly name: string;
   readonly needs: readonly string[];
   /** The column names, in order (the csv header). */
@@ -106,6 +126,8 @@ export class LoggingHook {
   #started = false;
   readonly #append: boolean;
   #engine: Dynamics | undefined;
+  /** The step of each system's last row (by systemId), so a state is logged once. */
+  readonly #logged = new Map<number, number>();
 
   constructor(options: LoggingHookOptions) {
     if (options === null || typeof options !== 'object') throw invalid('options', 'must be an object', options);
@@ -124,6 +146,7 @@ export class LoggingHook {
     }
     this.stage = dynamicsStageOption('LoggingHook', options.stage, DynamicsStage.AFTER_STEP);
     this.frequency = checkFrequency('LoggingHook', options.frequency ?? 1);
+    this.trigger = multiplesOf(this.stage, this.frequency);
     this.name = options.name ?? 'LoggingHook';
     this.path = path;
     this.format = format;
@@ -147,15 +170,26 @@ export class LoggingHook {
   }
 
   call(ctx: DynamicsHookContext): void {
+    this.#log(ctx, stepsTaken(this.stage, ctx.stepCount), null);
+  }
+
+  /** The state a run starts or ends in (rows of `ctx.stepCount` steps), for the systems in `systems` (null: all). */
+  observeState(ctx: DynamicsHookContext, systems: Uint8Array | null): void {
+    this.#log(ctx, ctx.stepCount, systems);
+  }
+
+  #log(ctx: DynamicsHookContext, step: number, systems: Uint8Array | null): void {
     const { batch } = ctx;
     const scalars = ctx.scalars ?? new SystemScalars(batch, ctx.model);
     const [energy, kinetic, fmax, temperature] = [scalars.energy, scalars.kineticEnergy, scalars.fmax, scalars.temperature];
     const [status, ids] = [batch.read('status'), batch.read('systemId')];
     const dt = this.#engine?.timeStep;
     for (let s = 0; s < batch.numSystems; s++) {
-      const time = dt === undefined ? '' : ctx.stepCount * (typeof dt === 'number' ? dt : dt[s]);
+      if ((systems !== null && systems[s] === 0) || this.#logged.get(ids[s]) === step) continue;
+      this.#logged.set(ids[s], step);
+      const time = dt === undefined ? '' : step * (typeof dt === 'number' ? dt : dt[s]);
       const row: LogRow = {
-        step: ctx.stepCount, time, system: s, systemId: ids[s], status: status[s], temperature: temperature[s],
+        step, time, system: s, systemId: ids[s], status: status[s], temperature: temperature[s],
         energy: energy[s], kineticEnergy: kinetic[s], totalEnergy: energy[s] + kinetic[s], fmax: fmax[s],
       };
       if (this.#pressure) {

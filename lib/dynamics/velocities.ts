@@ -1,6 +1,7 @@
 // Maxwell–Boltzmann initial velocities, as ASE's MaxwellBoltzmannDistribution + Stationary.
 import { Batch, createRng } from '../data/index.js';
 import { HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { checkParameter, expandParameter, type PerSystem } from './parameters.js';
 
 /** Options of `initializeVelocities`. */
@@ -24,7 +25,8 @@ export interface VelocityOptions {
  */
 export function initializeVelocities(batch: Batch, options: VelocityOptions): void {
   if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', 'initializeVelocities: batch must be a Batch', { field: 'batch' });
-  checkParameter('initializeVelocities', 'temperature', options?.temperature, 'nonNegative');
+  checkKeys('initializeVelocities', options, ['temperature', 'seed', 'removeDrift', 'exact'], '', { stationary: 'removeDrift' });
+  checkParameter('initializeVelocities', 'temperature', options.temperature, 'nonNegative');
   checkParameter('initializeVelocities', 'seed', options.seed ?? 0, 'integer≥0');
   const temperature = expandParameter('initializeVelocities', 'temperature', options.temperature, batch.numSystems);
   const rng = createRng(options.seed ?? 0);
@@ -62,6 +64,7 @@ export function initializeVelocities(batch: Batch, options: VelocityOptions): vo
 
 /** Kinetic temperature per system, 2·KE / (dof·k_B) with dof = 3N (ASE's `get_temperature`), or 3N − 3 with `removeDrift`. */
 export function temperatures(batch: Batch, options: { removeDrift?: boolean } = {}): Float64Array {
+  checkKeys('temperatures', options, ['removeDrift']);
   const { kB, forceToAccel } = batch.units;
   const v = batch.read('velocities');
   const m = batch.read('masses');

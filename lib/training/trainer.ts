@@ -15,6 +15,7 @@ import { resolveLossWeights, type ResolvedLossWeights } from './loss-weights.js'
 import { configHash, makeMetadata, type RunMetadata } from './metadata.js';
 import { optimizerFrom, schedulerFrom } from './factories.js';
 import type { Optimizer } from './optimizer.js';
+import { checkKeys } from './options.js';
 import { ParameterSpace, type PairModelSpec, type ParameterValues } from './parameters.js';
 import type { LrScheduler } from './scheduler.js';
 import { TRAINER_METHOD_ALIASES, TrainingStage } from './stage.js';
@@ -148,6 +149,7 @@ export class Trainer {
    * const trainer = Trainer.fromConfig('fit-argon.yaml');
    */
   static fromConfig(source: TrainerConfigSource | string, options: { readonly logger?: HookLogger } = {}): Trainer {
+    checkKeys('Trainer.fromConfig', options, ['logger']);
     const { options: trainerOptions, hooks, baseDir } = trainerOptionsFromConfig(source);
     const trainer = new Trainer(options.logger === undefined ? trainerOptions : { ...trainerOptions, logger: options.logger });
     trainer.hooks.fromConfig(hooks, { baseDir });
@@ -246,9 +248,7 @@ export class Trainer {
    * runs, then close, and the error (a HookError naming the hook and stage, for a hook) propagates.
    */
   async fit(options: FitOptions = {}): Promise<TrainingHistory> {
-    if (options === null || typeof options !== 'object') {
-      throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer.fit: options must be an object', { field: 'options', value: options });
-    }
+    checkKeys('Trainer.fit', options, ['resumeFrom'], '', { resume: 'resumeFrom', ckpt_path: 'resumeFrom' });
     return this.#exclusive('Trainer.fit', async () => {
       let loaded: LoadedCheckpoint | null = null;
       if (options.resumeFrom !== undefined) loaded = this.#resume(options.resumeFrom);

@@ -56,6 +56,9 @@ export interface ConvergenceHookOptions {
 }
 
 const REDUCE_OPS: readonly ReduceOp[] = ['min', 'max', 'norm', 'mean', 'sum', 'systemNorm'];
+const HOOK_KEYS: readonly string[] = ['criteria', 'frequency', 'sourceStatus', 'targetStatus', 'name'];
+// fromFmax and the like build the criteria themselves.
+const SHORTCUT_KEYS: readonly string[] = HOOK_KEYS.filter((key) => key !== 'criteria');
 
 // Values that are norms, changes or temperatures are never negative: a negative threshold could never be
 // met, and the run would go on to its step limit.
@@ -89,10 +92,10 @@ export class ConvergenceHook {
 
   constructor(options: ConvergenceHookOptions) {
     const owner = 'ConvergenceHook';
+    if (options !== null && typeof options === 'object') checkKeys(owner, options, HOOK_KEYS);
     if (options === null || typeof options !== 'object' || !Array.isArray(options.criteria) || options.criteria.length === 0) {
       throw new HookmdTypeError('INVALID_CRITERIA', `${owner}: criteria must be a non-empty array`, { field: 'criteria' });
     }
-    checkKeys(owner, options, ['criteria', 'frequency', 'sourceStatus', 'targetStatus', 'name']);
     options.criteria.forEach((c, i) => {
       checkKeys(owner, c, ['key', 'threshold', 'reduceOp', 'customOp', 'pressure'], `criteria[${i}].`);
       if (typeof c?.key !== 'string' || c.key === '') {
@@ -142,11 +145,13 @@ export class ConvergenceHook {
 
   /** Converged when the largest per-atom force norm is ≤ `threshold` (`{ key: 'forces', reduceOp: 'norm' }`). */
   static fromForces(threshold: number, options: Omit<ConvergenceHookOptions, 'criteria'> = {}): ConvergenceHook {
+    checkKeys('ConvergenceHook.fromForces', options, SHORTCUT_KEYS);
     return new ConvergenceHook({ ...options, criteria: [{ key: 'forces', threshold, reduceOp: 'norm' }] });
   }
 
   /** The same test as `fromForces`, through the derived key `fmax`. */
   static fromFmax(threshold: number, options: Omit<ConvergenceHookOptions, 'criteria'> = {}): ConvergenceHook {
+    checkKeys('ConvergenceHook.fromFmax', options, SHORTCUT_KEYS);
     return new ConvergenceHook({ ...options, criteria: [{ key: 'fmax', threshold }] });
   }
 
@@ -155,6 +160,7 @@ export class ConvergenceHook {
    * `stress` of the target −P·I (`pressure` P, default 0): the test of a variable-cell relaxation.
    */
   static fromFmaxAndStress(fmax: number, stress: number, options: Omit<ConvergenceHookOptions, 'criteria'> & { pressure?: number } = {}): ConvergenceHook {
+    checkKeys('ConvergenceHook.fromFmaxAndStress', options, [...SHORTCUT_KEYS, 'pressure']);
     const { pressure, ...rest } = options;
     return new ConvergenceHook({ ...rest, criteria: [{ key: 'fmax', threshold: fmax }, { key: 'stress', threshold: stress, pressure: pressure ?? 0 }] });
   }

@@ -1,6 +1,7 @@
 // hookmd triggers: every(n, { phase }), HOOMD's Periodic(period, phase).
 
 import { rangeError } from '../errors.js';
+import { checkKeys } from '../../option-keys.js';
 import { periodicSignature, type Signature } from './signature.js';
 import { checkStep, type Trigger, type TriggerPeriodicity } from './trigger.js';
 
@@ -105,5 +106,6 @@ export function every(n: number, options: EveryOptions = {}): Trigger {
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) {
     throw rangeError('INVALID_TRIGGER', 'every', 'n', `must be an integer ≥ 1, got ${String(n)}`, n);
   }
+  checkKeys('every', options, ['phase'], '', { offset: 'phase' });
   return new Every(n, checkStep('every', 'phase', options.phase ?? 0));
 }

@@ -16,7 +16,7 @@ import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergenc
 import { diagnoseBlowUp } from './blow-up.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
-import { expandParameter, type IntegratorSpec, type PerSystem } from './parameters.js';
+import { expandParameter, isStatus, type IntegratorSpec, type PerSystem } from './parameters.js';
 import type { RunOptions, RunResult } from './result.js';
 import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type StreamResult } from './stream-options.js';
 import { StreamOutput } from './stream-output.js';
@@ -121,8 +121,9 @@ export abstract class Dynamics {
     }
     this.model = model;
     this.exitStatus = options.exitStatus ?? 1;
-    if (!Number.isInteger(this.exitStatus)) {
-      throw new HookmdRangeError('INVALID_EXIT_STATUS', `${owner}: exitStatus must be an integer, got ${this.exitStatus}`, {
+    // Statuses are int32 words in native code: a larger exitStatus would wrap there.
+    if (!isStatus(this.exitStatus)) {
+      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: exitStatus must be an integer in the int32 range [-2147483648, 2147483647], got ${this.exitStatus}`, {
         field: 'exitStatus',
         value: this.exitStatus,
       });
@@ -588,8 +589,8 @@ function sourceStatus(batch: Batch, offset: number, systems: readonly System[]):
   systems.forEach((system, k) => {
     const status = system.info?.status;
     if (status === undefined) return;
-    if (!Number.isSafeInteger(status)) {
-      throw new HookmdTypeError('INVALID_STATUS', `runStream: info.status of a source system must be an integer, got ${String(status)}`, {
+    if (!isStatus(status)) {
+      throw new HookmdTypeError('INVALID_STATUS', `runStream: info.status of a source system must be an integer in the int32 range, got ${String(status)}`, {
         field: 'info.status',
         value: status,
       });

@@ -7,6 +7,7 @@ import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js'
 import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import type { NativeConvergenceArgs } from '../native-stepper.js';
+import { isStatus } from '../parameters.js';
 import { DynamicsStage } from '../stage.js';
 import { criterionValues, DERIVED_KEYS, PER_ATOM_KEYS, PER_SYSTEM_KEYS, type ReduceOp } from './criterion-values.js';
 
@@ -136,8 +137,11 @@ export class ConvergenceHook {
     this.frequency = frequency;
     this.criteria = options.criteria.map((c) => ({ ...c }));
     this.sourceStatus = options.sourceStatus ?? 0;
-    if (options.targetStatus !== undefined && options.targetStatus !== null && !Number.isInteger(options.targetStatus)) {
-      throw new HookmdRangeError('INVALID_STATUS', `${owner}: targetStatus must be an integer or null, got ${options.targetStatus}`, { field: 'targetStatus', value: options.targetStatus });
+    if (!isStatus(this.sourceStatus)) {
+      throw new HookmdRangeError('INVALID_STATUS', `${owner}: sourceStatus must be an integer in the int32 range, got ${this.sourceStatus}`, { field: 'sourceStatus', value: this.sourceStatus });
+    }
+    if (options.targetStatus !== undefined && options.targetStatus !== null && !isStatus(options.targetStatus)) {
+      throw new HookmdRangeError('INVALID_STATUS', `${owner}: targetStatus must be an integer in the int32 range, or null, got ${options.targetStatus}`, { field: 'targetStatus', value: options.targetStatus });
     }
     this.targetStatus = options.targetStatus;
     this.name = options.name ?? 'ConvergenceHook';

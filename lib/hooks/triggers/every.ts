@@ -4,6 +4,7 @@ import { rangeError } from '../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import { periodicSignature, type Signature } from './signature.js';
 import { checkStep, type Trigger, type TriggerPeriodicity } from './trigger.js';
+import { builtInTrigger } from './checked.js';
 
 /**
  * Options of {@link every}.
@@ -47,6 +48,7 @@ export class Every implements Trigger {
     return this.phase === 0 ? `every(${this.period})` : `every(${this.period}, phase ${this.phase})`;
   }
 }
+builtInTrigger(Every);
 
 /**
  * The steps where both fire, as one `Every`: x ≡ a.phase (mod a.period), x ≡ b.phase (mod b.period),

@@ -3,6 +3,7 @@
 import { rangeError } from '../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import type { Trigger } from './trigger.js';
+import { builtInTrigger } from './checked.js';
 
 /**
  * Options of {@link wallClock}.
@@ -56,6 +57,7 @@ class WallClock implements Trigger {
     return `wallClock(${this.seconds}s)`;
   }
 }
+builtInTrigger(WallClock);
 
 /**
  * Fires at the first polled step after each `seconds` of wall-clock time. The clock starts at the

@@ -14,6 +14,7 @@ import { logHook } from './log.js';
 import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
+import { checkQuantityFlag } from './quantity.js';
 import { printSummary } from './summary.js';
 import { viewHook } from './view.js';
 
@@ -26,9 +27,11 @@ export interface MdOptions extends CommonOptions, ModelOptions {
   temperature?: number;
   dt?: number;
   steps: number;
-  friction?: number;
+  /** With its unit: '0.01/fs', '10/ps' (bare in lj units). */
+  friction?: string;
   tdamp?: number;
-  pressure?: number;
+  /** With its unit: '1bar', '1GPa', '0.0062eV/A^3' (bare in lj units). */
+  pressure?: string;
   pdamp?: number;
   couple?: 'iso' | 'aniso';
   seed: number;
@@ -66,6 +69,8 @@ function checkFlags(options: MdOptions): void {
   for (const [flag, path] of [['--traj', options.traj], ['--log', options.log], ['--out', options.out]] as const) {
     if (path !== undefined) checkOutputPath(path, flag);
   }
+  checkQuantityFlag('--pressure', options.pressure, 'pressure', options.units);
+  checkQuantityFlag('--friction', options.friction, 'friction', options.units);
 }
 
 /** Runs `hookmd md`; resolves to the exit code. */
@@ -164,9 +169,9 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .option('--temperature <T>', 'thermostat target, and initial velocities when the input has none (K in metal units)', parse.nonNegative)
     .option('--dt <dt>', 'time step (default 1 fs in metal units, 0.005 τ in lj)', parse.positive)
     .option('--steps <n>', 'steps to run', parse.count, 1000)
-    .option('--friction <gamma>', 'Langevin friction (default 0.01 /fs in metal units, 1 /τ in lj)', parse.nonNegative)
+    .option('--friction <gamma>', 'Langevin friction with its unit: 0.01/fs or 10/ps (default 0.01/fs; a bare number in lj units, default 1/τ)')
     .option('--tdamp <t>', 'Nosé–Hoover damping time (default 100·dt)', parse.positive)
-    .option('--pressure <P>', 'npt: target pressure (eV/Å³ in metal units: 1 bar = 6.2415e-7 eV/Å³; ε/σ³ in lj)', parse.finite)
+    .option('--pressure <P>', 'npt: target pressure with its unit: 1bar, 1GPa, 0.0062eV/A^3 (Pa, kPa, MPa, GPa, bar, kbar, atm, eV/A^3; a bare number in lj units, ε/σ³)')
     .option('--pdamp <t>', 'npt: barostat damping time (default 1000·dt)', parse.positive)
     .addOption(new Option('--couple <style>', 'npt: iso scales the cell uniformly, aniso each axis (orthorhombic cells)').choices(['iso', 'aniso']))
     .option('--seed <n>', 'random seed for velocities and the Langevin noise', parse.nonNegativeInteger, 0)

@@ -22,14 +22,12 @@ function numberParser(test: (value: number) => boolean, expected: string): (text
 /** Flag value parsers: each rejects with the rule the value broke. */
 export const parse: {
   readonly positive: (text: string) => number;
-  readonly finite: (text: string) => number;
   readonly nonNegative: (text: string) => number;
   readonly count: (text: string) => number;
   readonly nonNegativeInteger: (text: string) => number;
   readonly threads: (text: string) => number;
 } = {
   positive: numberParser((v) => Number.isFinite(v) && v > 0, 'a number > 0'),
-  finite: numberParser((v) => Number.isFinite(v), 'a finite number'),
   nonNegative: numberParser((v) => Number.isFinite(v) && v >= 0, 'a number ≥ 0'),
   count: numberParser((v) => Number.isSafeInteger(v) && v >= 1, 'an integer ≥ 1'),
   nonNegativeInteger: numberParser((v) => Number.isSafeInteger(v) && v >= 0, 'an integer ≥ 0'),

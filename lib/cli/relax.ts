@@ -14,6 +14,7 @@ import { checkInputFile, checkOutputPath, opening, openOutputSink } from './path
 import type { StageConfig } from './run-config.js';
 import { STREAM_DEFAULTS } from './run-config.js';
 import { runStreamJob } from './stream-job.js';
+import { checkQuantityFlag } from './quantity.js';
 import { printSummary } from './summary.js';
 import { viewHook } from './view.js';
 
@@ -23,9 +24,11 @@ export interface RelaxOptions extends CommonOptions, ModelOptions {
   optimizer: 'fire' | 'fire2' | 'gd' | 'lbfgs';
   stepSize?: number;
   cell?: boolean;
-  pressure?: number;
+  /** With its unit: '1GPa', '1bar', '0.0062eV/A^3' (bare in lj units). */
+  pressure?: string;
   hydrostatic?: boolean;
-  smax?: number;
+  /** With its unit, as --pressure. */
+  smax?: string;
   maxSteps: number;
   out: string;
   zarr?: string;
@@ -58,13 +61,15 @@ export async function relax(input: string, options: RelaxOptions): Promise<numbe
     for (const [flag, given] of [['--pressure', options.pressure], ['--hydrostatic', options.hydrostatic], ['--smax', options.smax]] as const) {
       if (given !== undefined && options.cell !== true) throw configError([`${flag}: only with --cell`]);
     }
+    checkQuantityFlag('--pressure', options.pressure, 'pressure', options.units);
+    checkQuantityFlag('--smax', options.smax, 'pressure', options.units);
     const model = modelSpec(options);
     checkOutputPath(options.out, '--out');
     if (options.zarr !== undefined) checkOutputPath(options.zarr, '--zarr');
     if (options.log !== undefined) checkOutputPath(options.log, '--log');
     applyRuntime(options);
     const cell = options.cell === true
-      ? { cell: { pressure: options.pressure ?? 0, hydrostaticStrain: options.hydrostatic === true, ...(options.smax === undefined ? {} : { stress: options.smax }) } }
+      ? { cell: { pressure: options.pressure, hydrostaticStrain: options.hydrostatic === true, stress: options.smax } }
       : {};
     const stage: StageConfig = { type: options.optimizer, fmax: options.fmax, ...(options.stepSize === undefined ? {} : { stepSize: options.stepSize }), ...cell };
     const engine = buildPipeline([stage], model(), options.units, () => 'relax');
@@ -106,9 +111,9 @@ export function registerRelax(program: Command, done: (code: number) => void): v
     .addOption(new Option('--optimizer <name>', 'optimizer').choices(['fire', 'fire2', 'gd', 'lbfgs']).default('fire'))
     .option('--step-size <s>', 'gd: x += s·F (default 0.01 Å²/eV; lj units need a smaller one, e.g. 0.002)', parse.positive)
     .option('--cell', 'relax each cell too (ASE FrechetCellFilter); converged when fmax and the stress both hold')
-    .option('--pressure <P>', 'with --cell: target pressure (eV/Å³ in metal units; 1 GPa = 0.0062415 eV/Å³)', parse.finite)
+    .option('--pressure <P>', 'with --cell: target pressure with its unit: 1GPa, 1bar, 0.0062eV/A^3 (Pa, kPa, MPa, GPa, bar, kbar, atm, eV/A^3; a bare number in lj units)')
     .option('--hydrostatic', 'with --cell: only scale each cell, keeping its shape')
-    .option('--smax <s>', 'with --cell: converged when every |σ_ij + P·δ_ij| ≤ s (default fmax/100 per length unit)', parse.positive)
+    .option('--smax <s>', 'with --cell: converged when every |σ_ij + P·δ_ij| ≤ s, with its unit as --pressure (default fmax/100 per length unit, in eV/Å³)')
     .option('--max-steps <n>', 'a structure leaves, unconverged, after n steps', parse.count, 1000)
     .option('-o, --out <file>', 'relaxed structures (extxyz), in input order', 'relaxed.extxyz')
     .option('--zarr <dir>', 'also write them to a Zarr v3 store (a new directory)')

@@ -81,7 +81,7 @@ hooks:
 sinks:
   - { path: out.xyz, capacity: many }
 `), [
-      "bad.yaml:5: stages[0].stepz: is not a known key; expected one of type, steps, fmax, dt, dtMax, dtMin, maxStep, nMin, fInc, fDec, alphaStart, fAlpha",
+      "bad.yaml:5: stages[0].stepz: is not a known key (did you mean steps?); expected one of type, steps, fmax, dt, dtMax, dtMin, maxStep, nMin, fInc, fDec, alphaStart, fAlpha",
       'bad.yaml:6: stages[1].temperature: is required',
       'bad.yaml:6: stages[1].dt: must be a number > 0, got -1',
       "bad.yaml:8: sinks[0].capacity: must be an integer ≥ 1, got 'many'",

@@ -7,6 +7,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import type { Command } from 'commander';
 
 import { writeFileAtomic } from '../io/atomic-write.js';
+import { MODEL_KINDS } from '../models/index.js';
 import type { RunMetadata, TrainingHookContext } from '../training/index.js';
 import { Interrupt } from './interrupt.js';
 import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
@@ -35,6 +36,8 @@ export interface FitSummary {
   parameters: Record<string, number>;
   /** Why a hook ended the run early (EarlyStoppingHook, …), or null. */
   stopped: string | null;
+  /** True when --resume named a checkpoint that had already completed the config's epochs. */
+  nothingToDo: boolean;
   interrupted: string | null;
   outputs: string[];
   /** The run metadata: run id, git commit, config hash, hooks. */
@@ -43,9 +46,10 @@ export interface FitSummary {
   metadataFile: string | null;
 }
 
-const MODEL_TYPES: Readonly<Record<string, string>> = { LennardJones: 'lj', Morse: 'morse' };
-
-function describe(summary: FitSummary): string {
+function describe(summary: FitSummary, resume: string | undefined, requested: number): string {
+  if (summary.nothingToDo) {
+    return `fit: nothing left to do: ${resume} has completed ${summary.epochs} epochs and the config asks for ${requested}; raise epochs in the config to train on`;
+  }
   const stop = summary.interrupted !== null ? `interrupted by ${summary.interrupted}; ` : summary.stopped !== null ? `stopped early (${summary.stopped}); ` : '';
   const parameters = Object.entries(summary.parameters).map(([name, value]) => `${name} = ${value.toPrecision(6)}`).join(', ');
   const loss = summary.metrics.val_loss ?? summary.metrics.train_loss;
@@ -65,8 +69,10 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
     applyRuntime(options);
     // Loaded here, not at startup: importing lib/training registers the training hook types, which the
     // other commands' configs should neither see nor list.
-    const { Trainer, TrainingStage, consoleMetadata } = await import('../training/index.js');
+    const { Trainer, TrainingStage, consoleMetadata, readCheckpoint } = await import('../training/index.js');
     const trainer = Trainer.fromConfig(file);
+    // A checkpoint that already holds every epoch: the fit restores it and trains no further.
+    const nothingToDo = options.resume !== undefined && readCheckpoint(options.resume).epoch >= trainer.epochs;
     const mode = progressMode(options.quiet);
     const progress = createProgress({ mode, label: 'fit', unit: 'epochs', total: trainer.config.epochs, interval: options.progressInterval });
     // The command's own hooks are built-ins: the config's hooks run before them at every stage.
@@ -115,7 +121,8 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
     let metadataFile: string | null = null;
     if (options.out !== undefined) {
       const { type, ...parameters } = trainer.checkpoint().model;
-      const text = `${JSON.stringify({ type: MODEL_TYPES[type], ...parameters }, null, 2)}\n`;
+      // The command line's name for the kind, so --model, --model-config, run and fit configs all take the file.
+      const text = `${JSON.stringify({ type: MODEL_KINDS.resolve(type), ...parameters }, null, 2)}\n`;
       await writeFileAtomic(options.out, (write) => write(text), 'fit');
       // The metadata goes next to the model it describes: fitted.json → fitted.metadata.json.
       const metadataPath = join(dirname(options.out), `${basename(options.out, extname(options.out))}.metadata.json`);
@@ -134,13 +141,14 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
       metrics: { ...(last?.metrics ?? {}) },
       parameters: { ...history.parameters },
       stopped: interrupt.received === undefined && history.stopped !== undefined ? history.stopped.reason : null,
+      nothingToDo,
       interrupted: interrupt.received ?? null,
       outputs,
       metadata: history.metadata,
       metadataFile,
     };
     if (options.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    else if (options.quiet !== true) process.stdout.write(`${describe(summary)}\n`);
+    else if (options.quiet !== true) process.stdout.write(`${describe(summary, options.resume, trainer.epochs)}\n`);
     return interrupt.exitCode ?? 0;
   } finally {
     live?.close();

@@ -1,6 +1,6 @@
 // `hookmd md <input>`: molecular dynamics of every structure of an extxyz file, all in one batch, for an
 // exact number of steps, with a trajectory, a log and the final frames.
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 
 import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
@@ -15,6 +15,7 @@ import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
 import { checkQuantityFlag } from './quantity.js';
+import { ENSEMBLE_TYPES, stageTypeParser } from './stage-types.js';
 import { printSummary } from './summary.js';
 import { viewHook } from './view.js';
 
@@ -165,7 +166,7 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .command('md')
     .description('molecular dynamics of every structure of an extxyz file, in one batch')
     .argument('<input>', 'extxyz file of structures (velocities from ASE momenta when present), or a POSCAR, CIF or LAMMPS data file')
-    .addOption(new Option('--ensemble <name>', 'nve (velocity Verlet), langevin (BAOAB), nhc (Nosé–Hoover chain) or npt (MTK barostat, as LAMMPS fix npt)').choices(['nve', 'langevin', 'nhc', 'npt']).default('nve'))
+    .option('--ensemble <name>', 'nve (VelocityVerlet), langevin (BAOAB), nhc (NoseHooverChain) or npt (MTK barostat, as LAMMPS fix npt), any case', stageTypeParser(ENSEMBLE_TYPES, (message) => new InvalidArgumentError(message)), 'nve')
     .option('--temperature <T>', 'thermostat target, and initial velocities when the input has none (K in metal units)', parse.nonNegative)
     .option('--dt <dt>', 'time step (default 1 fs in metal units, 0.005 τ in lj)', parse.positive)
     .option('--steps <n>', 'steps to run', parse.count, 1000)

@@ -6,7 +6,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 
 import { configureNative, setThreads, type BackendRequest } from '../native/index.js';
 import { configError } from './config-file.js';
-import { buildModel, loadModelFile, parseModelFlag } from './model.js';
+import { buildModel, isModelFile, loadModelFile, parseModelFlag } from './model.js';
 import { checkThreads, MAX_THREADS } from './threads.js';
 import type { Model } from '../models/index.js';
 import type { UnitsName } from './run-config.js';
@@ -71,8 +71,8 @@ export function addCommonOptions(command: Command): Command {
 /** Adds --model, --model-config and --units. */
 export function addModelOptions(command: Command): Command {
   return command
-    .option('--model <spec>', 'force field, e.g. lj:epsilon=0.0104,sigma=3.4,cutoff=8.5, morse:D=…,alpha=…,r0=…,cutoff=… or eam:Cu_u3.eam')
-    .option('--model-config <file>', 'force field from a YAML or JSON file ({ type: lj | morse | eam, ...parameters })')
+    .option('--model <spec>', 'force field, e.g. lj:epsilon=0.0104,sigma=3.4,cutoff=8.5, morse:D=…,alpha=…,r0=…,cutoff=…, eam:Cu_u3.eam, or a model file (fitted.json); type names in any case (LennardJones, EAM)')
+    .option('--model-config <file>', 'force field from a YAML or JSON file ({ type: lj | morse | eam, ...parameters }), e.g. what hookmd fit --out wrote')
     .addOption(new Option('--units <units>', 'unit system of input, parameters and outputs').choices(['metal', 'lj']).default('metal'));
 }
 
@@ -81,12 +81,14 @@ export function modelSpec(options: ModelOptions): () => Model {
   if ((options.model === undefined) === (options.modelConfig === undefined)) {
     throw configError(['give a force field with exactly one of --model or --model-config']);
   }
-  if (options.model !== undefined) {
+  if (options.model !== undefined && !isModelFile(options.model)) {
     const config = parseModelFlag(options.model);
     return () => buildModel(config, [], () => '--model');
   }
-  const { config, locate } = loadModelFile(options.modelConfig as string);
-  return () => buildModel(config, [], locate, dirname(resolve(options.modelConfig as string)));
+  // A model file, named by --model-config or by --model (as `hookmd fit --out` wrote it).
+  const file = (options.modelConfig ?? options.model) as string;
+  const { config, locate } = loadModelFile(file);
+  return () => buildModel(config, [], locate, dirname(resolve(file)));
 }
 
 /**

@@ -9,10 +9,11 @@ import { CONFIG_SCHEMA } from './config-schema.js';
 import { buildPipeline } from './engines.js';
 import { loadPlugins, registerConfigHooks } from './hooks.js';
 import { Interrupt } from './interrupt.js';
-import { buildModel } from './model.js';
+import { buildModel, resolveModelEntry } from './model.js';
 import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
 import { checkInputFile, checkOutputPath, openSinks } from './paths.js';
 import { STREAM_DEFAULTS, type RunConfig } from './run-config.js';
+import { STAGE_TYPES } from './stage-types.js';
 import { runStreamJob } from './stream-job.js';
 import { printSummary } from './summary.js';
 import { viewHook } from './view.js';
@@ -22,11 +23,11 @@ export async function run(file: string, options: CommonOptions): Promise<number>
   const interrupt = new Interrupt();
   let live: Awaited<ReturnType<typeof viewHook>>;
   try {
-    const { value: config, locate } = loadConfigFile<RunConfig>(file, CONFIG_SCHEMA);
-    const units = config.units ?? 'metal';
     // What a config reads lives next to it (as a Trainer config's data does); what the run writes goes to
     // the working directory, like the outputs named on a command line.
     const baseDir = dirname(resolve(file));
+    const { value: config, locate } = loadConfigFile<RunConfig>(file, CONFIG_SCHEMA, (value) => canonicalNames(value, baseDir));
+    const units = config.units ?? 'metal';
     const input = relative(process.cwd(), resolve(baseDir, config.input));
     checkInputFile(input, `${locate(['input'])}: input`, config.input);
     const hookEntries = config.hooks ?? [];
@@ -58,6 +59,23 @@ export async function run(file: string, options: CommonOptions): Promise<number>
   } finally {
     live?.close();
     interrupt.dispose();
+  }
+}
+
+/**
+ * Model and stage type names in any of their spellings (`LennardJones`, `FIRE`) become the canonical ones
+ * the schema lists, and `model: fitted.json` becomes that model file's content.
+ */
+function canonicalNames(config: unknown, baseDir: string): void {
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) return;
+  const entries = config as Record<string, unknown>;
+  if ('model' in entries) entries.model = resolveModelEntry(entries.model, baseDir);
+  if (!Array.isArray(entries.stages)) return;
+  for (const stage of entries.stages as unknown[]) {
+    if (stage !== null && typeof stage === 'object') {
+      const entry = stage as Record<string, unknown>;
+      entry.type = STAGE_TYPES.resolve(entry.type) ?? entry.type;
+    }
   }
 }
 

@@ -9,3 +9,5 @@ export type { ComputeOptions, Model, ModelDescription } from './model.js';
 export { Morse } from './morse.js';
 export type { MorseOptions, MorsePairParameters } from './morse.js';
 export type { NativeNeighborStats, NativePotential } from '../native/models-binding.js';
+export { MODEL_KINDS } from './model-kinds.js';
+export type { ModelKind } from './model-kinds.js';

@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 
 import { writeFileAtomic } from '../io/atomic-write.js';
 import { MODEL_KINDS } from '../models/index.js';
-import type { RunMetadata, TrainingHookContext } from '../training/index.js';
+import { HookmdAbortError } from '../errors.js';
+import type { RunMetadata, TrainingHistory, TrainingHookContext } from '../training/index.js';
 import { Interrupt } from './interrupt.js';
 import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
 import { checkInputFile, checkOutputPath } from './paths.js';
@@ -95,24 +96,19 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
         progress.update({ done: ctx.epoch + 1, step: ctx.stepCount, detail: `loss ${loss?.toPrecision(4) ?? '?'}` });
       },
     });
-    // Ctrl-C ends the fit after the optimizer step in progress; hooks then close as after any stop.
-    trainer.register({
-      stage: TrainingStage.AFTER_STEP,
-      frequency: 1,
-      tier: 'builtin',
-      name: 'hookmd fit: interrupt',
-      call: (ctx: TrainingHookContext) => {
-        if (interrupt.signal.aborted) ctx.requestStop(String(interrupt.received));
-      },
-    });
     live = await viewHook(options.view, 1);
     if (live !== undefined) trainer.register(live);
-    const onSignal = (): void => progress.note('\nhookmd fit: stopping after the current step (Ctrl-C again to quit at once)');
+    const onSignal = (): void => progress.note('\nhookmd fit: stopping after the current step; checkpoint hooks save it (Ctrl-C again to quit at once)');
     interrupt.signal.addEventListener('abort', onSignal);
     const started = performance.now();
-    let history;
+    // Ctrl-C or SIGTERM (a preempted job) aborts the fit after the optimizer step in progress: every
+    // CheckpointHook saves the state, the hooks close, and the fit rejects; `--resume` then continues it.
+    let history: TrainingHistory;
     try {
-      history = await trainer.fit(options.resume === undefined ? {} : { resumeFrom: options.resume });
+      history = await trainer.fit({ signal: interrupt.signal, ...(options.resume === undefined ? {} : { resumeFrom: options.resume }) });
+    } catch (error) {
+      if (!(error instanceof HookmdAbortError && interrupt.received !== undefined)) throw error;
+      history = { epochs: trainer.history, stepCount: trainer.stepCount, parameters: trainer.parameters, stopped: undefined, metadata: trainer.metadata as RunMetadata };
     } finally {
       interrupt.signal.removeEventListener('abort', onSignal);
       progress.stop();

@@ -11,12 +11,13 @@ import { configError } from './config-file.js';
 import { buildStageEngine } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
-import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
+import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
 import { checkQuantityFlag } from './quantity.js';
 import { ENSEMBLE_TYPES, stageTypeParser } from './stage-types.js';
-import { printSummary } from './summary.js';
+import { driftFindings, emptyInputFinding, startEnergies, temperatureFindings, warningsOf } from './run-checks.js';
+import { finalExitCode, printSummary, type RunSummary } from './summary.js';
 import { viewHook } from './view.js';
 
 // 1 eV/Å³ in bar, the pressure unit LAMMPS's metal units print.
@@ -93,6 +94,9 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     }
     const { ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed } = options;
     const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, model(), units);
+    // The start, to check the end against (run-checks.ts): temperatures, and energies for NVE's drift.
+    engine.model.compute(batch);
+    const start = { temperature: Float64Array.from(new SystemScalars(batch).temperature), energies: startEnergies(batch) };
     const traj = options.traj;
     if (traj !== undefined) engine.register(opening('--traj', () => new SnapshotHook({ path: traj, frequency: options.trajEvery, units })));
     // Pressure is defined for systems with a cell volume: then the log and the progress line show it.
@@ -135,14 +139,21 @@ export async function md(input: string, options: MdOptions): Promise<number> {
       interrupt.signal.removeEventListener('abort', onSignal);
       progress.stop();
     }
+    // The final frames carry energy, forces and stress of their own positions (stress is not computed
+    // during the run unless something needs it).
+    engine.model.compute(batch, { stress: true });
     if (options.out !== undefined) {
-      // The final frames carry energy, forces and stress of their own positions (stress is not computed
-      // during the run unless something needs it).
-      engine.model.compute(batch, { stress: true });
       const final = batch.toSystems().map((system) => ({ ...system, info: { ...system.info, step: steps } }));
       await writeExtxyz(options.out, final, { units });
     }
-    printSummary({
+    const end = new SystemScalars(batch);
+    const reference = start.temperature.map((t) => Math.max(t, options.temperature ?? 0));
+    const warnings = warningsOf([
+      ...(systems.length === 0 ? [emptyInputFinding(input)] : []),
+      ...temperatureFindings(end.temperature, reference, units),
+      ...(ensemble === 'nve' ? driftFindings(start.energies, end.totalEnergy, units) : []),
+    ]);
+    const summary: RunSummary = {
       command: 'md',
       input,
       systems: systems.length,
@@ -152,8 +163,10 @@ export async function md(input: string, options: MdOptions): Promise<number> {
       seconds: (performance.now() - started) / 1000,
       interrupted: interrupt.received ?? null,
       outputs: [options.traj, options.log, options.out].filter((path): path is string => path !== undefined),
-    }, options);
-    return interrupt.exitCode ?? 0;
+      warnings,
+    };
+    printSummary(summary, options);
+    return finalExitCode(summary, interrupt.exitCode, options.strict);
   } finally {
     live?.close();
     interrupt.dispose();
@@ -183,5 +196,6 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .option('-o, --out <file>', 'final frames (extxyz)');
   addModelOptions(command);
   addCommonOptions(command);
+  addStrictOption(command);
   command.action(async (input: string, options: MdOptions) => done(await md(input, options)));
 }

@@ -43,6 +43,8 @@ export interface CommonOptions {
   progressInterval: number;
   /** --view [port]: serve the live view page while the run goes. */
   view?: boolean | number;
+  /** --strict: a flagged run (absurd temperature, energy drift, empty input) exits 3. */
+  strict?: boolean;
 }
 
 /** Options of the commands that take a model on the command line. */
@@ -66,6 +68,11 @@ export function addCommonOptions(command: Command): Command {
     .option('--json', 'print a JSON summary on stdout')
     .option('--progress-interval <seconds>', 'seconds between progress lines when stderr is not a terminal', parse.nonNegative, 5)
     .option('--view [port]', 'serve a live view of the run on 127.0.0.1 (a free port unless given)', parse.nonNegativeInteger);
+}
+
+/** Adds --strict to the commands whose runs are checked when they end (relax, md, run). */
+export function addStrictOption(command: Command): Command {
+  return command.option('--strict', 'exit 3 when the run is flagged: a temperature over 100× its start or target, an NVE energy drift over 1% of the potential energy, an empty input');
 }
 
 /** Adds --model, --model-config and --units. */

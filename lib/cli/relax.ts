@@ -9,14 +9,14 @@ import { configError } from './config-file.js';
 import { buildPipeline } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
-import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
+import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening, openOutputSink } from './paths.js';
 import type { StageConfig } from './run-config.js';
 import { STREAM_DEFAULTS } from './run-config.js';
 import { runStreamJob } from './stream-job.js';
 import { checkQuantityFlag } from './quantity.js';
 import { OPTIMIZER_TYPES, stageTypeParser } from './stage-types.js';
-import { printSummary } from './summary.js';
+import { finalExitCode, printSummary } from './summary.js';
 import { viewHook } from './view.js';
 
 /** Flags of `hookmd relax`. */
@@ -95,7 +95,7 @@ export async function relax(input: string, options: RelaxOptions): Promise<numbe
       progressInterval: options.progressInterval,
     }, interrupt);
     printSummary(summary, options);
-    return interrupt.exitCode ?? 0;
+    return finalExitCode(summary, interrupt.exitCode, options.strict);
   } finally {
     live?.close();
     interrupt.dispose();
@@ -124,5 +124,6 @@ export function registerRelax(program: Command, done: (code: number) => void): v
     .option('--refill-every <n>', 'steps between refills of the batch', parse.count, STREAM_DEFAULTS.refillEvery);
   addModelOptions(command);
   addCommonOptions(command);
+  addStrictOption(command);
   command.action(async (input: string, options: RelaxOptions) => done(await relax(input, options)));
 }

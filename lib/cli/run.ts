@@ -10,12 +10,12 @@ import { buildPipeline } from './engines.js';
 import { loadPlugins, registerConfigHooks } from './hooks.js';
 import { Interrupt } from './interrupt.js';
 import { buildModel, resolveModelEntry } from './model.js';
-import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
+import { addCommonOptions, addStrictOption, applyRuntime, type CommonOptions } from './options.js';
 import { checkInputFile, checkOutputPath, openSinks } from './paths.js';
 import { STREAM_DEFAULTS, type RunConfig } from './run-config.js';
 import { STAGE_TYPES } from './stage-types.js';
 import { runStreamJob } from './stream-job.js';
-import { printSummary } from './summary.js';
+import { finalExitCode, printSummary } from './summary.js';
 import { viewHook } from './view.js';
 
 /** Runs `hookmd run`; resolves to the exit code. */
@@ -51,15 +51,22 @@ export async function run(file: string, options: CommonOptions): Promise<number>
       staged: outputs.flatMap((output) => (output.staged === undefined ? [] : [output.staged])),
       outputs: [...(config.sinks ?? []).map((sink) => sink.path), ...hookFiles.map(([path]) => path)],
       stream: { ...STREAM_DEFAULTS, ...config.stream },
+      targetTemperature: thermostatTarget(config.stages),
       quiet: options.quiet,
       progressInterval: options.progressInterval,
     }, interrupt);
     printSummary(summary, options);
-    return interrupt.exitCode ?? 0;
+    return finalExitCode(summary, interrupt.exitCode, options.strict);
   } finally {
     live?.close();
     interrupt.dispose();
   }
+}
+
+/** The highest temperature a stage of the pipeline thermostats to, if any stage does. */
+function thermostatTarget(stages: RunConfig['stages']): number | undefined {
+  const targets = stages.flatMap((stage) => (typeof stage.temperature === 'number' ? [stage.temperature] : []));
+  return targets.length === 0 ? undefined : Math.max(...targets);
 }
 
 /**
@@ -86,5 +93,6 @@ export function registerRun(program: Command, done: (code: number) => void): voi
     .description('run a pipeline from a YAML or JSON config (schema: hookmd schema, docs/config.schema.json)')
     .argument('<config>', 'config file (.yaml, .yml or .json)');
   addCommonOptions(command);
+  addStrictOption(command);
   command.action(async (file: string, options: CommonOptions) => done(await run(file, options)));
 }

@@ -28,6 +28,8 @@ const INPUT_CODES: ReadonlySet<string> = new Set([
   'INVALID_BACKEND', 'INVALID_UNITS', 'UNITS_MISMATCH',
   // checkpoints to resume from
   'CHECKPOINT_NOT_FOUND', 'INVALID_CHECKPOINT', 'CHECKPOINT_MISMATCH',
+  // scale-out: outputs to resume or merge, queue jobs
+  'RESUME_MISMATCH', 'TORN_FRAME', 'MISSING_SYSTEM_ID', 'DUPLICATE_SYSTEM', 'MISSING_SYSTEMS', 'INPUT_SIZE_MISMATCH', 'QUEUE_MISMATCH',
 ]);
 
 /**

@@ -6,7 +6,7 @@ import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
 import { initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
 import { HookmdAbortError } from '../errors.js';
-import { readExtxyz, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
+import { ExtxyzSink, readExtxyz, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
 import { configError } from './config-file.js';
 import { buildStageEngine } from './engines.js';
 import { Interrupt } from './interrupt.js';
@@ -15,8 +15,11 @@ import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, model
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
 import { checkQuantityFlag } from './quantity.js';
-import { ENSEMBLE_TYPES, stageTypeParser } from './stage-types.js';
+import { keepFramesOf, keepLogRowsOf } from './resume.js';
 import { driftFindings, emptyInputFinding, startEnergies, temperatureFindings, warningsOf } from './run-checks.js';
+import { addScaleOutOptions, checkResumable, resumeOutputs, scalingOut, type ScaleOutOptions } from './scale-out.js';
+import { InputSelection } from './selection.js';
+import { ENSEMBLE_TYPES, stageTypeParser } from './stage-types.js';
 import { finalExitCode, printSummary, type RunSummary } from './summary.js';
 import { viewHook } from './view.js';
 
@@ -24,7 +27,7 @@ import { viewHook } from './view.js';
 const EV_PER_CUBIC_ANGSTROM_IN_BAR = 1.602176634e6;
 
 /** Flags of `hookmd md`. */
-export interface MdOptions extends CommonOptions, ModelOptions {
+export interface MdOptions extends CommonOptions, ModelOptions, ScaleOutOptions {
   ensemble: 'nve' | 'langevin' | 'nhc' | 'npt';
   temperature?: number;
   dt?: number;
@@ -75,9 +78,28 @@ function checkFlags(options: MdOptions): void {
   checkQuantityFlag('--friction', options.friction, 'friction', options.units);
 }
 
-/** Runs `hookmd md`; resolves to the exit code. */
-export async function md(input: string, options: MdOptions): Promise<number> {
-  const interrupt = new Interrupt();
+/**
+ * The systems of this run under --shard and --resume: those of the shard that --out does not hold yet. Their
+ * trajectory frames and log rows from an interrupted attempt go, as they start again from step 0.
+ */
+async function selectSystems(total: number, options: MdOptions): Promise<InputSelection> {
+  if (options.chunk !== undefined) return new InputSelection(options.chunk);
+  if (options.resume === true && options.out === undefined) throw configError(['--resume: md needs --out, whose final frames record the systems that are done']);
+  checkResumable(options, [['--out', options.out], ['--traj', options.traj]]);
+  const note = (message: string): void => {
+    if (options.quiet !== true) process.stderr.write(`md: ${message}\n`);
+  };
+  const done = options.resume === true ? await resumeOutputs([['--out', options.out as string]], total, options.shard, note) : new Set<number>();
+  if (options.resume === true) {
+    if (options.traj !== undefined) await keepFramesOf(options.traj, '--traj', done, note);
+    if (options.log !== undefined) await keepLogRowsOf(options.log, '--log', done);
+    if (done.size > 0) note(`--resume: ${done.size} systems already done`);
+  }
+  return new InputSelection({ shard: options.shard, done, inputSystems: total });
+}
+
+/** Runs `hookmd md`; resolves to the exit code. `interrupt` stops it (default: Ctrl-C and SIGTERM). */
+export async function md(input: string, options: MdOptions, interrupt: Interrupt = new Interrupt()): Promise<number> {
   let live: Awaited<ReturnType<typeof viewHook>>;
   try {
     checkInputFile(input, 'md: <input>');
@@ -85,23 +107,30 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     const model = modelSpec(options);
     const units = options.units;
     const systems = structureFormat(input) === 'extxyz' ? readExtxyz(input, { units }) : readStructures(input);
+    const selection = scalingOut(options) ? await selectSystems(systems.length, options) : undefined;
     applyRuntime(options);
-    const batch = Batch.fromSystems(systems, { units });
+    const whole = Batch.fromSystems(systems, { units });
     // Moving input (ASE momenta) keeps its velocities, so a run restarts from its final frames; input at
     // rest (no momenta, or the zeros a relaxation leaves) starts from Maxwell–Boltzmann at the target.
     if (options.temperature !== undefined && systems.every(atRest)) {
-      initializeVelocities(batch, { temperature: options.temperature, seed: options.seed });
+      initializeVelocities(whole, { temperature: options.temperature, seed: options.seed });
     }
+    // A shard takes its systems from the whole batch, velocities drawn and systemIds (which key the
+    // Langevin noise) given as in one unsharded run, so the shards together reproduce that run.
+    const batch = selection === undefined || options.chunk !== undefined ? whole : whole.select(systems.map((_, k) => k).filter((k) => selection.includes(k)));
     const { ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed } = options;
     const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, model(), units);
     // The start, to check the end against (run-checks.ts): temperatures, and energies for NVE's drift.
-    engine.model.compute(batch);
+    if (batch.numSystems > 0) engine.model.compute(batch);
     const start = { temperature: Float64Array.from(new SystemScalars(batch).temperature), energies: startEnergies(batch) };
     const traj = options.traj;
-    if (traj !== undefined) engine.register(opening('--traj', () => new SnapshotHook({ path: traj, frequency: options.trajEvery, units })));
+    if (traj !== undefined) {
+      const resumed = options.resume === true ? { sink: new ExtxyzSink(traj, { units, append: true }), ownsSink: true } : { path: traj, units };
+      engine.register(opening('--traj', () => new SnapshotHook({ ...resumed, frequency: options.trajEvery })));
+    }
     // Pressure is defined for systems with a cell volume: then the log and the progress line show it.
     const periodic = batch.numSystems > 0 && new SystemScalars(batch).volume.every((v) => v > 0);
-    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery, periodic));
+    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery, periodic, { append: options.resume === true }));
     live = await viewHook(options.view, options.trajEvery);
     if (live !== undefined) engine.register(live);
     const mode = progressMode(options.quiet);
@@ -126,9 +155,10 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     const onSignal = (): void => progress.note('\nhookmd md: stopping after the current step; flushing the trajectory and log (Ctrl-C again to quit at once)');
     interrupt.signal.addEventListener('abort', onSignal);
     const started = performance.now();
-    let steps: number;
+    let steps = 0;
     try {
-      steps = (await engine.run(batch, { steps: options.steps, signal: interrupt.signal })).steps;
+      // A shard with no systems (more shards than systems), or a resumed run with none left, has no dynamics.
+      if (batch.numSystems > 0) steps = (await engine.run(batch, { steps: options.steps, signal: interrupt.signal })).steps;
       progress.update({ done: steps, step: steps, detail });
     } catch (error) {
       // A Ctrl-C while an async hook (a trajectory write) was pending rejects the run; the command still
@@ -140,11 +170,26 @@ export async function md(input: string, options: MdOptions): Promise<number> {
       progress.stop();
     }
     // The final frames carry energy, forces and stress of their own positions (stress is not computed
-    // during the run unless something needs it).
-    engine.model.compute(batch, { stress: true });
+    // during the run unless something needs it), and the checks below read their energies.
+    if (batch.numSystems > 0) engine.model.compute(batch, { stress: true });
     if (options.out !== undefined) {
-      const final = batch.toSystems().map((system) => ({ ...system, info: { ...system.info, step: steps } }));
-      await writeExtxyz(options.out, final, { units });
+      const ids = batch.read('systemId');
+      const final = batch.toSystems().map((system, s) => {
+        const stepped = { ...system, info: { ...system.info, step: steps } };
+        // A queue chunk's batch numbers its systems from 0: the label gives their index in the whole input.
+        return selection === undefined ? stepped : selection.label(stepped, options.chunk === undefined ? ids[s] : options.chunk.firstIndex + ids[s]);
+      });
+      if (options.resume === true && interrupt.received !== undefined) {
+        // Frames of a run cut short are not final: the next --resume runs these systems again.
+        process.stderr.write(`md: --resume: interrupted before step ${options.steps}; ${options.out} is left as it was\n`);
+      } else if (options.resume === true) {
+        // One append of whole frames: a kill during it leaves a torn last frame that the next --resume cuts off.
+        const out = new ExtxyzSink(options.out, { units, append: true, capacity: Math.max(1, final.length) });
+        await out.write(final);
+        await out.close();
+      } else {
+        await writeExtxyz(options.out, final, { units });
+      }
     }
     const end = new SystemScalars(batch);
     const reference = start.temperature.map((t) => Math.max(t, options.temperature ?? 0));
@@ -156,8 +201,8 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     const summary: RunSummary = {
       command: 'md',
       input,
-      systems: systems.length,
-      processed: systems.length,
+      systems: batch.numSystems,
+      processed: batch.numSystems,
       converged: null,
       steps,
       seconds: (performance.now() - started) / 1000,
@@ -195,6 +240,7 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .option('--log-every <n>', 'log every n steps', parse.count, 100)
     .option('-o, --out <file>', 'final frames (extxyz)');
   addModelOptions(command);
+  addScaleOutOptions(command);
   addCommonOptions(command);
   addStrictOption(command);
   command.action(async (input: string, options: MdOptions) => done(await md(input, options)));

@@ -10,6 +10,7 @@ import type { Interrupt } from './interrupt.js';
 import { createProgress, progressMode } from './progress.js';
 import type { StreamConfig, UnitsName } from './run-config.js';
 import { emptyInputFinding, systemTemperatures, temperatureFindings, warningsOf, type Finding } from './run-checks.js';
+import type { InputSelection } from './selection.js';
 import type { RunSummary } from './summary.js';
 
 /** Everything a streamed run needs, built and checked by the command. */
@@ -24,6 +25,8 @@ export interface StreamJob {
   /** Files the sinks and hooks write, for the summary. */
   outputs: string[];
   stream: Required<StreamConfig>;
+  /** The systems of the input this run takes (--shard, --resume); all of them when absent. */
+  selection?: InputSelection;
   quiet?: boolean;
   progressInterval: number;
   /**
@@ -40,7 +43,8 @@ export interface StreamJob {
  */
 export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promise<RunSummary> {
   const extxyz = structureFormat(job.input) === 'extxyz';
-  const systems = extxyz ? ((await countFrames(job.input)) ?? 0) : 1;
+  const inSource = extxyz ? ((await countFrames(job.input)) ?? 0) : 1;
+  const systems = job.selection?.size(inSource) ?? inSource;
   const mode = progressMode(job.quiet);
   const progress = createProgress({ mode, label: job.command, unit: 'systems', total: systems, interval: job.progressInterval, countLabel: job.command === 'run' ? 'finished' : 'converged' });
   const startStep = job.engine.stepCount;
@@ -79,7 +83,8 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
   interrupt.signal.addEventListener('abort', onSignal);
   const started = performance.now();
   try {
-    await job.engine.runStream(extxyz ? streamExtxyz(job.input, { units: job.units }) : readStructures(job.input), {
+    const source = extxyz ? streamExtxyz(job.input, { units: job.units }) : readStructures(job.input);
+    await job.engine.runStream(job.selection?.from(source) ?? source, {
       sinks: [counter, ...job.sinks],
       units: job.units,
       signal: interrupt.signal,
@@ -97,7 +102,7 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
     progress.stop();
   }
   for (const file of job.staged) await file.commit(job.command);
-  if (systems === 0 && done === 0) findings.push(emptyInputFinding(job.input));
+  if (inSource === 0) findings.push(emptyInputFinding(job.input));
   return {
     command: job.command,
     input: job.input,

@@ -73,6 +73,21 @@ describe('LoggingHook', () => {
     }
   });
 
+  it('append keeps the rows already in the file (a resumed run) and writes the header only to an empty file', async () => {
+    const path = join(dir, 'append.csv');
+    await new FIRE({ model: model(), hooks: [new LoggingHook({ path, frequency: 5 })] }).run(clusters(), { steps: 6 });
+    const first = readFileSync(path, 'utf8');
+    await new FIRE({ model: model(), hooks: [new LoggingHook({ path, frequency: 5, append: true })] }).run(clusters(), { steps: 6 });
+    const both = readFileSync(path, 'utf8');
+    expect(both.startsWith(first)).toBe(true);
+    expect(parseCsv(both).rows).toHaveLength(2 * parseCsv(first).rows.length);
+    expect(both.split('\n').filter((line) => line.startsWith('step,'))).toHaveLength(1);
+    const fresh = join(dir, 'append-new.csv');
+    await new FIRE({ model: model(), hooks: [new LoggingHook({ path: fresh, frequency: 5, append: true })] }).run(clusters(), { steps: 6 });
+    expect(readFileSync(fresh, 'utf8')).toBe(first);
+    expect(() => new LoggingHook({ path, append: 'yes' as unknown as boolean })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
+
   it('writes jsonl and passes every row to a writer; the header stays the same across runs', async () => {
     const path = join(dir, 'fire.jsonl');
     const seen: LogRow[] = [];

@@ -1,6 +1,6 @@
 // LoggingHook (docs/dynamics.md): one row per system per firing, to a csv or jsonl file and/or a callback.
 // Writes are synchronous and buffered, so the hook works under run() and runSync() alike.
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 
 import { HookmdError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
@@ -20,6 +20,8 @@ export type LogRow = Record<string, number | string>;
 export interface LoggingHookOptions {
   /** File to write (created, or emptied, at the first write). Give this, `writer`, or both. */
   path?: string;
+  /** Keep the rows already in `path` and add after them, as a resumed run does (the csv header goes only to an empty file). */
+  append?: boolean;
   /** File format (default 'csv'). */
   format?: 'csv' | 'jsonl';
   /** Log every `frequency` steps (default 1). */
@@ -102,13 +104,15 @@ export class LoggingHook {
   readonly #bufferRows: number;
   #lines: string[] = [];
   #started = false;
+  readonly #append: boolean;
   #engine: Dynamics | undefined;
 
   constructor(options: LoggingHookOptions) {
     if (options === null || typeof options !== 'object') throw invalid('options', 'must be an object', options);
-    checkKeys('LoggingHook', options, ['path', 'format', 'frequency', 'stage', 'columns', 'writer', 'bufferRows', 'pressure', 'name']);
-    const { path, format = 'csv', writer, columns = {}, bufferRows = 1000, pressure = false } = options;
+    checkKeys('LoggingHook', options, ['path', 'format', 'frequency', 'stage', 'columns', 'writer', 'bufferRows', 'pressure', 'append', 'name']);
+    const { path, format = 'csv', writer, columns = {}, bufferRows = 1000, pressure = false, append = false } = options;
     if (typeof pressure !== 'boolean') throw invalid('pressure', 'must be a boolean', pressure);
+    if (typeof append !== 'boolean') throw invalid('append', 'must be a boolean', append);
     if (path !== undefined && (typeof path !== 'string' || path === '')) throw invalid('path', 'must be a non-empty string', path);
     if (writer !== undefined && typeof writer !== 'function') throw invalid('writer', 'must be a function', writer);
     if (path === undefined && writer === undefined) throw invalid('path', 'is required when there is no writer', path);
@@ -127,6 +131,7 @@ export class LoggingHook {
     this.#bufferRows = bufferRows;
     this.#columns = Object.entries(columns);
     this.#pressure = pressure;
+    this.#append = append;
     const builtins = pressure ? [...LOG_COLUMNS, ...PRESSURE_COLUMNS] : LOG_COLUMNS;
     this.header = [...builtins, ...this.#columns.map(([name]) => name).filter((name) => !builtins.includes(name))];
     const needs = ['energy', 'forces', 'velocities', 'masses', 'status', 'systemId'];
@@ -174,6 +179,7 @@ export class LoggingHook {
   /** Appends the buffered rows to the file now (the header first, on the first write). */
   flush(): void {
     if (this.path === undefined || (this.#started && this.#lines.length === 0)) return;
+    if (!this.#started && this.#append && existsSync(this.path) && statSync(this.path).size > 0) this.#started = true;
     const head = !this.#started && this.format === 'csv' ? `${this.header.map(csvCell).join(',')}\n` : '';
     const text = head + this.#lines.map((line) => `${line}\n`).join('');
     try {

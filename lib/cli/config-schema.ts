@@ -69,6 +69,35 @@ const EAM_MODEL: JsonSchema = {
   additionalProperties: false,
 };
 
+/** A model in an ONNX file on hookmd's graph-model convention (docs/models.md), run by onnxruntime-node. */
+const ONNX_MODEL: JsonSchema = {
+  type: 'object',
+  required: ['type', 'file', 'cutoff'],
+  properties: {
+    type: { const: 'onnx' },
+    file: text('ONNX model file (relative to the config file; on the command line, to the working directory).'),
+    cutoff: positive('Interaction range of the model: edges join atoms closer than this (Å).'),
+    skin: nonNegative('Verlet skin of the neighbor lists behind the edges (Å; default 2.0).'),
+    dtype: { enum: ['float64', 'float32'], description: 'Float type of the inputs (default: what the model declares).' },
+    inputs: { type: 'object', description: 'The model’s names of convention inputs that it names differently.', additionalProperties: text('The model’s input name.') },
+    outputs: { type: 'object', description: 'The model’s names of convention outputs that it names differently.', additionalProperties: text('The model’s output name.') },
+  },
+  additionalProperties: false,
+};
+
+/** Forces from clients of an i-PI socket server (ASE's SocketClient, CP2K, Quantum ESPRESSO, LAMMPS, ...). */
+const IPI_MODEL: JsonSchema = {
+  type: 'object',
+  required: ['type', 'address'],
+  properties: {
+    type: { const: 'ipi' },
+    address: text("'unix:NAME' (the socket /tmp/ipi_NAME) or 'HOST:PORT' (TCP; 'PORT' alone listens on 127.0.0.1)."),
+    clients: count('How many clients may be connected at once (default 1).'),
+    timeout: positive('Seconds to wait for any one reply of a client, a force evaluation included (default 600).'),
+  },
+  additionalProperties: false,
+};
+
 const budget: JsonSchema = count('Step budget: a system moves on to the next stage (or finishes) after this many steps here.');
 const fmax: JsonSchema = positive('Converged when the largest per-atom force is ≤ fmax (eV/Å in metal units); the system then moves on.');
 const dt = positive('Time step (fs in metal units, τ in lj; default 1 fs or 0.005 τ).');
@@ -226,7 +255,7 @@ const HOOK: JsonSchema = {
  */
 export const MODEL_SCHEMA: JsonSchema = {
   description: 'The force field.',
-  oneOf: [model('lj', LJ, pairOf(LJ)), model('morse', MORSE, pairOf(MORSE)), EAM_MODEL],
+  oneOf: [model('lj', LJ, pairOf(LJ)), model('morse', MORSE, pairOf(MORSE)), EAM_MODEL, ONNX_MODEL, IPI_MODEL],
 };
 
 /**
@@ -246,7 +275,7 @@ export const CONFIG_SCHEMA: JsonSchema = {
   properties: {
     units: { enum: ['metal', 'lj'], description: 'Unit system of the input, the parameters and the outputs (default metal).' },
     backend: { enum: ['auto', 'cpu', 'mirror', 'cuda'], description: 'Native backend (default auto); --backend overrides it.' },
-    threads: { type: 'integer', minimum: 0, maximum: MAX_THREADS, description: 'CPU threads (0: every core); --threads overrides it.' },
+    threads: { type: 'integer', minimum: 0, maximum: MAX_THREADS, description: 'CPU threads (0: the CPUs this process may use); --threads overrides it.' },
     plugins: { type: 'array', description: 'ES modules imported before the hooks are built; they may call registerHookType.', items: text('Module path, relative to the config file.') },
     model: { $ref: '#/$defs/model' },
     input: text('extxyz file of input structures, relative to the config file; read as a stream.'),

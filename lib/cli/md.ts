@@ -7,10 +7,12 @@ import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
 import { initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
 import { HookmdAbortError } from '../errors.js';
 import { ExtxyzSink, readExtxyz, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
+import type { Model } from '../models/index.js';
 import { configError } from './config-file.js';
 import { buildStageEngine } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
+import { closeModel } from './model.js';
 import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
@@ -101,6 +103,8 @@ async function selectSystems(total: number, options: MdOptions): Promise<InputSe
 /** Runs `hookmd md`; resolves to the exit code. `interrupt` stops it (default: Ctrl-C and SIGTERM). */
 export async function md(input: string, options: MdOptions, interrupt: Interrupt = new Interrupt()): Promise<number> {
   let live: Awaited<ReturnType<typeof viewHook>>;
+  // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
+  let built: Model | undefined;
   try {
     checkInputFile(input, 'md: <input>');
     checkFlags(options);
@@ -119,9 +123,10 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     // Langevin noise) given as in one unsharded run, so the shards together reproduce that run.
     const batch = selection === undefined || options.chunk !== undefined ? whole : whole.select(systems.map((_, k) => k).filter((k) => selection.includes(k)));
     const { ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed } = options;
-    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, model(), units);
+    built = await model();
+    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, built, units);
     // The start, to check the end against (run-checks.ts): temperatures, and energies for NVE's drift.
-    if (batch.numSystems > 0) engine.model.compute(batch);
+    if (batch.numSystems > 0) await engine.model.compute(batch);
     const start = { temperature: Float64Array.from(new SystemScalars(batch).temperature), energies: startEnergies(batch) };
     const traj = options.traj;
     if (traj !== undefined) {
@@ -171,7 +176,7 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     }
     // The final frames carry energy, forces and stress of their own positions (stress is not computed
     // during the run unless something needs it), and the checks below read their energies.
-    if (batch.numSystems > 0) engine.model.compute(batch, { stress: true });
+    if (batch.numSystems > 0) await engine.model.compute(batch, { stress: true });
     if (options.out !== undefined) {
       const ids = batch.read('systemId');
       const final = batch.toSystems().map((system, s) => {
@@ -214,6 +219,7 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     return finalExitCode(summary, interrupt.exitCode, options.strict);
   } finally {
     live?.close();
+    await closeModel(built);
     interrupt.dispose();
   }
 }

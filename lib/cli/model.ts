@@ -6,7 +6,7 @@
 import { isHookmdError } from '../errors.js';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
-import { EAM, LennardJones, MODEL_KINDS, Morse, type EAMOptions, type Model } from '../models/index.js';
+import { EAM, IpiModel, LennardJones, MODEL_KINDS, Morse, OnnxModel, type EAMOptions, type IpiModelOptions, type Model, type OnnxModelOptions } from '../models/index.js';
 import { configError, describeProblems, loadConfigFile, parsePath } from './config-file.js';
 import { MODEL_SCHEMA } from './config-schema.js';
 import { formatPath, validateSchema, type PathSegment } from './json-schema.js';
@@ -30,13 +30,19 @@ export function canonicalModel(model: unknown): void {
   entry.type = MODEL_KINDS.resolve(entry.type) ?? entry.type;
 }
 
+// The parameter that a model type's first item names when it has no `key=`: `eam:Cu_u3.eam`,
+// `onnx:model.onnx,cutoff=5`, `ipi:unix:NAME,clients=4`.
+const LEADING_PARAMETER: Readonly<Record<string, string>> = { eam: 'file', onnx: 'file', ipi: 'address' };
+
 /**
  * Parses `--model type:key=value,…` into a model config and validates it; `eam:<file>` is short for
- * `eam:file=<file>`. The type is any spelling of a model kind (`lj`, `LennardJones`, `EAM`).
+ * `eam:file=<file>`, `onnx:<file>,…` for `onnx:file=<file>,…` and `ipi:<address>,…` for
+ * `ipi:address=<address>,…`. The type is any spelling of a model kind (`lj`, `LennardJones`, `EAM`, `ONNX`).
  *
  * @example
  * parseModelFlag('lj:epsilon=1,sigma=1,cutoff=2.5'); // { type: 'lj', epsilon: 1, sigma: 1, cutoff: 2.5 }
  * parseModelFlag('EAM:Cu_u3.eam');                   // { type: 'eam', file: 'Cu_u3.eam' }
+ * parseModelFlag('ipi:unix:hookmd,clients=4');       // { type: 'ipi', address: 'unix:hookmd', clients: 4 }
  */
 export function parseModelFlag(spec: string): ModelConfig {
   const colon = spec.indexOf(':');
@@ -44,13 +50,15 @@ export function parseModelFlag(spec: string): ModelConfig {
   const type = MODEL_KINDS.resolve(written) ?? written;
   const config: Record<string, unknown> = { type };
   const body = colon < 0 ? '' : spec.slice(colon + 1);
-  const items = type === 'eam' && body !== '' && !body.includes('=') ? [`file=${body}`] : body === '' ? [] : body.split(',');
+  const items = body === '' ? [] : body.split(',');
+  const leading = LEADING_PARAMETER[type];
+  if (leading !== undefined && items.length > 0 && !items[0].includes('=')) items[0] = `${leading}=${items[0]}`;
   for (const item of items) {
     const eq = item.indexOf('=');
     if (eq <= 0) throw configError([`--model: expected key=value, got '${item}' (as in lj:epsilon=1,sigma=1,cutoff=2.5)`]);
     const key = item.slice(0, eq).trim();
-    // A file name stays a string even when it looks like a number.
-    config[key] = key === 'file' ? item.slice(eq + 1).trim() : parseValue(item.slice(eq + 1).trim());
+    // A file name or an address stays a string even when it looks like a number.
+    config[key] = key === 'file' || key === 'address' ? item.slice(eq + 1).trim() : parseValue(item.slice(eq + 1).trim());
   }
   const problems = validateSchema(config, MODEL_SCHEMA);
   if (problems.length > 0) throw configError(describeProblems(problems, () => '--model'));
@@ -64,9 +72,10 @@ export function loadModelFile(file: string): { config: ModelConfig; locate: (pat
 }
 
 /**
+/**
  * The `model` of a run config as the schema should see it: a path (relative to the config) becomes the
- * model file's content, with an EAM file in it made absolute (it is relative to the model file); a
- * description gets its canonical type.
+ * model file's content, with the file it names (EAM tables, an ONNX model) made absolute, since it is
+ * relative to the model file; a description gets its canonical type.
  */
 export function resolveModelEntry(model: unknown, baseDir: string): unknown {
   if (typeof model !== 'string') {
@@ -75,32 +84,41 @@ export function resolveModelEntry(model: unknown, baseDir: string): unknown {
   }
   const file = resolve(baseDir, model);
   const { config } = loadModelFile(file);
-  return config.type === 'eam' && typeof config.file === 'string' ? { ...config, file: resolve(dirname(file), config.file) } : config;
+  return 'file' in config && typeof config.file === 'string' ? { ...config, file: resolve(dirname(file), config.file) } : config;
 }
 
 /**
- * Builds the model; errors the constructor raises (switchOn beyond a cutoff, an unknown species in
- * `pairs`, a malformed EAM file) come back as INVALID_CONFIG at `where` + the field they name. An EAM
- * file's relative path is taken from `baseDir` (the config file's folder; the working directory by default).
+ * Builds the model (an ONNX model loads, an i-PI server starts listening); errors the model raises
+ * (switchOn beyond a cutoff, an unknown species in `pairs`, a malformed EAM file, an ONNX model whose inputs
+ * do not fit the convention) come back as INVALID_CONFIG at `where` + the field they name. A model file's
+ * relative path is taken from `baseDir` (the config file's folder; the working directory by default).
  */
-export function buildModel(
+export async function buildModel(
   config: ModelConfig,
   where: readonly PathSegment[],
   locate: (path: readonly PathSegment[]) => string,
   baseDir: string = process.cwd(),
-): Model {
+): Promise<Model> {
   const { type, ...options } = config;
+  const fileOf = (file: unknown): string => (isAbsolute(String(file)) ? String(file) : relative(process.cwd(), resolve(baseDir, String(file))) || String(file));
   try {
-    if (type === 'eam') {
-      const file = String(options.file);
-      const path = isAbsolute(file) ? file : relative(process.cwd(), resolve(baseDir, file)) || file;
-      return new EAM({ ...(options as Omit<EAMOptions, 'file'>), file: path });
+    if (type === 'eam') return new EAM({ ...(options as Omit<EAMOptions, 'file'>), file: fileOf(options.file) });
+    if (type === 'onnx') {
+      const { file, ...rest } = options;
+      return await OnnxModel.load(fileOf(file), rest as unknown as OnnxModelOptions);
     }
+    if (type === 'ipi') return await IpiModel.listen(options as unknown as IpiModelOptions);
     return type === 'lj' ? new LennardJones(options) : new Morse(options);
   } catch (error) {
     if (!isHookmdError(error)) throw error;
     const field = typeof error.details.field === 'string' ? error.details.field : undefined;
-    const path = field === undefined || field === 'options' ? [...where] : [...where, ...parsePath(field)];
+    const path = field === undefined || field === 'options' ? [...where] : [...where, ...parsePath(field === 'path' ? 'file' : field)];
     throw configError([`${locate(path)}: ${formatPath(path) || '(model)'}: ${error.message}`], { cause: error.code });
   }
+}
+
+/** Releases what a model holds open: an i-PI server (its clients get EXIT) or an ONNX session. */
+export async function closeModel(model: Model | undefined): Promise<void> {
+  const closable = model as (Model & { close?: () => Promise<void> }) | undefined;
+  if (typeof closable?.close === 'function') await closable.close();
 }

@@ -58,7 +58,7 @@ export interface ModelOptions {
 export function addRuntimeOptions(command: Command): Command {
   return command
     .addOption(new Option('--backend <name>', 'native backend').choices(['auto', 'cpu', 'mirror', 'cuda']))
-    .option('--threads <n>', `CPU threads (0: every core; at most ${MAX_THREADS})`, parse.threads);
+    .option('--threads <n>', `CPU threads (0: the CPUs this process may use; at most ${MAX_THREADS})`, parse.threads);
 }
 
 /** Adds --backend, --threads, --quiet, --json and --progress-interval: the options of a run. */
@@ -78,13 +78,13 @@ export function addStrictOption(command: Command): Command {
 /** Adds --model, --model-config and --units. */
 export function addModelOptions(command: Command): Command {
   return command
-    .option('--model <spec>', 'force field, e.g. lj:epsilon=0.0104,sigma=3.4,cutoff=8.5, morse:D=…,alpha=…,r0=…,cutoff=…, eam:Cu_u3.eam, or a model file (fitted.json); type names in any case (LennardJones, EAM)')
-    .option('--model-config <file>', 'force field from a YAML or JSON file ({ type: lj | morse | eam, ...parameters }), e.g. what hookmd fit --out wrote')
+    .option('--model <spec>', 'force field, e.g. lj:epsilon=0.0104,sigma=3.4,cutoff=8.5, morse:D=…,alpha=…,r0=…,cutoff=…, eam:Cu_u3.eam, onnx:model.onnx,cutoff=5, ipi:unix:NAME,clients=4, or a model file (fitted.json); type names in any case (LennardJones, EAM)')
+    .option('--model-config <file>', 'force field from a YAML or JSON file ({ type: lj | morse | eam | onnx | ipi, ...parameters }), e.g. what hookmd fit --out wrote')
     .addOption(new Option('--units <units>', 'unit system of input, parameters and outputs').choices(['metal', 'lj']).default('metal'));
 }
 
-/** Checks --model / --model-config (exactly one) and returns the validated model description. */
-export function modelSpec(options: ModelOptions): () => Model {
+/** Checks --model / --model-config (exactly one) and returns the builder of the validated model. */
+export function modelSpec(options: ModelOptions): () => Promise<Model> {
   if ((options.model === undefined) === (options.modelConfig === undefined)) {
     throw configError(['give a force field with exactly one of --model or --model-config']);
   }

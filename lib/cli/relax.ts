@@ -5,10 +5,12 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { System } from '../data/index.js';
 import type { DynamicsHookContext, StreamSink } from '../dynamics/index.js';
 import { ZarrSink, type Sink } from '../io/index.js';
+import type { Model } from '../models/index.js';
 import { configError } from './config-file.js';
 import { buildPipeline } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
+import { closeModel } from './model.js';
 import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening, openOutputSink } from './paths.js';
 import { keepLogRowsOf } from './resume.js';
@@ -59,6 +61,8 @@ function atRest(sink: Sink): StreamSink {
  */
 export async function relax(input: string, options: RelaxOptions, interrupt: Interrupt = new Interrupt()): Promise<number> {
   let live: Awaited<ReturnType<typeof viewHook>>;
+  // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
+  let built: Model | undefined;
   try {
     checkInputFile(input, 'relax: <input>');
     if (options.stepSize !== undefined && options.optimizer !== 'gd') throw configError(['--step-size: only with --optimizer gd']);
@@ -82,7 +86,8 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
       ? { cell: { pressure: options.pressure, hydrostaticStrain: options.hydrostatic === true, stress: options.smax } }
       : {};
     const stage: StageConfig = { type: options.optimizer, fmax: options.fmax, ...(options.stepSize === undefined ? {} : { stepSize: options.stepSize }), ...cell };
-    const engine = buildPipeline([stage], model(), options.units, () => 'relax');
+    built = await model();
+    const engine = buildPipeline([stage], built, options.units, () => 'relax');
     if (options.log !== undefined) {
       const systemId = selection === undefined ? {} : { systemId: (ctx: DynamicsHookContext, s: number) => selection.inputIndex(ctx.batch.read('systemId')[s]) };
       engine.register(logHook(options.log, options.logEvery, options.cell === true, { append: options.resume === true, ...systemId }));
@@ -115,6 +120,7 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
     return finalExitCode(summary, interrupt.exitCode, options.strict);
   } finally {
     live?.close();
+    await closeModel(built);
     interrupt.dispose();
   }
 }

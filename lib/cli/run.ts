@@ -4,12 +4,13 @@ import { dirname, relative, resolve } from 'node:path';
 
 import type { Command } from 'commander';
 
+import type { Model } from '../models/index.js';
 import { loadConfigFile } from './config-file.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import { buildPipeline } from './engines.js';
 import { loadPlugins, registerConfigHooks } from './hooks.js';
 import { Interrupt } from './interrupt.js';
-import { buildModel, resolveModelEntry } from './model.js';
+import { buildModel, closeModel, resolveModelEntry } from './model.js';
 import { addCommonOptions, addStrictOption, applyRuntime, type CommonOptions } from './options.js';
 import { checkInputFile, checkOutputPath, openSinks } from './paths.js';
 import { STREAM_DEFAULTS, type RunConfig, type SinkConfig } from './run-config.js';
@@ -34,6 +35,8 @@ export interface RunOverrides {
  */
 export async function run(file: string, options: RunOptions, interrupt: Interrupt = new Interrupt(), overrides?: RunOverrides): Promise<number> {
   let live: Awaited<ReturnType<typeof viewHook>>;
+  // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
+  let built: Model | undefined;
   try {
     // What a config reads lives next to it (as a Trainer config's data does); what the run writes goes to
     // the working directory, like the outputs named on a command line.
@@ -56,8 +59,8 @@ export async function run(file: string, options: RunOptions, interrupt: Interrup
     const selection = await selectStreamInput(input, options, sinkPaths, note);
     await loadPlugins(config.plugins ?? [], baseDir, locate);
     applyRuntime({ backend: options.backend ?? config.backend, threads: options.threads ?? config.threads });
-    const model = buildModel(config.model, ['model'], locate, baseDir);
-    const engine = buildPipeline(config.stages, model, units, locate);
+    built = await buildModel(config.model, ['model'], locate, baseDir);
+    const engine = buildPipeline(config.stages, built, units, locate);
     registerConfigHooks(engine, hookEntries, units, locate, baseDir);
     live = await viewHook(options.view, 10);
     if (live !== undefined) engine.register(live);
@@ -91,6 +94,7 @@ export async function run(file: string, options: RunOptions, interrupt: Interrup
     return finalExitCode(summary, interrupt.exitCode, options.strict);
   } finally {
     live?.close();
+    await closeModel(built);
     interrupt.dispose();
   }
 }

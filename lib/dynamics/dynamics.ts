@@ -10,7 +10,7 @@ import type { AnyHook, AnyMethodHook, DynamicsContext, Hook, HookHandle, HookInf
 import { loadBinding } from '../native/index.js';
 import { abortable } from './abortable.js';
 import { acquireBatch } from './batch-lock.js';
-import type { EngineModel } from './engine-model.js';
+import { pendingCompute, type EngineModel } from './engine-model.js';
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
@@ -281,7 +281,8 @@ export abstract class Dynamics {
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return await runner.run(async () => {
         const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter, owner);
+        const stepper = this.#prepare(batch, counter);
+        await this.#computeStart(batch, counter.value, owner);
         let taken = 0;
         let lastYield = performance.now();
         while (taken < steps && active > 0 && !control.stopRequested) {
@@ -341,6 +342,9 @@ export abstract class Dynamics {
   runSync(batch: Batch, options: Omit<RunOptions, 'signal'>): RunResult {
     const steps = this.#checkRun(batch, options, true);
     const owner = `${this.constructor.name}.runSync`;
+    if (this.model.asyncCompute === true) {
+      throw new HookmdTypeError('ASYNC_MODEL_IN_SYNC_RUN', `${owner}: ${this.model.name ?? 'the model'} computes asynchronously; use await run()`, { field: 'model' });
+    }
     const release = acquireBatch(batch, owner);
     try {
       const counter = this.#startCounter();
@@ -350,7 +354,8 @@ export abstract class Dynamics {
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return runner.runSync(() => {
         const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter, owner);
+        const stepper = this.#prepare(batch, counter);
+        this.#computeStart(batch, counter.value, owner);
         let taken = 0;
         while (taken < steps && active > 0 && !control.stopRequested) {
           try {
@@ -443,7 +448,8 @@ export abstract class Dynamics {
     lastEngine.set(batch, this);
     try {
       await runner.run(async () => {
-        const stepper = this.#prepare(batch, counter, owner);
+        const stepper = this.#prepare(batch, counter);
+        await this.#computeStart(batch, counter.value, owner);
         let lastYield = performance.now();
         for (;;) {
           let taken = 0;
@@ -465,7 +471,7 @@ export abstract class Dynamics {
           if (keep.length === batch.numSystems && added.length === 0) continue;
           batch.refill(keep, added);
           sourceStatus(batch, keep.length, added);
-          this.#rebind(stepper, batch, keep, added.length);
+          await this.#rebind(stepper, batch, keep, added.length, counter.value, owner);
           admit();
         }
       });
@@ -488,7 +494,7 @@ export abstract class Dynamics {
     // Sinks that need the stress get it for the positions the systems leave with (docs/pipeline.md).
     if (output.needsStress && !batch.resultValid('stress').every((valid, s) => valid === 1 || !leaving.includes(s))) {
       batch.commitHostViews();
-      this.model.compute(batch, { stress: true });
+      await this.model.compute(batch, { stress: true });
       batch.invalidateHostViews();
     }
     const systems = batch.toSystems(leaving);
@@ -506,18 +512,35 @@ export abstract class Dynamics {
   }
 
   /** After an in-place refill: remaps the stepper's per-system state and parameters, and computes new forces. */
-  #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number): void {
+  async #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number, step: number, owner: string): Promise<void> {
     stepper.remap(Int32Array.from(keep), added);
     stepper.updateParameters(this.#expandedParameters(batch));
     if (this.#bound?.stepper === stepper) this.#bound.generation = nativeBatchOf(batch).generation;
-    this.#computeStart(batch);
-    batch.invalidateHostViews();
+    await this.#computeStart(batch, step, owner);
   }
 
-  /** The compute before a run's first step (or after a refill): with the stress when the update reads it. */
-  #computeStart(batch: Batch): void {
-    if (this.integratorSpec().needsStress === true) this.model.compute(batch, { stress: true });
-    else this.model.compute(batch);
+  /**
+   * The compute before a run's first step (or after a refill), with the stress when the update reads it;
+   * a promise only for an async model. The model's own compute also prepares it for the batch (skin from
+   * the batch's units). Its failure from numbers that are not finite names the systems and the step, as a
+   * failure inside a step does.
+   */
+  #computeStart(batch: Batch, step: number, owner: string): void | Promise<void> {
+    batch.commitHostViews();
+    const failed = (error: unknown): never => {
+      throw diagnoseBlowUp(error, batch, step, owner);
+    };
+    let pending: Promise<void> | undefined;
+    try {
+      pending = pendingCompute(this.integratorSpec().needsStress === true ? this.model.compute(batch, { stress: true }) : this.model.compute(batch));
+    } catch (error) {
+      failed(error);
+    }
+    if (pending === undefined) {
+      batch.invalidateHostViews();
+      return undefined;
+    }
+    return pending.then(() => batch.invalidateHostViews(), failed);
   }
 
   #expandedParameters(batch: Batch): Record<string, Float64Array> {
@@ -545,8 +568,8 @@ export abstract class Dynamics {
     );
   }
 
-  /** Binds the native stepper to `batch` (once per batch) and computes the forces of the start positions. */
-  #prepare(batch: Batch, counter: StepCounter, owner: string): NativeStepperHandle {
+  /** Binds the native stepper to `batch` (once per batch); #computeStart then computes the start forces. */
+  #prepare(batch: Batch, counter: StepCounter): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
@@ -559,15 +582,6 @@ export abstract class Dynamics {
     }
     const stepper = this.#bound.stepper;
     stepper.stepCount = counter.value;
-    batch.commitHostViews();
-    // The model's own compute also prepares it for the batch (skin from the batch's units). Its failure
-    // from numbers that are not finite names the systems and the step, as a failure inside a step does.
-    try {
-      this.#computeStart(batch);
-    } catch (error) {
-      throw diagnoseBlowUp(error, batch, counter.value, owner);
-    }
-    batch.invalidateHostViews();
     return stepper;
   }
 

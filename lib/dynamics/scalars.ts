@@ -1,6 +1,7 @@
 // Per-system scalars for hooks: computed on first access within a dispatch and cached for the rest of it, so
 // hooks that never read them cost nothing.
 import { nativeBatchOf, type Batch } from '../data/index.js';
+import { HookmdTypeError } from '../errors.js';
 import type { EngineModel } from './engine-model.js';
 
 /** |det(cell)| of each system (0 for a system without a cell). */
@@ -89,6 +90,9 @@ export class SystemScalars {
     if (this.#stress === undefined) {
       const batch = this.#batch;
       if (this.#model !== undefined && !batch.resultValid('stress').every((valid) => valid === 1)) {
+        if (this.#model.asyncCompute === true) {
+          throw new HookmdTypeError('ASYNC_MODEL_STRESS', `scalars.stress: ${this.#model.name ?? 'the model'} computes asynchronously, so the stress must come with the step's compute: give the hook needs: ['stress']`, { field: 'stress' });
+        }
         // Only the energy and stress: the forces stay those the step computed.
         batch.commitHostViews();
         this.#model.compute(batch, { forces: false, stress: true });

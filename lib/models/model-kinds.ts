@@ -4,10 +4,11 @@
 import { Vocabulary } from '../vocabulary.js';
 
 /** The canonical name of each model kind (the `--model` prefix). */
-export type ModelKind = 'lj' | 'morse' | 'eam';
+export type ModelKind = 'lj' | 'morse' | 'eam' | 'onnx' | 'ipi';
 
 /**
- * Every spelling of each model kind, case-insensitive: `lj` (LennardJones), `morse` (Morse), `eam` (EAM).
+ * Every spelling of each model kind, case-insensitive: `lj` (LennardJones), `morse` (Morse), `eam` (EAM),
+ * `onnx` (OnnxModel), `ipi` (IpiModel, i-PI).
  *
  * @example
  * MODEL_KINDS.resolve('LennardJones'); // 'lj'
@@ -16,4 +17,6 @@ export const MODEL_KINDS: Vocabulary<ModelKind> = new Vocabulary<ModelKind>({
   lj: ['LennardJones', 'lennard-jones'],
   morse: ['Morse'],
   eam: ['EAM'],
+  onnx: ['OnnxModel'],
+  ipi: ['IpiModel'],
 });

@@ -25,6 +25,17 @@ describe('hookmd info', () => {
     expect(info.backend).toBe(requested === 'auto' ? (cuda.available ? 'cuda' : 'cpu') : requested);
   });
 
+  it('says whether onnxruntime-node (for OnnxModel) is installed, and which execution providers it offers', async () => {
+    const result = await runCli(['info', '--json']);
+    const info = JSON.parse(result.stdout) as { onnxruntime: { installed: boolean; version: string | null; providers: Array<{ name: string; available: boolean }>; hint: string | null } };
+    // onnxruntime-node is a devDependency, so it is installed wherever the tests run.
+    expect(info.onnxruntime.installed).toBe(true);
+    expect(info.onnxruntime.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(info.onnxruntime.providers).toContainEqual({ name: 'cpu', available: true });
+    const table = await runCli(['info']);
+    expect(table.stdout).toMatch(/\nonnx +\d+\.\d+\.\d+ \(providers: cpu/);
+  });
+
   it('prints a readable table without --json', async () => {
     const result = await runCli(['info', '--backend', 'cpu']);
     expect(result.code).toBe(0);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Batch, bulk, rattle, repeat } from '../../lib/data/index.js';
 import { writeExtxyz } from '../../lib/io/index.js';
+import { parseModelFlag, resolveModelEntry } from '../../lib/cli/model.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { Trainer } from '../../lib/training/index.js';
 import { ensureBuilt, runCli, workDir } from './run-cli.js';
@@ -76,6 +77,14 @@ sinks: [{ path: run.xyz }]
       expect(result.stderr, args.join(' ')).toBe('');
       expect(result.code).toBe(0);
     }
+  });
+
+  it('onnx and ipi models (issue 29) resolve through the same vocabulary, as --model and in a model file', () => {
+    expect(parseModelFlag('OnnxModel:lj.onnx,cutoff=8.5')).toEqual({ type: 'onnx', file: 'lj.onnx', cutoff: 8.5 });
+    expect(parseModelFlag('IPI:unix:hookmd,clients=2')).toEqual({ type: 'ipi', address: 'unix:hookmd', clients: 2 });
+    writeFileSync(join(dir, 'onnx-model.yaml'), 'type: ONNX\nfile: lj.onnx\ncutoff: 8.5\n');
+    // The model file's own file is relative to the model file, as an EAM table in it is.
+    expect(resolveModelEntry('onnx-model.yaml', dir)).toEqual({ type: 'onnx', file: join(dir, 'lj.onnx'), cutoff: 8.5 });
   });
 
   it('--optimizer names the choices when it knows none of a name', async () => {

@@ -83,7 +83,7 @@ export {
   standardMass,
   unitSystem,
 } from './data/index.js';
-export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
+export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, RattleOptions, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
 export { MOLECULES, molecule, surface } from './data/index.js';
 export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.js';
 

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 
 import { HookmdError, HookmdRangeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import type { BackendName, CpuSimd, NativeBinding, ThreadLimit } from './binding.js';
 import { CUDA_PACKAGE, cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary, PACKAGE_ROOT } from './locate.js';
 
@@ -86,6 +87,7 @@ export function parseBackendRequest(value: unknown, source: string): BackendRequ
  * choice is an error, since two addons cannot share objects.
  */
 export function configureNative(options: { backend?: BackendRequest }): void {
+  checkKeys('configureNative', options, ['backend'], '', { platform: 'backend', device: 'backend' });
   const request = parseBackendRequest(options.backend ?? 'auto', 'configureNative');
   if (loaded !== undefined && loaded.requested !== request) {
     throw new HookmdError(

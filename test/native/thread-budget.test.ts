@@ -82,7 +82,8 @@ describe('thread budget', () => {
   });
 
   it('without cgroup files, or with unreadable ones, the CPUs decide', () => {
-    for (const files of [{}, { 'proc/self/cgroup': '0::/x\n', 'sys/fs/cgroup/x/cpu.max': 'garbage\n' }]) {
+    const cases: Record<string, string>[] = [{}, { 'proc/self/cgroup': '0::/x\n', 'sys/fs/cgroup/x/cpu.max': 'garbage\n' }];
+    for (const files of cases) {
       const budget = decide(files);
       expect(budget.threads).toBe(CPUS);
       expect(['affinity', 'cores']).toContain(budget.limit);

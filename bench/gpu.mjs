@@ -16,7 +16,7 @@
 // Usage: node bench/gpu.mjs [--fire 65536] [--cells 64,10,20] [--seconds 2] [--backends cpu,cuda] [--rounds 1] [--fire-only]
 // Needs dist/ (npm run build), the CPU addon and, for the cuda rows, the CUDA build (npm run native:cmake) and
 // a GPU; without one it measures the cpu rows and says why.
-import { childMain, fmt, machineLine, markdownTable, parseArgs, runChild, sci, timed } from './lib/harness.mjs';
+import { childMain, fmt, machineLine, markdownTable, parseArgs, peakRssMiB, runChild, sci, timed } from './lib/harness.mjs';
 import { ljMeltBatch, ljMeltModel, rattledLj13 } from './lib/systems.mjs';
 
 const HOOK_EVERY = 100;
@@ -93,7 +93,7 @@ async function backendRun({ fire, cells, seconds, compareSmall, rounds, fireOnly
     construction.fromSystems = Math.min(construction.fromSystems, fromSystems.wallSeconds);
     construction.fromArrays = Math.min(construction.fromArrays, fromArrays.wallSeconds);
   }
-  if (fireOnly) return { backend: info.backend, device: info.device, kernels: info.kernels, fire: fireRun, general, construction };
+  if (fireOnly) return { backend: info.backend, device: info.device, kernels: info.kernels, fire: fireRun, general, construction, peakRssMiB: peakRssMiB() };
 
   const [big, small, hooked] = cells;
   const nve = async (size) => {
@@ -112,6 +112,7 @@ async function backendRun({ fire, cells, seconds, compareSmall, rounds, fireOnly
   return {
     backend: info.backend, device: info.device, kernels: info.kernels, fire: fireRun, general,
     construction, nveBig, nveSmall, hook: { atoms: hookBatch.numAtoms, plain: plain.rate, hooked: hookedRun.rate, ledger: hookedRun.ledger },
+    peakRssMiB: peakRssMiB(),
   };
 }
 
@@ -178,6 +179,7 @@ async function main() {
       `${small.steps === general.steps && small.meanEnergy === general.meanEnergy ? '; same steps and energies' : '; RESULTS DIFFER'}`, '≥ 3×']);
   }
   console.log(markdownTable(['workload', 'backend', 'rate', 'ledger per step', 'ratio', 'target (issue 25)'], rows, ['l', 'l', 'r', 'l', 'l', 'l']));
+  console.log(`\npeak RSS (host, each backend's process): ${runs.map((r) => `${r.backend} ${r.peakRssMiB.toFixed(1)} MiB`).join(', ')}`);
   console.log(`\nnode bench/gpu.mjs ${process.argv.slice(2).join(' ')}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 

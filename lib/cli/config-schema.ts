@@ -102,6 +102,13 @@ const budget: JsonSchema = count('Step budget: a system moves on to the next sta
 const fmax: JsonSchema = positive('Converged when the largest per-atom force is ≤ fmax (eV/Å in metal units); the system then moves on.');
 const dt = positive('Time step (fs in metal units, τ in lj; default 1 fs or 0.005 τ).');
 const temperature = nonNegative('Target temperature (K in metal units, ε/k_B in lj).');
+// Pressures and frictions are strings with their unit (lib/cli/quantity.ts checks them when the engines are
+// built); in lj units, where they are reduced, a bare number.
+const PRESSURE_UNITS = 'Pa, kPa, MPa, GPa, bar, kbar, atm or eV/A^3';
+const pressure = (what: string): JsonSchema => ({
+  description: `${what}, with its unit: "1 GPa", "1 bar", "0.0062 eV/A^3" (${PRESSURE_UNITS}). A bare number is refused in metal units (LAMMPS metal means bar, ASE eV/Å³); in lj units it is the only form (ε/σ³).`,
+  examples: ['1 bar', '1 GPa', '0.0062415 eV/A^3'],
+});
 
 // Initial velocities of an MD stage (LAMMPS's `velocity create`): systems arrive at rest from an optimizer.
 const velocities: JsonSchema = {
@@ -143,9 +150,9 @@ const cell: JsonSchema = {
   type: 'object',
   description: 'Relax each cell with its atoms (ASE FrechetCellFilter). A system converges when fmax holds and every |σ_ij + P·δ_ij| ≤ stress.',
   properties: {
-    pressure: { type: 'number', description: 'Target pressure P (eV/Å³ in metal units, as ASE’s scalar_pressure; 1 GPa = 0.0062415 eV/Å³; default 0).' },
+    pressure: pressure('Target pressure P (default 0)'),
     hydrostaticStrain: flag('Only scale the cell, keeping its shape (default false).'),
-    stress: positive('Stress convergence threshold (eV/Å³ in metal units; default fmax/100 per length unit).'),
+    stress: pressure('Stress convergence threshold (default fmax/100 per length unit, in eV/Å³)'),
   },
   additionalProperties: false,
 };
@@ -173,7 +180,10 @@ const STAGES: readonly JsonSchema[] = [
   stage('langevin', 'Langevin NVT (BAOAB).', {
     dt,
     temperature,
-    friction: nonNegative('Friction γ (1/fs in metal units, 1/τ in lj; default 0.01 /fs or 1 /τ).'),
+    friction: {
+      description: 'Friction γ with its unit: "0.01/fs" or "10/ps" (a bare number is refused in metal units); in lj units a bare number (1/τ). Default 0.01/fs, or 1 in lj.',
+      examples: ['0.01/fs', '10/ps'],
+    },
     seed: { type: 'integer', minimum: 0, description: 'Random seed (default 0).' },
     velocities,
   }, ['temperature', 'steps']),
@@ -187,7 +197,7 @@ const STAGES: readonly JsonSchema[] = [
   stage('npt', 'NPT: Nosé–Hoover chains and the Martyna–Tobias–Klein barostat (LAMMPS fix npt); orthorhombic cells.', {
     dt,
     temperature: positive('Target temperature (K in metal units, ε/k_B in lj).'),
-    pressure: { type: 'number', description: 'Target pressure (eV/Å³ in metal units, ε/σ³ in lj).' },
+    pressure: pressure('Target pressure'),
     tdamp: positive('Thermostat damping time (default 100·dt).'),
     pdamp: positive('Barostat damping time (default 1000·dt).'),
     couple: { enum: ['iso', 'aniso'], description: 'iso: the cell scales uniformly (default); aniso: each axis on its own.' },
@@ -280,7 +290,7 @@ export const CONFIG_SCHEMA: JsonSchema = {
   properties: {
     units: { enum: ['metal', 'lj'], description: 'Unit system of the input, the parameters and the outputs (default metal).' },
     backend: { enum: ['auto', 'cpu', 'mirror', 'cuda'], description: 'Native backend (default auto); --backend overrides it.' },
-    threads: { type: 'integer', minimum: 0, maximum: MAX_THREADS, description: 'CPU threads (0: every core); --threads overrides it.' },
+    threads: { type: 'integer', minimum: 0, maximum: MAX_THREADS, description: 'CPU threads (0: the CPUs this process may use); --threads overrides it.' },
     plugins: { type: 'array', description: 'ES modules imported before the hooks are built; they may call registerHookType.', items: text('Module path, relative to the config file.') },
     model: { $ref: '#/$defs/model' },
     input: text('extxyz file of input structures, relative to the config file; read as a stream.'),

@@ -1,6 +1,6 @@
 // `hookmd md <input>`: molecular dynamics of every structure of an extxyz file, all in one batch, for an
 // exact number of steps, with a trajectory, a log and the final frames.
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 
 import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
@@ -13,13 +13,16 @@ import { buildStageEngine } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
 import { closeModel } from './model.js';
-import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
+import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
+import { checkQuantityFlag } from './quantity.js';
 import { keepFramesOf, keepLogRowsOf } from './resume.js';
+import { driftFindings, emptyInputFinding, startEnergies, temperatureFindings, warningsOf } from './run-checks.js';
 import { addScaleOutOptions, checkResumable, resumeOutputs, scalingOut, type ScaleOutOptions } from './scale-out.js';
 import { InputSelection } from './selection.js';
-import { printSummary } from './summary.js';
+import { ENSEMBLE_TYPES, stageTypeParser } from './stage-types.js';
+import { finalExitCode, printSummary, type RunSummary } from './summary.js';
 import { viewHook } from './view.js';
 
 // 1 eV/Å³ in bar, the pressure unit LAMMPS's metal units print.
@@ -31,9 +34,11 @@ export interface MdOptions extends CommonOptions, ModelOptions, ScaleOutOptions 
   temperature?: number;
   dt?: number;
   steps: number;
-  friction?: number;
+  /** With its unit: '0.01/fs', '10/ps' (bare in lj units). */
+  friction?: string;
   tdamp?: number;
-  pressure?: number;
+  /** With its unit: '1bar', '1GPa', '0.0062eV/A^3' (bare in lj units). */
+  pressure?: string;
   pdamp?: number;
   couple?: 'iso' | 'aniso';
   seed: number;
@@ -71,6 +76,8 @@ function checkFlags(options: MdOptions): void {
   for (const [flag, path] of [['--traj', options.traj], ['--log', options.log], ['--out', options.out]] as const) {
     if (path !== undefined) checkOutputPath(path, flag);
   }
+  checkQuantityFlag('--pressure', options.pressure, 'pressure', options.units);
+  checkQuantityFlag('--friction', options.friction, 'friction', options.units);
 }
 
 /**
@@ -118,6 +125,9 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     const { ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed } = options;
     built = await model();
     const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, built, units);
+    // The start, to check the end against (run-checks.ts): temperatures, and energies for NVE's drift.
+    if (batch.numSystems > 0) await engine.model.compute(batch);
+    const start = { temperature: Float64Array.from(new SystemScalars(batch).temperature), energies: startEnergies(batch) };
     const traj = options.traj;
     if (traj !== undefined) {
       const resumed = options.resume === true ? { sink: new ExtxyzSink(traj, { units, append: true }), ownsSink: true } : { path: traj, units };
@@ -164,10 +174,10 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
       interrupt.signal.removeEventListener('abort', onSignal);
       progress.stop();
     }
+    // The final frames carry energy, forces and stress of their own positions (stress is not computed
+    // during the run unless something needs it), and the checks below read their energies.
+    if (batch.numSystems > 0) await engine.model.compute(batch, { stress: true });
     if (options.out !== undefined) {
-      // The final frames carry energy, forces and stress of their own positions (stress is not computed
-      // during the run unless something needs it).
-      if (batch.numSystems > 0) await engine.model.compute(batch, { stress: true });
       const ids = batch.read('systemId');
       const final = batch.toSystems().map((system, s) => {
         const stepped = { ...system, info: { ...system.info, step: steps } };
@@ -186,7 +196,14 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
         await writeExtxyz(options.out, final, { units });
       }
     }
-    printSummary({
+    const end = new SystemScalars(batch);
+    const reference = start.temperature.map((t) => Math.max(t, options.temperature ?? 0));
+    const warnings = warningsOf([
+      ...(systems.length === 0 ? [emptyInputFinding(input)] : []),
+      ...temperatureFindings(end.temperature, reference, units),
+      ...(ensemble === 'nve' ? driftFindings(start.energies, end.totalEnergy, units) : []),
+    ]);
+    const summary: RunSummary = {
       command: 'md',
       input,
       systems: batch.numSystems,
@@ -196,8 +213,10 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
       seconds: (performance.now() - started) / 1000,
       interrupted: interrupt.received ?? null,
       outputs: [options.traj, options.log, options.out].filter((path): path is string => path !== undefined),
-    }, options);
-    return interrupt.exitCode ?? 0;
+      warnings,
+    };
+    printSummary(summary, options);
+    return finalExitCode(summary, interrupt.exitCode, options.strict);
   } finally {
     live?.close();
     await closeModel(built);
@@ -211,13 +230,13 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .command('md')
     .description('molecular dynamics of every structure of an extxyz file, in one batch')
     .argument('<input>', 'extxyz file of structures (velocities from ASE momenta when present), or a POSCAR, CIF or LAMMPS data file')
-    .addOption(new Option('--ensemble <name>', 'nve (velocity Verlet), langevin (BAOAB), nhc (Nosé–Hoover chain) or npt (MTK barostat, as LAMMPS fix npt)').choices(['nve', 'langevin', 'nhc', 'npt']).default('nve'))
+    .option('--ensemble <name>', 'nve (VelocityVerlet), langevin (BAOAB), nhc (NoseHooverChain) or npt (MTK barostat, as LAMMPS fix npt), any case', stageTypeParser(ENSEMBLE_TYPES, (message) => new InvalidArgumentError(message)), 'nve')
     .option('--temperature <T>', 'thermostat target, and initial velocities when the input has none (K in metal units)', parse.nonNegative)
     .option('--dt <dt>', 'time step (default 1 fs in metal units, 0.005 τ in lj)', parse.positive)
     .option('--steps <n>', 'steps to run', parse.count, 1000)
-    .option('--friction <gamma>', 'Langevin friction (default 0.01 /fs in metal units, 1 /τ in lj)', parse.nonNegative)
+    .option('--friction <gamma>', 'Langevin friction with its unit: 0.01/fs or 10/ps (default 0.01/fs; a bare number in lj units, default 1/τ)')
     .option('--tdamp <t>', 'Nosé–Hoover damping time (default 100·dt)', parse.positive)
-    .option('--pressure <P>', 'npt: target pressure (eV/Å³ in metal units: 1 bar = 6.2415e-7 eV/Å³; ε/σ³ in lj)', parse.finite)
+    .option('--pressure <P>', 'npt: target pressure with its unit: 1bar, 1GPa, 0.0062eV/A^3 (Pa, kPa, MPa, GPa, bar, kbar, atm, eV/A^3; a bare number in lj units, ε/σ³)')
     .option('--pdamp <t>', 'npt: barostat damping time (default 1000·dt)', parse.positive)
     .addOption(new Option('--couple <style>', 'npt: iso scales the cell uniformly, aniso each axis (orthorhombic cells)').choices(['iso', 'aniso']))
     .option('--seed <n>', 'random seed for velocities and the Langevin noise', parse.nonNegativeInteger, 0)
@@ -229,5 +248,6 @@ export function registerMd(program: Command, done: (code: number) => void): void
   addModelOptions(command);
   addScaleOutOptions(command);
   addCommonOptions(command);
+  addStrictOption(command);
   command.action(async (input: string, options: MdOptions) => done(await md(input, options)));
 }

@@ -1,10 +1,12 @@
-// Models from the command line (`--model lj:epsilon=1,sigma=1,cutoff=2.5`), from a `--model-config`
-// file, or from the `model` section of a run config. All three are checked against MODEL_SCHEMA first,
-// so a bad parameter is reported where the user wrote it.
+// Models from the command line (`--model lj:epsilon=1,sigma=1,cutoff=2.5`), from a model file
+// (`--model-config`, `--model fitted.json`, or `model: fitted.json` in a run config), or from the `model`
+// section of a run config. All are checked against MODEL_SCHEMA first, so a bad parameter is reported
+// where the user wrote it. Model type names are resolved through MODEL_KINDS (lib/models/model-kinds.ts),
+// so `lj`, `LennardJones` and `LJ` are one kind everywhere, as in Trainer configs.
 import { isHookmdError } from '../errors.js';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
-import { EAM, IpiModel, LennardJones, Morse, OnnxModel, type EAMOptions, type IpiModelOptions, type Model, type OnnxModelOptions } from '../models/index.js';
+import { EAM, IpiModel, LennardJones, MODEL_KINDS, Morse, OnnxModel, type EAMOptions, type IpiModelOptions, type Model, type OnnxModelOptions } from '../models/index.js';
 import { configError, describeProblems, loadConfigFile, parsePath } from './config-file.js';
 import { MODEL_SCHEMA } from './config-schema.js';
 import { formatPath, validateSchema, type PathSegment } from './json-schema.js';
@@ -16,22 +18,36 @@ function parseValue(text: string): number | boolean | string {
   return text.trim() !== '' && Number.isFinite(number) ? number : text;
 }
 
+/** True for a `--model` value that names a model file (`fitted.json`, `model.yaml`) rather than a spec. */
+export function isModelFile(spec: string): boolean {
+  return !spec.includes(':') && /\.(json|ya?ml)$/i.test(spec);
+}
+
+/** Rewrites a model description's `type` to its canonical name (`LennardJones` → `lj`); others stay for the schema to report. */
+export function canonicalModel(model: unknown): void {
+  if (model === null || typeof model !== 'object' || Array.isArray(model)) return;
+  const entry = model as Record<string, unknown>;
+  entry.type = MODEL_KINDS.resolve(entry.type) ?? entry.type;
+}
+
 // The parameter that a model type's first item names when it has no `key=`: `eam:Cu_u3.eam`,
 // `onnx:model.onnx,cutoff=5`, `ipi:unix:NAME,clients=4`.
 const LEADING_PARAMETER: Readonly<Record<string, string>> = { eam: 'file', onnx: 'file', ipi: 'address' };
 
 /**
  * Parses `--model type:key=value,…` into a model config and validates it; `eam:<file>` is short for
- * `eam:file=<file>`, `onnx:<file>,…` for `onnx:file=<file>,…` and `ipi:<address>,…` for `ipi:address=<address>,…`.
+ * `eam:file=<file>`, `onnx:<file>,…` for `onnx:file=<file>,…` and `ipi:<address>,…` for
+ * `ipi:address=<address>,…`. The type is any spelling of a model kind (`lj`, `LennardJones`, `EAM`, `ONNX`).
  *
  * @example
  * parseModelFlag('lj:epsilon=1,sigma=1,cutoff=2.5'); // { type: 'lj', epsilon: 1, sigma: 1, cutoff: 2.5 }
- * parseModelFlag('eam:Cu_u3.eam');                   // { type: 'eam', file: 'Cu_u3.eam' }
+ * parseModelFlag('EAM:Cu_u3.eam');                   // { type: 'eam', file: 'Cu_u3.eam' }
  * parseModelFlag('ipi:unix:hookmd,clients=4');       // { type: 'ipi', address: 'unix:hookmd', clients: 4 }
  */
 export function parseModelFlag(spec: string): ModelConfig {
   const colon = spec.indexOf(':');
-  const type = colon < 0 ? spec : spec.slice(0, colon);
+  const written = colon < 0 ? spec : spec.slice(0, colon);
+  const type = MODEL_KINDS.resolve(written) ?? written;
   const config: Record<string, unknown> = { type };
   const body = colon < 0 ? '' : spec.slice(colon + 1);
   const items = body === '' ? [] : body.split(',');
@@ -49,10 +65,26 @@ export function parseModelFlag(spec: string): ModelConfig {
   return config as ModelConfig;
 }
 
-/** Loads and validates a `--model-config` file (YAML or JSON). */
+/** Loads and validates a model file (YAML or JSON: `--model-config`, or what `hookmd fit --out` wrote). */
 export function loadModelFile(file: string): { config: ModelConfig; locate: (path: readonly PathSegment[]) => string } {
-  const { value, locate } = loadConfigFile<ModelConfig>(file, MODEL_SCHEMA);
+  const { value, locate } = loadConfigFile<ModelConfig>(file, MODEL_SCHEMA, canonicalModel);
   return { config: value, locate };
+}
+
+/**
+/**
+ * The `model` of a run config as the schema should see it: a path (relative to the config) becomes the
+ * model file's content, with the file it names (EAM tables, an ONNX model) made absolute, since it is
+ * relative to the model file; a description gets its canonical type.
+ */
+export function resolveModelEntry(model: unknown, baseDir: string): unknown {
+  if (typeof model !== 'string') {
+    canonicalModel(model);
+    return model;
+  }
+  const file = resolve(baseDir, model);
+  const { config } = loadModelFile(file);
+  return 'file' in config && typeof config.file === 'string' ? { ...config, file: resolve(dirname(file), config.file) } : config;
 }
 
 /**

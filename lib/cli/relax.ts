@@ -1,6 +1,6 @@
 // `hookmd relax <input>`: relax every structure of an extxyz file. Structures stream through a batch that
 // is refilled as they converge, and leave for the outputs in input order.
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 
 import type { System } from '../data/index.js';
 import type { DynamicsHookContext, StreamSink } from '../dynamics/index.js';
@@ -11,14 +11,16 @@ import { buildPipeline } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
 import { closeModel } from './model.js';
-import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
+import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening, openOutputSink } from './paths.js';
 import { keepLogRowsOf } from './resume.js';
 import type { StageConfig } from './run-config.js';
 import { STREAM_DEFAULTS } from './run-config.js';
 import { addScaleOutOptions, checkResumable, openAppendSink, selectStreamInput, withoutInterrupted, type ScaleOutOptions } from './scale-out.js';
 import { runStreamJob } from './stream-job.js';
-import { printSummary } from './summary.js';
+import { checkQuantityFlag } from './quantity.js';
+import { OPTIMIZER_TYPES, stageTypeParser } from './stage-types.js';
+import { finalExitCode, printSummary } from './summary.js';
 import { viewHook } from './view.js';
 
 /** Flags of `hookmd relax`. */
@@ -27,9 +29,11 @@ export interface RelaxOptions extends CommonOptions, ModelOptions, ScaleOutOptio
   optimizer: 'fire' | 'fire2' | 'gd' | 'lbfgs';
   stepSize?: number;
   cell?: boolean;
-  pressure?: number;
+  /** With its unit: '1GPa', '1bar', '0.0062eV/A^3' (bare in lj units). */
+  pressure?: string;
   hydrostatic?: boolean;
-  smax?: number;
+  /** With its unit, as --pressure. */
+  smax?: string;
   maxSteps: number;
   out: string;
   zarr?: string;
@@ -60,6 +64,8 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
     for (const [flag, given] of [['--pressure', options.pressure], ['--hydrostatic', options.hydrostatic], ['--smax', options.smax]] as const) {
       if (given !== undefined && options.cell !== true) throw configError([`${flag}: only with --cell`]);
     }
+    checkQuantityFlag('--pressure', options.pressure, 'pressure', options.units);
+    checkQuantityFlag('--smax', options.smax, 'pressure', options.units);
     const model = modelSpec(options);
     checkOutputPath(options.out, '--out');
     if (options.zarr !== undefined) checkOutputPath(options.zarr, '--zarr');
@@ -72,7 +78,7 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
     if (options.log !== undefined && selection !== undefined && options.resume === true) await keepLogRowsOf(options.log, '--log', selection.done);
     applyRuntime(options);
     const cell = options.cell === true
-      ? { cell: { pressure: options.pressure ?? 0, hydrostaticStrain: options.hydrostatic === true, ...(options.smax === undefined ? {} : { stress: options.smax }) } }
+      ? { cell: { pressure: options.pressure, hydrostaticStrain: options.hydrostatic === true, stress: options.smax } }
       : {};
     const stage: StageConfig = { type: options.optimizer, fmax: options.fmax, ...(options.stepSize === undefined ? {} : { stepSize: options.stepSize }), ...cell };
     built = await model();
@@ -106,7 +112,7 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
       progressInterval: options.progressInterval,
     }, interrupt);
     printSummary(summary, options);
-    return interrupt.exitCode ?? 0;
+    return finalExitCode(summary, interrupt.exitCode, options.strict);
   } finally {
     live?.close();
     await closeModel(built);
@@ -121,12 +127,12 @@ export function registerRelax(program: Command, done: (code: number) => void): v
     .description('relax every structure of an extxyz file, streamed through a refilled batch')
     .argument('<input>', 'extxyz file of structures, or a POSCAR, CIF or LAMMPS data file')
     .option('--fmax <f>', 'converged when every |F| ≤ f (eV/Å in metal units)', parse.positive, 0.05)
-    .addOption(new Option('--optimizer <name>', 'optimizer').choices(['fire', 'fire2', 'gd', 'lbfgs']).default('fire'))
+    .option('--optimizer <name>', 'optimizer: fire (FIRE), fire2 (FIRE2), gd (GradientDescent) or lbfgs (LBFGS), any case', stageTypeParser(OPTIMIZER_TYPES, (message) => new InvalidArgumentError(message)), 'fire')
     .option('--step-size <s>', 'gd: x += s·F (default 0.01 Å²/eV; lj units need a smaller one, e.g. 0.002)', parse.positive)
     .option('--cell', 'relax each cell too (ASE FrechetCellFilter); converged when fmax and the stress both hold')
-    .option('--pressure <P>', 'with --cell: target pressure (eV/Å³ in metal units; 1 GPa = 0.0062415 eV/Å³)', parse.finite)
+    .option('--pressure <P>', 'with --cell: target pressure with its unit: 1GPa, 1bar, 0.0062eV/A^3 (Pa, kPa, MPa, GPa, bar, kbar, atm, eV/A^3; a bare number in lj units)')
     .option('--hydrostatic', 'with --cell: only scale each cell, keeping its shape')
-    .option('--smax <s>', 'with --cell: converged when every |σ_ij + P·δ_ij| ≤ s (default fmax/100 per length unit)', parse.positive)
+    .option('--smax <s>', 'with --cell: converged when every |σ_ij + P·δ_ij| ≤ s, with its unit as --pressure (default fmax/100 per length unit, in eV/Å³)')
     .option('--max-steps <n>', 'a structure leaves, unconverged, after n steps', parse.count, 1000)
     .option('-o, --out <file>', 'relaxed structures (extxyz), in input order (with --resume: in the order they finish)', 'relaxed.extxyz')
     .option('--zarr <dir>', 'also write them to a Zarr v3 store (a new directory)')
@@ -137,5 +143,6 @@ export function registerRelax(program: Command, done: (code: number) => void): v
   addModelOptions(command);
   addScaleOutOptions(command);
   addCommonOptions(command);
+  addStrictOption(command);
   command.action(async (input: string, options: RelaxOptions) => done(await relax(input, options)));
 }

@@ -26,10 +26,11 @@ export interface StageConfig {
 
 /** `cell` of an optimizer stage: relax the cell too, toward pressure P. */
 export interface CellConfig {
-  readonly pressure?: number;
+  /** Target pressure with its unit (`'1 GPa'`); a bare number only in lj units. */
+  readonly pressure?: string | number;
   readonly hydrostaticStrain?: boolean;
-  /** Stress convergence threshold; default fmax/100 per length unit. */
-  readonly stress?: number;
+  /** Stress convergence threshold with its unit (`'0.01 GPa'`); default fmax/100 per length unit. */
+  readonly stress?: string | number;
 }
 
 /** One entry of `sinks`. */

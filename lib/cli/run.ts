@@ -10,13 +10,14 @@ import { CONFIG_SCHEMA } from './config-schema.js';
 import { buildPipeline } from './engines.js';
 import { loadPlugins, registerConfigHooks } from './hooks.js';
 import { Interrupt } from './interrupt.js';
-import { buildModel, closeModel } from './model.js';
-import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
+import { buildModel, closeModel, resolveModelEntry } from './model.js';
+import { addCommonOptions, addStrictOption, applyRuntime, type CommonOptions } from './options.js';
 import { checkInputFile, checkOutputPath, openSinks } from './paths.js';
 import { STREAM_DEFAULTS, type RunConfig, type SinkConfig } from './run-config.js';
 import { addScaleOutOptions, checkResumable, openAppendSink, selectStreamInput, withoutInterrupted, type ScaleOutOptions } from './scale-out.js';
+import { STAGE_TYPES } from './stage-types.js';
 import { runStreamJob } from './stream-job.js';
-import { printSummary } from './summary.js';
+import { finalExitCode, printSummary } from './summary.js';
 import { viewHook } from './view.js';
 
 /** Flags of `hookmd run`. */
@@ -37,13 +38,13 @@ export async function run(file: string, options: RunOptions, interrupt: Interrup
   // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
   let built: Model | undefined;
   try {
-    const loaded = loadConfigFile<RunConfig>(file, CONFIG_SCHEMA);
-    const { locate } = loaded;
-    const config = overrides === undefined ? loaded.value : { ...loaded.value, sinks: overrides.sinks };
-    const units = config.units ?? 'metal';
     // What a config reads lives next to it (as a Trainer config's data does); what the run writes goes to
     // the working directory, like the outputs named on a command line.
     const baseDir = dirname(resolve(file));
+    const loaded = loadConfigFile<RunConfig>(file, CONFIG_SCHEMA, (value) => canonicalNames(value, baseDir));
+    const { locate } = loaded;
+    const config = overrides === undefined ? loaded.value : { ...loaded.value, sinks: overrides.sinks };
+    const units = config.units ?? 'metal';
     const input = overrides?.input ?? relative(process.cwd(), resolve(baseDir, config.input));
     checkInputFile(input, `${locate(['input'])}: input`, overrides?.input ?? config.input);
     const hookEntries = config.hooks ?? [];
@@ -85,15 +86,39 @@ export async function run(file: string, options: RunOptions, interrupt: Interrup
       outputs: [...(config.sinks ?? []).map((sink) => sink.path), ...hookFiles.map(([path]) => path)],
       stream,
       selection,
+      targetTemperature: thermostatTarget(config.stages),
       quiet: options.quiet,
       progressInterval: options.progressInterval,
     }, interrupt);
     printSummary(summary, options);
-    return interrupt.exitCode ?? 0;
+    return finalExitCode(summary, interrupt.exitCode, options.strict);
   } finally {
     live?.close();
     await closeModel(built);
     interrupt.dispose();
+  }
+}
+
+/** The highest temperature a stage of the pipeline thermostats to, if any stage does. */
+function thermostatTarget(stages: RunConfig['stages']): number | undefined {
+  const targets = stages.flatMap((stage) => (typeof stage.temperature === 'number' ? [stage.temperature] : []));
+  return targets.length === 0 ? undefined : Math.max(...targets);
+}
+
+/**
+ * Model and stage type names in any of their spellings (`LennardJones`, `FIRE`) become the canonical ones
+ * the schema lists, and `model: fitted.json` becomes that model file's content.
+ */
+function canonicalNames(config: unknown, baseDir: string): void {
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) return;
+  const entries = config as Record<string, unknown>;
+  if ('model' in entries) entries.model = resolveModelEntry(entries.model, baseDir);
+  if (!Array.isArray(entries.stages)) return;
+  for (const stage of entries.stages as unknown[]) {
+    if (stage !== null && typeof stage === 'object') {
+      const entry = stage as Record<string, unknown>;
+      entry.type = STAGE_TYPES.resolve(entry.type) ?? entry.type;
+    }
   }
 }
 
@@ -105,5 +130,6 @@ export function registerRun(program: Command, done: (code: number) => void): voi
     .argument('<config>', 'config file (.yaml, .yml or .json)');
   addScaleOutOptions(command);
   addCommonOptions(command);
+  addStrictOption(command);
   command.action(async (file: string, options: RunOptions) => done(await run(file, options)));
 }

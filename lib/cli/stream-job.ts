@@ -9,6 +9,7 @@ import { countFrames } from './frame-count.js';
 import type { Interrupt } from './interrupt.js';
 import { createProgress, progressMode } from './progress.js';
 import type { StreamConfig, UnitsName } from './run-config.js';
+import { emptyInputFinding, systemTemperatures, temperatureFindings, warningsOf, type Finding } from './run-checks.js';
 import type { InputSelection } from './selection.js';
 import type { RunSummary } from './summary.js';
 
@@ -28,6 +29,11 @@ export interface StreamJob {
   selection?: InputSelection;
   quiet?: boolean;
   progressInterval: number;
+  /**
+   * The highest thermostat target of the pipeline's stages, when it has any: a system that leaves hotter
+   * than TEMPERATURE_FACTOR times it flags the run (run-checks.ts).
+   */
+  targetTemperature?: number;
 }
 
 /**
@@ -47,9 +53,16 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
   let step = 0;
   // The largest force in the batch, as of the last progress report.
   let detail: string | undefined;
-  // A sink of its own counts the systems as they leave, for the progress bar and the summary.
+  const findings: Finding[] = [];
+  const target = job.targetTemperature;
+  // A sink of its own counts the systems as they leave, for the progress bar and the summary, and checks
+  // their temperature against the pipeline's thermostats.
   const counter: StreamSink = {
     write(leaving: readonly System[]): void {
+      if (target !== undefined) {
+        const name = (s: number): string => `system ${String(leaving[s].info?.systemId ?? '?')} of the input`;
+        findings.push(...temperatureFindings(systemTemperatures(leaving, job.units), leaving.map(() => target), job.units, name));
+      }
       done += leaving.length;
       converged += leaving.filter((system) => system.info?.converged === true).length;
       progress.update({ done, step, converged, detail });
@@ -89,6 +102,7 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
     progress.stop();
   }
   for (const file of job.staged) await file.commit(job.command);
+  if (inSource === 0) findings.push(emptyInputFinding(job.input));
   return {
     command: job.command,
     input: job.input,
@@ -99,5 +113,6 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
     seconds: (performance.now() - started) / 1000,
     interrupted: interrupt.received ?? null,
     outputs: job.outputs,
+    warnings: warningsOf(findings),
   };
 }

@@ -3,6 +3,7 @@
 // reaches native code unchecked. The loops run over typed arrays only, so 65,536 clusters check in
 // milliseconds.
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { isAtomicNumber, standardMass } from './elements.js';
 import { checkAtomCount } from './limits.js';
 import type { UnitSystem } from './units.js';
@@ -106,6 +107,8 @@ export function checkBatchArrays(arrays: BatchArrays, units: UnitSystem, where: 
       value: arrays === null ? 'null' : typeof arrays,
     });
   }
+  // A misspelt array is an error, not a field silently left at its default (as for every option).
+  checkKeys(where, arrays, ['positions', 'atomicNumbers', 'numAtomsPerSystem', 'cell', 'pbc', 'masses', 'velocities']);
   const counts = requireType<Int32Array>(arrays, 'numAtomsPerSystem', Int32Array, 'one atom count per system', where);
   const numSystems = counts.length;
   const ptr = new Int32Array(numSystems + 1);

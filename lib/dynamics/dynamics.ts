@@ -18,7 +18,7 @@ import { frozenPerSystem } from './degrees-of-freedom.js';
 import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
-import { expandParameter, type IntegratorSpec, type PerSystem } from './parameters.js';
+import { expandParameter, isStatus, type IntegratorSpec, type PerSystem } from './parameters.js';
 import type { RunOptions, RunResult } from './result.js';
 import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type StreamResult } from './stream-options.js';
 import { StreamOutput } from './stream-output.js';
@@ -55,6 +55,13 @@ export interface DynamicsOptions {
 
 // The options every engine takes; each subclass adds its own.
 const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exitStatus'];
+// ASE's keywords for the same engine parameters, where folding case and `_` does not find the hookmd name.
+const ASE_KEYWORDS: Readonly<Record<string, string>> = { timestep: 'dt', astart: 'alphaStart', fa: 'fAlpha', taut: 'tdamp', ttime: 'tdamp', calculator: 'model', calc: 'model' };
+
+// run(batch, { fmax }) reads as ASE's opt.run(fmax=…), but fmax belongs to the engine's convergence: taken
+// for a run option it would be ignored and the run would go all its steps unconverged.
+const FMAX_ADVICE = 'fmax is a convergence criterion of the engine: new FIRE({ model, convergence: ConvergenceHook.fromFmax(0.01) })';
+const RUN_ALIASES = { fmax: FMAX_ADVICE, maxSteps: 'steps', nsteps: 'steps' };
 
 // The longest stretch run() spends in native code before it lets the event loop turn.
 const CHUNK_BUDGET_SECONDS = 0.02;
@@ -109,15 +116,17 @@ export abstract class Dynamics {
   /** `known` lists the options the subclass takes beyond those of every engine; any other key is UNKNOWN_OPTION. */
   protected constructor(options: DynamicsOptions, known: readonly string[] = []) {
     const owner = this.constructor.name;
-    checkKeys(owner, options, [...DYNAMICS_KEYS, ...known]);
+    const keys = [...DYNAMICS_KEYS, ...known];
+    checkKeys(owner, options, keys, '', Object.fromEntries(Object.entries(ASE_KEYWORDS).filter(([, key]) => keys.includes(key))));
     const model = options.model;
     if (model === null || typeof model !== 'object' || typeof model.compute !== 'function') {
       throw new HookmdTypeError('INVALID_MODEL', `${owner}: model must be a model object with compute(batch)`, { field: 'model' });
     }
     this.model = model;
     this.exitStatus = options.exitStatus ?? 1;
-    if (!Number.isInteger(this.exitStatus)) {
-      throw new HookmdRangeError('INVALID_EXIT_STATUS', `${owner}: exitStatus must be an integer, got ${this.exitStatus}`, {
+    // Statuses are int32 words in native code: a larger exitStatus would wrap there.
+    if (!isStatus(this.exitStatus)) {
+      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: exitStatus must be an integer in the int32 range [-2147483648, 2147483647], got ${this.exitStatus}`, {
         field: 'exitStatus',
         value: this.exitStatus,
       });
@@ -272,7 +281,7 @@ export abstract class Dynamics {
    */
   async run(batch: Batch, options: RunOptions): Promise<RunResult> {
     const owner = `${this.constructor.name}.run`;
-    const steps = this.#checkRun(batch, options);
+    const steps = this.#checkRun(batch, options, false);
     const signal = options.signal;
     const release = acquireBatch(batch, owner);
     try {
@@ -344,7 +353,7 @@ export abstract class Dynamics {
 
   /** `run()` without awaiting: an async hook is an ASYNC_HOOK_IN_SYNC_RUN error. */
   runSync(batch: Batch, options: Omit<RunOptions, 'signal'>): RunResult {
-    const steps = this.#checkRun(batch, options);
+    const steps = this.#checkRun(batch, options, true);
     const owner = `${this.constructor.name}.runSync`;
     if (this.model.asyncCompute === true) {
       throw new HookmdTypeError('ASYNC_MODEL_IN_SYNC_RUN', `${owner}: ${this.model.name ?? 'the model'} computes asynchronously; use await run()`, { field: 'model' });
@@ -412,7 +421,7 @@ export abstract class Dynamics {
    * await fire.runStream(readManyStructures(), { sinks: [sink], maxAtoms: 4096, units: 'lj' });
    */
   async runStream(source: SystemSource, options: StreamOptions): Promise<StreamResult> {
-    const opts = checkStreamOptions(options);
+    const opts = checkStreamOptions(options, `${this.constructor.name}.runStream`, { fmax: FMAX_ADVICE, steps: 'a stream runs until its source is empty: maxSteps caps the steps of each system' });
     const input = new StreamSource(source);
     const output = new StreamOutput(opts.sinks, opts.restoreOrder);
     const counter = this.#startCounter();
@@ -562,10 +571,12 @@ export abstract class Dynamics {
     return expanded;
   }
 
-  #checkRun(batch: Batch, options: RunOptions | Omit<RunOptions, 'signal'>): number {
-    const owner = `${this.constructor.name}.run`;
+  #checkRun(batch: Batch, options: RunOptions | Omit<RunOptions, 'signal'>, sync: boolean): number {
+    const owner = `${this.constructor.name}.${sync ? 'runSync' : 'run'}`;
     if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', `${owner}: batch must be a Batch`, { field: 'batch' });
-    const steps = options?.steps;
+    if (sync) checkKeys(owner, options, ['steps', 'keepStatus'], '', { ...RUN_ALIASES, signal: 'runSync cannot be aborted: await run(batch, { steps, signal })' });
+    else checkKeys(owner, options, ['steps', 'signal', 'keepStatus'], '', RUN_ALIASES);
+    const steps = options.steps;
     if (!Number.isSafeInteger(steps) || steps < 0) {
       throw new HookmdRangeError('INVALID_STEPS', `${owner}: steps must be a safe integer ≥ 0, got ${steps}`, { field: 'steps', value: steps });
     }
@@ -623,8 +634,8 @@ function sourceStatus(batch: Batch, offset: number, systems: readonly System[]):
   systems.forEach((system, k) => {
     const status = system.info?.status;
     if (status === undefined) return;
-    if (!Number.isSafeInteger(status)) {
-      throw new HookmdTypeError('INVALID_STATUS', `runStream: info.status of a source system must be an integer, got ${String(status)}`, {
+    if (!isStatus(status)) {
+      throw new HookmdTypeError('INVALID_STATUS', `runStream: info.status of a source system must be an integer in the int32 range, got ${String(status)}`, {
         field: 'info.status',
         value: status,
       });

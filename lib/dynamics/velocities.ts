@@ -32,7 +32,7 @@ export interface VelocityOptions {
  */
 export function initializeVelocities(batch: Batch, options: VelocityOptions): void {
   if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', 'initializeVelocities: batch must be a Batch', { field: 'batch' });
-  checkKeys('initializeVelocities', options, ['temperature', 'seed', 'removeDrift', 'exact', 'frozen']);
+  checkKeys('initializeVelocities', options, ['temperature', 'seed', 'removeDrift', 'exact', 'frozen'], '', { stationary: 'removeDrift' });
   checkParameter('initializeVelocities', 'temperature', options.temperature, 'nonNegative');
   checkParameter('initializeVelocities', 'seed', options.seed ?? 0, 'integer≥0');
   const temperature = expandParameter('initializeVelocities', 'temperature', options.temperature, batch.numSystems);

@@ -19,3 +19,5 @@ export { onnxRuntimeStatus } from './onnx-runtime.js';
 export type { OnnxProvider, OnnxRuntimeStatus } from './onnx-runtime.js';
 export type { MorseOptions, MorsePairParameters } from './morse.js';
 export type { NativeNeighborStats, NativePotential } from '../native/models-binding.js';
+export { MODEL_KINDS } from './model-kinds.js';
+export type { ModelKind } from './model-kinds.js';

@@ -8,6 +8,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import type { Batch } from '../data/index.js';
 import { checkKeys } from '../option-keys.js';
+import { computeRequest } from './compute-options.js';
 import { IpiClient, IpiClientError, type IpiTask } from './ipi-client.js';
 import type { ForceData } from './ipi-protocol.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
@@ -216,8 +217,7 @@ export class IpiModel implements Model {
     if (batch.units.name !== 'metal') {
       throw new HookmdTypeError('UNITS_MISMATCH', `${owner}: i-PI clients work in atomic units, which hookmd converts from metal units only; the batch is in ${batch.units.name} units`, { field: 'units', value: batch.units.name });
     }
-    const forces = options.forces ?? true;
-    const stress = options.stress ?? false;
+    const { forces, stress } = computeRequest(this.name, options);
     const tasks = this.#tasks(batch);
     const results = await this.#evaluate(tasks, owner);
     const ptr = batch.ptr;

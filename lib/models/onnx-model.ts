@@ -6,6 +6,7 @@ import type { Batch } from '../data/index.js';
 import { activeBackend, addBackendNote } from '../native/index.js';
 import type { NativeNeighborStats } from '../native/models-binding.js';
 import { checkKeys } from '../option-keys.js';
+import { computeRequest } from './compute-options.js';
 import { GRAPH_INPUTS, GraphInputs, type GraphFloat, type GraphInputName } from './graph-inputs.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
 import { loadOnnxRuntime, onnxProviders, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
@@ -249,8 +250,7 @@ export class OnnxModel implements Model {
   async #compute(batch: Batch, options: ComputeOptions): Promise<void> {
     const owner = `${this.name}.compute`;
     if (this.#closed) throw new HookmdError('MODEL_CLOSED', `${owner}: the model was closed`, { field: 'model' });
-    const forces = options.forces ?? true;
-    const stress = options.stress ?? false;
+    const { forces, stress } = computeRequest(this.name, options);
     if (stress && !this.#modelOutputs.has('stress')) {
       throw new HookmdTypeError('STRESS_UNAVAILABLE', `${owner}: the stress was asked for, but the model has no stress output (map one with the outputs option)`, { field: 'stress' });
     }

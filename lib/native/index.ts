@@ -6,6 +6,7 @@ export {
   getThreads,
   injectBinding,
   loadBinding,
+  MAX_THREADS,
   PACKAGE_ROOT,
   parseBackendRequest,
   setThreads,
@@ -21,6 +22,9 @@ export type {
   NativeBinding,
   NativeFieldArrays,
   NativeFieldName,
+  NativeThreadBudget,
+  NativeThreadLimit,
   ReduceOp,
+  ThreadLimit,
   TransferStats,
 } from './binding.js';

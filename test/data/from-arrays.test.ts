@@ -110,5 +110,8 @@ describe('Batch.fromArrays', () => {
     refuse(velocity, 'INVALID_VELOCITIES', /velocities\[0\]\[0\] \(system 0\) is -Infinity/);
     refuse({ ...good(), cell: new Float64Array(9) }, 'LENGTH_MISMATCH', /cell has 9 entries, expected 27/);
     refuse(good(), 'INVALID_OPTIONS', /options must be an object/, 'lj');
+    const { positions, ...rest } = good();
+    refuse({ ...rest, positons: positions }, 'UNKNOWN_OPTION', /unknown option positons \(did you mean positions\?\)/);
+    refuse(good(), 'UNKNOWN_OPTION', /unknown option unit \(did you mean units\?\)/, { unit: 'lj' });
   });
 });

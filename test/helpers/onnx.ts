@@ -10,7 +10,8 @@ const SCRIPT = resolve(import.meta.dirname, '../../scripts/make-onnx-models.py')
 const PYTHONS = ['/usr/bin/python3', 'python3'];
 
 const onnxPython = PYTHONS.find((python) => spawnSync(python, ['-c', 'import onnx, numpy'], { stdio: 'ignore' }).status === 0);
-const ortInstalled = ((): boolean => {
+/** Whether onnxruntime-node (an optional peer dependency) can be imported here. */
+export const ortInstalled: boolean = ((): boolean => {
   try {
     createRequire(import.meta.url).resolve('onnxruntime-node');
     return true;

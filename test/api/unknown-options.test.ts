@@ -61,6 +61,10 @@ type Call = () => unknown;
 const CASES: Record<string, [Call, string, string]> = {
   'Batch#registerField(spec)': [() => batch().registerField('charge', { per: 'atom', component: 1 } as never), 'component', 'components'],
   'Batch.fromSystems(options)': [() => Batch.fromSystems([dimer], { unit: 'lj' } as never), 'unit', 'units'],
+  'Batch.fromArrays(options)': [
+    () => Batch.fromArrays({ positions: Float64Array.of(0, 0, 0, 1.1, 0, 0), atomicNumbers: Int32Array.of(18, 18), numAtomsPerSystem: Int32Array.of(2) }, { unit: 'lj' } as never),
+    'unit', 'units',
+  ],
   'ConvergenceHook.fromFmax(options)': [() => ConvergenceHook.fromFmax(0.1, { sourcestatus: 0 } as never), 'sourcestatus', 'sourceStatus'],
   'ConvergenceHook.fromFmaxAndStress(options)': [() => ConvergenceHook.fromFmaxAndStress(0.1, 0.01, { presure: 0 } as never), 'presure', 'pressure'],
   'ConvergenceHook.fromForces(options)': [() => ConvergenceHook.fromForces(0.1, { targetstatus: 2 } as never), 'targetstatus', 'targetStatus'],

@@ -1,100 +1,186 @@
-// LJ force evaluations and neighbor builds per second, cpu backend (every core) against cuda backend, in one
-// run of the CUDA build (build-cuda/Release/hookmd_cuda.node), on LAMMPS's bench/in.lj geometry: fcc
-// ρ = 0.8442 σ⁻³, ε = σ = 1, rc 2.5σ, skin 0.3σ, fp64, at about 32,000 and 1,000,000 atoms. A build is
-// forced by nudging the skin (setSkin drops the lists without moving any positions, so no transfer is
-// timed); its cost is the difference from a plain evaluation. Each rate runs for at least --seconds.
-// Usage: node bench/gpu.mjs [--seconds 2] [--sizes 20,63]   (cells per edge; 4·cells³ atoms)
-// Needs `npm run native:cmake`; exits 0 with a message when there is no build or no usable GPU.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+#!/usr/bin/env node
+// The GPU engine's workloads (issue 25), cpu (every core) against cuda in one run, each backend in a child
+// process of its own (the backend is chosen once per process), with the device ledger's counts per step next
+// to each row (docs/cuda.md, "The device ledger"):
+// - batched FIRE of 65,536 rattled LJ13 clusters (cutoff 10σ, fmax 1e-3): systems/s, timing the relaxation
+//   only, as the PyTorch reference does (202,000/s on an H200); the batch is built before the clock starts;
+// - in.lj NVE at 1,048,576 atoms (fcc ρ 0.8442, T 1.44, rc 2.5, skin 0.3, dt 0.005, fp64), rebuilds included;
+// - one 4,000-atom system of the same liquid, µs per step;
+// - the cost of one no-op JS hook every 100 steps at 32,000 atoms;
+// - construction: Batch.fromSystems against Batch.fromArrays for the 65,536 clusters;
+// - on cpu: the small-system path against the general path for the same FIRE batch (HOOKMD_SMALL_SYSTEMS=0).
+// Kernels still dark run when HOOKMD_CUDA_UNVERIFIED=1 is set (scripts/gpu-check.sh bench sets it).
+//
+// --rounds R runs the FIRE relaxations R times, interleaved (small path, general path, small, ...), and the
+// two constructions likewise, and keeps the best of each; --fire-only skips the MD rows (for the CPU comparison on a small machine).
+// Usage: node bench/gpu.mjs [--fire 65536] [--cells 64,10,20] [--seconds 2] [--backends cpu,cuda] [--rounds 1] [--fire-only]
+// Needs dist/ (npm run build), the CPU addon and, for the cuda rows, the CUDA build (npm run native:cmake) and
+// a GPU; without one it measures the cpu rows and says why.
+import { childMain, fmt, machineLine, markdownTable, parseArgs, peakRssMiB, runChild, sci, timed } from './lib/harness.mjs';
+import { ljMeltBatch, ljMeltModel, rattledLj13 } from './lib/systems.mjs';
 
-import { fmt, machineLine, markdownTable, parseArgs, peakRssMiB, sci } from './lib/harness.mjs';
-import { LJ_FCC_A } from './lib/systems.mjs';
+const HOOK_EVERY = 100;
+const FIRE_MAX_STEPS = 20_000;
 
-const options = parseArgs({ seconds: 2, sizes: '20,63' });
-const BINARY = fileURLToPath(new URL('../build-cuda/Release/hookmd_cuda.node', import.meta.url));
-const SKIN = 0.3;
-
-if (!existsSync(BINARY)) {
-  console.log(`bench/gpu: ${BINARY} is missing (run \`npm run native:cmake\` on a machine with nvcc); nothing to measure.`);
-  process.exit(0);
+/** The ledger between two readings (or since a reset), per step. */
+function perStep(after, steps, before = undefined) {
+  const out = {};
+  for (const key of Object.keys(after)) out[key] = (after[key] - (before?.[key] ?? 0)) / Math.max(steps, 1);
+  return out;
 }
-const binding = createRequire(import.meta.url)(BINARY);
-const cuda = binding.backends().find((entry) => entry.name === 'cuda');
-if (cuda?.available !== true) {
-  console.log(`bench/gpu: no usable CUDA device (${cuda?.reason ?? 'this build has no cuda backend'}); nothing to measure.`);
-  process.exit(0);
+
+/** The clusters as flat arrays, as Batch.fromArrays takes them. */
+function clusterArrays(clusters) {
+  const positions = new Float64Array(39 * clusters.length);
+  clusters.forEach((cluster, k) => cluster.forEach((p, i) => positions.set(p, 39 * k + 3 * i)));
+  return { positions, atomicNumbers: new Int32Array(13 * clusters.length).fill(18), numAtomsPerSystem: new Int32Array(clusters.length).fill(13) };
 }
 
-/** The in.lj lattice (cells³ conventional fcc cells in a periodic cube) in a native batch of `backend`. */
-function latticeBatch(backend, cells) {
-  const atoms = 4 * cells ** 3;
-  const positions = new Float64Array(3 * atoms);
-  const basis = [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]];
-  let k = 0;
-  for (let i = 0; i < cells; i++) for (let j = 0; j < cells; j++) for (let l = 0; l < cells; l++) for (const q of basis) {
-    positions[k++] = (i + q[0]) * LJ_FCC_A;
-    positions[k++] = (j + q[1]) * LJ_FCC_A;
-    positions[k++] = (l + q[2]) * LJ_FCC_A;
+/** FIRE over `arrays`, timing run() only; the ledger per batch step. */
+async function relaxClusters(hookmd, arrays) {
+  const batch = hookmd.Batch.fromArrays(arrays, { units: 'lj' });
+  const model = new hookmd.LennardJones({ epsilon: 1, sigma: 1, cutoff: 10 });
+  const engine = new hookmd.FIRE({ model, convergence: hookmd.ConvergenceHook.fromFmax(1e-3) });
+  batch.resetDeviceStats();
+  batch.resetTransferStats();
+  const { wallSeconds, cpuSeconds, value: result } = await timed(() => engine.run(batch, { steps: FIRE_MAX_STEPS }));
+  const ledger = batch.deviceStats();
+  const moved = batch.transferStats();
+  const energies = batch.read('energy');
+  return {
+    systems: batch.numSystems, wallSeconds, cpuSeconds, steps: result.steps, converged: result.converged.reduce((a, b) => a + b, 0),
+    meanEnergy: energies.reduce((a, b) => a + b, 0) / energies.length, ledger: perStep(ledger, result.steps),
+    bytesPerStep: (moved.toHostBytes + moved.toDeviceBytes) / result.steps,
+  };
+}
+
+/** Steps per second of `md` on `batch` over at least `seconds`, in whole hundreds of steps, with the ledger per step. */
+async function stepsPerSecond(md, batch, seconds) {
+  const warm = await timed(() => md.run(batch, { steps: 10 }));
+  const perStepSeconds = Math.max(warm.wallSeconds / 10, 1e-6);
+  const steps = Math.max(HOOK_EVERY, Math.ceil(seconds / perStepSeconds / HOOK_EVERY) * HOOK_EVERY);
+  const before = batch.deviceStats();
+  const { wallSeconds } = await timed(() => md.run(batch, { steps }));
+  return { steps, rate: steps / wallSeconds, ledger: perStep(batch.deviceStats(), steps, before) };
+}
+
+// --- child: one backend ---------------------------------------------------------------------------------
+const faster = (best, run) => (best === undefined || run.wallSeconds < best.wallSeconds ? run : best);
+
+async function backendRun({ fire, cells, seconds, compareSmall, rounds, fireOnly }) {
+  const hookmd = await import('../dist/index.js');
+  const info = hookmd.backendInfo();
+  const clusters = rattledLj13(fire, 0.1);
+  const arrays = clusterArrays(clusters);
+  // Warm-up: kernels loaded and compiled on a small batch first.
+  await relaxClusters(hookmd, clusterArrays(clusters.slice(0, 256)));
+  let fireRun;
+  let general;
+  for (let round = 0; round < rounds; ++round) {
+    fireRun = faster(fireRun, await relaxClusters(hookmd, arrays));
+    if (compareSmall) {
+      process.env.HOOKMD_SMALL_SYSTEMS = '0';
+      general = faster(general, await relaxClusters(hookmd, arrays));
+      delete process.env.HOOKMD_SMALL_SYSTEMS;
+    }
   }
-  const side = cells * LJ_FCC_A;
-  const batch = new binding.NativeBatch(backend);
-  batch.resize(atoms, 1);
-  batch.write('positions', positions);
-  batch.write('masses', new Float64Array(atoms).fill(1));
-  batch.write('atomicNumbers', new Int32Array(atoms).fill(18));
-  batch.write('systemIndex', new Int32Array(atoms));
-  batch.write('numAtoms', Int32Array.of(atoms));
-  batch.write('ptr', Int32Array.of(0, atoms));
-  batch.write('cell', Float64Array.of(side, 0, 0, 0, side, 0, 0, 0, side));
-  batch.write('pbc', Uint8Array.of(1, 1, 1));
-  return batch;
-}
-
-/** Calls per second of fn(i), over at least `seconds` and 3 calls, after one warm-up call. */
-function rate(fn, seconds) {
-  fn(0);
-  let calls = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  while (calls < 3 || elapsed < seconds) {
-    fn(++calls);
-    elapsed = (performance.now() - start) / 1000;
+  const symbols = Array(13).fill('Ar');
+  const systems = clusters.map((positions) => ({ symbols, positions }));
+  const construction = { fromSystems: Infinity, fromArrays: Infinity };
+  for (let round = 0; round < rounds; ++round) {
+    const fromSystems = await timed(() => hookmd.Batch.fromSystems(systems, { units: 'lj' }));
+    const fromArrays = await timed(() => hookmd.Batch.fromArrays(arrays, { units: 'lj' }));
+    construction.fromSystems = Math.min(construction.fromSystems, fromSystems.wallSeconds);
+    construction.fromArrays = Math.min(construction.fromArrays, fromArrays.wallSeconds);
   }
-  return calls / elapsed;
+  if (fireOnly) return { backend: info.backend, device: info.device, kernels: info.kernels, fire: fireRun, general, construction, peakRssMiB: peakRssMiB() };
+
+  const [big, small, hooked] = cells;
+  const nve = async (size) => {
+    const batch = ljMeltBatch(hookmd, size);
+    const md = new hookmd.VelocityVerlet({ model: ljMeltModel(hookmd), dt: 0.005 });
+    return { atoms: batch.numAtoms, ...(await stepsPerSecond(md, batch, seconds)) };
+  };
+  const nveBig = await nve(big);
+  const nveSmall = await nve(small);
+  const hookBatch = ljMeltBatch(hookmd, hooked);
+  const model = ljMeltModel(hookmd);
+  const plain = await stepsPerSecond(new hookmd.VelocityVerlet({ model, dt: 0.005 }), hookBatch, seconds);
+  const withHook = new hookmd.VelocityVerlet({ model, dt: 0.005 });
+  withHook.register({ stage: hookmd.DynamicsStage.BEFORE_STEP, frequency: HOOK_EVERY, name: 'noop', call: () => {} });
+  const hookedRun = await stepsPerSecond(withHook, hookBatch, seconds);
+  return {
+    backend: info.backend, device: info.device, kernels: info.kernels, fire: fireRun, general,
+    construction, nveBig, nveSmall, hook: { atoms: hookBatch.numAtoms, plain: plain.rate, hooked: hookedRun.rate, ledger: hookedRun.ledger },
+    peakRssMiB: peakRssMiB(),
+  };
 }
 
-function measure(backend, cells) {
-  const batch = latticeBatch(backend, cells);
-  const model = new binding.LennardJones(Float64Array.of(0, 0, 1, 1, 2.5), false, 0, SKIN);
-  model.compute(batch, true, false);
-  const energyPerAtom = batch.hostView('energy', false)[0] / batch.numAtoms;
-  const evals = rate(() => model.compute(batch, true, false), options.seconds);
-  // Alternating skins one part in 1e9 apart: every call rebuilds, and no position leaves the host.
-  const withBuilds = rate((i) => {
-    model.setSkin(i % 2 === 0 ? SKIN : SKIN * (1 + 1e-9));
-    model.compute(batch, true, false);
-  }, options.seconds);
-  const buildSeconds = Math.max(1 / withBuilds - 1 / evals, 1e-9);
-  return { atoms: batch.numAtoms, energyPerAtom, evals, builds: 1 / buildSeconds, pairs: model.neighborStats().pairs, peakRssMiB: peakRssMiB() };
-}
+// --- parent ---------------------------------------------------------------------------------------------
+const ledgerCell = (l) => `${fmt(l.launches, 2)} launches, ${fmt(l.hostSyncs, 3)} waits, ${fmt(l.controlToHostBytes + l.controlToDeviceBytes, 0)} B ctl${l.systemsRebuilt > 0 ? `, ${fmt(l.systemsRebuilt, 1)} rebuilt` : ''}`;
 
-const start = performance.now();
-console.log(`bench/gpu: ${machineLine()}`);
-console.log(`cpu backend: ${binding.getThreads()} threads; cuda backend: ${cuda.device}`);
-const rows = [];
-for (const cells of String(options.sizes).split(',').map(Number)) {
-  const cpu = measure('cpu', cells);
-  const gpu = measure('cuda', cells);
-  if (cpu.pairs !== gpu.pairs || Math.abs(cpu.energyPerAtom - gpu.energyPerAtom) > 1e-12 * Math.abs(cpu.energyPerAtom)) {
-    console.log(`warning: ${cpu.atoms} atoms: cpu and cuda disagree (E/N ${cpu.energyPerAtom} vs ${gpu.energyPerAtom}, pairs ${cpu.pairs} vs ${gpu.pairs})`);
+async function main() {
+  const options = parseArgs({ fire: 65536, cells: '64,10,20', seconds: 2, backends: 'cpu,cuda', rounds: 1, fireOnly: false });
+  const fireOnly = options.fireOnly === true;
+  const cells = String(options.cells).split(',').map(Number);
+  const started = performance.now();
+  const script = new URL(import.meta.url);
+  const runs = [];
+  for (const backend of String(options.backends).split(',')) {
+    process.stderr.write(`[gpu] ${backend}\n`);
+    try {
+      runs.push(await runChild(script, { fire: Number(options.fire), cells, seconds: Number(options.seconds), compareSmall: backend === 'cpu',
+        rounds: Number(options.rounds), fireOnly },
+        { env: { HOOKMD_BACKEND: backend }, retries: 0 }));
+    } catch (error) {
+      if (backend !== 'cuda') throw error;
+      const reason = /reason: '([^']*)'/.exec(String(error.message))?.[1] ?? 'see stderr';
+      console.log(`bench/gpu: the cuda backend is not usable here (${reason}); cpu rows only.\n`);
+    }
   }
-  // Both backends share this process: the peak RSS is the process's so far (host memory only).
-  rows.push([fmt(cpu.atoms), 'cpu', fmt(cpu.evals, 1), fmt(cpu.builds, 1), sci(cpu.evals * cpu.atoms), '', cpu.peakRssMiB.toFixed(1)]);
-  rows.push([fmt(gpu.atoms), 'cuda', fmt(gpu.evals, 1), fmt(gpu.builds, 1), sci(gpu.evals * gpu.atoms),
-    `${fmt(gpu.evals / cpu.evals, 1)}× evals, ${fmt(gpu.builds / cpu.builds, 1)}× builds`, gpu.peakRssMiB.toFixed(1)]);
+  const [cpu, gpu] = runs;
+  console.log(`## bench/gpu — ${runs.map((r) => `${r.backend}: ${r.device}`).join('; ')}\n`);
+  console.log(`${machineLine()}; kernels verified: ${cpu.kernels.verified.join(', ')}; dark: ${cpu.kernels.dark.join(', ') || 'none'}` +
+    `${process.env.HOOKMD_CUDA_UNVERIFIED === '1' ? ' (run, HOOKMD_CUDA_UNVERIFIED=1)' : ' (not run)'}\n`);
+  const ratio = (a, b) => (b === undefined ? '' : `${fmt(a / b, 1)}×`);
+  const rows = [];
+  for (const run of runs) {
+    const f = run.fire;
+    rows.push([`batched FIRE, ${fmt(f.systems)} rattled LJ13`, run.backend, `${fmt(f.systems / f.wallSeconds)} systems/s (${f.steps} steps, ${f.converged} converged)`,
+      ledgerCell(f.ledger), run === cpu ? '' : ratio(f.systems / f.wallSeconds, cpu.fire.systems / cpu.fire.wallSeconds), '≥ 2,000,000 systems/s (H200)']);
+  }
+  const mdRuns = runs.filter((run) => run.nveBig !== undefined);
+  for (const run of mdRuns) {
+    const r = run.nveBig;
+    rows.push([`in.lj NVE, ${fmt(r.atoms)} atoms`, run.backend, `${sci(r.rate * r.atoms)} atom-steps/s`, ledgerCell(r.ledger),
+      run === cpu ? '' : ratio(r.rate, cpu.nveBig.rate), '≥ 1.6e9 atom-steps/s (H200)']);
+  }
+  for (const run of mdRuns) {
+    const r = run.nveSmall;
+    rows.push([`one ${fmt(r.atoms)}-atom system`, run.backend, `${fmt(1e6 / r.rate, 1)} µs/step`, ledgerCell(r.ledger), run === cpu ? '' : ratio(r.rate, cpu.nveSmall.rate),
+      '≤ 20 µs/step']);
+  }
+  for (const run of mdRuns) {
+    const h = run.hook;
+    rows.push([`no-op JS hook every ${HOOK_EVERY} steps, ${fmt(h.atoms)} atoms`, run.backend, `${(100 * (1 - h.hooked / h.plain)).toFixed(1)} % of the step rate`,
+      ledgerCell(h.ledger), '', '≤ 2 %']);
+  }
+  for (const run of runs) {
+    const c = run.construction;
+    rows.push([`construction, ${fmt(run.fire.systems)} LJ13`, run.backend, `fromSystems ${c.fromSystems.toFixed(3)} s, fromArrays ${c.fromArrays.toFixed(3)} s`, '',
+      `fromArrays ${fmt(c.fromSystems / c.fromArrays, 1)}× faster`, 'fromArrays ≥ 20× faster']);
+  }
+  if (cpu.general !== undefined) {
+    const small = cpu.fire;
+    const general = cpu.general;
+    rows.push([`CPU FIRE, ${fmt(small.systems)} LJ13: small-system path`, 'cpu', `${fmt(small.systems / small.wallSeconds)} systems/s`, '', '', '']);
+    rows.push([`CPU FIRE, ${fmt(general.systems)} LJ13: general path (today)`, 'cpu', `${fmt(general.systems / general.wallSeconds)} systems/s`, '',
+      `small path ${ratio(general.wallSeconds, small.wallSeconds)} by wall time, ${ratio(general.cpuSeconds, small.cpuSeconds)} by CPU time` +
+      `${small.steps === general.steps && small.meanEnergy === general.meanEnergy ? '; same steps and energies' : '; RESULTS DIFFER'}`, '≥ 3×']);
+  }
+  console.log(markdownTable(['workload', 'backend', 'rate', 'ledger per step', 'ratio', 'target (issue 25)'], rows, ['l', 'l', 'r', 'l', 'l', 'l']));
+  console.log(`\npeak RSS (host, each backend's process): ${runs.map((r) => `${r.backend} ${r.peakRssMiB.toFixed(1)} MiB`).join(', ')}`);
+  console.log(`\nnode bench/gpu.mjs ${process.argv.slice(2).join(' ')}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
-console.log(markdownTable(['atoms', 'backend', 'force evals/s', 'neighbor builds/s', 'atom-evals/s', 'cuda / cpu', 'peak RSS so far (MiB, host)'], rows,
-  ['r', 'l', 'r', 'r', 'r', 'l', 'r']));
-console.log(`in.lj geometry (fcc ρ 0.8442, rc 2.5, skin 0.3, fp64); ${((performance.now() - start) / 1000).toFixed(1)} s`);
+
+if (!(await childMain(backendRun))) await main();

@@ -83,12 +83,12 @@ export {
   standardMass,
   unitSystem,
 } from './data/index.js';
-export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, RattleOptions, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
+export type { BatchArrays, BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, RattleOptions, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
 export { MOLECULES, molecule, surface } from './data/index.js';
 export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.js';
 
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
-export type { BackendInfo, BackendName, BackendRequest, CpuSimd, ThreadLimit, TransferStats } from './native/index.js';
+export type { BackendInfo, BackendName, BackendRequest, CpuSimd, DeviceStats, ThreadLimit, TransferStats } from './native/index.js';
 
 export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, IpiClientError, IpiModel, JsModel, LennardJones, Morse, OnnxModel, onnxRuntimeStatus } from './models/index.js';
 export type {

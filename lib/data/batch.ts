@@ -6,12 +6,13 @@
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { activeBackend, loadBinding } from '../native/index.js';
 import { checkKeys } from '../option-keys.js';
-import type { BackendName, NativeBatch, NativeFieldArrays, NativeFieldName, TransferStats } from '../native/index.js';
+import type { BackendName, DeviceStats, NativeBatch, NativeFieldArrays, NativeFieldName, TransferStats } from '../native/index.js';
 import { chemicalSymbol } from './elements.js';
 import { assembleSystems, type PackedSystems } from './pack.js';
 import type { ResolvedSystem, System } from './system.js';
 import { unitSystem, type UnitSystem } from './units.js';
 import { checkBatchOptions, normalizeSystem } from './validate.js';
+import { checkBatchArrays, type BatchArrays, type CheckedArrays } from './validate-arrays.js';
 
 /** Options of `Batch.fromSystems`. */
 export interface BatchOptions {
@@ -106,6 +107,28 @@ export class Batch {
     return batch;
   }
 
+  /**
+   * Builds a batch straight from flat typed arrays, as a GPU pipeline or a file reader holds them: about 20×
+   * faster than `fromSystems` for many small systems, with the same checks and typed errors (INVALID_ARRAY,
+   * LENGTH_MISMATCH, INVALID_POSITIONS, UNKNOWN_ELEMENT, SINGULAR_CELL, ...). Systems get systemIds 0, 1, ...
+   *
+   * @example
+   * const batch = Batch.fromArrays({
+   *   positions: Float64Array.of(0, 0, 0, 0, 0, 1.1, 5, 5, 5),   // N×3
+   *   atomicNumbers: Int32Array.of(18, 18, 18),                   // N
+   *   numAtomsPerSystem: Int32Array.of(2, 1),                     // B
+   *   cell: new Float64Array(18),                                 // B×9 (optional)
+   *   pbc: new Uint8Array(6),                                     // B×3 (optional)
+   * }, { units: 'lj' });
+   */
+  static fromArrays(arrays: BatchArrays, options: BatchOptions = {}): Batch {
+    const units = unitSystem(checkBatchOptions(options, 'Batch.fromArrays').units ?? 'metal');
+    const checked = checkBatchArrays(arrays, units, 'Batch.fromArrays');
+    const batch = new Batch(units);
+    batch.#fillChecked(checked);
+    return batch;
+  }
+
   /** Number of systems B. */
   get numSystems(): number {
     return this.#numSystems;
@@ -137,6 +160,25 @@ export class Batch {
   /** Zeroes the counters of `transferStats()`. */
   resetTransferStats(): void {
     this.#native.resetTransferStats();
+  }
+
+  /**
+   * The device work since the last reset: launches, host syncs, control bytes, neighbor rebuilds and
+   * modeled device-memory traffic (docs/cuda.md, "The device ledger"). `mirror` counts what `cuda` would
+   * do, so CI can hold a run to a GPU budget; always zero on cpu.
+   *
+   * @example
+   * batch.resetDeviceStats();
+   * await md.run(batch, { steps: 100 });
+   * const { launches, hostSyncs } = batch.deviceStats();
+   */
+  deviceStats(): DeviceStats {
+    return this.#native.deviceStats();
+  }
+
+  /** Zeroes the counters of `deviceStats()`. */
+  resetDeviceStats(): void {
+    this.#native.resetDeviceStats();
   }
 
   /**
@@ -481,6 +523,24 @@ export class Batch {
     for (const name of Object.keys(arrays) as NativeFieldName[]) this.#native.write(name, arrays[name] as never);
     const valid = RESULT_FIELDS.map((field) => prior?.valid[field] ?? new Uint8Array(0));
     this.#adopt(numAtoms, numSystems, { valid, info: prior?.info ?? [], extra: prior?.extra ?? new Map() }, added);
+  }
+
+  /** Sizes the storage for checked flat arrays and writes them; every system gets the next systemId. */
+  #fillChecked(arrays: CheckedArrays): void {
+    const { numAtoms, numSystems } = arrays;
+    const systemId = new Int32Array(numSystems);
+    for (let s = 0; s < numSystems; s++) systemId[s] = this.#nextSystemId++;
+    // resize() zeroes every field, so forces, energies, stress and status need no write.
+    this.#native.resize(numAtoms, numSystems);
+    this.#numAtoms = numAtoms;
+    this.#numSystems = numSystems;
+    const fields = {
+      positions: arrays.positions, velocities: arrays.velocities, masses: arrays.masses, atomicNumbers: arrays.atomicNumbers,
+      systemIndex: arrays.systemIndex, cell: arrays.cell, pbc: arrays.pbc, systemId, numAtoms: arrays.numAtomsPerSystem, ptr: arrays.ptr,
+    } satisfies Partial<NativeFieldArrays>;
+    for (const name of Object.keys(fields) as (keyof typeof fields)[]) this.#native.write(name, fields[name] as never);
+    const info = Array.from({ length: numSystems }, () => ({}));
+    this.#adopt(numAtoms, numSystems, { valid: RESULT_FIELDS.map(() => new Uint8Array(0)), info, extra: new Map() }, []);
   }
 
   #growExtraFields(prior: Map<string, Float64Array> | undefined, numAtoms: number, numSystems: number): void {

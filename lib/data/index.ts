@@ -7,6 +7,7 @@ export type { UnitSystem } from './units.js';
 export { determinant3, normalizeSystem } from './validate.js';
 export { MAX_ATOMS } from './limits.js';
 export type { NormalizedSystem } from './validate.js';
+export type { BatchArrays } from './validate-arrays.js';
 export { bulk, rattle, repeat } from './build.js';
 export type { BulkOptions, CrystalStructure, RattleOptions } from './build.js';
 export { surface } from './surface.js';

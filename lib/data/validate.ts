@@ -200,7 +200,7 @@ export function determinant3(m: ArrayLike<number>, offset = 0): number {
  * of the others, as the native neighbor search treats it: a slab may leave its non-periodic vector zero
  * (docs/models.md). 1 when no direction is periodic; 0 when the periodic vectors are degenerate.
  */
-function periodicVolume(cell: Float64Array, pbc: Uint8Array): number {
+export function periodicVolume(cell: Float64Array, pbc: Uint8Array): number {
   const periodic = [0, 1, 2].filter((d) => pbc[d] === 1);
   if (periodic.length === 0) return 1;
   if (periodic.length === 3) return determinant3(cell);

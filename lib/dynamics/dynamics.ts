@@ -187,6 +187,14 @@ export abstract class Dynamics {
   }
 
   /**
+   * @internal Per system of the batch this engine ran last, the step at which a native convergence check
+   * moved it (−1: none did), on either stepping path: what the parity tests of the small-system path compare.
+   */
+  convergedAt(): Float64Array {
+    return this.#bound?.stepper.convergedAt() ?? new Float64Array(0);
+  }
+
+  /**
    * Registers a hook. Native built-ins (ConvergenceHook, MaxForceClampHook, WrapPeriodicHook,
    * FreezeAtomsHook, NaNDetectorHook) run inside the native loop; every other hook is dispatched from JS.
    * Returns a handle for JS hooks; native built-ins are fixed for the engine's lifetime.

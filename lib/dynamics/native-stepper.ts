@@ -31,6 +31,7 @@ interface NativeStepper {
   advance(maxSteps: number, budgetSeconds: number, pauseOnConverge: boolean): { steps: number; pausedOnConverge: boolean };
   newlyConverged(): Uint8Array;
   newlyFrom(): Int32Array;
+  convergedAt(): Float64Array;
   stressComputed(): boolean;
   requestStress(): void;
   allConverged(): boolean;
@@ -79,6 +80,8 @@ export class NativeStepperHandle {
   newlyConverged(): Uint8Array { return this.#native.newlyConverged(); }
   /** For each newly converged system, the status it converged from (its FusedStage sub-stage); -1 elsewhere. */
   newlyFrom(): Int32Array { return this.#native.newlyFrom(); }
+  /** Per system, the last step at which a convergence check moved it (−1: none has), on either stepping path. */
+  convergedAt(): Float64Array { return this.#native.convergedAt(); }
   /** Whether the last compute evaluated the stress. */
   stressComputed(): boolean { return this.#native.stressComputed(); }
   /** The compute of the current (or next) step also evaluates the stress. */

@@ -37,6 +37,30 @@ export interface TransferStats {
   toDeviceCopies: number;
 }
 
+/**
+ * Device work since the last reset (`batch.deviceStats()`), as the cost table of the native core declares
+ * it (docs/cuda.md, "The device ledger"). `mirror` counts what `cuda` would do; on `cuda` the real counts
+ * equal these. Always zero on the cpu backend, which has no device.
+ */
+export interface DeviceStats {
+  /** Stream operations: kernel launches, memsets, device-side copies (a library call such as a sort is one). */
+  launches: number;
+  /** CUDA graphs launched. */
+  graphLaunches: number;
+  /** Times the host waited for the device: blocking copies in either direction and synchronizes. */
+  hostSyncs: number;
+  /** Bytes of control data (status blocks, flags, per-system results) copied device → host. */
+  controlToHostBytes: number;
+  /** Bytes of control data (parameters, index tables, flags) copied host → device. */
+  controlToDeviceBytes: number;
+  /** Neighbor-list rebuild passes. */
+  rebuildPasses: number;
+  /** Systems whose neighbor list those passes rebuilt. */
+  systemsRebuilt: number;
+  /** Device-memory traffic of the launched kernels, by the cost model (bytes; for trends, not a measurement). */
+  modeledDeviceBytes: number;
+}
+
 /** A backend name, as `backendInfo().backend` and `batch.backend` report it. */
 export type BackendName = 'cpu' | 'mirror' | 'cuda';
 
@@ -86,6 +110,8 @@ export interface NativeBatch {
   hostView<K extends NativeFieldName>(field: K, write: boolean): NativeFieldArrays[K];
   transferStats(): TransferStats;
   resetTransferStats(): void;
+  deviceStats(): DeviceStats;
+  resetDeviceStats(): void;
   reduce(field: 'positions' | 'velocities' | 'forces' | 'masses', op: ReduceOp): Float64Array;
   kineticEnergy(): Float64Array;
   fmax(): Float64Array;
@@ -128,4 +154,9 @@ export interface NativeBinding {
   cpuSimd(): CpuSimd;
   readonly napiVersion: number;
   readonly cudaBuild: boolean;
+  /** The device kernel families, each with where and when it was verified on a GPU ('' while dark). */
+  deviceKernels?(): Array<{ name: string; verified: string }>;
+  /** CUDA builds only: what the CUDA backend really launched, waited for and copied, over the process. */
+  actualDeviceStats?(): DeviceStats;
+  resetActualDeviceStats?(): void;
 }

@@ -16,6 +16,7 @@ export { cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinar
 export type {
   BackendName,
   CpuSimd,
+  DeviceStats,
   NativeBackendProbe,
   NativeBatch,
   NativeBinding,

@@ -51,6 +51,12 @@ export interface BackendInfo {
   cpuSimd: CpuSimd;
   napiVersion: number;
   /**
+   * The device kernel families by verification (docs/cuda.md, "Dark kernels"): `verified` passed the parity
+   * suite on a GPU; `dark` did not yet, and `cuda` uses them (and `mirror` emulates them) only with
+   * HOOKMD_CUDA_UNVERIFIED=1, running the last verified path otherwise.
+   */
+  kernels: { verified: string[]; dark: string[] };
+  /**
    * What else runs where, added by the components that chose: e.g. an OnnxModel that runs on onnxruntime's
    * CPU provider while hookmd's backend is cuda, and why (docs/models.md).
    */
@@ -244,7 +250,13 @@ export function backendInfo(): BackendInfo {
     cpuSimd: binding.cpuSimd(),
     napiVersion: binding.napiVersion,
     notes: [...notes],
+    kernels: kernelFamilies(binding),
   };
+}
+
+function kernelFamilies(binding: NativeBinding): { verified: string[]; dark: string[] } {
+  const families = binding.deviceKernels?.() ?? [];
+  return { verified: families.filter((f) => f.verified !== '').map((f) => f.name), dark: families.filter((f) => f.verified === '').map((f) => f.name) };
 }
 
 const notes = new Set<string>();

@@ -1,13 +1,14 @@
 // The device copy of a native hook's `active` flags (one byte per system, host memory in the NativeHook
 // interface). The flags change only when systems finish, so the copy is refreshed only when they differ
-// from the last upload: a steady run moves no bytes for it.
+// from the last upload (HookSelection, which also charges it): a steady run moves no bytes for it.
 #pragma once
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
+#include "core/Backend.h"
 #include "cuda/DeviceBuffer.h"
+#include "dynamics/NativeHook.h"
 
 namespace hookmd {
 
@@ -16,12 +17,11 @@ class CudaActiveMask {
   explicit CudaActiveMask(std::string owner) : owner_(std::move(owner)) {}
 
   /** The device flags equal to `active[0, numSystems)`, or null when `active` is null (every system). */
-  const std::uint8_t* upload(const std::uint8_t* active, std::int64_t numSystems);
+  const std::uint8_t* upload(Backend& backend, const std::uint8_t* active);
 
  private:
   std::string owner_;
-  std::vector<std::uint8_t> uploaded_;
-  bool current_ = false;
+  HookSelection selection_;
   DeviceBuffer d_flags_;
 };
 

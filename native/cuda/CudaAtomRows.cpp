@@ -1,37 +1,38 @@
 #include "cuda/CudaAtomRows.h"
 
-#include <cuda_runtime_api.h>
-
 #include "cuda/CudaBackend.h"
-#include "cuda/CudaCheck.h"
+#include "cuda/DeviceUpload.h"
 
 namespace hookmd {
 
-CudaAtomRows::CudaAtomRows(std::string owner, int width, std::int64_t count) : owner_(std::move(owner)), host_(owner_, width, 0, count) {}
+CudaAtomRows::CudaAtomRows(CudaBackend& backend, std::string owner, int width, std::int64_t count)
+    : backend_(backend), owner_(std::move(owner)), host_(owner_, width, 0, count) {}
 
-void CudaAtomRows::fit(CudaBackend& backend) {
-  if (fitted_ && generation_ == backend.generation() && ptrVersion_ == backend.version(Field::Ptr)) return;
+void CudaAtomRows::fit() {
+  if (fitted_ && generation_ == backend_.generation() && ptrVersion_ == backend_.version(Field::Ptr)) return;
   // Reading ptr on the host copies it only when the device wrote it: B + 1 ints.
-  const std::int32_t* ptr = backend.host({Field::Ptr}).i32(Field::Ptr);
+  const std::int32_t* ptr = backend_.host({Field::Ptr}).i32(Field::Ptr);
   if (!host_.fits(ptr)) {
     download();
-    host_.fit(ptr, backend.numSystems());
+    host_.fit(ptr, backend_.numSystems());
     upload();
   }
   fitted_ = true;
-  generation_ = backend.generation();
-  ptrVersion_ = backend.version(Field::Ptr);
+  generation_ = backend_.generation();
+  ptrVersion_ = backend_.version(Field::Ptr);
 }
 
 void CudaAtomRows::download() const {
   if (bytes() == 0) return;
-  cudaCheck(cudaMemcpy(host_.data(), d_values_.data(), bytes(), cudaMemcpyDeviceToHost), owner_.c_str());
+  downloadBytes(host_.data(), d_values_.data(), bytes(), owner_.c_str());
+  backend_.charge(DeviceOp::ControlDownload, DeviceWork{1, 0, 0, 0, bytes(), 0});
 }
 
 void CudaAtomRows::upload() {
   d_values_.allocate(bytes(), owner_.c_str());
   if (bytes() == 0) return;
-  cudaCheck(cudaMemcpy(d_values_.data(), host_.data(), bytes(), cudaMemcpyHostToDevice), owner_.c_str());
+  uploadBytes(d_values_, host_.data(), bytes(), BufferFit::Exact, owner_.c_str());
+  backend_.charge(DeviceOp::ControlUpload, DeviceWork{1, 0, 0, 0, 0, bytes()});
 }
 
 std::vector<double> CudaAtomRows::save() const {

@@ -2,7 +2,8 @@
 // in its layout, so that a system's rows start at ptr[s] and the kernels index them as the batch's per-atom
 // arrays. A host AtomRows serves as the staging copy, so checkpoints, remaps and their checks are the CPU
 // integrators' own, and a state() taken on one backend loads on the other. The values cross to the host
-// only for state(), remap() and a change of the batch layout.
+// only for state(), remap() and a change of the batch layout; those copies are charged to the ledger here
+// (mirror does not model them, docs/cuda.md).
 #pragma once
 
 #include <cstdint>
@@ -18,11 +19,11 @@ class CudaBackend;
 
 class CudaAtomRows {
  public:
-  /** `width` doubles per row, no extra rows, `count` fresh systems. */
-  CudaAtomRows(std::string owner, int width, std::int64_t count);
+  /** `width` doubles per row, no extra rows, `count` fresh systems; copies are charged to `backend`. */
+  CudaAtomRows(CudaBackend& backend, std::string owner, int width, std::int64_t count);
 
-  /** AtomRows::fit to the batch layout of `backend`, checked again only when its ptr changed or after remap/load. */
-  void fit(CudaBackend& backend);
+  /** AtomRows::fit to the batch layout, checked again only when its ptr changed or after remap/load. */
+  void fit();
   /** The rows in batch order, after fit(). */
   double* device() const noexcept { return d_values_.as<double>(); }
 
@@ -42,6 +43,7 @@ class CudaAtomRows {
   /** Reallocates the device rows for the staging copy and copies it up. */
   void upload();
 
+  CudaBackend& backend_;
   std::string owner_;
   // The values are current only right after download(); the layout is always current.
   mutable AtomRows host_;

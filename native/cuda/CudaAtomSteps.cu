@@ -1,6 +1,7 @@
 // Per-atom integrator phases: thread i updates atom i when its system is selected. Each thread loads its
 // atom into registers, applies the same HD updates as the CPU loops in the same order, and stores it back.
 #include "cuda/CudaAtomSteps.cuh"
+#include "cuda/CudaLaunch.cuh"
 
 #include <cmath>
 
@@ -53,14 +54,12 @@ unsigned int blocksFor(std::int64_t atoms) { return static_cast<unsigned int>((a
 
 cudaError_t verletKickDrift(const AtomStepArgs& args) {
   if (args.numAtoms == 0) return cudaSuccess;
-  kickDriftKernel<<<blocksFor(args.numAtoms), kBlockSize>>>(args);
-  return cudaGetLastError();
+  return device::launch(kickDriftKernel, blocksFor(args.numAtoms), kBlockSize, 0, args);
 }
 
 cudaError_t verletKick(const AtomStepArgs& args) {
   if (args.numAtoms == 0) return cudaSuccess;
-  kickKernel<<<blocksFor(args.numAtoms), kBlockSize>>>(args);
-  return cudaGetLastError();
+  return device::launch(kickKernel, blocksFor(args.numAtoms), kBlockSize, 0, args);
 }
 
 }  // namespace hookmd::kernel

@@ -1,16 +1,22 @@
 #include "cuda/CudaBackend.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
+#include "core/DarkKernels.h"
 #include "core/DeviceKernels.h"
 #include "core/Error.h"
 #include "cuda/CudaCheck.h"
+#include "cuda/CudaLaunch.h"
 #include "cuda/CudaIntegrators.h"
 #include "cuda/CudaNativeHooks.h"
 #include "cuda/CudaPairForceKernel.h"
 #include "cuda/CudaRowGather.cuh"
+#include "cuda/CudaSmallSystemKernel.h"
 #include "cuda/CudaPairLoss.h"
+#include "cuda/DeviceUpload.h"
 #include "kernels/PairForceKernel.h"
 
 namespace hookmd {
@@ -28,7 +34,6 @@ CudaBackend::CudaBackend() {
   cudaCheck(cudaGetDevice(&ordinal), "cuda backend");
   cudaCheck(cudaGetDeviceProperties(&properties, ordinal), "cuda backend");
   device_ = describeDevice(properties);
-  d_firstBadSystem_.allocate(sizeof(unsigned long long), "cuda backend");
   resize(0, 0);
 }
 
@@ -38,7 +43,7 @@ void CudaBackend::resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) {
   // Each device block is freed before its replacement is allocated, keeping the peak at one copy; the base
   // class empties the batch if an allocation fails.
   for (int i = 0; i < kFieldCount; ++i) d_fields_[i].allocate(fieldBytes(static_cast<Field>(i)), "resize");
-  d_result_.allocate(static_cast<std::size_t>(numSystems) * sizeof(double), "resize");
+  d_result_.allocate(resultBytes(numSystems), "resize");
 }
 
 std::unique_ptr<PairForceKernel> CudaBackend::createPairForceKernel(const PairForceSpec& spec) {
@@ -58,18 +63,19 @@ std::unique_ptr<PairLossKernel> CudaBackend::createPairLossKernel(const PairLoss
   return createCudaPairLossKernel(spec);
 }
 
+std::unique_ptr<SmallSystemKernel> CudaBackend::createSmallSystemKernel() {
+  if (!deviceKernelEnabled(DeviceKernelFamily::SmallSystems)) return nullptr;
+  return createCudaSmallSystemKernel(*this);
+}
+
 void CudaBackend::refillDevice(const RefillPlan& plan, FieldSet kept) {
-  // The plan goes up once (a few words per system); the kept rows move only on the device.
-  const auto upload = [](DeviceBuffer& buffer, const auto& values) {
-    const std::size_t bytes = values.size() * sizeof(values[0]);
-    buffer.allocate(bytes, "refill");
-    if (bytes > 0) cudaCheck(cudaMemcpy(buffer.data(), values.data(), bytes, cudaMemcpyHostToDevice), "refill");
-  };
+  // The plan goes up once (a few words per system); the kept rows move only on the device. Backend::refill
+  // declares these copies, gathers and the wait.
   DeviceBuffer d_sourceSystem, d_sourceAtom, d_targetAtom, d_atomCount;
-  upload(d_sourceSystem, plan.sourceSystem);
-  upload(d_sourceAtom, plan.sourceAtom);
-  upload(d_targetAtom, plan.targetAtom);
-  upload(d_atomCount, plan.atomCount);
+  uploadVector(d_sourceSystem, plan.sourceSystem, "refill");
+  uploadVector(d_sourceAtom, plan.sourceAtom, "refill");
+  uploadVector(d_targetAtom, plan.targetAtom, "refill");
+  uploadVector(d_atomCount, plan.atomCount, "refill");
   // The old arrays stay alive until every gather that reads them has finished (the sync below).
   std::array<DeviceBuffer, kFieldCount> old;
   for (int i = 0; i < kFieldCount; ++i) {
@@ -89,76 +95,70 @@ void CudaBackend::refillDevice(const RefillPlan& plan, FieldSet kept) {
     d_fields_[i].swap(next);
     old[i].swap(next);
   }
-  d_result_.allocate(static_cast<std::size_t>(plan.numSystems) * sizeof(double), "refill");
-  cudaCheck(cudaDeviceSynchronize(), "refill");
+  d_result_.allocate(resultBytes(plan.numSystems), "refill");
+  cudaCheck(device::synchronize(), "refill");
 }
 
 void CudaBackend::copyRangeToDevice(Field field, std::size_t offset, std::size_t bytes) {
-  cudaCheck(cudaMemcpy(d_fields_[static_cast<int>(field)].as<unsigned char>() + offset,
-                       static_cast<const unsigned char*>(hostBuffer(field)->data()) + offset, bytes, cudaMemcpyHostToDevice),
+  cudaCheck(device::fieldCopy(d_fields_[static_cast<int>(field)].as<unsigned char>() + offset,
+                              static_cast<const unsigned char*>(hostBuffer(field)->data()) + offset, bytes, cudaMemcpyHostToDevice),
             "write rows");
 }
 
 void CudaBackend::copyRangeFromDevice(Field field, std::size_t offset, std::size_t bytes, void* out) {
-  cudaCheck(cudaMemcpy(out, d_fields_[static_cast<int>(field)].as<const unsigned char>() + offset, bytes, cudaMemcpyDeviceToHost),
+  cudaCheck(device::fieldCopy(out, d_fields_[static_cast<int>(field)].as<const unsigned char>() + offset, bytes, cudaMemcpyDeviceToHost),
             "read rows");
 }
 
 void CudaBackend::copyToHost(Field field, std::size_t bytes) {
-  cudaCheck(cudaMemcpy(hostBuffer(field)->data(), d_fields_[static_cast<int>(field)].data(), bytes, cudaMemcpyDeviceToHost),
+  cudaCheck(device::fieldCopy(hostBuffer(field)->data(), d_fields_[static_cast<int>(field)].data(), bytes, cudaMemcpyDeviceToHost),
             "copy to host");
 }
 
 void CudaBackend::copyToDevice(Field field, std::size_t bytes) {
-  cudaCheck(cudaMemcpy(d_fields_[static_cast<int>(field)].data(), hostBuffer(field)->data(), bytes, cudaMemcpyHostToDevice),
+  cudaCheck(device::fieldCopy(d_fields_[static_cast<int>(field)].data(), hostBuffer(field)->data(), bytes, cudaMemcpyHostToDevice),
             "copy to device");
 }
 
 
 kernel::SystemRanges CudaBackend::prepareSystems(const char* operation) {
-  // All ones is the "no bad system" value that atomicMin can only lower.
-  cudaCheck(cudaMemset(d_firstBadSystem_.data(), 0xFF, sizeof(unsigned long long)), operation);
-  return {d_fields_[static_cast<int>(Field::Ptr)].as<const std::int32_t>(), numSystems(), numAtoms(),
-          d_firstBadSystem_.as<unsigned long long>()};
+  // All ones is the "no bad system" value that atomicMin can only lower; the flag sits after the results.
+  unsigned long long* d_firstBad = d_result_.as<unsigned long long>() + numSystems();
+  cudaCheck(device::memsetAsync(d_firstBad, 0xFF, sizeof(unsigned long long)), operation);
+  return {d_fields_[static_cast<int>(Field::Ptr)].as<const std::int32_t>(), numSystems(), numAtoms(), d_firstBad};
 }
 
 void CudaBackend::finish(cudaError_t launchStatus, const char* operation, double* out) {
   cudaCheck(launchStatus, operation);
-  // The blocking copy also surfaces faults raised while the kernel ran.
-  cudaCheck(cudaMemcpy(out, d_result_.data(), d_result_.bytes(), cudaMemcpyDeviceToHost), operation);
-  countResultToHost(d_result_.bytes());
+  // One blocking copy brings the results and the error flag, and surfaces faults raised while the kernel ran.
+  const auto systems = static_cast<std::size_t>(numSystems());
+  staging_.resize(systems + 1);
+  cudaCheck(device::controlToHost(staging_.data(), d_result_.data(), resultBytes(numSystems())), operation);
+  std::copy(staging_.begin(), staging_.begin() + systems, out);
   unsigned long long firstBad = 0;
-  cudaCheck(cudaMemcpy(&firstBad, d_firstBadSystem_.data(), sizeof firstBad, cudaMemcpyDeviceToHost), operation);
+  std::memcpy(&firstBad, &staging_[systems], sizeof firstBad);
   if (firstBad == std::numeric_limits<unsigned long long>::max()) return;
   std::int32_t range[2] = {0, 0};
-  cudaCheck(cudaMemcpy(range, d_fields_[static_cast<int>(Field::Ptr)].as<std::int32_t>() + firstBad, sizeof range,
-                       cudaMemcpyDeviceToHost),
+  cudaCheck(device::controlToHost(range, d_fields_[static_cast<int>(Field::Ptr)].as<std::int32_t>() + firstBad, sizeof range),
             operation);
   fail("INVALID_PTR", std::string(operation) + ": system " + std::to_string(firstBad) + " spans atoms [" +
                           std::to_string(range[0]) + ", " + std::to_string(range[1]) + "), outside [0, " +
                           std::to_string(numAtoms()) + "); ptr must hold non-decreasing atom offsets");
 }
 
-void CudaBackend::reduceInto(Field field, ReduceOp op, double* out, const char* operation) {
+void CudaBackend::reduceOnDevice(Field field, ReduceOp op, double* out) {
   const FieldInfo& info = fieldInfo(field);
-  if (info.extent != Extent::PerAtom || info.type != ElementType::Float64) {
-    fail("INVALID_FIELD", std::string(operation) + ": field '" + info.name + "' is not a per-atom float64 field");
-  }
-  if (numSystems() == 0) return;
   onDevice({field, Field::Ptr});
   kernel::ReduceFieldArgs args;
-  args.systems = prepareSystems(operation);
+  args.systems = prepareSystems("reduce");
   args.d_values = deviceData<const double>(field);
   args.components = info.components;
   args.op = static_cast<int>(op);
   args.d_out = d_result_.as<double>();
-  finish(kernel::reduceField(args), operation, out);
+  finish(kernel::reduceField(args), "reduce", out);
 }
 
-void CudaBackend::reduce(Field field, ReduceOp op, double* out) { reduceInto(field, op, out, "reduce"); }
-
-void CudaBackend::kineticEnergy(double* out) {
-  if (numSystems() == 0) return;
+void CudaBackend::kineticEnergyOnDevice(double* out) {
   onDevice({Field::Masses, Field::Velocities, Field::Ptr});
   kernel::KineticEnergyArgs args;
   args.systems = prepareSystems("kineticEnergy");
@@ -168,7 +168,5 @@ void CudaBackend::kineticEnergy(double* out) {
   args.d_out = d_result_.as<double>();
   finish(kernel::kineticEnergy(args), "kineticEnergy", out);
 }
-
-void CudaBackend::fmax(double* out) { reduceInto(Field::Forces, ReduceOp::Max, out, "fmax"); }
 
 }  // namespace hookmd

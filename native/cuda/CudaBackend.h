@@ -8,6 +8,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include "core/Backend.h"
 #include "cuda/CudaReductions.cuh"
@@ -30,14 +31,13 @@ class CudaBackend final : public Backend {
     return d_fields_[static_cast<int>(field)].as<T>();
   }
 
-  void reduce(Field field, ReduceOp op, double* out) override;
-  void kineticEnergy(double* out) override;
-  void fmax(double* out) override;
   std::unique_ptr<PairForceKernel> createPairForceKernel(const PairForceSpec& spec) override;
   std::unique_ptr<Integrator> createIntegrator(const std::string& type, const Parameters& parameters,
                                                std::int64_t numSystems) override;
   std::unique_ptr<NativeHook> createNativeHook(const NativeHookSpec& spec) override;
   std::unique_ptr<PairLossKernel> createPairLossKernel(const PairLossSpec& spec) override;
+  /** The GPU small-system kernel where core/DarkKernels.h enables it; null (the general path) otherwise. */
+  std::unique_ptr<SmallSystemKernel> createSmallSystemKernel() override;
 
   /** "<name> (sm_XY, N GiB)", as backends() and device() report it. */
   static std::string describeDevice(const cudaDeviceProp& properties);
@@ -50,9 +50,12 @@ class CudaBackend final : public Backend {
   void refillDevice(const RefillPlan& plan, FieldSet kept) override;
   void copyRangeToDevice(Field field, std::size_t offset, std::size_t bytes) override;
   void copyRangeFromDevice(Field field, std::size_t offset, std::size_t bytes, void* out) override;
+  void reduceOnDevice(Field field, ReduceOp op, double* out) override;
+  void kineticEnergyOnDevice(double* out) override;
 
  private:
-  void reduceInto(Field field, ReduceOp op, double* out, const char* operation);
+  /** The reduction results (one double per system) and, after them, the first-bad-system flag. */
+  static std::size_t resultBytes(std::int64_t numSystems) { return (static_cast<std::size_t>(numSystems) + 1) * sizeof(double); }
   /** The layout arguments, with the error flag reset for a new launch. */
   kernel::SystemRanges prepareSystems(const char* operation);
   /** Checks the launch, copies the per-system results to `out` and reports a bad ptr layout. */
@@ -61,7 +64,7 @@ class CudaBackend final : public Backend {
   std::string device_;
   std::array<DeviceBuffer, kFieldCount> d_fields_;
   DeviceBuffer d_result_;
-  DeviceBuffer d_firstBadSystem_;
+  std::vector<double> staging_;
 };
 
 }  // namespace hookmd

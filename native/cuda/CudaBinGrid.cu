@@ -3,6 +3,7 @@
 // same pairs and fail on the same systems. One thread per system, except the extents of non-periodic
 // directions, which take one thread per atom.
 #include "cuda/CudaBinGrid.cuh"
+#include "cuda/CudaLaunch.cuh"
 
 #include <cub/device/device_scan.cuh>
 
@@ -260,19 +261,19 @@ cudaError_t scanTempBytes(std::int64_t numSystems, std::size_t* bytes) {
 
 cudaError_t setupGrids(const GridArgs& args) {
   const std::int64_t systems = args.systems.numSystems;
-  startGrids<<<blocksFor(systems), kBlock>>>(args);
-  if (args.systems.numAtoms > 0) measureExtents<<<blocksFor(args.systems.numAtoms), kBlock>>>(args);
-  finishGrids<<<blocksFor(systems), kBlock>>>(args);
-  cudaError_t status = cudaMemsetAsync(args.d_binOffset, 0, sizeof(unsigned long long));
+  cudaError_t status = device::launch(startGrids, blocksFor(systems), kBlock, 0, args);
+  if (status == cudaSuccess && args.systems.numAtoms > 0) {
+    status = device::launch(measureExtents, blocksFor(args.systems.numAtoms), kBlock, 0, args);
+  }
+  if (status == cudaSuccess) status = device::launch(finishGrids, blocksFor(systems), kBlock, 0, args);
+  if (status == cudaSuccess) status = device::memsetAsync(args.d_binOffset, 0, sizeof(unsigned long long));
   if (status != cudaSuccess) return status;
   std::size_t tempBytes = args.tempBytes;
-  status = cub::DeviceScan::InclusiveSum(args.d_temp, tempBytes, args.d_binCount, args.d_binOffset + 1,
-                                         static_cast<int>(systems));
+  status = device::libraryCall([&] {
+    return cub::DeviceScan::InclusiveSum(args.d_temp, tempBytes, args.d_binCount, args.d_binOffset + 1, static_cast<int>(systems));
+  });
   if (status != cudaSuccess) return status;
-  status = cudaMemcpyAsync(&args.systems.d_status->totalBins, args.d_binOffset + systems, sizeof(unsigned long long),
-                           cudaMemcpyDeviceToDevice);
-  if (status != cudaSuccess) return status;
-  return cudaGetLastError();
+  return device::copyOnDevice(&args.systems.d_status->totalBins, args.d_binOffset + systems, sizeof(unsigned long long));
 }
 
 }  // namespace hookmd::kernel

@@ -1,6 +1,7 @@
 // Native built-in hooks as kernels. Each one does per atom what its CPU reference in dynamics/hooks does,
 // through the same HD helpers (math/CellMath.h, math/Reductions.h).
 #include "cuda/CudaHookKernels.cuh"
+#include "cuda/CudaLaunch.cuh"
 
 #include <cmath>
 
@@ -105,33 +106,28 @@ __global__ void __launch_bounds__(kBlockSize) nonFiniteKernel(NonFiniteArgs a) {
 
 cudaError_t anchorFrozen(const FreezeArgs& args) {
   if (args.count == 0) return cudaSuccess;
-  anchorKernel<<<blocksFor(args.count), kBlockSize>>>(args);
-  return cudaGetLastError();
+  return device::launch(anchorKernel, blocksFor(args.count), kBlockSize, 0, args);
 }
 
 cudaError_t freezeAtoms(const FreezeArgs& args) {
   if (args.count == 0) return cudaSuccess;
-  freezeKernel<<<blocksFor(args.count), kBlockSize>>>(args);
-  return cudaGetLastError();
+  return device::launch(freezeKernel, blocksFor(args.count), kBlockSize, 0, args);
 }
 
 cudaError_t clampForces(const ForceClampArgs& args) {
   if (args.atoms.numAtoms == 0) return cudaSuccess;
-  clampKernel<<<blocksFor(args.atoms.numAtoms), kBlockSize>>>(args);
-  return cudaGetLastError();
+  return device::launch(clampKernel, blocksFor(args.atoms.numAtoms), kBlockSize, 0, args);
 }
 
 cudaError_t wrapPositions(const WrapArgs& args) {
   if (args.atoms.numAtoms == 0) return cudaSuccess;
-  wrapKernel<<<blocksFor(args.atoms.numAtoms), kBlockSize>>>(args);
-  return cudaGetLastError();
+  return device::launch(wrapKernel, blocksFor(args.atoms.numAtoms), kBlockSize, 0, args);
 }
 
 cudaError_t findNonFinite(const NonFiniteArgs& args) {
   const std::int64_t threads = args.atoms.numAtoms + args.numSystems;
   if (threads == 0) return cudaSuccess;
-  nonFiniteKernel<<<blocksFor(threads), kBlockSize>>>(args);
-  return cudaGetLastError();
+  return device::launch(nonFiniteKernel, blocksFor(threads), kBlockSize, 0, args);
 }
 
 }  // namespace hookmd::kernel

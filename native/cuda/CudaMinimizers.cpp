@@ -2,6 +2,7 @@
 // one per-system program (CudaMinimizerSteps.cuh) over the device arrays; per-system parameters, state rows
 // and FIRE's own velocities live on the device, in the CPU layout, and the batch velocities of the systems
 // a step updates are held at zero as the CPU Optimizer holds them (dynamics/Optimizer.h).
+#include <string>
 #include <vector>
 
 #include "cuda/CudaAtomRows.h"
@@ -9,6 +10,7 @@
 #include "cuda/CudaCheck.h"
 #include "cuda/CudaIntegratorTypes.h"
 #include "cuda/CudaMinimizerSteps.cuh"
+#include "cuda/CudaSmallStep.h"
 #include "cuda/CudaSystemLayout.h"
 #include "cuda/CudaSystemRows.h"
 #include "cuda/DeviceUpload.h"
@@ -47,18 +49,20 @@ kernel::MinimizerArrays minimizerArrays(CudaBackend& backend, CudaSystemLayout& 
 
 /** FIRE and FIRE2 differ only in their parameter names, their step and their fresh row. */
 template <typename Params>
-class CudaFireFamily final : public Integrator {
+class CudaFireFamily final : public Integrator, public CudaSmallStep {
  public:
   using Step = cudaError_t (*)(const kernel::MinimizerArrays&, const Params*, double*);
 
   CudaFireFamily(CudaBackend& backend, const char* name, const char* delay, std::vector<double> fresh, Step step,
-                 const Parameters& parameters, std::int64_t numSystems)
+                 DeviceOp single, DeviceOp chunked, const Parameters& parameters, std::int64_t numSystems)
       : backend_(backend),
         name_(name),
         delay_(delay),
         step_(step),
-        rows_(name, std::move(fresh), numSystems),
-        velocities_(name, 3, numSystems),
+        single_(single),
+        chunked_(chunked),
+        rows_(backend, name, std::move(fresh), numSystems),
+        velocities_(backend, name, 3, numSystems),
         layout_(name) {
     updateParameters(parameters, numSystems);
   }
@@ -67,15 +71,23 @@ class CudaFireFamily final : public Integrator {
   // The whole step runs here, with the forces of the current positions.
   void preUpdate(const StepContext& context) override {
     rows_.requireCount(backend_.numSystems(), parameterCount_);
-    velocities_.fit(backend_);
+    velocities_.fit();
     backend_.onDevice(kMinimizerReads, kMinimizerWrites);
     cudaCheck(step_(minimizerArrays(backend_, layout_, context, velocities_.device()), d_parameters_.as<const Params>(), rows_.device()), name_);
+    layout_.chargeStep(backend_, single_, chunked_);
   }
   void postUpdate(const StepContext&) override {}
 
+  kernel::SmallIntegratorArgs smallStep(std::int64_t numSystems) override {
+    rows_.requireCount(numSystems, parameterCount_);
+    velocities_.fit();
+    const auto type = std::string(name_) == "FIRE" ? kernel::SmallIntegrator::Fire : kernel::SmallIntegrator::Fire2;
+    return {type, d_parameters_.data(), rows_.device(), nullptr, nullptr, velocities_.device()};
+  }
+
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
     const std::vector<Params> systems = fireParameters<Params>(name_, delay_, parameters, numSystems);
-    uploadVector(d_parameters_, systems, name_);
+    uploadCharged(backend_, d_parameters_, systems, name_);
     parameterCount_ = systems.size();
   }
 
@@ -97,6 +109,8 @@ class CudaFireFamily final : public Integrator {
   const char* name_;
   const char* delay_;
   Step step_;
+  DeviceOp single_;
+  DeviceOp chunked_;
   CudaSystemRows rows_;
   CudaAtomRows velocities_;
   CudaSystemLayout layout_;
@@ -112,10 +126,10 @@ cudaError_t fire2Step(const kernel::MinimizerArrays& arrays, const Fire2Paramete
   return kernel::fire2Step(kernel::Fire2StepArgs{arrays, parameters, rows});
 }
 
-class CudaGradientDescent final : public Integrator {
+class CudaGradientDescent final : public Integrator, public CudaSmallStep {
  public:
   CudaGradientDescent(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems)
-      : backend_(backend), rows_("GradientDescent", {}, numSystems), layout_("GradientDescent") {
+      : backend_(backend), rows_(backend, "GradientDescent", {}, numSystems), layout_("GradientDescent") {
     updateParameters(parameters, numSystems);
   }
   const char* name() const noexcept override { return "GradientDescent"; }
@@ -127,14 +141,20 @@ class CudaGradientDescent final : public Integrator {
     cudaCheck(kernel::gradientDescentStep(kernel::GradientDescentStepArgs{arrays, d_stepSize_.as<const double>(),
                                                                           d_maxStep_.as<const double>()}),
               "GradientDescent");
+    layout_.chargeStep(backend_, DeviceOp::GradientDescentProgram, DeviceOp::GradientDescentProgramChunked);
   }
   void postUpdate(const StepContext&) override {}
+
+  kernel::SmallIntegratorArgs smallStep(std::int64_t numSystems) override {
+    rows_.requireCount(numSystems, parameterCount_);
+    return {kernel::SmallIntegrator::GradientDescent, nullptr, nullptr, d_stepSize_.as<const double>(), d_maxStep_.as<const double>(), nullptr};
+  }
 
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
     const auto& stepSize = parameters.perSystem("GradientDescent", "stepSize", numSystems);
     const auto& maxStep = parameters.perSystem("GradientDescent", "maxStep", numSystems);
-    uploadVector(d_stepSize_, stepSize, "GradientDescent");
-    uploadVector(d_maxStep_, maxStep, "GradientDescent");
+    uploadCharged(backend_, d_stepSize_, stepSize, "GradientDescent");
+    uploadCharged(backend_, d_maxStep_, maxStep, "GradientDescent");
     parameterCount_ = stepSize.size();
   }
 
@@ -155,12 +175,14 @@ class CudaGradientDescent final : public Integrator {
 
 std::unique_ptr<Integrator> makeCudaFire(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems) {
   return std::make_unique<CudaFireFamily<FireParameters>>(backend, "FIRE", "nMin", std::vector<double>{0.0, 0.0, 0.0, 1.0},
-                                                          fireStep, parameters, numSystems);
+                                                          fireStep, DeviceOp::FireProgram, DeviceOp::FireProgramChunked,
+                                                          parameters, numSystems);
 }
 
 std::unique_ptr<Integrator> makeCudaFire2(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems) {
   return std::make_unique<CudaFireFamily<Fire2Parameters>>(backend, "FIRE2", "nDelay", std::vector<double>{0.0, 0.0, 0.0, 0.0},
-                                                           fire2Step, parameters, numSystems);
+                                                           fire2Step, DeviceOp::FireTwoProgram, DeviceOp::FireTwoProgramChunked,
+                                                           parameters, numSystems);
 }
 
 std::unique_ptr<Integrator> makeCudaGradientDescent(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems) {

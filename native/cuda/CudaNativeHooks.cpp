@@ -23,7 +23,7 @@ namespace {
 /** The atoms of the systems flagged in `active`; call onDevice() with Field::SystemIndex first. */
 kernel::HookAtoms hookAtoms(CudaBackend& backend, CudaActiveMask& mask, const std::uint8_t* active) {
   return kernel::HookAtoms{backend.numAtoms(), backend.deviceData<const std::int32_t>(Field::SystemIndex),
-                           mask.upload(active, backend.numSystems())};
+                           mask.upload(backend, active)};
 }
 
 // FreezeAtoms: the anchor is taken on the device at the first call, as the CPU hook takes it on the host.
@@ -31,13 +31,10 @@ class CudaFreezeAtoms final : public NativeHook {
  public:
   CudaFreezeAtoms(CudaBackend& backend, HookSchedule schedule, std::vector<std::uint8_t> mask)
       : NativeHook(schedule), backend_(backend), mask_(std::move(mask)) {
-    std::vector<std::int64_t> frozen;
     for (std::size_t i = 0; i < mask_.size(); ++i) {
-      if (mask_[i]) frozen.push_back(static_cast<std::int64_t>(i));
+      if (mask_[i]) frozen_.push_back(static_cast<std::int64_t>(i));
     }
-    uploadVector(d_frozen_, frozen, name());
-    d_anchor_.allocate(3 * frozen.size() * sizeof(double), name());
-    count_ = static_cast<std::int64_t>(frozen.size());
+    count_ = static_cast<std::int64_t>(frozen_.size());
   }
   const char* name() const noexcept override { return "FreezeAtomsHook"; }
   void remap(const std::vector<std::int64_t>&, std::int64_t) override { refuseFreezeAtomsRemap(); }
@@ -52,6 +49,14 @@ class CudaFreezeAtoms final : public NativeHook {
       fail("INVALID_MASK", "FreezeAtomsHook: the mask has " + std::to_string(mask_.size()) + " entries but the batch has " +
                                std::to_string(backend_.numAtoms()) + " atoms");
     }
+    // At the first call the frozen atoms' list goes up and their anchor is taken, then one kernel per call,
+    // as the CPU hook charges them.
+    if (!anchored_ && count_ > 0) {
+      uploadVector(d_frozen_, frozen_, name());
+      d_anchor_.allocate(3 * frozen_.size() * sizeof(double), name());
+      backend_.charge(DeviceOp::ControlUpload, DeviceWork{1, 0, 0, 0, 0, frozen_.size() * sizeof(std::int64_t)});
+      backend_.charge(DeviceOp::HookKernel);
+    }
     const kernel::FreezeArgs args{count_,
                                   d_frozen_.as<const std::int64_t>(),
                                   d_anchor_.as<double>(),
@@ -63,11 +68,13 @@ class CudaFreezeAtoms final : public NativeHook {
       anchored_ = true;
     }
     cudaCheck(kernel::freezeAtoms(args), name());
+    if (count_ > 0) backend_.charge(DeviceOp::HookKernel);
   }
 
  private:
   CudaBackend& backend_;
   std::vector<std::uint8_t> mask_;
+  std::vector<std::int64_t> frozen_;
   std::int64_t count_ = 0;
   DeviceBuffer d_frozen_;
   DeviceBuffer d_anchor_;
@@ -84,6 +91,7 @@ class CudaMaxForceClamp final : public NativeHook {
     backend_.onDevice({Field::Forces, Field::SystemIndex, Field::Ptr}, {Field::Forces});
     const kernel::ForceClampArgs args{hookAtoms(backend_, mask_, active), backend_.deviceData<double>(Field::Forces), maxForce_};
     cudaCheck(kernel::clampForces(args), name());
+    backend_.chargeAtomKernel(DeviceOp::HookKernel);
   }
 
  private:
@@ -102,6 +110,7 @@ class CudaWrapPeriodic final : public NativeHook {
     const kernel::WrapArgs args{hookAtoms(backend_, mask_, active), backend_.deviceData<double>(Field::Positions),
                                 backend_.deviceData<const double>(Field::Cell), backend_.deviceData<const std::uint8_t>(Field::Pbc)};
     cudaCheck(kernel::wrapPositions(args), name());
+    backend_.chargeAtomKernel(DeviceOp::HookKernel);
   }
 
  private:
@@ -121,9 +130,10 @@ class CudaNaNDetector final : public NativeHook {
   void apply(Backend&, DynamicsStage, std::int64_t step, const std::uint8_t* active) override {
     backend_.onDevice({Field::Positions, Field::Velocities, Field::Forces, Field::Energy, Field::SystemIndex, Field::Ptr});
     const auto numSystems = static_cast<std::size_t>(backend_.numSystems());
+    if (numSystems == 0) return;
     if (d_bad_.bytes() != numSystems) d_bad_.allocate(numSystems, name());
-    if (numSystems > 0) cudaCheck(cudaMemset(d_bad_.data(), 0, numSystems), name());
-    cudaCheck(cudaMemset(d_anyBad_.data(), 0, sizeof(unsigned int)), name());
+    cudaCheck(device::memsetAsync(d_bad_.data(), 0, numSystems), name());
+    cudaCheck(device::memsetAsync(d_anyBad_.data(), 0, sizeof(unsigned int)), name());
     const kernel::NonFiniteArgs args{hookAtoms(backend_, mask_, active),
                                      backend_.numSystems(),
                                      backend_.deviceData<const double>(Field::Positions),
@@ -135,10 +145,12 @@ class CudaNaNDetector final : public NativeHook {
     cudaCheck(kernel::findNonFinite(args), name());
     unsigned int anyBad = 0;
     // The blocking copy also surfaces faults raised while the kernel ran.
-    cudaCheck(cudaMemcpy(&anyBad, d_anyBad_.data(), sizeof anyBad, cudaMemcpyDeviceToHost), name());
+    downloadBytes(&anyBad, d_anyBad_.data(), sizeof anyBad, name());
+    backend_.charge(DeviceOp::NonFiniteScan, DeviceWork{1, static_cast<std::uint64_t>(backend_.numAtoms()), numSystems, 0,
+                                                        sizeof anyBad, 0});
     if (anyBad == 0) return;
     std::vector<std::uint8_t> bad(numSystems);
-    cudaCheck(cudaMemcpy(bad.data(), d_bad_.data(), numSystems, cudaMemcpyDeviceToHost), name());
+    downloadBytes(bad.data(), d_bad_.data(), numSystems, name());
     const std::int32_t* ids = backend_.host({Field::SystemId}).i32(Field::SystemId);
     std::string systems;
     for (std::size_t s = 0; s < bad.size(); ++s) {

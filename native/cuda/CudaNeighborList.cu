@@ -2,6 +2,7 @@
 // system's slots are its own atom range and the order never depends on scheduling, then a full list (each
 // pair in both rows), so the pair loop writes each atom's force once, with no atomics.
 #include "cuda/CudaNeighborList.cuh"
+#include "cuda/CudaLaunch.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
 
@@ -223,26 +224,29 @@ cudaError_t sortTempBytes(std::int64_t numAtoms, std::uint64_t totalBins, std::s
 
 cudaError_t binAtoms(const BinArgs& args) {
   const std::int64_t n = args.systems.numAtoms;
-  if (n == 0) return cudaMemsetAsync(args.d_binStart, 0, (args.totalBins + 1) * sizeof(std::int32_t));
-  assignBins<<<blocksFor(n), kBlock>>>(args);
-  std::size_t tempBytes = args.tempBytes;
-  const cudaError_t status =
-      cub::DeviceRadixSort::SortPairs(args.d_temp, tempBytes, args.d_keys, args.d_slotKeys, args.d_atoms, args.d_slotAtom,
-                                      static_cast<int>(n), 0, keyBits(args.totalBins));
+  if (n == 0) return device::memsetAsync(args.d_binStart, 0, (args.totalBins + 1) * sizeof(std::int32_t));
+  cudaError_t status = device::launch(assignBins, blocksFor(n), kBlock, 0, args);
   if (status != cudaSuccess) return status;
-  fillBinStarts<<<blocksFor(n), kBlock>>>(args);
-  return cudaGetLastError();
+  std::size_t tempBytes = args.tempBytes;
+  status = device::libraryCall([&] {
+    return cub::DeviceRadixSort::SortPairs(args.d_temp, tempBytes, args.d_keys, args.d_slotKeys, args.d_atoms, args.d_slotAtom,
+                                           static_cast<int>(n), 0, keyBits(args.totalBins));
+  });
+  if (status != cudaSuccess) return status;
+  return device::launch(fillBinStarts, blocksFor(n), kBlock, 0, args);
 }
 
 cudaError_t prepareSlots(const PrepareArgs& args) {
-  if (args.systems.numAtoms > 0) prepareSlotPositions<<<blocksFor(args.systems.numAtoms), kBlock>>>(args);
-  if (!args.build && args.systems.numSystems > 0) checkSystems<<<blocksFor(args.systems.numSystems), kBlock>>>(args);
-  return cudaGetLastError();
+  cudaError_t status = cudaSuccess;
+  if (args.systems.numAtoms > 0) status = device::launch(prepareSlotPositions, blocksFor(args.systems.numAtoms), kBlock, 0, args);
+  if (status != cudaSuccess) return status;
+  if (!args.build && args.systems.numSystems > 0) status = device::launch(checkSystems, blocksFor(args.systems.numSystems), kBlock, 0, args);
+  return status;
 }
 
 cudaError_t searchNeighbors(const SearchArgs& args) {
-  if (args.systems.numAtoms > 0) search<<<blocksFor(args.systems.numAtoms), kBlock>>>(args);
-  return cudaGetLastError();
+  if (args.systems.numAtoms == 0) return cudaSuccess;
+  return device::launch(search, blocksFor(args.systems.numAtoms), kBlock, 0, args);
 }
 
 }  // namespace hookmd::kernel

@@ -22,7 +22,7 @@ class CudaNoseHooverChain final : public Integrator {
       : backend_(backend),
         reference_(parameters, numSystems),
         chainLength_(static_cast<int>(parameters.scalar("chainLength", 0.0))),
-        rows_("NoseHooverChain", std::vector<double>(2 * chainLength_ + 1, 0.0), numSystems),
+        rows_(backend, "NoseHooverChain", std::vector<double>(2 * chainLength_ + 1, 0.0), numSystems),
         layout_("NoseHooverChain") {
     uploadSystems(parameters, numSystems);
   }
@@ -33,6 +33,7 @@ class CudaNoseHooverChain final : public Integrator {
     backend_.onDevice({Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr, Field::Status},
                       {Field::Positions, Field::Velocities});
     cudaCheck(kernel::noseHooverPre(args(context, backend_.deviceData<double>(Field::Positions))), "NoseHooverChain");
+    layout_.chargeStep(backend_, DeviceOp::NoseHooverProgram, DeviceOp::NoseHooverProgramChunked);
   }
 
   void postUpdate(const StepContext& context) override {
@@ -40,6 +41,7 @@ class CudaNoseHooverChain final : public Integrator {
     backend_.onDevice({Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr, Field::Status},
                       {Field::Velocities});
     cudaCheck(kernel::noseHooverPost(args(context, nullptr)), "NoseHooverChain");
+    layout_.chargeStep(backend_, DeviceOp::NoseHooverProgram, DeviceOp::NoseHooverProgramChunked);
   }
 
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
@@ -59,7 +61,7 @@ class CudaNoseHooverChain final : public Integrator {
     const auto& tdamp = parameters.perSystem("NoseHooverChain", "tdamp", numSystems);
     std::vector<kernel::ChainSystem> systems(static_cast<std::size_t>(numSystems));
     for (std::size_t s = 0; s < systems.size(); ++s) systems[s] = kernel::ChainSystem{dt[s], temperature[s], tdamp[s]};
-    uploadVector(d_systems_, systems, "NoseHooverChain");
+    uploadCharged(backend_, d_systems_, systems, "NoseHooverChain");
     parameterCount_ = systems.size();
   }
 

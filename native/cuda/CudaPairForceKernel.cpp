@@ -1,7 +1,8 @@
-// Host side of the CUDA pair forces: device buffers, the rebuild decision, error flags and statistics. The
-// rebuild rule is NeighborCache's (never built, layout, cell or pbc changed, or an atom moved more than
-// skin/2), checked on the device; one small status block comes back per compute. A rebuild rebuilds every
-// system of the batch in one pass, as LAMMPS does, since on the GPU that costs about as much as one.
+// Host side of the CUDA pair forces: device buffers, error flags and the launches of the schedule that
+// kernels/DevicePairSchedule.h decides and charges (what is uploaded when, when the lists are checked and
+// rebuilt, how long their rows are). The rebuild rule is NeighborCache's (never built, layout, cell or pbc
+// changed, or an atom moved more than skin/2), checked on the device. A rebuild rebuilds every system of
+// the batch in one pass, as LAMMPS does, since on the GPU that costs about as much as one.
 #include "cuda/CudaPairForceKernel.h"
 
 #include <algorithm>
@@ -14,7 +15,9 @@
 #include "cuda/CudaCheck.h"
 #include "cuda/CudaNeighborList.cuh"
 #include "cuda/CudaPairForces.cuh"
-#include "cuda/DeviceBuffer.h"
+#include "cuda/CudaLaunch.h"
+#include "cuda/DeviceUpload.h"
+#include "kernels/DevicePairSchedule.h"
 #include "neighbor/NeighborList.h"
 #include "neighbor/OverlapCheck.h"
 
@@ -22,17 +25,18 @@ namespace hookmd {
 
 namespace {
 
-/** Row capacity of the first build: small systems fit it; dense ones grow once (search overflow retry). */
-constexpr int kInitialRowCapacity = 16;
 /** NeighborStatus::firstNonFinite when every wanted system's energy is finite. */
 constexpr unsigned long long kNoSystem = ~0ull;
 /** Bin keys are 32-bit. */
 constexpr std::uint64_t kMaxBins = 0xffffffffull;
 
+static_assert(kernel::kSumSegmentSlots == kPairSumSegmentSlots, "the schedule counts the kernels' sum segments");
+static_assert(sizeof(kernel::NeighborStatus) == 40, "DevicePairSchedule charges a 40-byte status block");
+static_assert(sizeof(kernel::SumSegment) == 12, "DevicePairSchedule charges 12 bytes per sum segment");
+
 /** Grows `buffer` to at least `bytes`, doubling so a slowly growing batch reallocates O(log n) times. */
 void reserve(DeviceBuffer& buffer, std::size_t bytes, const std::string& operation) {
-  if (buffer.bytes() >= bytes) return;
-  buffer.allocate(std::max(bytes, 2 * buffer.bytes()), operation.c_str());
+  fitBuffer(buffer, bytes, BufferFit::Grow, operation.c_str());
 }
 
 class CudaPairForceKernel final : public PairForceKernel {
@@ -43,13 +47,11 @@ class CudaPairForceKernel final : public PairForceKernel {
         evaluator_(spec.evaluator),
         numTypes_(spec.numTypes),
         cutoff_(spec.cutoff),
-        switched_(!spec.switches.empty()) {
-    d_params_.allocate(spec.params.size(), model_.c_str());
-    cudaCheck(cudaMemcpy(d_params_.data(), spec.params.data(), spec.params.size(), cudaMemcpyHostToDevice), model_.c_str());
+        switched_(!spec.switches.empty()),
+        schedule_(backend, spec.model, spec.params.size(), spec.switches.size() * sizeof(SwitchParams)) {
+    uploadBytes(d_params_, spec.params.data(), spec.params.size(), BufferFit::Exact, model_.c_str());
     if (switched_) {
-      const std::size_t bytes = spec.switches.size() * sizeof(SwitchParams);
-      d_switches_.allocate(bytes, model_.c_str());
-      cudaCheck(cudaMemcpy(d_switches_.data(), spec.switches.data(), bytes, cudaMemcpyHostToDevice), model_.c_str());
+      uploadBytes(d_switches_, spec.switches.data(), spec.switches.size() * sizeof(SwitchParams), BufferFit::Exact, model_.c_str());
     }
     d_status_.allocate(sizeof(kernel::NeighborStatus), model_.c_str());
   }
@@ -60,34 +62,27 @@ class CudaPairForceKernel final : public PairForceKernel {
     const std::int64_t systems = backend_.numSystems();
     if (request.stress) virial.assign(9 * static_cast<std::size_t>(systems), 0.0);
     if (systems == 0) return;
-    const bool resized = updateLayout(backend_.host({Field::Ptr}).i32(Field::Ptr));
+    const DevicePairSchedule::Uploads uploads =
+        schedule_.begin(backend_.host({Field::Ptr}).i32(Field::Ptr), request.systems, types, numTypes_, cutoff_, skin);
     backend_.onDevice(request.reads(), request.writes());
-    updateWanted(request.systems);
-    updateTypes(types);
-    const double rlist = cutoff_ + skin;
-    const bool newRadius = rlist != rlist_ || skin != skin_;
-    if (newRadius) {
-      rlist_ = rlist;
-      skin_ = skin;
-      built_ = false;
+    if (uploads.layout) uploadLayout();
+    wantedActive_ = request.systems != nullptr;
+    if (uploads.wanted) upload(d_wanted_, request.systems, static_cast<std::size_t>(systems));
+    if (uploads.types) upload(d_types_, types.types->data(), types.types->size());
+    if (schedule_.emptyBatch()) return zeroResults(request);
+    bool rebuild = schedule_.needsBuild();
+    if (!rebuild) {
+      rebuild = stale();
+      schedule_.checked(rebuild);
     }
-    // NeighborCache's count: every time the whole state is dropped (new batch, layout, cutoff or skin).
-    if (resized || newRadius) ++resets_;
-    if (!built_ || stale()) build();
+    if (rebuild) build();
     evaluate(request, virial);
   }
 
   NeighborStats neighborStats() const override {
-    NeighborStats stats;
-    stats.builds = builds_;
-    stats.resets = resets_;
-    // Each unordered pair sits in both of its atoms' rows; count it once, as the CPU's half lists do.
-    stats.pairs = built_ ? entries_ / 2 : 0;
-    stats.systems = built_ ? numSystems_ : 0;
     std::size_t bytes = 0;
     for (const DeviceBuffer* buffer : buffers()) bytes += buffer->bytes();
-    stats.bytes = static_cast<std::int64_t>(bytes);
-    return stats;
+    return schedule_.stats(static_cast<std::int64_t>(bytes));
   }
 
  private:
@@ -101,24 +96,14 @@ class CudaPairForceKernel final : public PairForceKernel {
 
   std::string where(const char* step) const { return model_ + ": " + step; }
 
-  /**
-   * New per-atom and per-system tables when the batch's size or ptr changed (validating ptr first); true
-   * when the batch was reallocated or resized.
-   */
-  bool updateLayout(const std::int32_t* ptr) {
-    const std::int64_t atoms = backend_.numAtoms();
-    const std::int64_t systems = backend_.numSystems();
-    const bool resized = generation_ != backend_.generation() || atoms != numAtoms_ || systems != numSystems_;
-    if (!resized && std::equal(ptr, ptr + systems + 1, ptr_.begin())) return false;
-    bool ok = ptr[0] == 0 && ptr[systems] == atoms;
-    for (std::int64_t s = 0; ok && s < systems; ++s) ok = ptr[s + 1] >= ptr[s];
-    if (!ok) fail("INVALID_BATCH", model_ + ": the batch's ptr offsets do not partition its atoms");
-    // Nothing below is kept unless it all succeeds: a failed allocation leaves the layout unbound.
-    built_ = false;
-    numAtoms_ = -1;
-
+  /** The per-atom and per-system tables of the schedule's new layout, and buffers for its size. */
+  void uploadLayout() {
+    const std::vector<std::int32_t>& ptr = schedule_.ptr();
+    const std::int64_t atoms = schedule_.numAtoms();
+    const std::int64_t systems = schedule_.numSystems();
     std::vector<std::int32_t> systemOf(static_cast<std::size_t>(atoms));
     std::vector<kernel::SumSegment> segments;
+    segments.reserve(static_cast<std::size_t>(schedule_.numSegments()));
     std::vector<std::int32_t> segmentOffset(static_cast<std::size_t>(systems) + 1, 0);
     for (std::int64_t s = 0; s < systems; ++s) {
       std::fill(systemOf.begin() + ptr[s], systemOf.begin() + ptr[s + 1], static_cast<std::int32_t>(s));
@@ -130,7 +115,6 @@ class CudaPairForceKernel final : public PairForceKernel {
     upload(d_systemOf_, systemOf.data(), systemOf.size() * sizeof(std::int32_t));
     upload(d_segments_, segments.data(), segments.size() * sizeof(kernel::SumSegment));
     upload(d_segmentOffset_, segmentOffset.data(), segmentOffset.size() * sizeof(std::int32_t));
-    numSegments_ = static_cast<std::int64_t>(segments.size());
 
     const std::string operation = where("resize");
     const auto n = static_cast<std::size_t>(atoms);
@@ -148,49 +132,28 @@ class CudaPairForceKernel final : public PairForceKernel {
     reserve(d_slotPositions_, n * sizeof(kernel::SlotPosition), operation);
     reserve(d_reference_, n * sizeof(kernel::SlotPosition), operation);
     reserve(d_neighborCount_, n * sizeof(std::int32_t), operation);
-    reserve(d_segmentSums_, static_cast<std::size_t>(numSegments_) * 7 * sizeof(double), operation);
+    reserve(d_segmentSums_, static_cast<std::size_t>(schedule_.numSegments()) * 7 * sizeof(double), operation);
     reserve(d_virial_, 9 * b * sizeof(double), operation);
-    if (resized) {
-      typesUploaded_ = false;
-      wanted_.clear();
-    }
-    generation_ = backend_.generation();
-    numAtoms_ = atoms;
-    numSystems_ = systems;
-    ptr_.assign(ptr, ptr + systems + 1);
-    return resized;
   }
 
   void upload(DeviceBuffer& buffer, const void* data, std::size_t bytes) {
-    if (bytes == 0) return;
-    reserve(buffer, bytes, where("upload"));
-    cudaCheck(cudaMemcpy(buffer.data(), data, bytes, cudaMemcpyHostToDevice), where("upload").c_str());
+    uploadBytes(buffer, data, bytes, BufferFit::Grow, where("upload").c_str());
   }
 
-  /** The per-system flags on the device, copied only when they differ from the last ones sent. */
-  void updateWanted(const std::uint8_t* flags) {
-    wantedActive_ = flags != nullptr;
-    if (!wantedActive_) return;
-    const auto systems = static_cast<std::size_t>(numSystems_);
-    if (wanted_.size() == systems && std::equal(flags, flags + systems, wanted_.begin())) return;
-    wanted_.assign(flags, flags + systems);
-    upload(d_wanted_, wanted_.data(), systems);
-  }
-
-  void updateTypes(const AtomTypes& types) {
-    if (numTypes_ == 1) return;
-    if (types.types == nullptr || static_cast<std::int64_t>(types.types->size()) != numAtoms_) {
-      fail("INVALID_STATE", model_ + ": species types were not assigned to every atom of the batch");
+  /** A batch of empty systems: zero energies (and stress), as the sums over no atoms give. */
+  void zeroResults(const ComputeRequest& request) {
+    const std::string operation = where("pair forces");
+    const auto systems = static_cast<std::size_t>(schedule_.numSystems());
+    cudaCheck(device::memsetAsync(backend_.deviceData<double>(Field::Energy), 0, systems * sizeof(double)), operation.c_str());
+    if (request.stress) {
+      cudaCheck(device::memsetAsync(backend_.deviceData<double>(Field::Stress), 0, 9 * systems * sizeof(double)), operation.c_str());
     }
-    if (typesUploaded_ && types.version == typesVersion_) return;
-    upload(d_types_, types.types->data(), types.types->size());
-    typesVersion_ = types.version;
-    typesUploaded_ = true;
+    schedule_.chargeEmptyBatch(request.stress);
   }
 
   kernel::SystemArrays systemArrays() {
-    return {numSystems_,
-            numAtoms_,
+    return {schedule_.numSystems(),
+            schedule_.numAtoms(),
             backend_.deviceData<const std::int32_t>(Field::Ptr),
             d_systemOf_.as<const std::int32_t>(),
             wantedActive_ ? d_wanted_.as<const std::uint8_t>() : nullptr,
@@ -200,6 +163,7 @@ class CudaPairForceKernel final : public PairForceKernel {
   }
 
   kernel::PrepareArgs prepareArgs(bool build) {
+    const double skin = schedule_.skin();
     return {systemArrays(),
             backend_.deviceData<const double>(Field::Positions),
             backend_.deviceData<const double>(Field::Cell),
@@ -210,24 +174,23 @@ class CudaPairForceKernel final : public PairForceKernel {
             d_slotPositions_.as<kernel::SlotPosition>(),
             d_reference_.as<kernel::SlotPosition>(),
             build,
-            0.25 * skin_ * skin_};
+            0.25 * skin * skin};
   }
 
   kernel::NeighborStatus readStatus(const char* step) {
     kernel::NeighborStatus status;
     // The blocking copy also surfaces faults of the kernels before it.
-    cudaCheck(cudaMemcpy(&status, d_status_.data(), sizeof status, cudaMemcpyDeviceToHost), where(step).c_str());
+    downloadBytes(&status, d_status_.data(), sizeof status, where(step).c_str());
     return status;
   }
 
   /** Slot positions for this compute, and whether a wanted system's list went stale (one flag back). */
   bool stale() {
     auto* status = d_status_.as<kernel::NeighborStatus>();
-    cudaCheck(cudaMemsetAsync(&status->rebuild, 0, sizeof status->rebuild), where("neighbor check").c_str());
+    cudaCheck(device::memsetAsync(&status->rebuild, 0, sizeof status->rebuild), where("neighbor check").c_str());
     cudaCheck(kernel::prepareSlots(prepareArgs(false)), where("neighbor check").c_str());
     return readStatus("neighbor check").rebuild != 0;
   }
-
   void checkErrors(const kernel::NeighborStatus& status) {
     if (status.firstError == kernel::kNoError) return;
     // Indexed by kernel::NeighborError: the CPU build's codes for the same failures.
@@ -257,7 +220,7 @@ class CudaPairForceKernel final : public PairForceKernel {
     NeighborScratch scratch;
     try {
       buildNeighborList(list, storage.f64(Field::Positions) + 3 * static_cast<std::int64_t>(ptr[s]), ptr[s + 1] - ptr[s],
-                        storage.f64(Field::Cell) + 9 * s, storage.u8(Field::Pbc) + 3 * s, rlist_, scratch, cutoff_);
+                        storage.f64(Field::Cell) + 9 * s, storage.u8(Field::Pbc) + 3 * s, schedule_.rlist(), scratch, cutoff_);
     } catch (const NativeError& error) {
       fail(error.code().c_str(), model_ + ": system " + std::to_string(s) + ": " + error.what());
     }
@@ -266,20 +229,21 @@ class CudaPairForceKernel final : public PairForceKernel {
   }
 
   void build() {
-    built_ = false;
+    schedule_.buildStarted();
     const std::string operation = where("neighbor build");
     const char* op = operation.c_str();
-    kernel::NeighborStatus initial{kernel::kNoError, 0, 0, 0, 0, kNoSystem};
-    cudaCheck(cudaMemcpy(d_status_.data(), &initial, sizeof initial, cudaMemcpyHostToDevice), op);
+    const kernel::NeighborStatus initial{kernel::kNoError, 0, 0, 0, 0, kNoSystem};
+    uploadBytes(d_status_, &initial, sizeof initial, BufferFit::Exact, op);
 
+    const double rlist = schedule_.rlist();
     std::size_t tempBytes = 0;
-    cudaCheck(kernel::scanTempBytes(numSystems_, &tempBytes), op);
+    cudaCheck(kernel::scanTempBytes(schedule_.numSystems(), &tempBytes), op);
     reserve(d_temp_, tempBytes, operation);
     kernel::GridArgs grid{systemArrays(),
                           backend_.deviceData<const double>(Field::Positions),
                           backend_.deviceData<const double>(Field::Cell),
                           backend_.deviceData<const std::uint8_t>(Field::Pbc),
-                          rlist_,
+                          rlist,
                           d_extents_.as<unsigned long long>(),
                           d_binCount_.as<unsigned long long>(),
                           d_binOffset_.as<unsigned long long>(),
@@ -295,7 +259,7 @@ class CudaPairForceKernel final : public PairForceKernel {
     }
 
     reserve(d_binStart_, (totalBins + 1) * sizeof(std::int32_t), operation);
-    cudaCheck(kernel::sortTempBytes(numAtoms_, totalBins, &tempBytes), op);
+    cudaCheck(kernel::sortTempBytes(schedule_.numAtoms(), totalBins, &tempBytes), op);
     reserve(d_temp_, tempBytes, operation);
     kernel::BinArgs bins{systemArrays(),
                          backend_.deviceData<const double>(Field::Positions),
@@ -314,7 +278,8 @@ class CudaPairForceKernel final : public PairForceKernel {
 
     auto* d_status = d_status_.as<kernel::NeighborStatus>();
     for (;;) {
-      const std::size_t rowBytes = static_cast<std::size_t>(numAtoms_) * rowCapacity_ * sizeof(std::uint32_t);
+      const int capacity = schedule_.rowCapacity();
+      const std::size_t rowBytes = static_cast<std::size_t>(schedule_.numAtoms()) * capacity * sizeof(std::uint32_t);
       // Exact size, not doubled: this is the largest buffer, and its capacity already has headroom.
       if (d_neighbors_.bytes() < rowBytes) d_neighbors_.allocate(rowBytes, op);
       kernel::SearchArgs search{systemArrays(),
@@ -322,30 +287,24 @@ class CudaPairForceKernel final : public PairForceKernel {
                                 d_slotKeys_.as<const std::uint32_t>(),
                                 d_binOffset_.as<const unsigned long long>(),
                                 d_binStart_.as<const std::int32_t>(),
-                                rlist_ * rlist_,
-                                rowCapacity_,
+                                rlist * rlist,
+                                capacity,
                                 d_neighbors_.as<std::uint32_t>(),
                                 d_neighborCount_.as<std::int32_t>()};
       cudaCheck(kernel::searchNeighbors(search), op);
       status = readStatus("neighbor build");
       checkErrors(status);
-      if (status.maxNeighbors <= static_cast<unsigned int>(rowCapacity_)) break;
-      // 1/8 headroom over the longest row, so a liquid's fluctuating density rarely triggers another retry.
-      const std::int64_t grown = (static_cast<std::int64_t>(status.maxNeighbors) * 9 / 8 + 7) / 8 * 8;
-      if (grown > 0x7fffffff) fail("NEIGHBOR_OVERFLOW", model_ + ": neighbor list: an atom has more than 2^31 neighbors");
-      rowCapacity_ = static_cast<int>(grown);
-      cudaCheck(cudaMemsetAsync(&d_status->entries, 0, sizeof d_status->entries), op);
-      cudaCheck(cudaMemsetAsync(&d_status->maxNeighbors, 0, sizeof d_status->maxNeighbors), op);
+      if (schedule_.searched(status.maxNeighbors, status.entries)) break;
+      cudaCheck(device::memsetAsync(&d_status->entries, 0, sizeof d_status->entries), op);
+      cudaCheck(device::memsetAsync(&d_status->maxNeighbors, 0, sizeof d_status->maxNeighbors), op);
     }
-    entries_ = static_cast<std::int64_t>(status.entries);
-    builds_ += numSystems_;
-    built_ = true;
+    schedule_.built();
   }
 
   void evaluate(const ComputeRequest& request, std::vector<double>& virial) {
     const std::string operation = where("pair forces");
     const char* op = operation.c_str();
-    const auto n = static_cast<std::size_t>(numAtoms_);
+    const auto n = static_cast<std::size_t>(schedule_.numAtoms());
     reserve(d_slotSums_, n * (request.stress ? 7 : 1) * sizeof(double), operation);
     const kernel::SystemArrays systems = systemArrays();
     kernel::PairForceArgs forces{systems,
@@ -361,13 +320,13 @@ class CudaPairForceKernel final : public PairForceKernel {
                                  request.forces ? backend_.deviceData<double>(Field::Forces) : nullptr,
                                  d_slotSums_.as<double>()};
     auto* status = d_status_.as<kernel::NeighborStatus>();
-    cudaCheck(cudaMemsetAsync(&status->firstNonFinite, 0xff, sizeof status->firstNonFinite), op);
+    cudaCheck(device::memsetAsync(&status->firstNonFinite, 0xff, sizeof status->firstNonFinite), op);
     cudaCheck(kernel::pairForces(forces), op);
     kernel::SystemSumArgs sums{systems,
                                d_slotSums_.as<const double>(),
                                request.stress,
                                d_segments_.as<const kernel::SumSegment>(),
-                               numSegments_,
+                               schedule_.numSegments(),
                                d_segmentOffset_.as<const std::int32_t>(),
                                d_segmentSums_.as<double>(),
                                backend_.deviceData<const double>(Field::Cell),
@@ -375,12 +334,11 @@ class CudaPairForceKernel final : public PairForceKernel {
                                request.stress ? backend_.deviceData<double>(Field::Stress) : nullptr,
                                request.stress ? d_virial_.as<double>() : nullptr};
     cudaCheck(kernel::systemSums(sums), op);
-    if (request.stress) {
-      cudaCheck(cudaMemcpy(virial.data(), d_virial_.data(), virial.size() * sizeof(double), cudaMemcpyDeviceToHost), op);
-    }
+    if (request.stress) downloadBytes(virial.data(), d_virial_.data(), virial.size() * sizeof(double), op);
     // The blocking read surfaces faults of the pair loop here, named after this model, not in whatever call
     // comes next; it replaces the synchronisation this needed anyway, so the overlap flag costs no extra wait.
     const std::uint64_t nonFinite = readStatus("pair forces").firstNonFinite;
+    schedule_.evaluated(request.stress);
     if (nonFinite != kNoSystem) diagnoseOnHost(static_cast<std::int64_t>(nonFinite));
   }
 
@@ -390,24 +348,8 @@ class CudaPairForceKernel final : public PairForceKernel {
   const int numTypes_;
   const double cutoff_;
   const bool switched_;
-
-  std::uint64_t generation_ = 0;
-  std::int64_t numAtoms_ = -1;
-  std::int64_t numSystems_ = -1;
-  std::vector<std::int32_t> ptr_;
-  std::int64_t numSegments_ = 0;
-  std::vector<std::uint8_t> wanted_;
+  DevicePairSchedule schedule_;
   bool wantedActive_ = false;
-  std::uint64_t typesVersion_ = 0;
-  bool typesUploaded_ = false;
-
-  double rlist_ = -1.0;
-  double skin_ = -1.0;
-  bool built_ = false;
-  int rowCapacity_ = kInitialRowCapacity;
-  std::int64_t entries_ = 0;
-  std::int64_t builds_ = 0;
-  std::int64_t resets_ = 0;
 
   DeviceBuffer d_params_;
   DeviceBuffer d_switches_;

@@ -4,6 +4,7 @@
 // MorseEval.h, SmoothSwitch.h); species tables sit in shared memory. Energy and virial per system are
 // fixed-order warp sums: one warp per segment of at most kSumSegmentSlots slots, then one warp per system.
 #include "cuda/CudaPairForces.cuh"
+#include "cuda/CudaLaunch.cuh"
 
 #include "kernels/PairForceKernel.h"
 #include "math/LennardJonesEval.h"
@@ -116,8 +117,7 @@ cudaError_t launchForces(const PairForceArgs& args) {
       tableSize * (sizeof(typename Eval::Params) + (kSwitch ? sizeof(SwitchParams) : 0));
   const bool shared = !kSingle && tableBytes <= kSharedTableBytes;
   const auto blocks = static_cast<unsigned int>((args.systems.numAtoms + kForceBlock - 1) / kForceBlock);
-  pairForceKernel<Eval, kVirial, kSwitch, kSingle><<<blocks, kForceBlock, shared ? tableBytes : 0>>>(args, shared);
-  return cudaGetLastError();
+  return device::launch(pairForceKernel<Eval, kVirial, kSwitch, kSingle>, blocks, kForceBlock, shared ? tableBytes : 0, args, shared);
 }
 
 template <class Eval>
@@ -209,9 +209,11 @@ cudaError_t pairForces(const PairForceArgs& args) {
 }
 
 cudaError_t systemSums(const SystemSumArgs& args) {
-  if (args.numSegments > 0) sumSegments<<<warpBlocks(args.numSegments), kSumBlock>>>(args);
-  if (args.systems.numSystems > 0) sumSystems<<<warpBlocks(args.systems.numSystems), kSumBlock>>>(args);
-  return cudaGetLastError();
+  cudaError_t status = cudaSuccess;
+  if (args.numSegments > 0) status = device::launch(sumSegments, warpBlocks(args.numSegments), kSumBlock, 0, args);
+  if (status != cudaSuccess) return status;
+  if (args.systems.numSystems > 0) status = device::launch(sumSystems, warpBlocks(args.systems.numSystems), kSumBlock, 0, args);
+  return status;
 }
 
 }  // namespace hookmd::kernel

@@ -14,7 +14,7 @@
 #include "core/Error.h"
 #include "cuda/CudaCheck.h"
 #include "cuda/CudaPairLoss.cuh"
-#include "cuda/DeviceBuffer.h"
+#include "cuda/DeviceUpload.h"
 #include "math/LennardJonesParamGrad.h"
 #include "math/MorseParamGrad.h"
 #include "training/PairLossTables.h"
@@ -24,19 +24,14 @@ namespace hookmd {
 
 namespace {
 
-/** Makes `buffer` hold at least `bytes`, doubling, so a loop over mini-batches of varying size reuses one block. */
+// Buffers grow (BufferFit::Grow), so a loop over mini-batches of varying size reuses one block.
 void reserve(DeviceBuffer& buffer, std::size_t bytes, const std::string& operation) {
-  if (buffer.bytes() >= bytes) return;
-  buffer.allocate(std::max(bytes, 2 * buffer.bytes()), operation.c_str());
+  fitBuffer(buffer, bytes, BufferFit::Grow, operation.c_str());
 }
 
-/** Copies `count` values host → device into `buffer`, grown as reserve() grows it. */
 template <typename T>
 void stage(DeviceBuffer& buffer, const T* values, std::size_t count, const std::string& operation) {
-  const std::size_t bytes = count * sizeof(T);
-  if (bytes == 0) return;
-  reserve(buffer, bytes, operation);
-  cudaCheck(cudaMemcpy(buffer.data(), values, bytes, cudaMemcpyHostToDevice), operation.c_str());
+  uploadBytes(buffer, values, count * sizeof(T), BufferFit::Grow, operation.c_str());
 }
 
 /** One thread per atom of a chunk: the smallest power of two ≥ 32 that covers the set's largest chunk. */
@@ -85,9 +80,9 @@ class CudaPairLossOf final : public PairLossKernel {
                                        d_results_.as<double>()};
     cudaCheck(kernel::lossForward(args), op);
     // Blocking copies: a fault of the kernels surfaces here, named after this loss.
-    if (forceValues > 0) cudaCheck(cudaMemcpy(forces, d_forces_.data(), forceValues * sizeof(double), cudaMemcpyDeviceToHost), op);
+    downloadBytes(forces, d_forces_.data(), forceValues * sizeof(double), op);
     results_.resize(count * kSums);
-    if (count > 0) cudaCheck(cudaMemcpy(results_.data(), d_results_.data(), results_.size() * sizeof(double), cudaMemcpyDeviceToHost), op);
+    downloadBytes(results_.data(), d_results_.data(), results_.size() * sizeof(double), op);
     for (std::size_t k = 0; k < count; ++k) {
       energy[k] = results_[kSums * k];
       std::copy(results_.begin() + kSums * k + 1, results_.begin() + kSums * (k + 1), virial + 6 * k);
@@ -121,8 +116,9 @@ class CudaPairLossOf final : public PairLossKernel {
                                         d_chunkGradients_.as<double>(),
                                         d_gradients_.as<double>()};
     cudaCheck(kernel::lossBackward(args), op);
-    const std::size_t width = numParams_ * sizeof(double);
-    cudaCheck(cudaMemcpy2D(slots, stride * sizeof(double), d_gradients_.data(), width, width, count, cudaMemcpyDeviceToHost), op);
+    gradients_.resize(count * numParams_);
+    downloadBytes(gradients_.data(), d_gradients_.data(), gradients_.size() * sizeof(double), op);
+    for (std::size_t k = 0; k < count; ++k) std::copy_n(gradients_.data() + k * numParams_, numParams_, slots + k * stride);
   }
 
  private:
@@ -229,6 +225,7 @@ class CudaPairLossOf final : public PairLossKernel {
   std::vector<std::int32_t> chunkOffset_;
   std::int64_t count_ = 0;
   std::vector<double> results_;
+  std::vector<double> gradients_;
   std::vector<double> coefficients_;
 
   // The bound set, uploaded once.

@@ -4,6 +4,7 @@
 // vector d = x_j + shift − x_i. Every sum has a fixed order (each thread along its rows, a tree over the
 // block, then a system's chunks in order) and no floating-point atomics, so a run repeats bit for bit.
 #include "cuda/CudaPairLoss.cuh"
+#include "cuda/CudaLaunch.cuh"
 
 #include "kernels/PairForceKernel.h"
 #include "math/LennardJonesParamGrad.h"
@@ -222,7 +223,7 @@ unsigned int blocksFor(std::int64_t threads) { return static_cast<unsigned int>(
 template <class Eval, bool kSwitch, bool kSingle>
 void launchForward(const LossForwardArgs& args) {
   const std::size_t shared = static_cast<std::size_t>(kSums) * args.batch.threads * sizeof(double);
-  forwardKernel<Eval, kSwitch, kSingle><<<static_cast<unsigned int>(args.batch.numChunks), args.batch.threads, shared>>>(args);
+  device::launch(forwardKernel<Eval, kSwitch, kSingle>, static_cast<unsigned int>(args.batch.numChunks), args.batch.threads, shared, args);
 }
 
 template <class Eval>
@@ -243,7 +244,7 @@ void launchBackward(const LossBackwardArgs& args) {
   const int groupRows = args.params.numRows < kRowsPerGroup ? args.params.numRows : kRowsPerGroup;
   const std::size_t shared = static_cast<std::size_t>(groupRows) * Grad::kParams * args.batch.threads * sizeof(double);
   const dim3 grid(static_cast<unsigned int>(args.batch.numChunks), static_cast<unsigned int>(groups));
-  backwardKernel<Grad, kSwitch, kSingle><<<grid, args.batch.threads, shared>>>(args, kRowsPerGroup);
+  device::launch(backwardKernel<Grad, kSwitch, kSingle>, grid, args.batch.threads, shared, args, kRowsPerGroup);
 }
 
 template <class Grad>
@@ -269,8 +270,7 @@ cudaError_t lossForward(const LossForwardArgs& args) {
     if (morse(args.params)) forwardFor<MorseEval>(args);
     else forwardFor<LennardJonesEval>(args);
   }
-  finishForward<<<blocksFor(args.batch.count), kFinishBlock>>>(args);
-  return cudaGetLastError();
+  return device::launch(finishForward, blocksFor(args.batch.count), kFinishBlock, 0, args);
 }
 
 cudaError_t lossBackward(const LossBackwardArgs& args) {
@@ -279,8 +279,7 @@ cudaError_t lossBackward(const LossBackwardArgs& args) {
     if (morse(args.params)) backwardFor<MorseParamGrad>(args);
     else backwardFor<LennardJonesParamGrad>(args);
   }
-  finishBackward<<<blocksFor(args.batch.count * args.params.numRows * args.params.paramsPerPair), kFinishBlock>>>(args);
-  return cudaGetLastError();
+  return device::launch(finishBackward, blocksFor(args.batch.count * args.params.numRows * args.params.paramsPerPair), kFinishBlock, 0, args);
 }
 
 }  // namespace hookmd::kernel

@@ -2,6 +2,7 @@
 // slice of the system's atoms, then a shared-memory tree. The per-atom terms and the fold are the HD
 // functions of math/Reductions.h that the CPU backend runs, so both backends share their semantics.
 #include "cuda/CudaReductions.cuh"
+#include "cuda/CudaLaunch.cuh"
 
 #include <algorithm>
 
@@ -69,8 +70,7 @@ template <typename AtomValue>
 cudaError_t launch(const SystemRanges& systems, const AtomValue& atomValue, int op, double* d_out) {
   if (systems.numSystems == 0) return cudaSuccess;
   const auto blocks = static_cast<unsigned int>(std::min(systems.numSystems, kMaxBlocks));
-  perSystemReduce<<<blocks, kBlockSize>>>(systems, atomValue, op, d_out);
-  return cudaGetLastError();
+  return device::launch(perSystemReduce<AtomValue>, blocks, kBlockSize, 0, systems, atomValue, op, d_out);
 }
 
 }  // namespace

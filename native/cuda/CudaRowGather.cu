@@ -1,6 +1,7 @@
 // One block per new system (grid-stride over systems) copies that system's rows. Fields whose rows are
 // whole 8-byte words (every float64 field) move a word per thread, the others a byte per thread.
 #include "cuda/CudaRowGather.cuh"
+#include "cuda/CudaLaunch.cuh"
 
 #include <algorithm>
 
@@ -34,9 +35,8 @@ __global__ void __launch_bounds__(kBlockSize) gatherKernel(RowGatherArgs a) {
 cudaError_t gatherRows(const RowGatherArgs& args) {
   if (args.numSystems == 0 || args.rowBytes == 0) return cudaSuccess;
   const auto blocks = static_cast<unsigned int>(std::min(args.numSystems, kMaxBlocks));
-  if (args.rowBytes % sizeof(unsigned long long) == 0) gatherKernel<unsigned long long><<<blocks, kBlockSize>>>(args);
-  else gatherKernel<unsigned char><<<blocks, kBlockSize>>>(args);
-  return cudaGetLastError();
+  if (args.rowBytes % sizeof(unsigned long long) == 0) return device::launch(gatherKernel<unsigned long long>, blocks, kBlockSize, 0, args);
+  return device::launch(gatherKernel<unsigned char>, blocks, kBlockSize, 0, args);
 }
 
 }  // namespace hookmd::kernel

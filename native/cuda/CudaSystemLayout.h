@@ -1,13 +1,13 @@
-// Host side of kernel::SystemLayout: the largest system of the batch and, when it needs the chunked path,
-// the chunk table and its workspace on the device. Rebuilt only when the batch's ptr changed (a refill or a
-// resize), so a steady run reads nothing from the device for it.
+// Host side of kernel::SystemLayout: the path of the per-system programs (dynamics/ProgramLayout.h) and,
+// when the chunked path is taken, the chunk table and its workspace on the device. Rebuilt only when the
+// batch's ptr changed (a refill or a resize), so a steady run reads nothing from the device for it.
 #pragma once
 
-#include <cstdint>
 #include <string>
 
 #include "cuda/CudaSystemProgram.cuh"
 #include "cuda/DeviceBuffer.h"
+#include "dynamics/ProgramLayout.h"
 
 namespace hookmd {
 
@@ -20,17 +20,12 @@ class CudaSystemLayout {
 
   /** The layout of `backend`'s batch; call onDevice() with Field::Ptr among the reads first. */
   kernel::SystemLayout prepare(CudaBackend& backend);
+  /** Charges one step of the program to the ledger: `single` or `chunked` by the path prepare() chose. */
+  void chargeStep(CudaBackend& backend, DeviceOp single, DeviceOp chunked) const;
 
  private:
-  /** Rebuilds the chunk table from the host copy of ptr; throws INVALID_PTR for a bad layout. */
-  void rebuild(CudaBackend& backend);
-
   std::string owner_;
-  bool built_ = false;
-  std::uint64_t generation_ = 0;
-  std::uint64_t ptrVersion_ = 0;
-  std::int64_t maxAtoms_ = 0;
-  std::int64_t numChunks_ = 0;
+  ProgramLayout layout_;
   DeviceBuffer d_chunkSystem_;
   DeviceBuffer d_firstChunk_;
   DeviceBuffer d_scratch_;

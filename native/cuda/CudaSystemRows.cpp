@@ -2,24 +2,24 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cuda/CudaCheck.h"
+#include "cuda/DeviceUpload.h"
 
 namespace hookmd {
 
-CudaSystemRows::CudaSystemRows(std::string owner, std::vector<double> fresh, std::int64_t count)
-    : owner_(std::move(owner)), host_(owner_, std::move(fresh), count) {
+CudaSystemRows::CudaSystemRows(Backend& backend, std::string owner, std::vector<double> fresh, std::int64_t count)
+    : backend_(backend), owner_(std::move(owner)), host_(owner_, std::move(fresh), count) {
   upload();
 }
 
 void CudaSystemRows::download() const {
-  if (bytes() == 0) return;
-  cudaCheck(cudaMemcpy(host_.row(0), d_rows_.data(), bytes(), cudaMemcpyDeviceToHost), owner_.c_str());
+  downloadBytes(host_.row(0), d_rows_.data(), bytes(), owner_.c_str());
+  if (bytes() > 0) backend_.charge(DeviceOp::ControlDownload, DeviceWork{1, 0, 0, 0, bytes(), 0});
 }
 
 void CudaSystemRows::upload() {
   d_rows_.allocate(bytes(), owner_.c_str());
-  if (bytes() == 0) return;
-  cudaCheck(cudaMemcpy(d_rows_.data(), host_.row(0), bytes(), cudaMemcpyHostToDevice), owner_.c_str());
+  uploadBytes(d_rows_, host_.row(0), bytes(), BufferFit::Exact, owner_.c_str());
+  if (bytes() > 0) backend_.charge(DeviceOp::ControlUpload, DeviceWork{1, 0, 0, 0, 0, bytes()});
 }
 
 std::vector<double> CudaSystemRows::save() const {

@@ -1,13 +1,15 @@
 // Per-system integrator state kept on the device: one fixed-width row of doubles per system, in exactly the
 // layout of dynamics/SystemRows.h. A host SystemRows serves as the staging copy, so checkpoints, remaps and
 // their checks (INVALID_STATE, INVALID_ARGUMENT, INVALID_PARAMETER) are the CPU integrators' own, and a
-// state() taken on one backend loads on the other. The rows cross to the host only for state() and remap().
+// state() taken on one backend loads on the other. The rows cross to the host only for state() and remap();
+// those copies are charged to the ledger here (mirror does not model them, docs/cuda.md).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/Backend.h"
 #include "cuda/DeviceBuffer.h"
 #include "dynamics/SystemRows.h"
 
@@ -15,8 +17,8 @@ namespace hookmd {
 
 class CudaSystemRows {
  public:
-  /** `count` rows of `fresh` (whose length is the width), uploaded at once. */
-  CudaSystemRows(std::string owner, std::vector<double> fresh, std::int64_t count);
+  /** `count` rows of `fresh` (whose length is the width), uploaded at once; copies are charged to `backend`. */
+  CudaSystemRows(Backend& backend, std::string owner, std::vector<double> fresh, std::int64_t count);
 
   /** count × width doubles, row-major: what the kernels read and write. */
   double* device() const noexcept { return d_rows_.as<double>(); }
@@ -42,6 +44,7 @@ class CudaSystemRows {
   /** Reallocates the device rows for the staging copy's count and copies it up. */
   void upload();
 
+  Backend& backend_;
   std::string owner_;
   // Current only right after download(); the count and width are always current.
   mutable SystemRows host_;

@@ -12,6 +12,7 @@
 #include "cuda/CudaLangevinSteps.cuh"
 #include "cuda/CudaSystemLayout.h"
 #include "cuda/CudaIntegratorTypes.h"
+#include "cuda/CudaSmallStep.h"
 #include "cuda/CudaSystemRows.h"
 #include "cuda/DeviceUpload.h"
 #include "dynamics/Langevin.h"
@@ -34,7 +35,7 @@ kernel::AtomStepArgs atomArgs(CudaBackend& backend, const StepContext& context, 
                               dt.as<const double>()};
 }
 
-class CudaVelocityVerlet final : public Integrator {
+class CudaVelocityVerlet final : public Integrator, public CudaSmallStep {
  public:
   CudaVelocityVerlet(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems) : backend_(backend) {
     updateParameters(parameters, numSystems);
@@ -46,6 +47,7 @@ class CudaVelocityVerlet final : public Integrator {
     backend_.onDevice({Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr, Field::Status},
                       {Field::Positions, Field::Velocities});
     cudaCheck(kernel::verletKickDrift(atomArgs(backend_, context, d_dt_)), "VelocityVerlet");
+    backend_.chargeAtomKernel(DeviceOp::VerletKickDrift);
   }
 
   void postUpdate(const StepContext& context) override {
@@ -55,10 +57,16 @@ class CudaVelocityVerlet final : public Integrator {
     kernel::AtomStepArgs args = atomArgs(backend_, context, d_dt_);
     args.d_positions = nullptr;
     cudaCheck(kernel::verletKick(args), "VelocityVerlet");
+    backend_.chargeAtomKernel(DeviceOp::VerletKick);
+  }
+
+  kernel::SmallIntegratorArgs smallStep(std::int64_t) override {
+    requireParameters();
+    return {kernel::SmallIntegrator::VelocityVerlet, nullptr, nullptr, d_dt_.as<const double>(), nullptr, nullptr};
   }
 
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
-    uploadVector(d_dt_, parameters.perSystem("VelocityVerlet", "dt", numSystems), "VelocityVerlet");
+    uploadCharged(backend_, d_dt_, parameters.perSystem("VelocityVerlet", "dt", numSystems), "VelocityVerlet");
     parameterCount_ = numSystems;
   }
 
@@ -78,10 +86,10 @@ class CudaVelocityVerlet final : public Integrator {
   std::int64_t parameterCount_ = 0;
 };
 
-class CudaLangevin final : public Integrator {
+class CudaLangevin final : public Integrator, public CudaSmallStep {
  public:
   CudaLangevin(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems)
-      : backend_(backend), rows_("Langevin", {}, numSystems) {
+      : backend_(backend), rows_(backend, "Langevin", {}, numSystems) {
     updateParameters(parameters, numSystems);
   }
   const char* name() const noexcept override { return "Langevin"; }
@@ -105,6 +113,7 @@ class CudaLangevin final : public Integrator {
                                     backend_.units().forceToAccel,
                                     context.step};
     cudaCheck(kernel::langevinBaoab(args), "Langevin");
+    layout_.chargeStep(backend_, DeviceOp::LangevinProgram, DeviceOp::LangevinProgramChunked);
   }
 
   void postUpdate(const StepContext& context) override {
@@ -114,6 +123,12 @@ class CudaLangevin final : public Integrator {
     kernel::AtomStepArgs args = atomArgs(backend_, context, d_dt_);
     args.d_positions = nullptr;
     cudaCheck(kernel::verletKick(args), "Langevin");
+    backend_.chargeAtomKernel(DeviceOp::VerletKick);
+  }
+
+  kernel::SmallIntegratorArgs smallStep(std::int64_t numSystems) override {
+    rows_.requireCount(numSystems, parameterCount_);
+    return {kernel::SmallIntegrator::Langevin, d_systems_.data(), nullptr, d_dt_.as<const double>(), nullptr, nullptr};
   }
 
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override {
@@ -131,8 +146,8 @@ class CudaLangevin final : public Integrator {
       const auto seedBits = static_cast<std::uint64_t>(static_cast<std::int64_t>(seed[s]));
       systems[s] = kernel::LangevinSystem{temperature[s], coefficients.c1, coefficients.c2, seedBits};
     }
-    uploadVector(d_dt_, dt, "Langevin");
-    uploadVector(d_systems_, systems, "Langevin");
+    uploadCharged(backend_, d_dt_, dt, "Langevin");
+    uploadCharged(backend_, d_systems_, systems, "Langevin");
     parameterCount_ = static_cast<std::size_t>(numSystems);
   }
 

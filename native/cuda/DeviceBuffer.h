@@ -32,6 +32,7 @@ class DeviceBuffer {
     cudaCheck(status, operation);
     data_ = block;
     bytes_ = bytes;
+    // Zeroing is part of the allocation: like cudaMalloc itself it is not a counted launch (docs/cuda.md).
     cudaCheck(cudaMemset(data_, 0, bytes), operation);
   }
 

@@ -23,6 +23,8 @@ Napi::Function BatchWrap::define(Napi::Env env) {
           InstanceMethod<&BatchWrap::hostView>("hostView"),
           InstanceMethod<&BatchWrap::transferStats>("transferStats"),
           InstanceMethod<&BatchWrap::resetTransferStats>("resetTransferStats"),
+          InstanceMethod<&BatchWrap::deviceStats>("deviceStats"),
+          InstanceMethod<&BatchWrap::resetDeviceStats>("resetDeviceStats"),
           InstanceMethod<&BatchWrap::reduce>("reduce"),
           InstanceMethod<&BatchWrap::kineticEnergy>("kineticEnergy"),
           InstanceMethod<&BatchWrap::fmax>("fmax"),
@@ -158,6 +160,26 @@ Napi::Value BatchWrap::transferStats(const Napi::CallbackInfo& info) {
 
 Napi::Value BatchWrap::resetTransferStats(const Napi::CallbackInfo& info) {
   backend_->resetTransferStats();
+  return info.Env().Undefined();
+}
+
+Napi::Object deviceStatsObject(Napi::Env env, const DeviceStats& stats) {
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("launches", static_cast<double>(stats.launches));
+  out.Set("graphLaunches", static_cast<double>(stats.graphLaunches));
+  out.Set("hostSyncs", static_cast<double>(stats.hostSyncs));
+  out.Set("controlToHostBytes", static_cast<double>(stats.controlToHostBytes));
+  out.Set("controlToDeviceBytes", static_cast<double>(stats.controlToDeviceBytes));
+  out.Set("rebuildPasses", static_cast<double>(stats.rebuildPasses));
+  out.Set("systemsRebuilt", static_cast<double>(stats.systemsRebuilt));
+  out.Set("modeledDeviceBytes", static_cast<double>(stats.modeledDeviceBytes));
+  return out;
+}
+
+Napi::Value BatchWrap::deviceStats(const Napi::CallbackInfo& info) { return deviceStatsObject(info.Env(), backend_->deviceStats()); }
+
+Napi::Value BatchWrap::resetDeviceStats(const Napi::CallbackInfo& info) {
+  backend_->resetDeviceStats();
   return info.Env().Undefined();
 }
 

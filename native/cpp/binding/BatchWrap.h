@@ -11,6 +11,9 @@
 
 namespace hookmd::binding {
 
+/** A DeviceStats as the plain JS object batch.deviceStats() returns. */
+Napi::Object deviceStatsObject(Napi::Env env, const DeviceStats& stats);
+
 class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
  public:
   static Napi::Function define(Napi::Env env);
@@ -31,6 +34,8 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
   Napi::Value hostView(const Napi::CallbackInfo& info);
   Napi::Value transferStats(const Napi::CallbackInfo& info);
   Napi::Value resetTransferStats(const Napi::CallbackInfo& info);
+  Napi::Value deviceStats(const Napi::CallbackInfo& info);
+  Napi::Value resetDeviceStats(const Napi::CallbackInfo& info);
   Napi::Value unified(const Napi::CallbackInfo& info);
   Napi::Value reduce(const Napi::CallbackInfo& info);
   Napi::Value kineticEnergy(const Napi::CallbackInfo& info);

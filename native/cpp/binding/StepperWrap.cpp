@@ -1,11 +1,13 @@
 #include "binding/StepperWrap.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "binding/Args.h"
 #include "binding/BatchWrap.h"
 #include "binding/Errors.h"
 #include "binding/PotentialAccess.h"
+#include "binding/PotentialWrap.h"
 #include "dynamics/IntegratorFactory.h"
 #include "dynamics/NativeHookFactory.h"
 
@@ -63,6 +65,7 @@ Napi::Function StepperWrap::define(Napi::Env env) {
                          InstanceMethod<&StepperWrap::advance>("advance"),
                          InstanceMethod<&StepperWrap::newlyConverged>("newlyConverged"),
                          InstanceMethod<&StepperWrap::newlyFrom>("newlyFrom"),
+                         InstanceMethod<&StepperWrap::convergedAt>("convergedAt"),
                          InstanceMethod<&StepperWrap::stressComputed>("stressComputed"),
                          InstanceMethod<&StepperWrap::allConverged>("allConverged"),
                          InstanceMethod<&StepperWrap::addHook>("addHook"),
@@ -90,6 +93,7 @@ StepperWrap::StepperWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Step
   guard(env, [&] {
     auto integrator = createIntegrator(backend, type, parameters, backend.numSystems());
     stepper_ = std::make_unique<Stepper>(backend, std::move(compute), std::move(integrator), static_cast<std::int32_t>(exitStatus));
+    if (info[1].IsObject()) stepper_->setPotential(PotentialWrap::potentialOf(env, info[1]));
   });
 }
 
@@ -133,6 +137,13 @@ Napi::Value StepperWrap::newlyFrom(const Napi::CallbackInfo& info) {
   const auto& from = stepper_->newlyFrom();
   Napi::Int32Array out = Napi::Int32Array::New(info.Env(), from.size());
   std::copy(from.begin(), from.end(), out.Data());
+  return out;
+}
+
+Napi::Value StepperWrap::convergedAt(const Napi::CallbackInfo& info) {
+  const auto& steps = stepper_->convergedAt();
+  Napi::Float64Array out = Napi::Float64Array::New(info.Env(), steps.size());
+  std::transform(steps.begin(), steps.end(), out.Data(), [](std::int64_t step) { return static_cast<double>(step); });
   return out;
 }
 

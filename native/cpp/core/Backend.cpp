@@ -6,6 +6,8 @@
 
 #include "core/Error.h"
 #include "core/RowGather.h"
+#include "cpu/CpuReductions.h"
+#include "cpu/CpuSmallSystemKernel.h"
 #include "dynamics/Integrator.h"
 #include "dynamics/NativeHookFactory.h"
 #include "kernels/EamForceKernel.h"
@@ -43,6 +45,7 @@ void Backend::refill(const std::vector<std::int64_t>& keep, const std::vector<st
     onDevice = onDevice.with(field, coherence_.current(field, Side::Device));
   }
   const bool copies = !unified();
+  if (copies) chargeRefill(plan, onDevice);
   host_.resize(plan.numAtoms, plan.numSystems);
   for (int i = 0; i < kFieldCount; ++i) {
     const Field field = static_cast<Field>(i);
@@ -89,6 +92,7 @@ void Backend::writeRows(Field field, std::int64_t first, std::int64_t count, con
   if (!unified() && coherence_.current(field, Side::Device)) {
     copyRangeToDevice(field, offset, bytes);
     coherence_.rangeToDevice(bytes);
+    charge(DeviceOp::FieldCopy);
   }
   coherence_.touched(field);
 }
@@ -111,6 +115,7 @@ void Backend::readSystems(Field field, const std::vector<std::int64_t>& systems,
     } else {
       copyRangeFromDevice(field, offset, bytes, target);
       coherence_.rangeToHost(bytes);
+      charge(DeviceOp::FieldCopy);
     }
     target += bytes;
   }
@@ -125,6 +130,7 @@ void Backend::acquire(Side side, FieldSet reads, FieldSet writes) {
       if (bytes > 0) {
         if (side == Side::Host) copyToHost(field, bytes);
         else copyToDevice(field, bytes);
+        charge(DeviceOp::FieldCopy);
       }
       coherence_.synced(field, side, bytes);
     }
@@ -148,6 +154,78 @@ BatchStorage& Backend::arraysFor(Kernel kernel, FieldSet reads, FieldSet writes)
   return *onDevice;
 }
 
+void Backend::charge(DeviceOp op, const DeviceWork& work) {
+  if (unified()) return;
+  const DeviceCost& cost = deviceCost(op);
+  DeviceStats stats;
+  stats.launches = cost.launches * work.times;
+  stats.hostSyncs = cost.hostSyncs * work.times;
+  if (cost.control) {
+    stats.controlToHostBytes = work.toHost;
+    stats.controlToDeviceBytes = work.toDevice;
+  }
+  stats.modeledDeviceBytes =
+      work.times * (cost.bytesPerAtom * work.atoms + cost.bytesPerSystem * work.systems + cost.bytesPerEntry * work.entries);
+  ledger_.add(stats);
+}
+
+void Backend::chargeAtomKernel(DeviceOp op) {
+  if (numAtoms() == 0) return;
+  charge(op, DeviceWork{1, static_cast<std::uint64_t>(numAtoms()), static_cast<std::uint64_t>(numSystems()), 0, 0, 0});
+}
+
+void Backend::chargeRebuild(std::int64_t systems) {
+  if (unified()) return;
+  DeviceStats stats;
+  stats.rebuildPasses = 1;
+  stats.systemsRebuilt = static_cast<std::uint64_t>(systems);
+  ledger_.add(stats);
+}
+
+void Backend::chargeRefill(const RefillPlan& plan, FieldSet kept) {
+  // The plan's four per-system vectors go up (none for an empty batch), one gather per kept field with rows,
+  // then one wait before the old arrays are freed.
+  if (plan.numSystems > 0) {
+    const auto systems = static_cast<std::uint64_t>(plan.numSystems);
+    charge(DeviceOp::ControlUpload, DeviceWork{4, 0, 0, 0, 0, systems * (3 * sizeof(std::int64_t) + sizeof(std::int32_t))});
+    std::uint64_t gathers = 0;
+    for (int i = 0; i < kFieldCount; ++i) gathers += kept.contains(static_cast<Field>(i)) ? 1 : 0;
+    charge(DeviceOp::RowGather, DeviceWork{gathers});
+  }
+  charge(DeviceOp::DeviceWait);
+}
+
+void Backend::reduce(Field field, ReduceOp op, double* out) {
+  const FieldInfo& info = fieldInfo(field);
+  if (info.extent != Extent::PerAtom || info.type != ElementType::Float64) {
+    fail("INVALID_FIELD", std::string("reduce: field '") + info.name + "' is not a per-atom float64 field");
+  }
+  if (numSystems() == 0) return;
+  reduceOnDevice(field, op, out);
+  chargeReduction();
+}
+
+void Backend::kineticEnergy(double* out) {
+  if (numSystems() == 0) return;
+  kineticEnergyOnDevice(out);
+  chargeReduction();
+}
+
+void Backend::chargeReduction() {
+  if (unified()) return;
+  const auto systems = static_cast<std::uint64_t>(numSystems());
+  // The results and the error flag after them come back in one copy of control data; transferStats()
+  // also counts the results, as a per-system result block.
+  coherence_.resultToHost(systems * sizeof(double));
+  charge(DeviceOp::Reduction, DeviceWork{1, static_cast<std::uint64_t>(numAtoms()), systems, 0, (systems + 1) * sizeof(double), 0});
+}
+
+void Backend::reduceOnDevice(Field field, ReduceOp op, double* out) {
+  reduceOnHost(arraysFor(Kernel::Reductions, reductionReads(field)), field, op, out);
+}
+
+void Backend::kineticEnergyOnDevice(double* out) { kineticEnergyOnHost(arraysFor(Kernel::Reductions, kineticEnergyReads()), out); }
+
 std::unique_ptr<PairForceKernel> Backend::createPairForceKernel(const PairForceSpec&) { return nullptr; }
 
 std::unique_ptr<Integrator> Backend::createIntegrator(const std::string&, const Parameters&, std::int64_t) { return nullptr; }
@@ -157,5 +235,7 @@ std::unique_ptr<NativeHook> Backend::createNativeHook(const NativeHookSpec&) { r
 std::unique_ptr<PairLossKernel> Backend::createPairLossKernel(const PairLossSpec&) { return nullptr; }
 
 std::unique_ptr<EamForceKernel> Backend::createEamForceKernel(const EamForceSpec&) { return nullptr; }
+
+std::unique_ptr<SmallSystemKernel> Backend::createSmallSystemKernel() { return createCpuSmallSystemKernel(); }
 
 }  // namespace hookmd

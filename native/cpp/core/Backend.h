@@ -12,6 +12,8 @@
 
 #include "core/BatchStorage.h"
 #include "core/Coherence.h"
+#include "core/DeviceCosts.h"
+#include "core/DeviceLedger.h"
 #include "core/FieldSet.h"
 #include "core/Fields.h"
 #include "core/RefillPlan.h"
@@ -24,7 +26,7 @@ enum class ReduceOp : int { Sum = 0, Mean, Min, Max, Norm };
 bool reduceOpFromName(const std::string& name, ReduceOp& out);
 
 /** The operations a backend may implement on its device (OpenMM's kernel names). */
-enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss, EamForces };
+enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss, EamForces, SmallSystems };
 
 class PairForceKernel;
 struct PairForceSpec;
@@ -36,6 +38,7 @@ class PairLossKernel;
 struct PairLossSpec;
 class EamForceKernel;
 struct EamForceSpec;
+class SmallSystemKernel;
 
 class Backend {
  public:
@@ -99,16 +102,29 @@ class Backend {
   const TransferStats& transferStats() const noexcept { return coherence_.stats(); }
   void resetTransferStats() { coherence_.resetStats(); }
 
+  /** Device work since the last reset, as core/DeviceCosts.h declares it; all zero where host and device are one memory. */
+  const DeviceStats& deviceStats() const noexcept { return ledger_.stats(); }
+  void resetDeviceStats() { ledger_.reset(); }
+  /**
+   * Records that `op` ran on the device (`work` says how often and over how much). Device backends call it
+   * where they issue the operation, `mirror` where it emulates it; on one memory it records nothing.
+   */
+  void charge(DeviceOp op, const DeviceWork& work = {});
+  /** Records one run of a one-thread-per-atom kernel `op` over the whole batch (none when it has no atoms). */
+  void chargeAtomKernel(DeviceOp op);
+  /** Records a neighbor-list rebuild pass that rebuilt `systems` systems. */
+  void chargeRebuild(std::int64_t systems);
+
   /**
    * Per-system reduction of a per-atom field over each system's atoms, written to out[numSystems] (host).
    * Vector fields are reduced through each atom's Euclidean norm; `Norm` is the root of the sum of squares
-   * of every component. Empty systems give 0.
+   * of every component. Empty systems give 0. Throws INVALID_FIELD for a field that is not per-atom float64.
    */
-  virtual void reduce(Field field, ReduceOp op, double* out) = 0;
+  void reduce(Field field, ReduceOp op, double* out);
   /** Kinetic energy per system, ½ Σ m v² converted to energy units with the batch's Units. */
-  virtual void kineticEnergy(double* out) = 0;
+  void kineticEnergy(double* out);
   /** Largest per-atom force norm per system. */
-  virtual void fmax(double* out) = 0;
+  void fmax(double* out) { reduce(Field::Forces, ReduceOp::Max, out); }
 
   /**
    * This backend's own pair-force kernel for `spec`, or null where the CPU reference (which runs through
@@ -127,6 +143,11 @@ class Backend {
   virtual std::unique_ptr<PairLossKernel> createPairLossKernel(const PairLossSpec& spec);
   /** This backend's own EAM force kernel for `spec`, or null where the CPU reference serves. */
   virtual std::unique_ptr<EamForceKernel> createEamForceKernel(const EamForceSpec& spec);
+  /**
+   * The kernel of the small-system path (kernels/SmallSystemKernel.h), or null where the path is off (a
+   * device kernel still dark): then every chunk takes the general path. The default is the CPU reference.
+   */
+  virtual std::unique_ptr<SmallSystemKernel> createSmallSystemKernel();
 
  protected:
   /** Reallocates the device arrays (zeroed); the host mirrors are already resized. */
@@ -143,18 +164,28 @@ class Backend {
   virtual void copyRangeToDevice(Field field, std::size_t offset, std::size_t bytes) = 0;
   /** Copies bytes [offset, offset + bytes) of `field` on the device to `out`. */
   virtual void copyRangeFromDevice(Field field, std::size_t offset, std::size_t bytes, void* out) = 0;
+  /**
+   * The reduction kernel, over a field already checked to be per-atom float64: writes out[numSystems] on
+   * the host. The default runs the CPU reference on arraysFor(Kernel::Reductions)'s arrays.
+   */
+  virtual void reduceOnDevice(Field field, ReduceOp op, double* out);
+  /** The kinetic-energy kernel; the default runs the CPU reference. */
+  virtual void kineticEnergyOnDevice(double* out);
 
   BatchStorage& hostStorage() noexcept { return host_; }
   const BatchStorage& hostStorage() const noexcept { return host_; }
   std::size_t fieldBytes(Field field) const { return host_.length(field) * elementSize(fieldInfo(field).type); }
-  /** Counts a per-system result block copied device → host (reductions), as transferStats() reports it. */
-  void countResultToHost(std::size_t bytes) { coherence_.resultToHost(bytes); }
 
  private:
   void acquire(Side side, FieldSet reads, FieldSet writes);
+  /** The ledger charges of a refill that compacts the fields in `kept` on the device. */
+  void chargeRefill(const RefillPlan& plan, FieldSet kept);
+  /** The ledger and transfer counts of one per-system reduction, whose results come back with its error flag. */
+  void chargeReduction();
 
   BatchStorage host_;
   Coherence coherence_;
+  DeviceLedger ledger_;
 };
 
 }  // namespace hookmd

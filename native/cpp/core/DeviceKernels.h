@@ -9,7 +9,7 @@ namespace hookmd {
 
 inline bool deviceImplements(Kernel kernel) {
   return kernel == Kernel::Reductions || kernel == Kernel::PairForces || kernel == Kernel::Integrator ||
-         kernel == Kernel::NativeHooks;
+         kernel == Kernel::NativeHooks || kernel == Kernel::SmallSystems;
 }
 
 }  // namespace hookmd

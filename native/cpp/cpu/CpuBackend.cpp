@@ -2,21 +2,10 @@
 
 #include "core/BackendRegistry.h"
 #include "core/ThreadPool.h"
-#include "cpu/CpuReductions.h"
 
 namespace hookmd {
 
 std::string CpuBackend::device() const { return std::to_string(ThreadPool::global().threads()) + " threads"; }
-
-void CpuBackend::reduce(Field field, ReduceOp op, double* out) {
-  reduceOnHost(arraysFor(Kernel::Reductions, reductionReads(field)), field, op, out);
-}
-
-void CpuBackend::kineticEnergy(double* out) {
-  kineticEnergyOnHost(arraysFor(Kernel::Reductions, kineticEnergyReads()), out);
-}
-
-void CpuBackend::fmax(double* out) { reduce(Field::Forces, ReduceOp::Max, out); }
 
 void registerCpuBackend() {
   BackendEntry entry;

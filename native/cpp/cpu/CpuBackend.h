@@ -12,10 +12,6 @@ class CpuBackend final : public Backend {
   std::string device() const override;
   bool supports(Kernel) const override { return true; }
 
-  void reduce(Field field, ReduceOp op, double* out) override;
-  void kineticEnergy(double* out) override;
-  void fmax(double* out) override;
-
  protected:
   void resizeDevice(std::int64_t, std::int64_t) override {}
   BatchStorage* deviceArrays() noexcept override { return &hostStorage(); }

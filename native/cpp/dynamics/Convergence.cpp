@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "cpu/CpuReductions.h"
+#include "math/CriterionValue.h"
 #include "math/DegreesOfFreedom.h"
 #include "math/Reductions.h"
 
@@ -157,6 +158,19 @@ std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vec
     }
   }
   return moved;
+}
+
+bool Convergence::appendSmallForm(SmallConvergence& out, std::int32_t exitStatus) const {
+  if (detectOnly_ || sourceStatus_ >= exitStatus) return false;
+  for (const Criterion& criterion : criteria_) {
+    if (!smallPathKey(static_cast<int>(criterion.key))) return false;
+  }
+  out.checks.push_back(SmallCheck{schedule_.frequency, schedule_.phase, sourceStatus_, targetStatus_,
+                                  static_cast<int>(out.criteria.size()), static_cast<int>(criteria_.size())});
+  for (const Criterion& criterion : criteria_) {
+    out.criteria.push_back(SmallCriterion{static_cast<int>(criterion.key), static_cast<int>(criterion.op), criterion.threshold});
+  }
+  return true;
 }
 
 void Convergence::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {

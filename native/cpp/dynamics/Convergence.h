@@ -9,6 +9,7 @@
 
 #include "core/Backend.h"
 #include "dynamics/NativeHook.h"
+#include "kernels/SmallSystemKernel.h"
 
 namespace hookmd {
 
@@ -58,6 +59,12 @@ class Convergence {
   bool needsStress(std::int64_t step) const;
   /** Keeps per-system memory (previous energies) for the systems at `keep` and appends `added`. */
   void remap(const std::vector<std::int64_t>& keep, std::int64_t added);
+  /**
+   * Appends this check as the small-system path runs it (kernels/SmallSystemKernel.h); false when that path
+   * cannot run it: detect-only, an energy change or stress criterion (state or data the path does not
+   * keep), or a source status at or above `exitStatus` (it would check finished systems).
+   */
+  bool appendSmallForm(SmallConvergence& out, std::int32_t exitStatus) const;
 
  private:
   bool due(std::int64_t step) const;

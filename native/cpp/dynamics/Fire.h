@@ -27,8 +27,16 @@ class Fire final : public Optimizer {
   Fire(const Parameters& parameters, std::int64_t numSystems);
   const char* name() const noexcept override { return "FIRE"; }
   void stepSystem(std::int64_t s, const OptimizerRows& rows) override;
+  const DeviceProgram* deviceProgram() const noexcept override {
+    static constexpr DeviceProgram kProgram{DeviceOp::FireProgram, DeviceOp::FireProgramChunked};
+    return &kProgram;
+  }
   void requireCount(std::int64_t numSystems) const override { rows_.requireCount(numSystems, systems_.size()); }
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
+
+  /** System s's parameters and state row (dt, α, P>0 streak, first), for the CPU small-system path's lanes. */
+  const FireParameters& parameters(std::int64_t s) const { return systems_[static_cast<std::size_t>(s)]; }
+  double* stateRow(std::int64_t s) { return rows_.row(s); }
 
  protected:
   std::vector<double> ownState() const override { return rows_.save(); }

@@ -30,6 +30,10 @@ class Fire2 final : public Optimizer {
   Fire2(const Parameters& parameters, std::int64_t numSystems);
   const char* name() const noexcept override { return "FIRE2"; }
   void stepSystem(std::int64_t s, const OptimizerRows& rows) override;
+  const DeviceProgram* deviceProgram() const noexcept override {
+    static constexpr DeviceProgram kProgram{DeviceOp::FireTwoProgram, DeviceOp::FireTwoProgramChunked};
+    return &kProgram;
+  }
   void requireCount(std::int64_t numSystems) const override { rows_.requireCount(numSystems, systems_.size()); }
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
 

@@ -20,6 +20,10 @@ class GradientDescent final : public Optimizer {
   GradientDescent(const Parameters& parameters, std::int64_t numSystems);
   const char* name() const noexcept override { return "GradientDescent"; }
   void stepSystem(std::int64_t s, const OptimizerRows& rows) override;
+  const DeviceProgram* deviceProgram() const noexcept override {
+    static constexpr DeviceProgram kProgram{DeviceOp::GradientDescentProgram, DeviceOp::GradientDescentProgramChunked};
+    return &kProgram;
+  }
   void requireCount(std::int64_t numSystems) const override { rows_.requireCount(numSystems, stepSize_.size()); }
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
 

@@ -27,10 +27,55 @@ void Langevin::updateParameters(const Parameters& parameters, std::int64_t numSy
   systems_ = std::move(systems);
 }
 
+void Langevin::kickDriftNoise(const System& system, double* x, double* v, const double* f, double mass, double forceToAccel, double kB,
+                              std::int32_t systemId, std::int64_t step, std::int64_t index, double* momentum) {
+  halfKick(v, f, forceToAccel / mass, 0.5 * system.dt);
+  drift(x, v, 0.5 * system.dt);
+  double noise[3];
+  atomGaussian3(system.seed, static_cast<std::uint32_t>(systemId), step, static_cast<std::uint32_t>(index), noise);
+  const double kick = system.c2 * thermalSpeed(kB * system.temperature, forceToAccel, mass);
+  ornsteinUhlenbeck(v, system.c1, kick, noise);
+  for (int c = 0; c < 3; ++c) momentum[c] = mass * kick * noise[c];
+}
+
+void Langevin::noiseDrift(const double* masses, const double* momenta, std::int32_t count, double* out) {
+  double momentum[3] = {0.0, 0.0, 0.0};
+  double mass = 0.0;
+  for (std::int32_t i = 0; i < count; ++i) {
+    mass += masses[i];
+    for (int c = 0; c < 3; ++c) momentum[c] += momenta[3 * i + c];
+  }
+  for (int c = 0; c < 3; ++c) out[c] = mass > 0.0 ? momentum[c] / mass : 0.0;
+}
+
+// The small-system path runs no native hook, so no atom of its systems is frozen: the noise is always made
+// momentum-free, with the general path's operations in its order.
+void Langevin::beforeForces(std::int64_t s, const SystemAtoms& atoms, std::int64_t step, double forceToAccel, double kB) {
+  const System& system = systems_[s];
+  double momenta[3 * kSmallSystemAtoms];
+  for (std::int32_t i = 0; i < atoms.count; ++i) {
+    kickDriftNoise(system, atoms.x + 3 * i, atoms.v + 3 * i, atoms.f + 3 * i, atoms.m[i], forceToAccel, kB, atoms.systemId, step, i, momenta + 3 * i);
+  }
+  double driftVelocity[3];
+  noiseDrift(atoms.m, momenta, atoms.count, driftVelocity);
+  for (std::int32_t i = 0; i < atoms.count; ++i) {
+    for (int c = 0; c < 3; ++c) atoms.v[3 * i + c] -= driftVelocity[c];
+    drift(atoms.x + 3 * i, atoms.v + 3 * i, 0.5 * system.dt);
+  }
+}
+
+void Langevin::afterForces(std::int64_t s, const SystemAtoms& atoms, double forceToAccel) {
+  for (std::int32_t i = 0; i < atoms.count; ++i) halfKick(atoms.v + 3 * i, atoms.f + 3 * i, forceToAccel / atoms.m[i], 0.5 * systems_[s].dt);
+}
+
 void Langevin::preUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(
       Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Ptr, Field::SystemId, Field::SystemIndex}, {Field::Positions, Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
+  // One per-system program on the device (docs/cuda.md, "The device ledger"), after the frozen counts it reads.
+  frozenUpload_.due(context, host.numSystems());
+  layout_.update(context.backend, name());
+  layout_.chargeStep(context.backend, DeviceOp::LangevinProgram, DeviceOp::LangevinProgramChunked);
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
@@ -41,17 +86,8 @@ void Langevin::preUpdate(const StepContext& context) {
   const double kB = host.units.kB;
   noiseMomentum_.resize(3 * static_cast<std::size_t>(host.numAtoms()));
   forEachActiveAtom(host, context.active, [&](std::int64_t i, std::int32_t s) {
-    const System& system = systems_[s];
-    double* xi = x + 3 * i;
-    double* vi = v + 3 * i;
-    halfKick(vi, f + 3 * i, forceToAccel / m[i], 0.5 * system.dt);
-    drift(xi, vi, 0.5 * system.dt);
-    double noise[3];
-    atomGaussian3(system.seed, static_cast<std::uint32_t>(systemId[s]), context.step,
-                  static_cast<std::uint32_t>(i - ptr[s]), noise);
-    const double kick = system.c2 * thermalSpeed(kB * system.temperature, forceToAccel, m[i]);
-    ornsteinUhlenbeck(vi, system.c1, kick, noise);
-    for (int c = 0; c < 3; ++c) noiseMomentum_[3 * i + c] = m[i] * kick * noise[c];
+    kickDriftNoise(systems_[s], x + 3 * i, v + 3 * i, f + 3 * i, m[i], forceToAccel, kB, systemId[s], context.step, i - ptr[s],
+                   noiseMomentum_.data() + 3 * i);
   });
   // Where no atom is frozen the noise gives the system no momentum (LAMMPS's fix langevin `zero yes`): the
   // dynamics then conserve it, as the temperature's 3N − 3 degrees of freedom assume (math/DegreesOfFreedom.h).
@@ -59,15 +95,7 @@ void Langevin::preUpdate(const StepContext& context) {
   drift_.assign(3 * static_cast<std::size_t>(host.numSystems()), 0.0);
   forEachActiveSystem(host, context.active, [&](std::int64_t s, std::int32_t begin, std::int32_t end) {
     if (context.frozenCount != nullptr && context.frozenCount[s] > 0) return;
-    double momentum[3] = {0.0, 0.0, 0.0};
-    double mass = 0.0;
-    for (std::int32_t i = begin; i < end; ++i) {
-      mass += m[i];
-      for (int c = 0; c < 3; ++c) momentum[c] += noiseMomentum_[3 * i + c];
-    }
-    if (mass > 0.0) {
-      for (int c = 0; c < 3; ++c) drift_[3 * s + c] = momentum[c] / mass;
-    }
+    noiseDrift(m + begin, noiseMomentum_.data() + 3 * static_cast<std::size_t>(begin), end - begin, drift_.data() + 3 * s);
   });
   forEachActiveAtom(host, context.active, [&](std::int64_t i, std::int32_t s) {
     for (int c = 0; c < 3; ++c) v[3 * i + c] -= drift_[3 * s + c];
@@ -78,6 +106,7 @@ void Langevin::preUpdate(const StepContext& context) {
 void Langevin::postUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
+  context.backend.chargeAtomKernel(DeviceOp::VerletKick);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
   const double* m = host.f64(Field::Masses);

@@ -15,12 +15,16 @@
 #include <vector>
 
 #include "dynamics/Integrator.h"
+#include "dynamics/FrozenCountsUpload.h"
 #include "dynamics/Parameters.h"
+#include "dynamics/ProgramLayout.h"
 #include "dynamics/SystemRows.h"
+#include "dynamics/SystemStepper.h"
+#include "kernels/SmallSystemKernel.h"
 
 namespace hookmd {
 
-class Langevin final : public Integrator {
+class Langevin final : public Integrator, public SystemStepper {
  public:
   Langevin(const Parameters& parameters, std::int64_t numSystems);
   const char* name() const noexcept override { return "Langevin"; }
@@ -31,6 +35,10 @@ class Langevin final : public Integrator {
   void loadState(const std::vector<double>& state) override { rows_.load(state); }
   void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
 
+  void prepareSystems(const std::int32_t*, std::int64_t numSystems) override { rows_.requireCount(numSystems, systems_.size()); }
+  void beforeForces(std::int64_t s, const SystemAtoms& atoms, std::int64_t step, double forceToAccel, double kB) override;
+  void afterForces(std::int64_t s, const SystemAtoms& atoms, double forceToAccel) override;
+
  private:
   struct System {
     double dt;
@@ -39,8 +47,18 @@ class Langevin final : public Integrator {
     double c2;
     std::uint64_t seed;
   };
+  /**
+   * B, A and O of one atom (`index` within its system, whose id keys the noise) at `step`; the momentum the
+   * noise gave it into `momentum` (3).
+   */
+  static void kickDriftNoise(const System& system, double* x, double* v, const double* f, double mass, double forceToAccel, double kB,
+                             std::int32_t systemId, std::int64_t step, std::int64_t index, double* momentum);
+  /** The velocity of a system's noise momentum: Σ momenta / Σ masses over `count` atoms, in atom order (0 for no mass). */
+  static void noiseDrift(const double* masses, const double* momenta, std::int32_t count, double* out);
   std::vector<System> systems_;
   SystemRows rows_;
+  ProgramLayout layout_;
+  FrozenCountsUpload frozenUpload_;
   /** Scratch of preUpdate: each atom's noise momentum m·c2·σ·ξ, and each system's drift from it. */
   std::vector<double> noiseMomentum_;
   std::vector<double> drift_;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/Backend.h"
+#include "core/SentFlags.h"
 #include "dynamics/DynamicsStage.h"
 
 namespace hookmd {
@@ -19,6 +20,26 @@ struct HookSchedule {
   bool due(DynamicsStage stage, std::int64_t step) const {
     return (stageMask & stageBit(stage)) != 0 && step >= phase && (step - phase) % frequency == 0;
   }
+};
+
+/**
+ * The device copy of a native hook's selection (its `active` flags, one byte per system): sent again only
+ * when the flags changed, so a steady run sends nothing. The CUDA hooks upload when update() says so; the
+ * CPU hooks, which `mirror` runs, only charge the same copy.
+ */
+class HookSelection {
+ public:
+  /** Whether `active` (null: every system, nothing to send) must go to the device now; charges the copy. */
+  bool update(Backend& backend, const std::uint8_t* active) {
+    if (active == nullptr || backend.unified()) return false;
+    const auto systems = static_cast<std::size_t>(backend.numSystems());
+    if (!sent_.update(active, systems)) return false;
+    if (systems > 0) backend.charge(DeviceOp::ControlUpload, DeviceWork{1, 0, 0, 0, 0, systems});
+    return true;
+  }
+
+ private:
+  SentFlags sent_;
 };
 
 class NativeHook {

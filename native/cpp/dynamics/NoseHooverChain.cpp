@@ -65,12 +65,21 @@ void NoseHooverChain::chainHalfSteps(const BatchStorage& host, const StepContext
   });
 }
 
+void NoseHooverChain::chargeProgram(const StepContext& context) {
+  // Each phase is one per-system program on the device (docs/cuda.md, "The device ledger"), after the frozen
+  // counts it reads.
+  frozenUpload_.due(context, context.backend.numSystems());
+  layout_.update(context.backend, name());
+  layout_.chargeStep(context.backend, DeviceOp::NoseHooverProgram, DeviceOp::NoseHooverProgramChunked);
+}
+
 void NoseHooverChain::preUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(
       Kernel::Integrator,
       {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
       {Field::Positions, Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
+  chargeProgram(context);
   chainHalfSteps(host, context);
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
@@ -89,6 +98,7 @@ void NoseHooverChain::postUpdate(const StepContext& context) {
       Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
       {Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
+  chargeProgram(context);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
   const double* m = host.f64(Field::Masses);

@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "core/BatchStorage.h"
+#include "dynamics/FrozenCountsUpload.h"
 #include "dynamics/Integrator.h"
 #include "dynamics/Parameters.h"
+#include "dynamics/ProgramLayout.h"
 #include "dynamics/SystemRows.h"
 
 namespace hookmd {
@@ -42,11 +44,15 @@ class NoseHooverChain final : public Integrator {
   };
   /** Advances each active system's chain by dt/2 and stores its velocity scale factor in scale_. */
   void chainHalfSteps(const BatchStorage& host, const StepContext& context);
+  /** Charges one phase's device program to the ledger. */
+  void chargeProgram(const StepContext& context);
 
   int chainLength_;
   std::vector<System> systems_;
   SystemRows rows_;
   std::vector<double> scale_;
+  ProgramLayout layout_;
+  FrozenCountsUpload frozenUpload_;
 };
 
 }  // namespace hookmd

@@ -26,6 +26,11 @@ void Optimizer::preUpdate(const StepContext& context) {
       Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Ptr},
       {Field::Positions, Field::Velocities});
   requireCount(host.numSystems());
+  // What the device twin of this step launches (docs/cuda.md, "The device ledger").
+  if (const DeviceProgram* program = deviceProgram()) {
+    layout_.update(context.backend, name());
+    layout_.chargeStep(context.backend, program->single, program->chunked);
+  }
   const std::int32_t* ptr = host.i32(Field::Ptr);
   fitVelocities(ptr, host.numSystems());
   double* x = host.f64(Field::Positions);
@@ -35,6 +40,11 @@ void Optimizer::preUpdate(const StepContext& context) {
     std::fill(v + 3 * begin, v + 3 * end, 0.0);
     stepSystem(s, OptimizerRows{x + 3 * begin, velocities(s), f + 3 * begin, end - begin});
   });
+}
+
+void Optimizer::beforeForces(std::int64_t s, const SystemAtoms& atoms, std::int64_t, double, double) {
+  std::fill(atoms.v, atoms.v + 3 * atoms.count, 0.0);
+  stepSystem(s, OptimizerRows{atoms.x, velocities(s), atoms.f, atoms.count});
 }
 
 std::vector<double> Optimizer::state() const {

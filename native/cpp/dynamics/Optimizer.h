@@ -15,6 +15,8 @@
 
 #include "dynamics/AtomRows.h"
 #include "dynamics/Integrator.h"
+#include "dynamics/ProgramLayout.h"
+#include "dynamics/SystemStepper.h"
 
 namespace hookmd {
 
@@ -27,7 +29,7 @@ struct OptimizerRows {
   std::int64_t count;
 };
 
-class Optimizer : public Integrator {
+class Optimizer : public Integrator, public SystemStepper {
  public:
   /** `keepsVelocities`: the step carries velocities from one step to the next (FIRE, FIRE2). */
   Optimizer(const char* owner, bool keepsVelocities, std::int64_t numSystems);
@@ -48,6 +50,22 @@ class Optimizer : public Integrator {
   void preUpdate(const StepContext& context) override;
   void postUpdate(const StepContext&) override {}
 
+  /** requireCount(), and the velocities sized for the layout `ptr`. */
+  void prepareSystems(const std::int32_t* ptr, std::int64_t numSystems) override {
+    requireCount(numSystems);
+    fitVelocities(ptr, numSystems);
+  }
+  /** The whole step of system s (stepSystem) on its atoms' copies, with its own velocities; the batch's stay zero. */
+  void beforeForces(std::int64_t s, const SystemAtoms& atoms, std::int64_t, double, double) override;
+
+  /** The device operations of this optimizer's step on the one-block and the chunked paths (core/DeviceCosts.h). */
+  struct DeviceProgram {
+    DeviceOp single;
+    DeviceOp chunked;
+  };
+  /** The step's device program where a device backend has one (FIRE, FIRE2, gradient descent); null otherwise. */
+  virtual const DeviceProgram* deviceProgram() const noexcept { return nullptr; }
+
   /** ownState(), then (when kept) the velocities, as joinState() parts (dynamics/StateParts.h). */
   std::vector<double> state() const final;
   void loadState(const std::vector<double>& state) final;
@@ -60,6 +78,7 @@ class Optimizer : public Integrator {
   virtual void remapOwn(const std::vector<std::int64_t>& keep, std::int64_t added) = 0;
 
  private:
+  ProgramLayout layout_;
   const char* owner_;
   std::unique_ptr<AtomRows> velocities_;
 };

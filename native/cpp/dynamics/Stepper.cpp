@@ -11,6 +11,7 @@ namespace hookmd {
 Stepper::Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator> integrator, std::int32_t exitStatus)
     : backend_(backend),
       compute_(std::move(compute)),
+      smallPath_(backend),
       integrator_(std::move(integrator)),
       exitStatus_(exitStatus),
       layout_(backend.generation()) {}
@@ -145,6 +146,12 @@ void Stepper::actionBefore(int point) {
       for (auto& convergence : convergence_) {
         newlyCount_ += convergence->evaluate(backend_, stepCount_, newly_, newlyFrom_, context.frozenCount);
       }
+      if (newlyCount_ > 0) {
+        convergedAt_.resize(newly_.size(), -1);
+        for (std::size_t s = 0; s < newly_.size(); ++s) {
+          if (newly_[s]) convergedAt_[s] = stepCount_;
+        }
+      }
       break;
     default: break;
   }
@@ -182,6 +189,8 @@ void Stepper::finishStep() {
 }
 
 bool Stepper::allConverged() {
+  // A small-system chunk reported how many systems are left; nothing has written a status since.
+  if (knownActive_ >= 0 && knownStatusVersion_ == backend_.version(Field::Status)) return knownActive_ == 0;
   const BatchStorage& host = backend_.host({Field::Status});
   const std::int32_t* status = host.i32(Field::Status);
   for (std::int64_t s = 0; s < host.numSystems(); ++s) {
@@ -197,6 +206,21 @@ Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeco
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(timed ? budgetSeconds : 0.0));
   AdvanceResult result;
+  requireLayout();
+  if (smallPath_.ready(*integrator_, potential_.get(), !hooks_.empty(), convergence_, stressRequested_, pauseOnConverge, exitStatus_)) {
+    convergedAt_.resize(static_cast<std::size_t>(backend_.numSystems()), -1);
+    const SmallSystemPath::Outcome outcome = smallPath_.run(*integrator_, stepCount_, maxSteps, exitStatus_, timed, deadline, convergedAt_);
+    stepCount_ += outcome.steps;
+    stressComputed_ = false;
+    if (outcome.firstNonFinite >= 0) {
+      stepCount_ = outcome.nonFiniteStep;
+      failNonFinite(outcome.firstNonFinite);
+    }
+    knownActive_ = outcome.active;
+    knownStatusVersion_ = backend_.version(Field::Status);
+    result.steps = outcome.steps;
+    return result;
+  }
   while (result.steps < maxSteps) {
     walkTo(DynamicsStage::OnConverge);
     if (pauseOnConverge && newlyCount_ > 0) {
@@ -210,8 +234,18 @@ Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeco
   return result;
 }
 
+void Stepper::failNonFinite(std::int64_t system) {
+  if (compute_) compute_(backend_, nullptr, false);
+  fail("NON_FINITE_ENERGY", "system " + std::to_string(system) + ": the energy is not finite at step " + std::to_string(stepCount_));
+}
+
 void Stepper::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {
   layout_ = backend_.generation();
+  std::vector<std::int64_t> convergedAt;
+  convergedAt.reserve(keep.size() + static_cast<std::size_t>(added));
+  for (std::int64_t s : keep) convergedAt.push_back(static_cast<std::size_t>(s) < convergedAt_.size() ? convergedAt_[s] : -1);
+  convergedAt.resize(keep.size() + static_cast<std::size_t>(added), -1);
+  convergedAt_ = std::move(convergedAt);
   integrator_->remap(keep, added);
   for (auto& hook : hooks_) hook->remap(keep, added);
   for (auto& convergence : convergence_) convergence->remap(keep, added);

@@ -19,6 +19,8 @@
 #include "dynamics/DynamicsStage.h"
 #include "dynamics/Integrator.h"
 #include "dynamics/NativeHook.h"
+#include "dynamics/SmallSystemPath.h"
+#include "models/Potential.h"
 
 namespace hookmd {
 
@@ -34,6 +36,11 @@ class Stepper {
 
   /** Adds a native hook; one that freezes atoms changes the degrees of freedom the integrator counts. */
   void addHook(std::unique_ptr<NativeHook> hook);
+  /**
+   * The native potential behind `compute` (null for a JS model): a pair potential lets whole chunks of
+   * small free clusters take the small-system path (dynamics/SmallSystemPath.h).
+   */
+  void setPotential(std::shared_ptr<Potential> potential) { potential_ = std::move(potential); }
   void addConvergence(std::unique_ptr<Convergence> convergence) { convergence_.push_back(std::move(convergence)); }
   Integrator& integrator() { return *integrator_; }
 
@@ -72,6 +79,11 @@ class Stepper {
   const std::vector<std::uint8_t>& newlyConverged() const noexcept { return newly_; }
   /** For each newly converged system, the status it converged from (its FusedStage sub-stage); -1 elsewhere. */
   const std::vector<std::int32_t>& newlyFrom() const noexcept { return newlyFrom_; }
+  /**
+   * Per system, the last step at which a convergence check moved (or reported) it, on either path; −1 when
+   * none has. Kept through remap().
+   */
+  const std::vector<std::int64_t>& convergedAt() const noexcept { return convergedAt_; }
   /** Whether every system has status ≥ exitStatus. */
   bool allConverged();
   /** After the batch was compacted/refilled: keep systems `keep` in that order, then `added` new ones. */
@@ -98,9 +110,16 @@ class Stepper {
    */
   void compute(const std::uint8_t* systems);
   void runNativeHooks(DynamicsStage stage);
+  /** After a small-system chunk found a non-finite energy: the general compute names the cause (OVERLAPPING_ATOMS, ...). */
+  [[noreturn]] void failNonFinite(std::int64_t system);
 
   Backend& backend_;
   ComputeFn compute_;
+  std::shared_ptr<Potential> potential_;
+  SmallSystemPath smallPath_;
+  /** Systems below exitStatus after the last small-system chunk, valid while the status field's version is `knownStatusVersion_`. */
+  std::int64_t knownActive_ = -1;
+  std::uint64_t knownStatusVersion_ = 0;
   std::unique_ptr<Integrator> integrator_;
   std::vector<std::unique_ptr<NativeHook>> hooks_;
   /** Frozen atoms of every FreezeAtomsHook (one flag per atom) and their count per system; empty when none. */
@@ -124,6 +143,7 @@ class Stepper {
   std::vector<double> startVelocities_;
   std::vector<double> startCells_;
   std::vector<std::uint8_t> newly_;
+  std::vector<std::int64_t> convergedAt_;
   std::vector<std::int32_t> newlyFrom_;
   /** Systems the engine itself finished in this step (a FusedStage budget): they keep the step's update. */
   std::vector<std::uint8_t> finishedByEngine_;

@@ -5,10 +5,11 @@
 
 #include "dynamics/Integrator.h"
 #include "dynamics/Parameters.h"
+#include "dynamics/SystemStepper.h"
 
 namespace hookmd {
 
-class VelocityVerlet final : public Integrator {
+class VelocityVerlet final : public Integrator, public SystemStepper {
  public:
   VelocityVerlet(const Parameters& parameters, std::int64_t numSystems);
   const char* name() const noexcept override { return "VelocityVerlet"; }
@@ -16,6 +17,10 @@ class VelocityVerlet final : public Integrator {
   void postUpdate(const StepContext& context) override;
   void remap(const std::vector<std::int64_t>&, std::int64_t) override {}
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
+
+  void prepareSystems(const std::int32_t* ptr, std::int64_t numSystems) override;
+  void beforeForces(std::int64_t s, const SystemAtoms& atoms, std::int64_t step, double forceToAccel, double kB) override;
+  void afterForces(std::int64_t s, const SystemAtoms& atoms, double forceToAccel) override;
 
  private:
   std::vector<double> dt_;

@@ -4,10 +4,12 @@
 #include <cstring>
 
 #include "core/BackendRegistry.h"
+#include "core/DarkKernels.h"
+#include "cpu/CpuSmallSystemKernel.h"
 #include "core/DeviceKernels.h"
 #include "core/RowGather.h"
 #include "core/ThreadPool.h"
-#include "cpu/CpuReductions.h"
+#include "mirror/MirrorPairForceKernel.h"
 
 namespace hookmd {
 
@@ -16,6 +18,15 @@ std::string MirrorBackend::device() const {
 }
 
 bool MirrorBackend::supports(Kernel kernel) const { return deviceImplements(kernel); }
+
+std::unique_ptr<PairForceKernel> MirrorBackend::createPairForceKernel(const PairForceSpec& spec) {
+  return createMirrorPairForceKernel(*this, spec);
+}
+
+std::unique_ptr<SmallSystemKernel> MirrorBackend::createSmallSystemKernel() {
+  if (!deviceKernelEnabled(DeviceKernelFamily::SmallSystems)) return nullptr;
+  return createCpuSmallSystemKernel();
+}
 
 void MirrorBackend::resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) { device_.resize(numAtoms, numSystems); }
 
@@ -52,18 +63,6 @@ void MirrorBackend::copyRangeToDevice(Field field, std::size_t offset, std::size
 void MirrorBackend::copyRangeFromDevice(Field field, std::size_t offset, std::size_t bytes, void* out) {
   std::memcpy(out, static_cast<const unsigned char*>(device_.buffer(field)->data()) + offset, bytes);
 }
-
-void MirrorBackend::reduce(Field field, ReduceOp op, double* out) {
-  reduceOnHost(arraysFor(Kernel::Reductions, reductionReads(field)), field, op, out);
-  countResultToHost(static_cast<std::size_t>(numSystems()) * sizeof(double));
-}
-
-void MirrorBackend::kineticEnergy(double* out) {
-  kineticEnergyOnHost(arraysFor(Kernel::Reductions, kineticEnergyReads()), out);
-  countResultToHost(static_cast<std::size_t>(numSystems()) * sizeof(double));
-}
-
-void MirrorBackend::fmax(double* out) { reduce(Field::Forces, ReduceOp::Max, out); }
 
 void registerMirrorBackend() {
   BackendEntry entry;

@@ -13,10 +13,10 @@ class MirrorBackend final : public Backend {
   const char* name() const noexcept override { return "mirror"; }
   std::string device() const override;
   bool supports(Kernel kernel) const override;
-
-  void reduce(Field field, ReduceOp op, double* out) override;
-  void kineticEnergy(double* out) override;
-  void fmax(double* out) override;
+  /** The CPU reference beside a model of the CUDA kernel's schedule, which it charges (MirrorPairForceKernel.h). */
+  std::unique_ptr<PairForceKernel> createPairForceKernel(const PairForceSpec& spec) override;
+  /** The CPU reference, where cuda's small-system kernel runs (core/DarkKernels.h); null where it is dark. */
+  std::unique_ptr<SmallSystemKernel> createSmallSystemKernel() override;
 
  protected:
   void resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) override;

@@ -148,4 +148,12 @@ void PairPotential::compute(Backend& backend, const ComputeRequest& request) {
 
 NeighborStats PairPotential::neighborStats() const { return kernel_.neighborStats(); }
 
+bool PairPotential::allPairs(Backend& backend, AllPairsModel& model) {
+  checkPtrLayout(backend, name_, checkedPtr_);
+  assignTypes(backend);
+  model.spec = &spec_;
+  model.types = AtomTypes{&types_, typesVersion_};
+  return true;
+}
+
 }  // namespace hookmd

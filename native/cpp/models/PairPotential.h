@@ -34,6 +34,7 @@ class PairPotential : public Potential {
   void compute(Backend& backend, const ComputeRequest& request) override;
   const std::vector<double>& virial() const noexcept override { return virial_; }
   NeighborStats neighborStats() const override;
+  bool allPairs(Backend& backend, AllPairsModel& model) override;
 
  protected:
   /**

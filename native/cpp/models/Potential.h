@@ -7,6 +7,7 @@
 
 #include "core/Backend.h"
 #include "kernels/PairForceKernel.h"
+#include "kernels/SmallSystemKernel.h"
 #include "neighbor/NeighborCache.h"
 
 namespace hookmd {
@@ -40,6 +41,13 @@ class Potential {
 
   /** Neighbor-list counters, for tests and benchmarks. */
   virtual NeighborStats neighborStats() const = 0;
+
+  /**
+   * For a pair potential, the checked tables and the species types of `backend`'s atoms (assigned now if
+   * they changed: MISSING_PAIR, INVALID_BATCH as compute() throws them), which the small-system path
+   * evaluates over all pairs without a neighbor list; false for other potentials.
+   */
+  virtual bool allPairs(Backend&, AllPairsModel&) { return false; }
 };
 
 }  // namespace hookmd

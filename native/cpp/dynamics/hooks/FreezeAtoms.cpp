@@ -25,6 +25,15 @@ void FreezeAtoms::apply(Backend& backend, DynamicsStage stage, std::int64_t, con
     fail("INVALID_MASK", "FreezeAtomsHook: the mask has " + std::to_string(mask_.size()) + " entries but the batch has " +
                              std::to_string(host.numAtoms()) + " atoms");
   }
+  // On the device: at the first call the frozen atoms' list goes up and their anchor is taken, then one
+  // kernel per call.
+  if (!frozen_.empty()) {
+    if (!anchored_) {
+      backend.charge(DeviceOp::ControlUpload, DeviceWork{1, 0, 0, 0, 0, frozen_.size() * sizeof(std::int64_t)});
+      backend.charge(DeviceOp::HookKernel);
+    }
+    backend.charge(DeviceOp::HookKernel);
+  }
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
   double* f = host.f64(Field::Forces);

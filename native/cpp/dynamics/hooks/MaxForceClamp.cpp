@@ -7,6 +7,8 @@ namespace hookmd {
 
 void MaxForceClamp::apply(Backend& backend, DynamicsStage, std::int64_t, const std::uint8_t* active) {
   BatchStorage& host = backend.arraysFor(Kernel::NativeHooks, {Field::Forces, Field::SystemIndex, Field::Ptr}, {Field::Forces});
+  selection_.update(backend, active);
+  backend.chargeAtomKernel(DeviceOp::HookKernel);
   double* forces = host.f64(Field::Forces);
   forEachActiveAtom(host, active, [&](std::int64_t i, std::int32_t) { clampForce(forces + 3 * i, maxForce_); });
 }

@@ -13,6 +13,7 @@ class MaxForceClamp final : public NativeHook {
   void apply(Backend& backend, DynamicsStage stage, std::int64_t step, const std::uint8_t* active) override;
 
  private:
+  HookSelection selection_;
   double maxForce_;
 };
 

@@ -12,6 +12,11 @@ namespace hookmd {
 void NaNDetector::apply(Backend& backend, DynamicsStage, std::int64_t step, const std::uint8_t* active) {
   BatchStorage& host = backend.arraysFor(
       Kernel::NativeHooks, {Field::Positions, Field::Velocities, Field::Forces, Field::Energy, Field::SystemId, Field::Ptr});
+  if (host.numSystems() == 0) return;
+  selection_.update(backend, active);
+  // Two flag resets, the scan, one word read back (the per-system flags only when it fails).
+  backend.charge(DeviceOp::NonFiniteScan, DeviceWork{1, static_cast<std::uint64_t>(host.numAtoms()),
+                                                     static_cast<std::uint64_t>(host.numSystems()), 0, sizeof(unsigned int), 0});
   const double* x = host.f64(Field::Positions);
   const double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);

@@ -11,6 +11,9 @@ class NaNDetector final : public NativeHook {
   explicit NaNDetector(HookSchedule schedule) : NativeHook(schedule) {}
   const char* name() const noexcept override { return "NaNDetectorHook"; }
   void apply(Backend& backend, DynamicsStage stage, std::int64_t step, const std::uint8_t* active) override;
+
+ private:
+  HookSelection selection_;
 };
 
 }  // namespace hookmd

@@ -10,6 +10,8 @@ namespace hookmd {
 
 void WrapPeriodic::apply(Backend& backend, DynamicsStage, std::int64_t, const std::uint8_t* active) {
   BatchStorage& host = backend.arraysFor(Kernel::NativeHooks, {Field::Positions, Field::Cell, Field::Pbc, Field::Ptr, Field::SystemIndex}, {Field::Positions});
+  selection_.update(backend, active);
+  backend.chargeAtomKernel(DeviceOp::HookKernel);
   double* positions = host.f64(Field::Positions);
   const double* cells = host.f64(Field::Cell);
   const std::uint8_t* pbc = host.u8(Field::Pbc);

@@ -10,6 +10,9 @@ class WrapPeriodic final : public NativeHook {
   explicit WrapPeriodic(HookSchedule schedule) : NativeHook(schedule) {}
   const char* name() const noexcept override { return "WrapPeriodicHook"; }
   void apply(Backend& backend, DynamicsStage stage, std::int64_t step, const std::uint8_t* active) override;
+
+ private:
+  HookSelection selection_;
 };
 
 }  // namespace hookmd

@@ -1,0 +1,30 @@
+// Device kernels that ship dark (docs/cuda.md, "Dark kernels"): a kernel that has not yet passed the parity
+// suite on a real GPU is used only when HOOKMD_CUDA_UNVERIFIED=1; otherwise the last verified path runs.
+// `mirror` consults the same table, so it emulates what cuda does under the same setting. backendInfo()
+// lists every device kernel family with its verification.
+#pragma once
+
+#include <cstddef>
+
+namespace hookmd {
+
+enum class DeviceKernelFamily : int { Reductions = 0, PairForces, Integrators, NativeHooks, PairLoss, SmallSystems, Count };
+
+struct DeviceKernelInfo {
+  /** The family's name, as backendInfo() lists it. */
+  const char* name;
+  /** Where and when the parity suite passed on a GPU (docs/cuda.md, "Verified on a GPU"); empty while dark. */
+  const char* verified;
+};
+
+constexpr int kDeviceKernelFamilies = static_cast<int>(DeviceKernelFamily::Count);
+
+const DeviceKernelInfo& deviceKernelInfo(DeviceKernelFamily family);
+
+/**
+ * Whether the device backends use `family`: verified, or HOOKMD_CUDA_UNVERIFIED=1 (read at each call, so a
+ * test can set it). Any other value of the variable than unset, 0 or 1 is an INVALID_ENVIRONMENT error.
+ */
+bool deviceKernelEnabled(DeviceKernelFamily family);
+
+}  // namespace hookmd

@@ -1,0 +1,76 @@
+#include "cuda/CudaLaunch.h"
+
+#include <atomic>
+
+namespace hookmd::device {
+
+namespace {
+struct Counters {
+  std::atomic<std::uint64_t> launches{0};
+  std::atomic<std::uint64_t> graphLaunches{0};
+  std::atomic<std::uint64_t> hostSyncs{0};
+  std::atomic<std::uint64_t> controlToHostBytes{0};
+  std::atomic<std::uint64_t> controlToDeviceBytes{0};
+};
+
+Counters& counters() {
+  static Counters instance;
+  return instance;
+}
+}  // namespace
+
+DeviceStats actualStats() {
+  const Counters& c = counters();
+  DeviceStats stats;
+  stats.launches = c.launches;
+  stats.graphLaunches = c.graphLaunches;
+  stats.hostSyncs = c.hostSyncs;
+  stats.controlToHostBytes = c.controlToHostBytes;
+  stats.controlToDeviceBytes = c.controlToDeviceBytes;
+  return stats;
+}
+
+void resetActualStats() {
+  Counters& c = counters();
+  c.launches = 0;
+  c.graphLaunches = 0;
+  c.hostSyncs = 0;
+  c.controlToHostBytes = 0;
+  c.controlToDeviceBytes = 0;
+}
+
+void countLaunches(std::uint64_t count) { counters().launches += count; }
+
+cudaError_t memsetAsync(void* target, int value, std::size_t bytes) {
+  ++counters().launches;
+  return cudaMemsetAsync(target, value, bytes);
+}
+
+cudaError_t copyOnDevice(void* target, const void* source, std::size_t bytes) {
+  ++counters().launches;
+  return cudaMemcpyAsync(target, source, bytes, cudaMemcpyDeviceToDevice);
+}
+
+cudaError_t controlToHost(void* target, const void* source, std::size_t bytes) {
+  ++counters().hostSyncs;
+  counters().controlToHostBytes += bytes;
+  return cudaMemcpy(target, source, bytes, cudaMemcpyDeviceToHost);
+}
+
+cudaError_t controlToDevice(void* target, const void* source, std::size_t bytes) {
+  ++counters().hostSyncs;
+  counters().controlToDeviceBytes += bytes;
+  return cudaMemcpy(target, source, bytes, cudaMemcpyHostToDevice);
+}
+
+cudaError_t fieldCopy(void* target, const void* source, std::size_t bytes, cudaMemcpyKind kind) {
+  ++counters().hostSyncs;
+  return cudaMemcpy(target, source, bytes, kind);
+}
+
+cudaError_t synchronize() {
+  ++counters().hostSyncs;
+  return cudaDeviceSynchronize();
+}
+
+}  // namespace hookmd::device

@@ -26,7 +26,7 @@ interface Relaxed {
   positions: Float64Array;
   /** Device ledger of the run: the path it took. */
   launches: number;
-  systemsRebuilt: number;
+  rebuildPasses: number;
 }
 
 async function relax(backend: 'cpu' | 'cuda', engine: Engine, count: number, steps: number, temperature = 0): Promise<Relaxed> {
@@ -41,7 +41,7 @@ async function relax(backend: 'cpu' | 'cuda', engine: Engine, count: number, ste
   const ledger = batch.deviceStats();
   return {
     steps: result.steps, convergedAt: dynamics.convergedAt(), energy: batch.read('energy').slice(), positions: batch.read('positions').slice(),
-    launches: ledger.launches, systemsRebuilt: ledger.systemsRebuilt,
+    launches: ledger.launches, rebuildPasses: ledger.rebuildPasses,
   };
 }
 
@@ -56,9 +56,10 @@ describe('the small-system path on the GPU against the CPU general path', () => 
     const differing = Array.from(gpu.convergedAt).filter((step, s) => step !== cpu.convergedAt[s]).length;
     expect(differing).toBe(0);
     expect(Math.max(...gpu.energy.map((e, s) => Math.abs(e - cpu.energy[s])))).toBeLessThan(1e-10);
-    // The path it took: a few launches for the whole relaxation, no list.
+    // The path it took: a few launches for the whole relaxation, and no list in the steps. The run's start
+    // computes forces once on the general path, which builds every system's list once (device-budgets.test.ts).
     expect(gpu.launches).toBeLessThan(50);
-    expect(gpu.systemsRebuilt).toBe(0);
+    expect(gpu.rebuildPasses).toBeLessThanOrEqual(1);
   }, 600_000);
 
   it.skipIf(skip)('FIRE2 and gradient descent to convergence, VelocityVerlet and Langevin for 200 steps', async () => {
@@ -75,7 +76,7 @@ describe('the small-system path on the GPU against the CPU general path', () => 
       expect(gpu.steps).toBe(cpu.steps);
       expect(Array.from(gpu.convergedAt)).toEqual(Array.from(cpu.convergedAt));
       if (tolerance > 0) expect(Math.max(...gpu.positions.map((x, k) => Math.abs(x - cpu.positions[k])))).toBeLessThan(tolerance);
-      expect(gpu.systemsRebuilt).toBe(0);
+      expect(gpu.rebuildPasses).toBeLessThanOrEqual(1);
     }
   }, 600_000);
 });

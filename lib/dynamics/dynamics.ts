@@ -99,6 +99,9 @@ export abstract class Dynamics {
   readonly #convergence: ConvergenceHook[] = [];
   readonly #jsConvergence: ConvergenceHook[] = [];
   #bound: Binding | undefined;
+  // The batch whose forces this engine's last run left current. A run that continues it (no other engine
+  // since, atoms and cell untouched) starts from those forces: no compute, no compute hooks again.
+  #current: Batch | undefined;
   // The step counter of the run started last. Each run counts on from it in a counter of its own, so
   // that concurrent runs on different batches do not advance each other's steps.
   #latest: StepCounter = { value: 0 };
@@ -259,10 +262,10 @@ export abstract class Dynamics {
    * async hook's promise is pending, the run rejects at once with HookmdAbortError naming that hook.
    * A batch that another run is driving is BATCH_BUSY.
    */
-  async run(batch: Batch, options: RunOptions): Promise<RunResult> {
+  async run(batch: Batch, options?: RunOptions): Promise<RunResult> {
     const owner = `${this.constructor.name}.run`;
     const steps = this.#checkRun(batch, options);
-    const signal = options.signal;
+    const signal = options?.signal;
     const release = acquireBatch(batch, owner);
     try {
       const counter = this.#startCounter();
@@ -271,8 +274,9 @@ export abstract class Dynamics {
       const ctx = this.#context(batch, control, counter);
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return await runner.run(async () => {
-        const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter, owner);
+        const { active, continues } = this.#claim(batch, options?.keepStatus === true);
+        const stepper = this.#bind(batch, counter);
+        if (!continues) await this.#prime(walker, stepper, ctx, owner, false);
         let taken = 0;
         let lastYield = performance.now();
         while (taken < steps && active > 0 && !control.stopRequested) {
@@ -329,7 +333,7 @@ export abstract class Dynamics {
   }
 
   /** `run()` without awaiting: an async hook is an ASYNC_HOOK_IN_SYNC_RUN error. */
-  runSync(batch: Batch, options: Omit<RunOptions, 'signal'>): RunResult {
+  runSync(batch: Batch, options?: Omit<RunOptions, 'signal'>): RunResult {
     const steps = this.#checkRun(batch, options);
     const owner = `${this.constructor.name}.runSync`;
     const release = acquireBatch(batch, owner);
@@ -340,8 +344,9 @@ export abstract class Dynamics {
       const ctx = this.#context(batch, control, counter);
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return runner.runSync(() => {
-        const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter, owner);
+        const { active, continues } = this.#claim(batch, options?.keepStatus === true);
+        const stepper = this.#bind(batch, counter);
+        if (!continues) this.#prime(walker, stepper, ctx, owner, true);
         let taken = 0;
         while (taken < steps && active > 0 && !control.stopRequested) {
           try {
@@ -373,11 +378,21 @@ export abstract class Dynamics {
    * Takes the batch for this engine: a batch another engine ran last starts from status 0 (unless
    * `keepStatus`); returns how many systems are active (status < exitStatus).
    */
-  #claim(batch: Batch, keepStatus: boolean): number {
+  #claim(batch: Batch, keepStatus: boolean): { active: number; continues: boolean } {
     const previous = lastEngine.get(batch);
+    const continues = previous === this && this.#continues(batch);
+    this.#current = undefined;
     if (previous !== undefined && previous !== this && !keepStatus) batch.status.fill(0);
     lastEngine.set(batch, this);
-    return batch.read('status').reduce((n, s) => n + (s < this.exitStatus ? 1 : 0), 0);
+    return { active: batch.read('status').reduce((n, s) => n + (s < this.exitStatus ? 1 : 0), 0), continues };
+  }
+
+  /** Whether this engine's last run left the batch's results current (see `#current`). */
+  #continues(batch: Batch): boolean {
+    const bound = this.#bound;
+    if (this.#current !== batch || bound === undefined || bound.batch !== batch || bound.generation !== nativeBatchOf(batch).generation) return false;
+    const fields = this.integratorSpec().needsStress === true ? (['energy', 'forces', 'stress'] as const) : (['energy', 'forces'] as const);
+    return fields.every((field) => batch.resultValid(field).every((valid) => valid === 1));
   }
 
   /**
@@ -434,7 +449,8 @@ export abstract class Dynamics {
     lastEngine.set(batch, this);
     try {
       await runner.run(async () => {
-        const stepper = this.#prepare(batch, counter, owner);
+        const stepper = this.#bind(batch, counter);
+        await this.#prime(walker, stepper, ctx, owner, false);
         let lastYield = performance.now();
         for (;;) {
           let taken = 0;
@@ -457,6 +473,7 @@ export abstract class Dynamics {
           batch.refill(keep, added);
           sourceStatus(batch, keep.length, added);
           this.#rebind(stepper, batch, keep, added.length);
+          await this.#prime(walker, stepper, ctx, owner, false);
           admit();
         }
       });
@@ -496,19 +513,11 @@ export abstract class Dynamics {
     return keep;
   }
 
-  /** After an in-place refill: remaps the stepper's per-system state and parameters, and computes new forces. */
+  /** After an in-place refill: remaps the stepper's per-system state and parameters (the caller primes new forces). */
   #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number): void {
     stepper.remap(Int32Array.from(keep), added);
     stepper.updateParameters(this.#expandedParameters(batch));
     if (this.#bound?.stepper === stepper) this.#bound.generation = nativeBatchOf(batch).generation;
-    this.#computeStart(batch);
-    batch.invalidateHostViews();
-  }
-
-  /** The compute before a run's first step (or after a refill): with the stress when the update reads it. */
-  #computeStart(batch: Batch): void {
-    if (this.integratorSpec().needsStress === true) this.model.compute(batch, { stress: true });
-    else this.model.compute(batch);
   }
 
   #expandedParameters(batch: Batch): Record<string, Float64Array> {
@@ -517,14 +526,23 @@ export abstract class Dynamics {
     return expanded;
   }
 
-  #checkRun(batch: Batch, options: RunOptions | Omit<RunOptions, 'signal'>): number {
+  #checkRun(batch: Batch, options: RunOptions | Omit<RunOptions, 'signal'> | undefined): number {
     const owner = `${this.constructor.name}.run`;
     if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', `${owner}: batch must be a Batch`, { field: 'batch' });
     const steps = options?.steps;
-    if (!Number.isSafeInteger(steps) || steps < 0) {
-      throw new HookmdRangeError('INVALID_STEPS', `${owner}: steps must be a safe integer ≥ 0, got ${steps}`, { field: 'steps', value: steps });
-    }
-    return steps;
+    if (steps === undefined) return this.stepsToExit(owner, stepCount(owner, 'maxSteps', options?.maxSteps));
+    return stepCount(owner, 'steps', steps) as number;
+  }
+
+  /**
+   * @internal How many steps a run without `steps` may take (`maxSteps` if given). A plain engine needs
+   * `steps`; a FusedStage runs to its exit status.
+   */
+  protected stepsToExit(owner: string, _maxSteps: number | undefined): number {
+    throw new HookmdRangeError('INVALID_STEPS', `${owner}: steps must be a safe integer ≥ 0, got undefined (only a FusedStage runs to its exit status without it)`, {
+      field: 'steps',
+      value: undefined,
+    });
   }
 
   #context(batch: Batch, control: RunControl, counter: StepCounter): MutableContext<DynamicsHookContext> {
@@ -534,8 +552,8 @@ export abstract class Dynamics {
     );
   }
 
-  /** Binds the native stepper to `batch` (once per batch) and computes the forces of the start positions. */
-  #prepare(batch: Batch, counter: StepCounter, owner: string): NativeStepperHandle {
+  /** Binds the native stepper to `batch` (once per batch, and again after a reallocation). */
+  #bind(batch: Batch, counter: StepCounter): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
@@ -548,26 +566,46 @@ export abstract class Dynamics {
     }
     const stepper = this.#bound.stepper;
     stepper.stepCount = counter.value;
-    batch.commitHostViews();
-    // The model's own compute also prepares it for the batch (skin from the batch's units). Its failure
-    // from numbers that are not finite names the systems and the step, as a failure inside a step does.
-    try {
-      this.#computeStart(batch);
-    } catch (error) {
-      throw diagnoseBlowUp(error, batch, counter.value, owner);
-    }
-    batch.invalidateHostViews();
     return stepper;
+  }
+
+  /**
+   * The forces of the start positions (or of a refilled batch), with the compute hooks due at this step
+   * around that compute. The model's own compute also prepares it for the batch (skin from the batch's
+   * units); its failure from numbers that are not finite names the systems and the step, as a failure
+   * inside a step does.
+   */
+  #prime(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, owner: string, sync: boolean): Promise<void> | undefined {
+    const batch: Batch = ctx.batch;
+    return walker.prime(stepper, ctx, (stress) => {
+      batch.commitHostViews();
+      try {
+        this.model.compute(batch, { stress });
+      } catch (error) {
+        throw diagnoseBlowUp(error, batch, ctx.stepCount, owner);
+      }
+      batch.invalidateHostViews();
+    }, sync);
   }
 
   #result(batch: Batch, steps: number, activeAtStart: number, control: RunControl, counter: StepCounter, walker: StepWalker): RunResult {
     const ids = batch.read('systemId');
     const converged = Uint8Array.from(batch.read('status'), (s, k) => (s >= this.exitStatus || walker.detected.has(ids[k]) ? 1 : 0));
     for (const engine of this.subEngines()) engine.#latest = { value: counter.value };
+    this.#current = batch;
     const result: RunResult = { steps, stepCount: counter.value, converged, activeAtStart };
     if (control.stopped !== undefined) result.stopped = control.stopped;
     return result;
   }
+}
+
+/** A step count option: a safe integer ≥ 0, or undefined when it may be left out. */
+function stepCount(owner: string, field: string, value: unknown): number | undefined {
+  if (value === undefined && field === 'maxSteps') return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new HookmdRangeError('INVALID_STEPS', `${owner}: ${field} must be a safe integer ≥ 0, got ${String(value)}`, { field, value });
+  }
+  return value;
 }
 
 /**

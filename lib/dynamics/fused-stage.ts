@@ -19,6 +19,8 @@ export interface FusedStageOptions {
   hooks?: ReadonlyArray<AnyHook | AnyMethodHook>;
   /** Step budget per sub-stage (0 or undefined: none); a system that spends it moves on to the next. */
   budgets?: ReadonlyArray<number | undefined>;
+  /** The most steps `run(batch)` takes without `steps` (default: none, when every sub-stage can finish). */
+  maxSteps?: number;
 }
 
 /** The context a sub-stage's own hooks see: the fused context plus the index of that sub-stage. */
@@ -39,6 +41,8 @@ export class FusedStage extends Dynamics {
   readonly stages: readonly Dynamics[];
   /** The step budget of each sub-stage (0: none). */
   readonly budgets: readonly number[];
+  /** The most steps a run without `steps` takes (undefined: until every system finishes). */
+  readonly maxSteps: number | undefined;
   readonly #budgets: EngineParameter[];
   /** Hooks given to or registered on the fused engine, kept by `withBudgets` and `then`. */
   readonly #fusedHooks: AnyHook[] = [];
@@ -51,7 +55,7 @@ export class FusedStage extends Dynamics {
     if (stages.some((stage) => stage instanceof FusedStage)) {
       throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: a sub-stage cannot itself be fused; list its stages instead', { field: 'stages' });
     }
-    checkKeys('FusedStage', options, ['stages', 'model', 'hooks', 'budgets']);
+    checkKeys('FusedStage', options, ['stages', 'model', 'hooks', 'budgets', 'maxSteps']);
     const builtins: AnyHook[] = [];
     stages.forEach((stage, k) => {
       const own = stage.builtinHooks();
@@ -75,6 +79,32 @@ export class FusedStage extends Dynamics {
     }
     this.#budgets = stages.map((_, k) => engineParameter('FusedStage', `${k}.budget`, budgets[k] ?? 0, 'integer≥0'));
     this.budgets = this.#budgets.map((p) => p.value as number);
+    if (options.maxSteps !== undefined && !(Number.isSafeInteger(options.maxSteps) && options.maxSteps >= 0)) {
+      throw new HookmdRangeError('INVALID_STEPS', `FusedStage: maxSteps must be a safe integer ≥ 0, got ${String(options.maxSteps)}`, { field: 'maxSteps', value: options.maxSteps });
+    }
+    this.maxSteps = options.maxSteps;
+  }
+
+  /**
+   * @internal A run without `steps` goes on until every system reaches the exit status (upstream
+   * `FusedStage.run(batch)`), capped by `maxSteps`. Without a cap, a sub-stage with neither a convergence
+   * check that moves systems on nor a step budget would hold its systems forever: UNBOUNDED_RUN.
+   */
+  protected override stepsToExit(owner: string, maxSteps: number | undefined): number {
+    const cap = maxSteps ?? this.maxSteps;
+    if (cap !== undefined) return cap;
+    const stuck = this.stages.findIndex((stage, k) => {
+      const migrates = stage.builtinHooks().convergence.some((hook) => !hook.detectOnly);
+      const budget = this.#budgets[k].value;
+      const spends = typeof budget === 'number' ? budget > 0 : budget.length > 0 && Array.from(budget).every((b) => b > 0);
+      return !migrates && !spends;
+    });
+    if (stuck < 0) return Infinity;
+    throw new HookmdRangeError(
+      'UNBOUNDED_RUN',
+      `${owner}: sub-stage ${stuck} (${this.stages[stuck].constructor.name}) has neither a convergence check nor a step budget, so its systems never finish; give steps, maxSteps, or a budget (withBudgets)`,
+      { field: 'steps', subStage: stuck },
+    );
   }
 
   /** Registers a fused-level hook (it sees every system); `withBudgets` and `then` keep it. */
@@ -107,7 +137,7 @@ export class FusedStage extends Dynamics {
 
   /** A copy with step budgets per sub-stage; the fused-level hooks come along. */
   withBudgets(budgets: ReadonlyArray<number | undefined>): FusedStage {
-    return new FusedStage({ stages: this.stages, model: this.model, budgets, hooks: this.#fusedHooks });
+    return new FusedStage({ stages: this.stages, model: this.model, budgets, hooks: this.#fusedHooks, ...(this.maxSteps === undefined ? {} : { maxSteps: this.maxSteps }) });
   }
 }
 

@@ -28,6 +28,7 @@ export interface NativeConvergenceArgs {
 interface NativeStepper {
   runTo(stage: number): boolean;
   finishStep(): void;
+  runComputeHooks(stage: number): void;
   advance(maxSteps: number, budgetSeconds: number, pauseOnConverge: boolean): { steps: number; pausedOnConverge: boolean };
   newlyConverged(): Uint8Array;
   newlyFrom(): Int32Array;
@@ -69,6 +70,8 @@ export class NativeStepperHandle {
   /** Walks to `stage` of the current step; at ON_CONVERGE, returns whether systems newly converged. */
   runTo(stage: DynamicsStage): boolean { return this.#native.runTo(stage); }
   finishStep(): void { this.#native.finishStep(); }
+  /** Runs the native hooks due at BEFORE_COMPUTE or AFTER_COMPUTE outside a step (around the first compute). */
+  runComputeHooks(stage: DynamicsStage): void { this.#native.runComputeHooks(stage); }
   /**
    * Up to `maxSteps` whole steps (any safe integer: chunks beyond what native `advance` takes are clamped,
    * and the caller loops on the steps actually taken).

@@ -25,7 +25,7 @@ export class StepWalker {
   readonly #alwaysPause: boolean;
   /** The integrator reads the stress, so every compute evaluates it (a cell filter). */
   readonly #integratorNeedsStress: boolean;
-  /** Systems reported converged during this run (RunResult.converged includes detect-only reports). */
+  /** Systems a detect-only check reported during this run (RunResult.converged includes them). */
   readonly detected: Set<number> = new Set();
   #abandoned = false;
 
@@ -57,7 +57,8 @@ export class StepWalker {
       ctx.batch.invalidateHostViews();
       if (result.steps > 0 || result.pausedOnConverge) this.#computed(ctx.batch, stepper.stressComputed());
       if (!result.pausedOnConverge) return result.steps;
-      const finished = this.#dispatch(DynamicsStage.ON_CONVERGE, ctx, stepper, sync);
+      this.#converged(ctx, stepper);
+      const finished = this.#dispatch(DynamicsStage.ON_CONVERGE, ctx, sync);
       const done = (): number => this.#finish(stepper) + result.steps;
       return finished === undefined ? done() : finished.then(done);
     }
@@ -94,7 +95,7 @@ export class StepWalker {
         if (stage === DynamicsStage.BEFORE_COMPUTE && !stepper.computesNatively) {
           stepper.runTo(stage);
           reached(stage);
-          const pending = this.#tiers.due(stage, step) ? this.#dispatch(stage, ctx, stepper, sync) : undefined;
+          const pending = this.#tiers.due(stage, step) ? this.#dispatch(stage, ctx, sync) : undefined;
           const compute = (): number | Promise<number> => {
             this.#model.compute(batch, { stress });
             batch.commitHostViews();
@@ -106,13 +107,14 @@ export class StepWalker {
           const newly = stepper.runTo(stage) || this.#jsConvergence.some((hook) => hook.convergedAt(step));
           reached(stage);
           if (!newly) return finish();
-          const pending = this.#dispatch(stage, ctx, stepper, sync);
+          this.#converged(ctx, stepper);
+          const pending = this.#dispatch(stage, ctx, sync);
           return pending === undefined ? finish() : pending.then(finish);
         }
         if (!this.#tiers.due(stage, step)) continue;
         stepper.runTo(stage);
         reached(stage);
-        const pending = this.#dispatch(stage, ctx, stepper, sync);
+        const pending = this.#dispatch(stage, ctx, sync);
         if (pending !== undefined) return pending.then(() => walk(i + 1));
       }
       return finish();
@@ -120,12 +122,35 @@ export class StepWalker {
     return walk(0);
   }
 
+  /**
+   * The compute before a run's first step (or after a refill), between the compute hooks due at this step,
+   * native and JS, as nvalchemi primes its forces (upstream PR #182): a MaxForceClampHook or a bias added at
+   * AFTER_COMPUTE thus shapes the forces the first update reads. `compute(stress)` evaluates the model.
+   */
+  prime(stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, compute: (stress: boolean) => void, sync: boolean): Promise<void> | undefined {
+    const step = this.#counter.value;
+    ctx.stepCount = step;
+    const batch: Batch = ctx.batch;
+    const stress = this.#integratorNeedsStress || this.#tiers.needsAt('stress', step);
+    const around = (stage: DynamicsStage): Promise<void> | undefined => {
+      batch.commitHostViews();
+      stepper.runComputeHooks(stage);
+      batch.invalidateHostViews();
+      return this.#tiers.due(stage, step) ? this.#dispatch(stage, ctx, sync) : undefined;
+    };
+    const after = (): Promise<void> | undefined => {
+      compute(stress);
+      return around(DynamicsStage.AFTER_COMPUTE);
+    };
+    const before = around(DynamicsStage.BEFORE_COMPUTE);
+    return before === undefined ? after() : before.then(after);
+  }
+
   /** Dispatches one stage; mirrors touched by hooks are written back before native code runs again. */
-  #dispatch(stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, stepper: NativeStepperHandle, sync: boolean): Promise<void> | undefined {
+  #dispatch(stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, sync: boolean): Promise<void> | undefined {
     ctx.stage = stage;
     ctx.stepCount = this.#counter.value;
-    if (stage === DynamicsStage.ON_CONVERGE) this.#converged(ctx, stepper);
-    else {
+    if (stage !== DynamicsStage.ON_CONVERGE) {
       ctx.convergedMask = null;
       ctx.convergedFrom = null;
     }
@@ -146,17 +171,24 @@ export class StepWalker {
   #converged(ctx: MutableContext<DynamicsHookContext>, stepper: NativeStepperHandle): void {
     const mask = stepper.newlyConverged();
     const from = stepper.newlyFrom();
+    // JS checks run at AFTER_STEP, before the native ones: the first of them names the status a system
+    // converged from first.
+    const byJs = new Uint8Array(mask.length);
     for (const hook of this.#jsConvergence) {
       const newly = hook.newlyConvergedAt(this.#counter.value);
       if (newly === undefined) continue;
       for (let s = 0; s < mask.length && s < newly.length; s++) {
-        if (newly[s] !== 1) continue;
+        if (newly[s] !== 1 || byJs[s] === 1) continue;
         mask[s] = 1;
+        byJs[s] = 1;
         from[s] = hook.sourceStatus;
       }
     }
+    // A system that stayed where it converged was reported by a detect-only check: RunResult.converged
+    // counts it. One that moved counts once its status reaches exitStatus, as the statuses say.
     const ids = ctx.batch.read('systemId');
-    mask.forEach((newly, s) => { if (newly === 1) this.detected.add(ids[s]); });
+    const status = ctx.batch.read('status');
+    mask.forEach((newly, s) => { if (newly === 1 && status[s] === from[s]) this.detected.add(ids[s]); });
     ctx.convergedMask = mask;
     ctx.convergedFrom = from;
   }

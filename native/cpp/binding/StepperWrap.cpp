@@ -60,6 +60,7 @@ Napi::Function StepperWrap::define(Napi::Env env) {
                      {
                          InstanceMethod<&StepperWrap::runTo>("runTo"),
                          InstanceMethod<&StepperWrap::finishStep>("finishStep"),
+                         InstanceMethod<&StepperWrap::runComputeHooks>("runComputeHooks"),
                          InstanceMethod<&StepperWrap::advance>("advance"),
                          InstanceMethod<&StepperWrap::newlyConverged>("newlyConverged"),
                          InstanceMethod<&StepperWrap::newlyFrom>("newlyFrom"),
@@ -107,6 +108,15 @@ Napi::Value StepperWrap::runTo(const Napi::CallbackInfo& info) {
 
 Napi::Value StepperWrap::finishStep(const Napi::CallbackInfo& info) {
   guard(info.Env(), [&] { stepper_->finishStep(); });
+  return info.Env().Undefined();
+}
+
+Napi::Value StepperWrap::runComputeHooks(const Napi::CallbackInfo& info) {
+  const double stage = requireNumber(info, 0, "runComputeHooks: stage");
+  if (!(stage >= 0 && stage < kStageCount) || stage != std::floor(stage)) {
+    throwJs(info.Env(), "INVALID_ARGUMENT", "runComputeHooks: stage must be a DynamicsStage value");
+  }
+  guard(info.Env(), [&] { stepper_->runComputeHooks(static_cast<DynamicsStage>(stage)); });
   return info.Env().Undefined();
 }
 

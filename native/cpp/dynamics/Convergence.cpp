@@ -141,7 +141,7 @@ std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vec
       if (current[s] != sourceStatus_ || !meets[s] || detected_[s]) continue;
       detected_[s] = 1;
       newly[s] = 1;
-      from[s] = sourceStatus_;
+      if (from[s] < 0) from[s] = sourceStatus_;
       ++reported;
     }
     return reported;
@@ -151,7 +151,7 @@ std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vec
     if (status[s] == sourceStatus_ && meets[s]) {
       status[s] = targetStatus_;
       newly[s] = 1;
-      from[s] = sourceStatus_;
+      if (from[s] < 0) from[s] = sourceStatus_;
     }
   }
   return moved;

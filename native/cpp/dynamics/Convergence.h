@@ -48,8 +48,10 @@ class Convergence {
 
   /**
    * Checks every system with status == sourceStatus when the check is due at `step`; flags those that meet
-   * every criterion in `newly`, records sourceStatus for them in `from`, and (unless detect-only) sets their
-   * status to targetStatus. Returns the number of systems flagged.
+   * every criterion in `newly`, records sourceStatus for them in `from` (unless an earlier check of the step
+   * already did: a system that passes several checks in one step keeps the status it converged from first,
+   * docs/pipeline.md), and (unless detect-only) sets their status to targetStatus. Returns the number of
+   * systems flagged.
    */
   std::int64_t evaluate(Backend& backend, std::int64_t step, std::vector<std::uint8_t>& newly, std::vector<std::int32_t>& from);
   /** Whether the check at `step` reads the stress, which the step's compute must then provide. */

@@ -44,13 +44,7 @@ void Stepper::beginStep() {
   }
   newly_.assign(static_cast<std::size_t>(numSystems), 0);
   newlyFrom_.assign(static_cast<std::size_t>(numSystems), -1);
-  finishedByEngine_.assign(static_cast<std::size_t>(numSystems), 0);
   newlyCount_ = 0;
-}
-
-void Stepper::markFinishedByEngine() {
-  const std::int32_t* status = backend_.host({Field::Status}).i32(Field::Status);
-  for (std::size_t s = 0; s < active_.size(); ++s) finishedByEngine_[s] = active_[s] && status[s] >= exitStatus_ ? 1 : 0;
 }
 
 void Stepper::refreshActive() {
@@ -64,7 +58,7 @@ void Stepper::restoreFinished() {
   if (!jsWalk_) return;
   const std::int32_t* status = backend_.host({Field::Status}).i32(Field::Status);
   bool anyFinished = false;
-  const auto undone = [&](std::size_t s) { return activeAtStart_[s] && !finishedByEngine_[s] && status[s] >= exitStatus_; };
+  const auto undone = [&](std::size_t s) { return activeAtStart_[s] && status[s] >= exitStatus_; };
   for (std::size_t s = 0; s < activeAtStart_.size(); ++s) anyFinished = anyFinished || undone(s);
   if (!anyFinished) return;
   const FieldSet restoredFields{Field::Positions, Field::Velocities, Field::Cell};
@@ -116,11 +110,11 @@ void Stepper::actionBefore(int point) {
     case DynamicsStage::AfterPostUpdate:
       refreshActive();
       integrator_->postUpdate(context);
-      if (jsWalk_) markFinishedByEngine();
       break;
     case DynamicsStage::AfterStep: restoreFinished(); break;
     case DynamicsStage::OnConverge:
       for (auto& convergence : convergence_) newlyCount_ += convergence->evaluate(backend_, stepCount_, newly_, newlyFrom_);
+      integrator_->afterConvergence(context);
       break;
     default: break;
   }
@@ -155,6 +149,19 @@ void Stepper::finishStep() {
   ++stepCount_;
   cursor_ = 0;
   jsWalk_ = false;
+}
+
+void Stepper::runComputeHooks(DynamicsStage stage) {
+  if (cursor_ != 0) fail("INVALID_ARGUMENT", "runComputeHooks: a step is in progress; finish it first");
+  if (stage != DynamicsStage::BeforeCompute && stage != DynamicsStage::AfterCompute) {
+    fail("INVALID_ARGUMENT", "runComputeHooks: stage must be BEFORE_COMPUTE or AFTER_COMPUTE");
+  }
+  requireLayout();
+  const BatchStorage& host = backend_.host({Field::Status});
+  const std::int32_t* status = host.i32(Field::Status);
+  active_.resize(static_cast<std::size_t>(host.numSystems()));
+  for (std::size_t s = 0; s < active_.size(); ++s) active_[s] = status[s] < exitStatus_ ? 1 : 0;
+  runNativeHooks(stage);
 }
 
 bool Stepper::allConverged() {

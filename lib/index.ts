@@ -135,6 +135,7 @@ export {
 export type {
   ConvergenceCriterion,
   ConvergenceHookOptions,
+  CustomOpInfo,
   DynamicsHook,
   DynamicsHookContext,
   DynamicsOptions,

@@ -44,7 +44,11 @@ export interface DynamicsOptions {
   model: EngineModel;
   /** Hooks to register, in order (native built-ins run inside the native loop); method-style hooks too. */
   hooks?: ReadonlyArray<AnyHook | AnyMethodHook>;
-  /** One or more convergence checks (hooks, or their options as plain objects); a run ends early once every system has converged. */
+  /**
+   * The engine's convergence criteria (hooks, or their options as plain objects): a system that meets one
+   * is finished (status 0 → exitStatus, unless the hook names other statuses), and a run ends early once
+   * every system has finished. A ConvergenceHook in `hooks` without statuses only detects.
+   */
   convergence?: ConvergenceHook | ConvergenceHookOptions | ReadonlyArray<ConvergenceHook | ConvergenceHookOptions>;
   /** Systems whose status is ≥ exitStatus are finished and no longer updated (default 1). */
   exitStatus?: number;
@@ -130,7 +134,9 @@ export abstract class Dynamics {
       if (hook === undefined) {
         throw new HookmdTypeError('INVALID_CONVERGENCE', `${owner}: convergence[${i}] must be a ConvergenceHook or its options ({ criteria, ... })`, { field: `convergence[${i}]`, value: entry });
       }
-      return hook;
+      // The engine's own criterion finishes the systems it passes (nvalchemi's `convergence_hook`); the same
+      // hook given neither status in `hooks` only detects.
+      return hook.asEngineCriterion();
     });
     const hooks: unknown = options.hooks ?? [];
     if (!Array.isArray(hooks)) {

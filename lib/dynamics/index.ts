@@ -26,7 +26,7 @@ export type { NptLangevinOptions } from './integrators/npt-langevin.js';
 export { CellFilter } from './cell-filter.js';
 export type { CellFilterOptions } from './cell-filter.js';
 export { CONVERGENCE_KEYS, ConvergenceHook } from './hooks/convergence-hook.js';
-export type { ConvergenceCriterion, ConvergenceHookOptions, ReduceOp } from './hooks/convergence-hook.js';
+export type { ConvergenceCriterion, ConvergenceHookOptions, CustomOpInfo, ReduceOp } from './hooks/convergence-hook.js';
 export { MaxForceClampHook } from './hooks/max-force-clamp.js';
 export { WrapPeriodicHook } from './hooks/wrap-periodic.js';
 export { FreezeAtomsHook } from './hooks/freeze-atoms.js';

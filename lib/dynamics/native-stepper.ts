@@ -20,7 +20,8 @@ export interface NativeConvergenceArgs {
   criteria: Array<{ key: string; threshold: number; op: string; target?: number }>;
   frequency: number;
   phase: number;
-  sourceStatus: number;
+  /** null: every system, whatever its status (detect-only checks only). */
+  sourceStatus: number | null;
   /** null: detect-only (converged systems keep their status). */
   targetStatus: number | null;
 }

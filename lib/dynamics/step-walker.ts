@@ -174,6 +174,7 @@ export class StepWalker {
     // JS checks run at AFTER_STEP, before the native ones: the first of them names the status a system
     // converged from first.
     const byJs = new Uint8Array(mask.length);
+    const status = ctx.batch.read('status');
     for (const hook of this.#jsConvergence) {
       const newly = hook.newlyConvergedAt(this.#counter.value);
       if (newly === undefined) continue;
@@ -181,13 +182,13 @@ export class StepWalker {
         if (newly[s] !== 1 || byJs[s] === 1) continue;
         mask[s] = 1;
         byJs[s] = 1;
-        from[s] = hook.sourceStatus;
+        // A status-less detector checks every system and leaves its status as it was.
+        from[s] = hook.sourceStatus ?? status[s];
       }
     }
     // A system that stayed where it converged was reported by a detect-only check: RunResult.converged
     // counts it. One that moved counts once its status reaches exitStatus, as the statuses say.
     const ids = ctx.batch.read('systemId');
-    const status = ctx.batch.read('status');
     mask.forEach((newly, s) => { if (newly === 1 && status[s] === from[s]) this.detected.add(ids[s]); });
     ctx.convergedMask = mask;
     ctx.convergedFrom = from;

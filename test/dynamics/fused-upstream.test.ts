@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Batch } from '../../lib/data/index.js';
 import { ConvergenceHook, DynamicsStage, FIRE, fuse, FusedStage, Langevin, VelocityVerlet } from '../../lib/dynamics/index.js';
 import type { DynamicsHookContext } from '../../lib/dynamics/index.js';
+import type { AnyHook } from '../../lib/hooks/index.js';
 import { JsModel, LennardJones } from '../../lib/models/index.js';
 import { ljBatch, perturbedLj13 } from './lj-systems.js';
 
@@ -15,7 +16,7 @@ const SHARED_STAGES = [
   DynamicsStage.AFTER_COMPUTE, DynamicsStage.BEFORE_POST_UPDATE, DynamicsStage.AFTER_POST_UPDATE, DynamicsStage.AFTER_STEP,
 ];
 
-function labelled(stage: DynamicsStage, label: string, events: string[]): object {
+function labelled(stage: DynamicsStage, label: string, events: string[]): AnyHook {
   return { stage, frequency: 1, name: label, call: () => { events.push(label); } };
 }
 

@@ -1,6 +1,7 @@
 #include "binding/StepperWrap.h"
 
 #include <cmath>
+#include <optional>
 
 #include "binding/Args.h"
 #include "binding/BatchWrap.h"
@@ -194,9 +195,11 @@ Napi::Value StepperWrap::addConvergence(const Napi::CallbackInfo& info) {
     criteria.push_back(criterion);
   }
   const HookSchedule schedule = scheduleFrom(env, spec);
-  const auto source = static_cast<std::int32_t>(numberField(env, spec, "sourceStatus", 0));
   const bool detectOnly = spec.Get("targetStatus").IsNull();
-  const auto target = detectOnly ? source : static_cast<std::int32_t>(numberField(env, spec, "targetStatus", 1));
+  // A null sourceStatus (every system) is for detect-only checks; a check that moves systems names its source.
+  std::optional<std::int32_t> source;
+  if (!spec.Get("sourceStatus").IsNull() || !detectOnly) source = static_cast<std::int32_t>(numberField(env, spec, "sourceStatus", 0));
+  const auto target = detectOnly ? source.value_or(0) : static_cast<std::int32_t>(numberField(env, spec, "targetStatus", 1));
   stepper_->addConvergence(std::make_unique<Convergence>(std::move(criteria), schedule, source, target, detectOnly));
   return env.Undefined();
 }

@@ -34,7 +34,7 @@ bool entryOpFromName(const std::string& name, EntryOp& out) {
   return false;
 }
 
-Convergence::Convergence(std::vector<Criterion> criteria, HookSchedule schedule, std::int32_t sourceStatus,
+Convergence::Convergence(std::vector<Criterion> criteria, HookSchedule schedule, std::optional<std::int32_t> sourceStatus,
                          std::int32_t targetStatus, bool detectOnly)
     : criteria_(std::move(criteria)),
       schedule_(schedule),
@@ -128,8 +128,9 @@ std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vec
   newly.resize(static_cast<std::size_t>(numSystems), 0);
   from.resize(static_cast<std::size_t>(numSystems), -1);
   const std::int32_t* current = backend.host({Field::Status}).i32(Field::Status);
+  const auto checked = [&](std::int64_t s) { return meets[s] && (!sourceStatus_ || current[s] == *sourceStatus_); };
   std::int64_t moved = 0;
-  for (std::int64_t s = 0; s < numSystems; ++s) moved += current[s] == sourceStatus_ && meets[s];
+  for (std::int64_t s = 0; s < numSystems; ++s) moved += checked(s);
   // Status is written only when some system moves, so a check that changes nothing leaves it coherent.
   if (moved == 0) return 0;
   if (detectOnly_) {
@@ -138,20 +139,20 @@ std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vec
     detected_.resize(static_cast<std::size_t>(numSystems), 0);
     std::int64_t reported = 0;
     for (std::int64_t s = 0; s < numSystems; ++s) {
-      if (current[s] != sourceStatus_ || !meets[s] || detected_[s]) continue;
+      if (!checked(s) || detected_[s]) continue;
       detected_[s] = 1;
       newly[s] = 1;
-      if (from[s] < 0) from[s] = sourceStatus_;
+      if (from[s] < 0) from[s] = current[s];
       ++reported;
     }
     return reported;
   }
   std::int32_t* status = backend.host({Field::Status}, {Field::Status}).i32(Field::Status);
   for (std::int64_t s = 0; s < numSystems; ++s) {
-    if (status[s] == sourceStatus_ && meets[s]) {
+    if (checked(s)) {
+      if (from[s] < 0) from[s] = status[s];
       status[s] = targetStatus_;
       newly[s] = 1;
-      if (from[s] < 0) from[s] = sourceStatus_;
     }
   }
   return moved;

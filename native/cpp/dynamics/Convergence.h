@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,9 +43,12 @@ struct Criterion {
 
 class Convergence {
  public:
-  /** `detectOnly`: converged systems keep their status (targetStatus is ignored). */
-  Convergence(std::vector<Criterion> criteria, HookSchedule schedule, std::int32_t sourceStatus, std::int32_t targetStatus,
-              bool detectOnly);
+  /**
+   * `detectOnly`: converged systems keep their status (targetStatus is ignored). An empty `sourceStatus`
+   * checks every system, whatever its status (a detect-only check given no status, as nvalchemi's).
+   */
+  Convergence(std::vector<Criterion> criteria, HookSchedule schedule, std::optional<std::int32_t> sourceStatus,
+              std::int32_t targetStatus, bool detectOnly);
 
   /**
    * Checks every system with status == sourceStatus when the check is due at `step`; flags those that meet
@@ -65,7 +69,7 @@ class Convergence {
 
   std::vector<Criterion> criteria_;
   HookSchedule schedule_;
-  std::int32_t sourceStatus_;
+  std::optional<std::int32_t> sourceStatus_;
   std::int32_t targetStatus_;
   bool detectOnly_;
   std::vector<double> previousEnergy_;

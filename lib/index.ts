@@ -19,6 +19,7 @@ export {
   hookTypes,
   isMethodHook,
   isModuleType,
+  isStageOf,
   isTrigger,
   markNoopMethods,
   not,

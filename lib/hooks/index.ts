@@ -10,7 +10,7 @@ export { hookTypes, registerHookType } from './config.js';
 export { isMethodHook, markNoopMethods, stageMethodName } from './method-hooks.js';
 export { isModuleType } from './module-types.js';
 export { HookRegistry } from './registry.js';
-export { stageName, stageValues } from './stages.js';
+export { isStageOf, stageName, stageValues } from './stages.js';
 export { after, and, at, before, every, isTrigger, not, or, wallClock } from './triggers/index.js';
 
 export type { StopRequest } from './control.js';

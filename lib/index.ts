@@ -146,6 +146,7 @@ export type {
   FireOptions,
   FusedStageOptions,
   GradientDescentOptions,
+  InitialVelocityOptions,
   LangevinOptions,
   NoseHooverChainOptions,
   PerSystem,

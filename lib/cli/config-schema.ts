@@ -74,6 +74,18 @@ const fmax: JsonSchema = positive('Converged when the largest per-atom force is 
 const dt = positive('Time step (fs in metal units, τ in lj; default 1 fs or 0.005 τ).');
 const temperature = nonNegative('Target temperature (K in metal units, ε/k_B in lj).');
 
+// Initial velocities of an MD stage (LAMMPS's `velocity create`): systems arrive at rest from an optimizer.
+const velocities: JsonSchema = {
+  type: 'object',
+  description: 'Draw each system’s velocities from Maxwell–Boltzmann (total momentum removed) when it enters this stage. Systems leave an optimizer at rest; without this they start this stage with the velocities they have.',
+  required: ['temperature'],
+  properties: {
+    temperature: nonNegative('Temperature of the draw (K in metal units, ε/k_B in lj).'),
+    seed: { type: 'integer', minimum: 0, description: 'Random seed (default 0).' },
+  },
+  additionalProperties: false,
+};
+
 function stage(type: string, description: string, parameters: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
   return {
     type: 'object',
@@ -128,18 +140,20 @@ const STAGES: readonly JsonSchema[] = [
   }),
   // MD never converges: without `steps` its systems would run until stream.maxSteps, a number the config never
   // stated, so MD stages must say how long they run.
-  stage('nve', 'Velocity Verlet (NVE).', { dt }, ['steps']),
+  stage('nve', 'Velocity Verlet (NVE).', { dt, velocities }, ['steps']),
   stage('langevin', 'Langevin NVT (BAOAB).', {
     dt,
     temperature,
     friction: nonNegative('Friction γ (1/fs in metal units, 1/τ in lj; default 0.01 /fs or 1 /τ).'),
     seed: { type: 'integer', minimum: 0, description: 'Random seed (default 0).' },
+    velocities,
   }, ['temperature', 'steps']),
   stage('nhc', 'Nosé–Hoover chain NVT.', {
     dt,
     temperature: positive('Target temperature (K in metal units, ε/k_B in lj).'),
     tdamp: positive('Thermostat damping time (default 100·dt).'),
     chainLength: { type: 'integer', minimum: 1, maximum: 10, description: 'Chain length (default 3).' },
+    velocities,
   }, ['temperature', 'steps']),
   stage('npt', 'NPT: Nosé–Hoover chains and the Martyna–Tobias–Klein barostat (LAMMPS fix npt); orthorhombic cells.', {
     dt,
@@ -149,6 +163,7 @@ const STAGES: readonly JsonSchema[] = [
     pdamp: positive('Barostat damping time (default 1000·dt).'),
     couple: { enum: ['iso', 'aniso'], description: 'iso: the cell scales uniformly (default); aniso: each axis on its own.' },
     chainLength: { type: 'integer', minimum: 1, maximum: 10, description: 'Links of each chain (default 3).' },
+    velocities,
   }, ['temperature', 'pressure', 'steps']),
 ];
 

@@ -13,12 +13,16 @@ import {
   NoseHooverChain,
   VelocityVerlet,
   type Dynamics,
+  type InitialVelocityOptions,
 } from '../dynamics/index.js';
 import { isHookmdError } from '../errors.js';
 import type { Model } from '../models/index.js';
 import { configError, parsePath } from './config-file.js';
 import { formatPath, type PathSegment } from './json-schema.js';
 import type { CellConfig, StageConfig, UnitsName } from './run-config.js';
+
+const OPTIMIZERS: ReadonlySet<string> = new Set(['fire', 'fire2', 'gd', 'lbfgs']);
+const NOSE_HOOVER: ReadonlySet<string> = new Set(['nhc', 'npt']);
 
 /** MD time step when none is given: 1 fs (metal), 0.005 τ (lj), LAMMPS's usual choices. */
 export function defaultTimeStep(units: UnitsName): number {
@@ -42,8 +46,9 @@ function convergenceOf(fmax: number | undefined, cell: CellConfig | undefined): 
 
 /** The engine of one stage (without its step budget, which belongs to the fused pipeline). */
 export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsName): Dynamics {
-  const { type, steps: _budget, fmax, cell: cellOption, ...parameters } = stage;
+  const { type, steps: _budget, fmax, cell: cellOption, velocities: velocityOption, ...parameters } = stage;
   const p = parameters as Record<string, number>;
+  const velocities = velocityOption as InitialVelocityOptions | undefined;
   const cell = cellOption as CellConfig | undefined;
   const convergence = convergenceOf(fmax, cell);
   const cellFilter = cell === undefined ? undefined : new CellFilter({ scalarPressure: cell.pressure ?? 0, hydrostaticStrain: cell.hydrostaticStrain ?? false });
@@ -53,12 +58,12 @@ export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsN
     case 'fire2': return new FIRE2({ model, convergence, cellFilter, ...p });
     case 'gd': return new GradientDescent({ model, convergence, cellFilter, ...p });
     case 'lbfgs': return new LBFGS({ model, convergence, cellFilter, ...p });
-    case 'nve': return new VelocityVerlet({ model, dt });
-    case 'langevin': return new Langevin({ model, dt, temperature: p.temperature, friction: p.friction ?? defaultFriction(units), seed: p.seed });
-    case 'nhc': return new NoseHooverChain({ model, dt, temperature: p.temperature, tdamp: p.tdamp, chainLength: p.chainLength });
+    case 'nve': return new VelocityVerlet({ model, dt, velocities });
+    case 'langevin': return new Langevin({ model, dt, temperature: p.temperature, friction: p.friction ?? defaultFriction(units), seed: p.seed, velocities });
+    case 'nhc': return new NoseHooverChain({ model, dt, temperature: p.temperature, tdamp: p.tdamp, chainLength: p.chainLength, velocities });
     case 'npt': {
       const couple = (parameters as { couple?: 'iso' | 'aniso' }).couple;
-      return new NPT({ model, dt, temperature: p.temperature, pressure: p.pressure, tdamp: p.tdamp, pdamp: p.pdamp, couple, chainLength: p.chainLength });
+      return new NPT({ model, dt, temperature: p.temperature, pressure: p.pressure, tdamp: p.tdamp, pdamp: p.pdamp, couple, chainLength: p.chainLength, velocities });
     }
   }
 }
@@ -87,6 +92,12 @@ export function buildPipeline(
   const stuck = stages.slice(0, -1).flatMap((stage, i) => (stage.fmax === undefined && stage.steps === undefined ? [i] : []));
   if (stuck.length > 0) {
     throw configError(stuck.map((i) => `${locate(['stages', i])}: stages[${i}]: needs fmax or steps, or systems never reach the next stage`));
+  }
+  // Systems leave an optimizer at rest, and a Nosé–Hoover chain only rescales the velocities it is given: from
+  // rest it would blow up whatever the forces left into a violent transient instead of thermalizing.
+  const cold = stages.flatMap((stage, i) => (NOSE_HOOVER.has(stage.type) && stage.velocities === undefined && stages.slice(0, i).some((earlier) => OPTIMIZERS.has(earlier.type)) ? [i] : []));
+  if (cold.length > 0) {
+    throw configError(cold.map((i) => `${locate(['stages', i])}: stages[${i}]: systems arrive at rest from an optimizer, which a Nosé–Hoover thermostat cannot heat; add velocities: { temperature: ${String(stages[i].temperature)} }`));
   }
   if (engines.length === 1 && stages[0].steps === undefined) return engines[0];
   return new FusedStage({ stages: engines, model, budgets: stages.map((stage) => stage.steps) });

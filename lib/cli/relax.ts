@@ -36,16 +36,11 @@ export interface RelaxOptions extends CommonOptions, ModelOptions {
 }
 
 /**
- * Writes systems without velocities: an optimizer's velocities are its own bookkeeping, not motion, and
- * `hookmd md` would take them for a state to continue from. The relaxed structures carry their stress, as
- * ASE's optimizers leave it on the calculator.
+ * The relaxed structures carry their stress, as ASE's optimizers leave it on the calculator. (They carry no
+ * velocities: an optimizer leaves the atoms at rest, docs/dynamics.md.)
  */
-function atRest(sink: Sink): StreamSink {
-  return {
-    write: (systems: readonly System[]) => sink.write(systems.map(({ velocities: _, ...system }) => system)),
-    close: () => sink.close(),
-    needs: ['stress'],
-  };
+function withStress(sink: Sink): StreamSink {
+  return { write: (systems: readonly System[]) => sink.write(systems), close: () => sink.close(), needs: ['stress'] };
 }
 
 /** Runs `hookmd relax`; resolves to the exit code. */
@@ -74,7 +69,7 @@ export async function relax(input: string, options: RelaxOptions): Promise<numbe
     const zarr = options.zarr;
     const out = openOutputSink(options.out, { units: options.units }, '--out');
     const files = [out.sink, ...(zarr === undefined ? [] : [opening('--zarr', () => new ZarrSink(zarr))])];
-    const sinks = files.map(atRest);
+    const sinks = files.map(withStress);
     const outputs = [options.out, options.zarr, options.log].filter((path): path is string => path !== undefined);
     const summary = await runStreamJob({
       command: 'relax',

@@ -19,6 +19,8 @@ export interface StageConfig {
   readonly steps?: number;
   /** Force convergence threshold (optimizers). */
   readonly fmax?: number;
+  /** MD stages: Maxwell–Boltzmann velocities drawn for each system as it enters the stage. */
+  readonly velocities?: { readonly temperature: number; readonly seed?: number };
   readonly [parameter: string]: unknown;
 }
 

@@ -6,6 +6,7 @@ export type { RunOptions, RunResult } from './result.js';
 export type { EngineParameter, ParameterRule, PerSystem } from './parameters.js';
 export { initializeVelocities, temperatures } from './velocities.js';
 export type { VelocityOptions } from './velocities.js';
+export type { InitialVelocityOptions } from './initial-velocities.js';
 export { VelocityVerlet } from './integrators/velocity-verlet.js';
 export type { VelocityVerletOptions } from './integrators/velocity-verlet.js';
 export { Langevin } from './integrators/langevin.js';

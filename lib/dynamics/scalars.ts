@@ -26,7 +26,6 @@ function volumes(cells: Float64Array): Float64Array {
 export class SystemScalars {
   readonly #batch: Batch;
   readonly #model: EngineModel | undefined;
-  readonly #moving: boolean;
   #kinetic: Float64Array | undefined;
   #temperature: Float64Array | undefined;
   #fmax: Float64Array | undefined;
@@ -34,15 +33,10 @@ export class SystemScalars {
   #stress: Float64Array | undefined;
   #pressure: Float64Array | undefined;
 
-  /**
-   * `model` evaluates the stress when the step did not; without it, `stress` is the batch's as it stands.
-   * `moving` (default true) says the velocities are motion; under an optimizer they are its bookkeeping,
-   * and the pressure leaves out their kinetic part.
-   */
-  constructor(batch: Batch, model?: EngineModel, moving = true) {
+  /** `model` evaluates the stress when the step did not; without it, `stress` is the batch's as it stands. */
+  constructor(batch: Batch, model?: EngineModel) {
     this.#batch = batch;
     this.#model = model;
-    this.#moving = moving;
   }
 
   /** Potential energy per system (energy units). */
@@ -101,13 +95,13 @@ export class SystemScalars {
 
   /**
    * Pressure per system, LAMMPS's definition: P = (2·KE/3 + tr(W)/3)/V = 2·KE/(3V) − tr(σ)/3, the kinetic
-   * part from all velocities (energy/length³; 0 for a system without a cell volume). Under an optimizer
-   * only the virial part, −tr(σ)/3, as LAMMPS reports it during minimize.
+   * part from all velocities (energy/length³; 0 for a system without a cell volume). Under an optimizer the
+   * atoms are at rest, so it is the virial part, −tr(σ)/3, as LAMMPS reports it during minimize.
    */
   get pressure(): Float64Array {
     if (this.#pressure === undefined) {
       const [stress, volume] = [this.stress, this.volume];
-      const kinetic = this.#moving ? this.kineticEnergy : new Float64Array(volume.length);
+      const kinetic = this.kineticEnergy;
       this.#pressure = Float64Array.from(volume, (v, s) => (v > 0 ? (2 * kinetic[s]) / (3 * v) - (stress[9 * s] + stress[9 * s + 4] + stress[9 * s + 8]) / 3 : 0));
     }
     return this.#pressure;

@@ -14,9 +14,11 @@ import {
   FIRE,
   HookError,
   HostMemorySink,
+  initializeVelocities,
   LennardJones,
   readExtxyz,
   SnapshotHook,
+  VelocityVerlet,
 } from '../../lib/index.js';
 import type { Batch, DynamicsHookContext, Sink, System } from '../../lib/index.js';
 import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
@@ -53,10 +55,11 @@ describe('SnapshotHook', () => {
 
   it('opens and owns a file sink from a config entry; the file is complete when the run ends', async () => {
     const path = join(dir, 'trajectory.xyz');
-    const fire = new FIRE({ model: model() });
-    fire.hooks.fromConfig([{ type: 'SnapshotHook', path, frequency: 4, capacity: 2, units: 'lj' }]);
+    const md = new VelocityVerlet({ model: model(), dt: 0.002 });
+    md.hooks.fromConfig([{ type: 'SnapshotHook', path, frequency: 4, capacity: 2, units: 'lj' }]);
     const batch = ljBatch([perturbedLj13(0.2), perturbedLj13(0.1, 2), perturbedLj13(0.3, 3)]);
-    await fire.run(batch, { steps: 9 });
+    initializeVelocities(batch, { temperature: 0.1, seed: 1 });
+    await md.run(batch, { steps: 9 });
     const frames = readExtxyz(path, { units: 'lj' });
     expect(frames.map((s) => [s.info?.step, s.info?.systemId])).toEqual([0, 4, 8].flatMap((step) => [[step, 0], [step, 1], [step, 2]]));
     expect(frames.every((s) => s.energy !== undefined && s.forces?.length === 13)).toBe(true);
@@ -95,11 +98,15 @@ describe('SnapshotHook', () => {
     expect(frames.map((s) => s.info)).toEqual([{ systemId: 0, step: 0 }, { systemId: 1, step: 0 }, { systemId: 0, step: 1 }, { systemId: 1, step: 1 }]);
   });
 
-  it('does not close a sink it does not own; validates its options', async () => {
+  it('closes its sink when the run ends, unless ownsSink: false; validates its options', async () => {
     const sink = new HostMemorySink();
-    await new FIRE({ model: model(), hooks: [new SnapshotHook({ sink, frequency: 5 })] }).run(ljBatch([perturbedLj13(0.1)]), { steps: 3 });
+    await new FIRE({ model: model(), hooks: [new SnapshotHook({ sink, frequency: 5, ownsSink: false })] }).run(ljBatch([perturbedLj13(0.1)]), { steps: 3 });
     sink.write([{ symbols: ['Ar'], positions: [[0, 0, 0]] }]);
     expect(sink.count).toBe(2);
+    const owned = new HostMemorySink();
+    await new FIRE({ model: model(), hooks: [new SnapshotHook({ sink: owned, frequency: 5 })] }).run(ljBatch([perturbedLj13(0.1)]), { steps: 3 });
+    expect(() => owned.write([{ symbols: ['Ar'], positions: [[0, 0, 0]] }])).toThrow(expect.objectContaining({ code: 'SINK_CLOSED' }));
+    expect(owned.read()).toHaveLength(1);
     expect(() => new SnapshotHook({ sink, path: 'x.xyz' })).toThrow(expect.objectContaining({ code: 'INVALID_SINK' }));
     expect(() => new SnapshotHook({ sink: {} as Sink })).toThrow(expect.objectContaining({ code: 'INVALID_SINK' }));
     expect(() => new SnapshotHook({ sink, frequency: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_FREQUENCY' }));

@@ -21,7 +21,11 @@ export interface SnapshotSinkOptions {
   capacity?: number;
   /** Units of the runs, for the sink opened for `path` (default 'metal'); a batch in others is UNITS_MISMATCH. */
   units?: 'metal' | 'lj';
-  /** Whether `close()` (at the end of each run) closes the sink; default false for `sink`, true for `path`. */
+  /**
+   * Whether the hook closes its sink when a run ends (default true, for `sink` and `path` alike), so that
+   * what it wrote is in storage, finalized, when `run()` returns. With false the sink is flushed instead
+   * and stays open for later runs; close it yourself.
+   */
   ownsSink?: boolean;
   name?: string;
 }
@@ -63,7 +67,7 @@ class SinkBinding {
     }
     this.#units = path === undefined ? undefined : unitSystem(options.units ?? 'metal').name;
     this.sink = sink ?? openSink(path as string, { capacity: options.capacity, units: this.#units as 'metal' | 'lj' });
-    this.owns = options.ownsSink ?? path !== undefined;
+    this.owns = options.ownsSink ?? true;
     this.#label = this.sink.constructor?.name ?? 'Sink';
   }
 
@@ -83,9 +87,9 @@ class SinkBinding {
     return Promise.resolve(pending).catch((error: unknown) => Promise.reject(this.#wrap(error)));
   }
 
-  close(): void | Promise<void> {
-    if (!this.owns) return undefined;
-    return this.sink.close();
+  /** At the end of a run: closes an owned sink, flushes one that stays open. */
+  finish(): void | Promise<void> {
+    return this.owns ? this.sink.close() : this.sink.flush?.();
   }
 
   #wrap(error: unknown): unknown {
@@ -102,14 +106,13 @@ function snapshot(ctx: Context, extra: Record<string, unknown>, indices?: number
 
 /**
  * Writes every system of the batch (`batch.toSystems()`, results included, with `info.systemId`
- * and `info.step`) to a sink every `frequency` steps. The hook does not own a sink it is given:
- * close that sink yourself after the run, or pass `ownsSink: true` so that the hook's `close()` (at
- * the end of the run) closes it. Async sinks (file sinks) need `run()`, not `runSync()`.
+ * and `info.step`) to a sink every `frequency` steps. When the run ends the hook closes its sink, so the
+ * file or store is complete when `run()` returns; with `ownsSink: false` it flushes the sink instead and
+ * leaves it open for later runs. Async sinks (file sinks) need `run()`, not `runSync()`.
  *
  * @example
- * const trajectory = new ExtxyzSink('md.xyz');
- * await new VelocityVerlet({ model, dt: 1, hooks: [new SnapshotHook({ sink: trajectory, frequency: 100 })] }).run(batch, { steps: 10_000 });
- * await trajectory.close();
+ * await new VelocityVerlet({ model, dt: 1, hooks: [new SnapshotHook({ sink: new ZarrSink('md.zarr'), frequency: 100 })] }).run(batch, { steps: 10_000 });
+ * const frames = await readZarr('md.zarr');
  */
 export class SnapshotHook {
   readonly stage: DynamicsStage;
@@ -139,14 +142,16 @@ export class SnapshotHook {
     return this.#binding.write(snapshot(ctx, {}), ctx.batch);
   }
 
+  /** Closes the sink, or flushes it with `ownsSink: false` (run automatically when a run ends). */
   close(): void | Promise<void> {
-    return this.#binding.close();
+    return this.#binding.finish();
   }
 }
 
 /**
  * At ON_CONVERGE, writes the systems that converged in that step (those of `ctx.convergedMask`),
- * with `info.systemId`, `info.step` and `info.converged = true`. Sink ownership as in SnapshotHook.
+ * with `info.systemId`, `info.step` and `info.converged = true`. The sink is closed (or, with
+ * `ownsSink: false`, flushed) when the run ends, as in SnapshotHook.
  *
  * @example
  * const relaxed = new HostMemorySink();
@@ -181,8 +186,9 @@ export class ConvergedSnapshotHook {
     return this.#binding.write(snapshot(ctx, { converged: true }, indices), ctx.batch);
   }
 
+  /** Closes the sink, or flushes it with `ownsSink: false` (run automatically when a run ends). */
   close(): void | Promise<void> {
-    return this.#binding.close();
+    return this.#binding.finish();
   }
 }
 

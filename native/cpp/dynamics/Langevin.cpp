@@ -10,17 +10,6 @@
 
 namespace hookmd {
 
-namespace {
-// Doubles represent every integer up to 2^53 exactly; beyond that the seed the user wrote is not the one
-// stored, and a non-integral or non-finite value has no integer meaning at all.
-std::uint64_t seedFrom(double value) {
-  if (!(std::fabs(value) <= 9007199254740992.0) || value != std::floor(value)) {
-    fail("INVALID_PARAMETER", "Langevin: seed must be an integer with |seed| ≤ 2^53, got " + std::to_string(value));
-  }
-  return static_cast<std::uint64_t>(static_cast<std::int64_t>(value));
-}
-}  // namespace
-
 Langevin::Langevin(const Parameters& parameters, std::int64_t numSystems) : rows_("Langevin", {}, numSystems) {
   updateParameters(parameters, numSystems);
 }
@@ -33,7 +22,7 @@ void Langevin::updateParameters(const Parameters& parameters, std::int64_t numSy
   std::vector<System> systems(static_cast<std::size_t>(numSystems));
   for (std::size_t s = 0; s < systems.size(); ++s) {
     const LangevinCoefficients coefficients = langevinCoefficients(friction[s], dt[s]);
-    systems[s] = System{dt[s], temperature[s], coefficients.c1, coefficients.c2, seedFrom(seed[s])};
+    systems[s] = System{dt[s], temperature[s], coefficients.c1, coefficients.c2, seedParameter("Langevin", "seed", seed[s])};
   }
   systems_ = std::move(systems);
 }

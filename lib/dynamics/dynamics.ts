@@ -5,8 +5,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Batch, nativeBatchOf, type System } from '../data/index.js';
 import { HookmdAbortError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
-import { createContext, HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
-import type { AnyHook, AnyMethodHook, DynamicsContext, Hook, HookHandle, HookInfo, MethodHook, MutableContext } from '../hooks/index.js';
+import { createContext, HookRegistry, HookRunner, HookSession, RunControl } from '../hooks/index.js';
+import type { AnyHook, AnyMethodHook, DynamicsContext, Hook, HookHandle, HookInfo, MethodHook, MutableContext, RegisterOptions } from '../hooks/index.js';
 import { loadBinding } from '../native/index.js';
 import { abortable } from './abortable.js';
 import { acquireBatch } from './batch-lock.js';
@@ -23,7 +23,7 @@ import { StreamOutput } from './stream-output.js';
 import { StreamSource, type SystemSource } from './stream-source.js';
 import { SystemScalars } from './scalars.js';
 import { DynamicsStage } from './stage.js';
-import { StepWalker, type StepCounter } from './step-walker.js';
+import { StepWalker, type StepCounter, type UpdateContext } from './step-walker.js';
 
 /**
  * The context dynamics hooks receive: batch, model, convergedMask, lazily computed per-system scalars, and
@@ -37,6 +37,19 @@ export type DynamicsHookContext = DynamicsContext<Batch, EngineModel, DynamicsSt
 };
 /** A hook for a dynamics engine. */
 export type DynamicsHook = Hook<DynamicsStage, DynamicsHookContext>;
+
+/**
+ * A plain function as a dynamics hook: the function is the hook's `call`, and its `stage` and `frequency`
+ * properties say where and how often it fires.
+ *
+ * @example
+ * const report: DynamicsHookFunction = Object.assign((ctx: DynamicsHookContext) => console.log(ctx.stepCount), { stage: DynamicsStage.AFTER_STEP, frequency: 100 });
+ */
+export type DynamicsHookFunction = ((ctx: DynamicsHookContext, stage: DynamicsStage) => void | Promise<void>) & {
+  stage?: DynamicsStage | null;
+  frequency?: number;
+  name?: string;
+};
 
 /** Options shared by every engine. */
 export interface DynamicsOptions {
@@ -106,6 +119,8 @@ export abstract class Dynamics {
   // The batch whose forces this engine's last run left current. A run that continues it (no other engine
   // since, atoms and cell untouched) starts from those forces: no compute, no compute hooks again.
   #current: Batch | undefined;
+  // The hooks step() opened, held open until the engine is disposed.
+  #session: HookSession | undefined;
   // The step counter of the run started last. Each run counts on from it in a counter of its own, so
   // that concurrent runs on different batches do not advance each other's steps.
   #latest: StepCounter = { value: 0 };
@@ -125,6 +140,14 @@ export abstract class Dynamics {
         field: 'exitStatus',
         value: this.exitStatus,
       });
+    }
+    if (this.integratorSpec === Dynamics.prototype.integratorSpec && typeof this.preUpdate !== 'function' && typeof this.postUpdate !== 'function') {
+      throw new HookmdTypeError(
+        'NO_INTEGRATOR',
+        `${owner}: a subclass of Dynamics defines its update: preUpdate(batch, update) and/or postUpdate(batch, update), ` +
+          'which move the systems flagged in update.active (docs/dynamics.md, "Writing an integrator in TypeScript"); or extend a built-in engine such as VelocityVerlet',
+        { field: 'preUpdate' },
+      );
     }
     this.#tiers = new HookTiers(this);
     this.hooks = this.#tiers.own.hooks;
@@ -146,8 +169,25 @@ export abstract class Dynamics {
     for (const hook of [...convergence, ...(hooks as AnyHook[])]) this.#registerAny(hook);
   }
 
-  /** @internal The native integrator's name and its per-system parameters. */
-  abstract integratorSpec(): IntegratorSpec;
+  /**
+   * @internal The native integrator's name and its per-system parameters. The built-in engines override it;
+   * a TypeScript integrator (a subclass with preUpdate/postUpdate) runs with the native 'External' one,
+   * which leaves the update to those methods.
+   */
+  integratorSpec(): IntegratorSpec {
+    return { type: 'External', parameters: [] };
+  }
+
+  /**
+   * A TypeScript integrator's first half of a step, before the step's compute (nvalchemi's `pre_update`):
+   * update the positions (and velocities) of the systems flagged in `update.active`, from the forces of the
+   * previous compute. Subclasses of Dynamics define it, postUpdate, or both (docs/dynamics.md, "Writing an
+   * integrator in TypeScript").
+   */
+  preUpdate?(batch: Batch, update: UpdateContext): void;
+
+  /** A TypeScript integrator's second half of a step, after the step's compute (nvalchemi's `post_update`). */
+  postUpdate?(batch: Batch, update: UpdateContext): void;
 
   /**
    * The MD time step, one for all systems or one per system (fs in metal units, τ in lj), so that logs can
@@ -188,26 +228,36 @@ export abstract class Dynamics {
    * FreezeAtomsHook, NaNDetectorHook) run inside the native loop; every other hook is dispatched from JS.
    * Returns a handle for JS hooks; native built-ins are fixed for the engine's lifetime.
    */
-  register<H extends object>(hook: AnyHook | MethodHook<H>): HookHandle<AnyHook> | undefined {
-    return this.#registerAny(hook as AnyHook);
+  register<H extends object>(hook: AnyHook | MethodHook<H>, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
+  /** Registers a plain function with `stage` and `frequency` properties (or a stage given in `options`). */
+  register(hook: DynamicsHookFunction, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
+  register(hook: unknown, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined {
+    return this.#registerAny(hook as AnyHook, options);
   }
 
-  #registerAny(hook: AnyHook): HookHandle<AnyHook> | undefined {
-    if (hook === null || typeof hook !== 'object') {
+  #registerAny(hook: AnyHook, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined {
+    if (hook === null || (typeof hook !== 'object' && typeof hook !== 'function')) {
       throw new HookmdTypeError('INVALID_HOOK', `${this.constructor.name}.register: hook must be an object with a call function, got ${hook === null ? 'null' : typeof hook}`, {
         field: 'hook',
         value: hook,
       });
     }
+    const stage = options?.stage;
     const convergence = asConvergence(hook);
-    if (convergence !== undefined) return this.#registerConvergence(convergence);
-    if (isNativeCapable(hook) && hook.frequency !== undefined && (hook as AnyHook).trigger === undefined) {
+    if (convergence !== undefined) {
+      if (stage !== undefined && stage !== DynamicsStage.AFTER_STEP) {
+        throw new HookmdTypeError('INVALID_HOOK', `${this.constructor.name}.register: a ConvergenceHook runs at the convergence point after AFTER_STEP; it takes no other stage`, { field: 'stage', value: stage });
+      }
+      return this.#registerConvergence(convergence);
+    }
+    // A native built-in given another stage runs from JS there (its call does the same work).
+    if (stage === undefined && isNativeCapable(hook) && hook.frequency !== undefined && (hook as AnyHook).trigger === undefined) {
       this.#nativeHooks.push(hook);
       (hook as AnyHook).onRegister?.(this);
       this.#bound = undefined;
       return undefined;
     }
-    return HookTiers.register(this.#tiers.own, hook);
+    return HookTiers.register(this.#tiers.own, hook, options);
   }
 
   #registerConvergence(hook: ConvergenceHook): HookHandle<AnyHook> | undefined {
@@ -338,6 +388,73 @@ export abstract class Dynamics {
     return diagnoseBlowUp(error, batch, stepper.stepCount, owner);
   }
 
+  /**
+   * One step (nvalchemi's `dynamics.step(batch)`): returns the indices of the systems that converged in it
+   * (reached exitStatus, or were reported by a detect-only check). The engine's hooks are opened at the
+   * first step and stay open until the engine is disposed (`await using engine = …`); a run in between
+   * neither opens nor closes them again. Synchronous: an async hook is ASYNC_HOOK_IN_SYNC_RUN.
+   *
+   * @example
+   * await using fire = new FIRE({ model, convergence: ConvergenceHook.fromFmax(0.01) });
+   * while (fire.stepCount < 500) {
+   *   const done = fire.step(batch);
+   *   if (done.length > 0) console.log('converged:', [...done]);
+   * }
+   */
+  step(batch: Batch): Int32Array {
+    const owner = `${this.constructor.name}.step`;
+    if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', `${owner}: batch must be a Batch`, { field: 'batch' });
+    const release = acquireBatch(batch, owner);
+    try {
+      const session = (this.#session ??= new HookSession(this.#tiers.registries()));
+      session.open();
+      const counter = this.#startCounter();
+      const walker = this.#walker(counter);
+      const ctx = this.#context(batch, new RunControl(), counter);
+      const { active, continues } = this.#claim(batch, false);
+      const before = batch.read('status').slice();
+      if (active > 0) {
+        const stepper = this.#bind(batch, counter);
+        try {
+          if (!continues) this.#prime(walker, stepper, ctx, owner, true);
+          walker.advance(stepper, ctx, 1, SYNC_CHUNK_BUDGET_SECONDS, true);
+        } catch (error) {
+          const failure = this.#failed(error, stepper, batch, owner);
+          session.fail(failure, ctx);
+          throw failure;
+        }
+      }
+      this.#result(batch, 0, active, new RunControl(), counter, walker);
+      const ids = batch.read('systemId');
+      const after = batch.read('status');
+      const converged: number[] = [];
+      for (let s = 0; s < after.length; s++) {
+        if ((before[s] < this.exitStatus && after[s] >= this.exitStatus) || walker.detected.has(ids[s])) converged.push(s);
+      }
+      return Int32Array.from(converged);
+    } finally {
+      release();
+    }
+  }
+
+  /** Closes the hooks (those `step()` opened, and the others) and unregisters them: the end of the engine's life. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    const session = this.#session;
+    this.#session = undefined;
+    this.#bound = undefined;
+    await session?.closeAsync();
+    for (const registry of this.#tiers.registries()) await registry[Symbol.asyncDispose]();
+  }
+
+  /** `[Symbol.asyncDispose]` for `using engine = …`: a hook whose close() returns a promise is ASYNC_HOOK_IN_SYNC_RUN. */
+  [Symbol.dispose](): void {
+    const session = this.#session;
+    this.#session = undefined;
+    this.#bound = undefined;
+    session?.close();
+    for (const registry of this.#tiers.registries()) registry[Symbol.dispose]();
+  }
+
   /** `run()` without awaiting: an async hook is an ASYNC_HOOK_IN_SYNC_RUN error. */
   runSync(batch: Batch, options?: Omit<RunOptions, 'signal'>): RunResult {
     const steps = this.#checkRun(batch, options);
@@ -377,7 +494,9 @@ export abstract class Dynamics {
 
   #walker(counter: StepCounter): StepWalker {
     const detectOnly = [...this.#convergence, ...this.#jsConvergence].some((hook) => hook.detectOnly);
-    return new StepWalker(this.#tiers, this.model, this.#jsConvergence, counter, detectOnly, this.integratorSpec().needsStress === true);
+    const external = this.integratorSpec().type === 'External';
+    const updates = external ? { preUpdate: this.preUpdate?.bind(this), postUpdate: this.postUpdate?.bind(this), exitStatus: this.exitStatus } : null;
+    return new StepWalker(this.#tiers, this.model, this.#jsConvergence, counter, detectOnly, this.integratorSpec().needsStress === true, updates);
   }
 
   /**

@@ -3,11 +3,12 @@
 // convergence checks move systems to k + 1. Systems with status ≥ the number of sub-stages are done.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
-import type { AnyHook, AnyMethodHook, HookHandle, MethodHook } from '../hooks/index.js';
-import { Dynamics, type DynamicsHookContext } from './dynamics.js';
+import type { AnyHook, AnyMethodHook, HookHandle, MethodHook, RegisterOptions } from '../hooks/index.js';
+import { Dynamics, type DynamicsHookContext, type DynamicsHookFunction } from './dynamics.js';
 import type { EngineModel } from './engine-model.js';
 import { ConvergenceHook } from './hooks/convergence-hook.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec } from './parameters.js';
+import type { DynamicsStage } from './stage.js';
 
 /** Options of `new FusedStage`. */
 export interface FusedStageOptions {
@@ -44,13 +45,16 @@ export class FusedStage extends Dynamics {
   /** The most steps a run without `steps` takes (undefined: until every system finishes). */
   readonly maxSteps: number | undefined;
   readonly #budgets: EngineParameter[];
-  /** Hooks given to or registered on the fused engine, kept by `withBudgets` and `then`. */
-  readonly #fusedHooks: AnyHook[] = [];
+  /** Hooks given to or registered on the fused engine (with their register options), kept by `withBudgets` and `then`. */
+  readonly #fusedHooks: Array<{ readonly hook: AnyHook; readonly options: RegisterOptions<DynamicsStage> | undefined }> = [];
 
   constructor(options: FusedStageOptions) {
     const stages = options?.stages;
     if (!Array.isArray(stages) || stages.length === 0 || !stages.every((stage) => stage instanceof Dynamics)) {
       throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: stages must be a non-empty array of engines', { field: 'stages' });
+    }
+    if (stages.some((stage) => stage.integratorSpec().type === 'External')) {
+      throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: an engine written in TypeScript (preUpdate/postUpdate) runs on its own, not as a sub-stage', { field: 'stages' });
     }
     if (stages.some((stage) => stage instanceof FusedStage)) {
       throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: a sub-stage cannot itself be fused; list its stages instead', { field: 'stages' });
@@ -108,14 +112,16 @@ export class FusedStage extends Dynamics {
   }
 
   /** Registers a fused-level hook (it sees every system); `withBudgets` and `then` keep it. */
-  override register<H extends object>(hook: AnyHook | MethodHook<H>): HookHandle<AnyHook> | undefined {
-    const handle = super.register(hook);
-    this.#fusedHooks.push(hook as AnyHook);
+  override register<H extends object>(hook: AnyHook | MethodHook<H>, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
+  override register(hook: DynamicsHookFunction, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
+  override register(hook: unknown, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined {
+    const handle = super.register(hook as AnyHook, options);
+    this.#fusedHooks.push({ hook: hook as AnyHook, options });
     return handle;
   }
 
   /** @internal */
-  integratorSpec(): IntegratorSpec {
+  override integratorSpec(): IntegratorSpec {
     const specs = this.stages.map((stage) => stage.integratorSpec());
     const parameters = specs.flatMap((spec, k) => spec.parameters.map((p) => ({ ...p, name: `${k}.${p.name}` })));
     return {
@@ -132,12 +138,31 @@ export class FusedStage extends Dynamics {
 
   /** The fused-level hooks (given or registered), in order. */
   get fusedHooks(): readonly AnyHook[] {
-    return [...this.#fusedHooks];
+    return this.#fusedHooks.map((registration) => registration.hook);
   }
 
   /** A copy with step budgets per sub-stage; the fused-level hooks come along. */
   withBudgets(budgets: ReadonlyArray<number | undefined>): FusedStage {
-    return new FusedStage({ stages: this.stages, model: this.model, budgets, hooks: this.#fusedHooks, ...(this.maxSteps === undefined ? {} : { maxSteps: this.maxSteps }) });
+    const copy = new FusedStage({ stages: this.stages, model: this.model, budgets, ...(this.maxSteps === undefined ? {} : { maxSteps: this.maxSteps }) });
+    this.#copyHooksTo(copy);
+    return copy;
+  }
+
+  /** `a.then(b)`: the sub-stages of both in order, with their budgets and fused-level hooks kept. */
+  static chain(stages: readonly Dynamics[]): FusedStage {
+    const parts = stages.map((stage) => (stage instanceof FusedStage ? { stages: stage.stages, budgets: stage.budgets } : { stages: [stage], budgets: [0] }));
+    const first = stages[0];
+    const chained = new FusedStage({
+      stages: parts.flatMap((part) => part.stages),
+      budgets: parts.flatMap((part) => part.budgets),
+      ...(first instanceof FusedStage ? { model: first.model } : {}),
+    });
+    for (const stage of stages) if (stage instanceof FusedStage) stage.#copyHooksTo(chained);
+    return chained;
+  }
+
+  #copyHooksTo(target: FusedStage): void {
+    for (const { hook, options } of this.#fusedHooks) target.register(hook, options);
   }
 }
 
@@ -146,16 +171,4 @@ export function fuse(...stages: Dynamics[]): FusedStage {
   return new FusedStage({ stages });
 }
 
-// `a.then(b)`: the sub-stages of both in order, with their budgets and fused-level hooks kept.
-Dynamics.fuse = (stages) => {
-  const parts = stages.map((stage) => (stage instanceof FusedStage
-    ? { stages: stage.stages, budgets: stage.budgets, hooks: stage.fusedHooks }
-    : { stages: [stage], budgets: [0], hooks: [] as readonly AnyHook[] }));
-  const first = stages[0];
-  return new FusedStage({
-    stages: parts.flatMap((part) => part.stages),
-    budgets: parts.flatMap((part) => part.budgets),
-    hooks: parts.flatMap((part) => part.hooks),
-    ...(first instanceof FusedStage ? { model: first.model } : {}),
-  });
-};
+Dynamics.fuse = (stages) => FusedStage.chain(stages);

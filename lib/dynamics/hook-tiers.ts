@@ -4,7 +4,7 @@
 // order; at AFTER_* stages and ON_CONVERGE the sub-stages in order, then the engine's tier. A sub-stage's
 // hooks see `ctx.subStage`, and at ON_CONVERGE only the systems that converged out of their own sub-stage.
 import { HookRegistry, isMethodHook, stageMethodName } from '../hooks/index.js';
-import type { AnyHook, HookHandle, MutableContext } from '../hooks/index.js';
+import type { AnyHook, HookHandle, MutableContext, RegisterOptions } from '../hooks/index.js';
 import type { DynamicsHook, DynamicsHookContext } from './dynamics.js';
 import { DynamicsStage } from './stage.js';
 
@@ -29,7 +29,8 @@ const STAGE_METHODS: ReadonlyArray<readonly [DynamicsStage, string]> = Object.en
 
 // A hook that fires at ON_CONVERGE only: `stage: ON_CONVERGE`, or a method-style hook whose only dynamics
 // stage method is onConverge.
-function convergeOnly(hook: AnyHook): boolean {
+function convergeOnly(hook: AnyHook, stage: DynamicsStage | undefined): boolean {
+  if (stage !== undefined) return stage === DynamicsStage.ON_CONVERGE;
   if (hook.runsOnStage !== undefined) return false;
   if (hook.stage === DynamicsStage.ON_CONVERGE) return true;
   if (!isMethodHook(hook)) return false;
@@ -62,10 +63,13 @@ export class HookTiers {
     return { hooks: new HookRegistry(DynamicsStage, { workflow: this.#workflow }), onConverge: new HookRegistry(DynamicsStage, { workflow: this.#workflow }), subStage };
   }
 
-  /** Registers a JS hook in `tier`: ON_CONVERGE-only hooks (stage or method-style) apart from the others. */
-  static register(tier: HookTier, hook: AnyHook): HookHandle<AnyHook> {
-    if (convergeOnly(hook)) return tier.onConverge.register(hook as DynamicsHook);
-    return tier.hooks.register(hook as DynamicsHook);
+  /**
+   * Registers a JS hook in `tier` (at `options.stage` instead of its own when given): ON_CONVERGE-only hooks
+   * (stage or method-style) apart from the others.
+   */
+  static register(tier: HookTier, hook: AnyHook, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> {
+    const registry = convergeOnly(hook, options?.stage) ? tier.onConverge : tier.hooks;
+    return registry.register(hook as DynamicsHook, options);
   }
 
   /** Every registry, for the run's lifecycle (open/close). */

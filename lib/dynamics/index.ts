@@ -1,8 +1,9 @@
 export { Dynamics } from './dynamics.js';
-export type { DynamicsHook, DynamicsHookContext, DynamicsOptions } from './dynamics.js';
+export type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction, DynamicsOptions } from './dynamics.js';
 export type { EngineModel } from './engine-model.js';
 export { DYNAMICS_STAGES, DynamicsStage } from './stage.js';
 export type { RunOptions, RunResult } from './result.js';
+export type { UpdateContext } from './step-walker.js';
 export type { EngineParameter, ParameterRule, PerSystem } from './parameters.js';
 export { initializeVelocities, temperatures } from './velocities.js';
 export type { VelocityOptions } from './velocities.js';

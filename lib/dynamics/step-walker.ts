@@ -11,6 +11,21 @@ import type { ConvergenceHook } from './hooks/convergence-hook.js';
 import type { NativeStepperHandle } from './native-stepper.js';
 import { DYNAMICS_STAGES, DynamicsStage } from './stage.js';
 
+/** What a TypeScript integrator's preUpdate and postUpdate receive besides the batch. */
+export interface UpdateContext {
+  /** 1 for each system to update (status < exitStatus); the others must stay as they are. */
+  readonly active: Uint8Array;
+  /** The step being taken. */
+  readonly stepCount: number;
+}
+
+/** @internal The update methods of an engine written in TypeScript, and its exitStatus. */
+export interface ExternalUpdates {
+  readonly preUpdate?: (batch: Batch, update: UpdateContext) => void;
+  readonly postUpdate?: (batch: Batch, update: UpdateContext) => void;
+  readonly exitStatus: number;
+}
+
 /** The step counter of one run (each run starts from the engine's count, see Dynamics). */
 export interface StepCounter {
   value: number;
@@ -25,11 +40,14 @@ export class StepWalker {
   readonly #alwaysPause: boolean;
   /** The integrator reads the stress, so every compute evaluates it (a cell filter). */
   readonly #integratorNeedsStress: boolean;
+  /** A TypeScript integrator's updates (called from the walk), or null for a native integrator. */
+  readonly #updates: ExternalUpdates | null;
   /** Systems a detect-only check reported during this run (RunResult.converged includes them). */
   readonly detected: Set<number> = new Set();
   #abandoned = false;
 
-  constructor(tiers: HookTiers, model: EngineModel, jsConvergence: readonly ConvergenceHook[], counter: StepCounter, alwaysPause: boolean, integratorNeedsStress = false) {
+  constructor(tiers: HookTiers, model: EngineModel, jsConvergence: readonly ConvergenceHook[], counter: StepCounter, alwaysPause: boolean, integratorNeedsStress = false, updates: ExternalUpdates | null = null) {
+    this.#updates = updates;
     this.#tiers = tiers;
     this.#model = model;
     this.#jsConvergence = jsConvergence;
@@ -50,7 +68,7 @@ export class StepWalker {
   advance(stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, remaining: number, budget: number, sync: boolean): number | Promise<number> {
     const step = this.#counter.value;
     const due = this.#tiers.nextDue(step);
-    if (due > step && stepper.computesNatively) {
+    if (due > step && stepper.computesNatively && this.#updates === null) {
       const pauseOnConverge = this.#alwaysPause || this.#tiers.listensOnConverge;
       const result = stepper.advance(Math.min(remaining, due - step), budget, pauseOnConverge);
       this.#counter.value += result.steps;
@@ -92,17 +110,6 @@ export class StepWalker {
     const walk = (index: number): number | Promise<number> => {
       for (let i = index; i < DYNAMICS_STAGES.length; i++) {
         const stage = DYNAMICS_STAGES[i];
-        if (stage === DynamicsStage.BEFORE_COMPUTE && !stepper.computesNatively) {
-          stepper.runTo(stage);
-          reached(stage);
-          const pending = this.#tiers.due(stage, step) ? this.#dispatch(stage, ctx, sync) : undefined;
-          const compute = (): number | Promise<number> => {
-            this.#model.compute(batch, { stress });
-            batch.commitHostViews();
-            return walk(i + 1);
-          };
-          return pending === undefined ? compute() : pending.then(compute);
-        }
         if (stage === DynamicsStage.ON_CONVERGE) {
           const newly = stepper.runTo(stage) || this.#jsConvergence.some((hook) => hook.convergedAt(step));
           reached(stage);
@@ -111,15 +118,43 @@ export class StepWalker {
           const pending = this.#dispatch(stage, ctx, sync);
           return pending === undefined ? finish() : pending.then(finish);
         }
-        if (!this.#tiers.due(stage, step)) continue;
+        const action = this.#jsAction(stage, stepper, batch, stress, step);
+        const due = this.#tiers.due(stage, step);
+        if (action === undefined && !due) continue;
         stepper.runTo(stage);
         reached(stage);
-        const pending = this.#dispatch(stage, ctx, sync);
-        if (pending !== undefined) return pending.then(() => walk(i + 1));
+        const pending = due ? this.#dispatch(stage, ctx, sync) : undefined;
+        const next = (): number | Promise<number> => {
+          if (action !== undefined) {
+            action();
+            batch.commitHostViews();
+          }
+          return walk(i + 1);
+        };
+        if (pending !== undefined) return pending.then(next);
+        if (action !== undefined) return next();
       }
       return finish();
     };
     return walk(0);
+  }
+
+  /**
+   * What JS does right after `stage`'s hooks, before the native walk goes on: a JS model's compute at
+   * BEFORE_COMPUTE, a TypeScript integrator's preUpdate and postUpdate at BEFORE_PRE_UPDATE and
+   * BEFORE_POST_UPDATE (so that the native hooks of AFTER_* see the update, as they see a native one).
+   */
+  #jsAction(stage: DynamicsStage, stepper: NativeStepperHandle, batch: Batch, stress: boolean, step: number): (() => void) | undefined {
+    if (stage === DynamicsStage.BEFORE_COMPUTE && !stepper.computesNatively) return () => this.#model.compute(batch, { stress });
+    const updates = this.#updates;
+    if (updates === null) return undefined;
+    const update = stage === DynamicsStage.BEFORE_PRE_UPDATE ? updates.preUpdate : stage === DynamicsStage.BEFORE_POST_UPDATE ? updates.postUpdate : undefined;
+    if (update === undefined) return undefined;
+    return () => {
+      const exitStatus = updates.exitStatus;
+      const active = Uint8Array.from(batch.read('status'), (status) => (status < exitStatus ? 1 : 0));
+      update(batch, { active, stepCount: step });
+    };
   }
 
   /**

@@ -135,18 +135,8 @@ export class HookRunner<C = unknown> {
     }
   }
 
-  // Every hook of every source, once each, in registration order, after those already in `known`.
   private collect(known: readonly Named[]): Named[] {
-    const seen = new Set<AnyHook>(known.map((h) => h.hook));
-    const out = [...known];
-    for (const source of this.sources) {
-      for (const handle of source.handles()) {
-        if (seen.has(handle.hook)) continue;
-        seen.add(handle.hook);
-        out.push({ hook: handle.hook, name: handle.name });
-      }
-    }
-    return out;
+    return collectHooks(this.sources, known);
   }
 
   private contextFor(error: unknown): unknown {
@@ -156,6 +146,105 @@ export class HookRunner<C = unknown> {
     for (const source of this.sources) if (source.lastContext !== undefined) return source.lastContext;
     return undefined;
   }
+}
+
+/**
+ * Hooks held open across calls, for a workflow that advances one call at a time (an engine's `step()`):
+ * `open` opens every hook of the sources once (as a run does, and counted as one: a run that starts meanwhile
+ * does not open them again, nor close them at its end); `fail` tells every hook of a failure
+ * (`onException`); `close` closes what `open` opened. A session is synchronous: a hook whose `open`,
+ * `onException` or `close` returns a promise is an ASYNC_HOOK_IN_SYNC_RUN error, except in `closeAsync`.
+ *
+ * @example
+ * const session = new HookSession(registry);
+ * session.open();
+ * for (let step = 0; step < 10; step++) registry.dispatchSync(Stage.SAVE, { stepCount: step });
+ * session.close();
+ */
+export class HookSession {
+  readonly #sources: readonly HookSource[];
+  readonly #logger: HookLogger;
+  #opened: Named[] | null = null;
+
+  constructor(sources: HookSource | readonly HookSource[], options: { readonly logger?: HookLogger } = {}) {
+    this.#sources = Array.isArray(sources) ? [...(sources as readonly HookSource[])] : [sources as HookSource];
+    this.#logger = options.logger ?? console;
+  }
+
+  /** True between `open()` and `close()`. */
+  get isOpen(): boolean {
+    return this.#opened !== null;
+  }
+
+  /** Opens every hook once; later calls do nothing until `close()`. */
+  open(): void {
+    if (this.#opened !== null) return;
+    this.#opened = settleSync(this.#openAll(), 'step', this.#logger) as Named[];
+  }
+
+  /** Calls every hook's `onException(error, ctx)`; their own failures are logged. */
+  fail(error: unknown, ctx: unknown): void {
+    for (const h of collectHooks(this.#sources, [])) {
+      if (typeof h.hook.onException !== 'function') continue;
+      try {
+        settleSync(single(h.hook.onException(error, ctx), `hook '${h.name}' onException()`), 'step', this.#logger);
+      } catch (e) {
+        this.#logger.warn(`step: onException of hook '${h.name}' failed`, e);
+      }
+    }
+  }
+
+  /** Closes what `open()` opened, in reverse order; the first close failure is thrown after all ran. */
+  close(): void {
+    settleSync(this.#closeAll(), 'close', this.#logger);
+  }
+
+  /** `close()`, awaiting async `close()`s. */
+  async closeAsync(): Promise<void> {
+    await settleAsync(this.#closeAll());
+  }
+
+  *#openAll(): Generator<Pending, Named[], unknown> {
+    const opened: Named[] = [];
+    try {
+      for (const h of collectHooks(this.#sources, [])) {
+        try {
+          yield { value: openHook(h.hook), subject: `hook '${h.name}' open()` };
+        } catch (cause) {
+          abandonOpen(h.hook);
+          throw lifecycleError('open', h.name, cause);
+        }
+        opened.push(h);
+      }
+    } catch (error) {
+      // What opened before the failure is closed again: the session never started.
+      this.#opened = opened;
+      yield* this.#closeAll();
+      throw error;
+    }
+    return opened;
+  }
+
+  *#closeAll(): Generator<Pending, void, unknown> {
+    const opened = this.#opened ?? [];
+    this.#opened = null;
+    let first: Error | undefined;
+    for (const h of [...opened].reverse()) {
+      try {
+        yield { value: closeHook(h.hook), subject: `hook '${h.name}' close()` };
+      } catch (cause) {
+        const error = lifecycleError('close', h.name, cause);
+        if (first === undefined) first = error;
+        else this.#logger.warn(error.message, cause);
+      }
+    }
+    if (first !== undefined) throw first;
+  }
+}
+
+// One result to settle, as a lifecycle generator of one step.
+function* single(value: unknown, subject: string): Generator<Pending, unknown, unknown> {
+  return yield { value, subject };
 }
 
 /**
@@ -170,6 +259,20 @@ export function runLifecycle<T, C = unknown>(
   options?: HookRunnerOptions<C>,
 ): Promise<T> {
   return new HookRunner(sources, options).run(body);
+}
+
+// Every hook of every source, once each, in registration order, after those already in `known`.
+function collectHooks(sources: readonly HookSource[], known: readonly Named[]): Named[] {
+  const seen = new Set<AnyHook>(known.map((h) => h.hook));
+  const out = [...known];
+  for (const source of sources) {
+    for (const handle of source.handles()) {
+      if (seen.has(handle.hook)) continue;
+      seen.add(handle.hook);
+      out.push({ hook: handle.hook, name: handle.name });
+    }
+  }
+  return out;
 }
 
 /**

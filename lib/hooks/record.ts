@@ -74,7 +74,9 @@ export class HookRecord {
 
 /**
  * Validates `hook` against a registry's stages and builds its record.
- * `fallbackConfig` stands in for `hook.config` in the state key (fromConfig passes the entry's args).
+ * `fallbackConfig` stands in for `hook.config` in the state key (fromConfig passes the entry's args);
+ * `stage`, when given, replaces the hook's own stage (and its runsOnStage), as nvalchemi's
+ * `register_hook(hook, stage)` does.
  */
 export function makeRecord(
   hook: unknown,
@@ -82,10 +84,14 @@ export function makeRecord(
   table: StageTable,
   op: string,
   fallbackConfig?: unknown,
+  stage?: { readonly value: unknown },
 ): HookRecord {
-  checkHook(hook, op);
-  const methodStyle = isMethodHook(hook);
-  const methods = methodStyle ? stageMethods(hook, table, op) : new Map(resolveSlots(hook, table, op).map((slot) => [slot, hook.call as CallFn]));
+  checkHook(hook, op, stage !== undefined);
+  const methodStyle = typeof hook !== 'function' && isMethodHook(hook);
+  // A function hook is its own call; its `call` property is Function.prototype.call.
+  const call = (typeof hook === 'function' ? hook : hook.call) as CallFn;
+  const slots = (): StageSlot[] => (stage === undefined ? resolveSlots(hook, table, op) : [stageSlot(table, stage.value, op)]);
+  const methods = methodStyle ? stageMethods(hook, table, op) : new Map(slots().map((slot) => [slot, call]));
   const name = hookName(hook, seq);
   // A method-style hook may leave out frequency: it then fires at every step of its stages.
   const period = hook.frequency ?? 1;
@@ -105,15 +111,13 @@ export function makeRecord(
 function resolveSlots(hook: AnyHook, table: StageTable, op: string): StageSlot[] {
   const pick = hook.runsOnStage;
   if (pick !== undefined) return table.slots.filter((slot) => pick.call(hook, slot.value) === true);
-  const slot = table.slot(hook.stage);
+  return [stageSlot(table, hook.stage, op)];
+}
+
+function stageSlot(table: StageTable, stage: unknown, op: string): StageSlot {
+  const slot = table.slot(stage);
   if (slot === undefined) {
-    throw typeError(
-      'FOREIGN_STAGE',
-      op,
-      'stage',
-      `must be one of this registry's stages (${table.names()}), got ${String(hook.stage)}`,
-      hook.stage,
-    );
+    throw typeError('FOREIGN_STAGE', op, 'stage', `must be one of this registry's stages (${table.names()}), got ${String(stage)}`, stage);
   }
-  return [slot];
+  return slot;
 }

@@ -74,6 +74,17 @@ export interface HookRegistryOptions {
 }
 
 /**
+ * Options of `registry.register(hook, options)`.
+ *
+ * @example
+ * registry.register(new Printer(), { stage: Stage.SAVE } satisfies RegisterOptions<Stage>);
+ */
+export interface RegisterOptions<S = StageValue> {
+  /** Fire at this stage instead of the hook's own `stage` (and its `runsOnStage`), as nvalchemi's `register_hook(hook, stage)`. */
+  readonly stage?: S;
+}
+
+/**
  * Options of `registry.fromConfig(entries, options)`.
  *
  * @example

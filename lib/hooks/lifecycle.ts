@@ -97,15 +97,7 @@ export class HookRunner<C = unknown> {
     const opened: Named[] = [];
     let failed = false;
     try {
-      for (const h of hooks) {
-        try {
-          yield { value: openHook(h.hook), subject: `hook '${h.name}' open()` };
-        } catch (cause) {
-          abandonOpen(h.hook);
-          throw lifecycleError('open', h.name, cause);
-        }
-        opened.push(h);
-      }
+      yield* openEach(hooks, opened);
       return yield { value: body(), subject: 'the run body' };
     } catch (error) {
       failed = true;
@@ -207,15 +199,7 @@ export class HookSession {
   *#openAll(): Generator<Pending, Named[], unknown> {
     const opened: Named[] = [];
     try {
-      for (const h of collectHooks(this.#sources, [])) {
-        try {
-          yield { value: openHook(h.hook), subject: `hook '${h.name}' open()` };
-        } catch (cause) {
-          abandonOpen(h.hook);
-          throw lifecycleError('open', h.name, cause);
-        }
-        opened.push(h);
-      }
+      yield* openEach(collectHooks(this.#sources, []), opened);
     } catch (error) {
       // What opened before the failure is closed again: the session never started.
       this.#opened = opened;
@@ -239,6 +223,19 @@ export class HookSession {
       }
     }
     if (first !== undefined) throw first;
+  }
+}
+
+// Opens `hooks` in order, adding each to `opened` once its open() completed; a failure is a HookError naming it.
+function* openEach(hooks: readonly Named[], opened: Named[]): Generator<Pending, void, unknown> {
+  for (const h of hooks) {
+    try {
+      yield { value: openHook(h.hook), subject: `hook '${h.name}' open()` };
+    } catch (cause) {
+      abandonOpen(h.hook);
+      throw lifecycleError('open', h.name, cause);
+    }
+    opened.push(h);
   }
 }
 

@@ -212,7 +212,7 @@ Napi::Value StepperWrap::updateParameters(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value StepperWrap::state(const Napi::CallbackInfo& info) {
-  const std::vector<double> values = stepper_->integrator().state();
+  const std::vector<double> values = stepper_->state();
   Napi::Float64Array out = Napi::Float64Array::New(info.Env(), values.size());
   std::copy(values.begin(), values.end(), out.Data());
   return out;
@@ -221,7 +221,7 @@ Napi::Value StepperWrap::state(const Napi::CallbackInfo& info) {
 Napi::Value StepperWrap::loadState(const Napi::CallbackInfo& info) {
   Napi::Float64Array values = requireFloat64Array(info, 0, "loadState: state", -1);
   guard(info.Env(), [&] {
-    stepper_->integrator().loadState(std::vector<double>(values.Data(), values.Data() + values.ElementLength()));
+    stepper_->loadState(std::vector<double>(values.Data(), values.Data() + values.ElementLength()));
   });
   return info.Env().Undefined();
 }

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <limits>
 
+#include "core/Error.h"
 #include "cpu/CpuReductions.h"
+#include "dynamics/StateParts.h"
 #include "math/Reductions.h"
 
 namespace hookmd {
@@ -156,6 +158,19 @@ std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vec
     }
   }
   return moved;
+}
+
+std::vector<double> Convergence::state() const {
+  return joinState({std::vector<double>(detected_.begin(), detected_.end()), previousEnergy_});
+}
+
+void Convergence::loadState(const std::vector<double>& state) {
+  const std::vector<std::vector<double>> parts = splitState(state, 2, "ConvergenceHook");
+  for (const double flag : parts[0]) {
+    if (flag != 0.0 && flag != 1.0) fail("INVALID_STATE", "ConvergenceHook: the saved state is malformed (reported flags must be 0 or 1)");
+  }
+  detected_.assign(parts[0].begin(), parts[0].end());
+  previousEnergy_ = parts[1];
 }
 
 void Convergence::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {

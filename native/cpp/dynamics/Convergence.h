@@ -62,6 +62,10 @@ class Convergence {
   bool needsStress(std::int64_t step) const;
   /** Keeps per-system memory (previous energies) for the systems at `keep` and appends `added`. */
   void remap(const std::vector<std::int64_t>& keep, std::int64_t added);
+  /** The per-system memory (systems already reported, energies of the last check), for an exact restart. */
+  std::vector<double> state() const;
+  /** Restores `state()`; INVALID_STATE (nothing changed) when it is malformed. */
+  void loadState(const std::vector<double>& state);
 
  private:
   bool due(std::int64_t step) const;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/Error.h"
+#include "dynamics/StateParts.h"
 
 namespace hookmd {
 
@@ -191,6 +192,20 @@ Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeco
     if (allConverged() || (timed && Clock::now() >= deadline)) break;
   }
   return result;
+}
+
+std::vector<double> Stepper::state() const {
+  std::vector<std::vector<double>> parts{integrator_->state()};
+  for (const auto& convergence : convergence_) parts.push_back(convergence->state());
+  return joinState(parts);
+}
+
+void Stepper::loadState(const std::vector<double>& state) {
+  if (cursor_ != 0) fail("INVALID_ARGUMENT", "loadState: a step is in progress; finish it first");
+  const std::vector<std::vector<double>> parts = splitState(state, 1 + convergence_.size(), "engine state");
+  // Convergence memory first: it can only fail on a malformed part, and the integrator is the last to change.
+  for (std::size_t k = 0; k < convergence_.size(); ++k) convergence_[k]->loadState(parts[1 + k]);
+  integrator_->loadState(parts[0]);
 }
 
 void Stepper::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {

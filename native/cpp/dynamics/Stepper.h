@@ -79,6 +79,13 @@ class Stepper {
   const std::vector<std::int32_t>& newlyFrom() const noexcept { return newlyFrom_; }
   /** Whether every system has status ≥ exitStatus. */
   bool allConverged();
+  /**
+   * What an exact restart needs besides the batch and stepCount: the integrator's state, then each
+   * convergence check's (joinState parts, in the order they were added).
+   */
+  std::vector<double> state() const;
+  /** Restores `state()` between steps; INVALID_STATE, changing nothing, when it does not fit. */
+  void loadState(const std::vector<double>& state);
   /** After the batch was compacted/refilled: keep systems `keep` in that order, then `added` new ones. */
   void remap(const std::vector<std::int64_t>& keep, std::int64_t added);
 

@@ -189,7 +189,7 @@ export {
   streamExtxyz,
   writeExtxyz,
 } from './io/index.js';
-export type { ExtxyzLimits, ExtxyzSinkOptions, ReadExtxyzOptions, Sink, SinkOptions, WriteExtxyzOptions, ZarrSinkOptions } from './io/index.js';
+export type { ExtxyzLimits, ExtxyzSinkOptions, HostMemorySinkOptions, ReadExtxyzOptions, Sink, SinkOptions, WriteExtxyzOptions, ZarrSinkOptions } from './io/index.js';
 export { formatLammpsData, formatPoscar, readStructures, writeLammpsData, writePoscar } from './io/index.js';
 export type { LammpsSpecies, ReadStructuresOptions, StructureFormat, WriteLammpsDataOptions } from './io/index.js';
 export { LOG_COLUMNS, LoggingHook } from './dynamics/hooks/logging-hook.js';

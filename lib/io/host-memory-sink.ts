@@ -1,8 +1,17 @@
 // HostMemorySink: keeps systems in a JS array, for tests, services and small runs.
 import type { System } from '../data/index.js';
-import { HookmdError } from '../errors.js';
+import { HookmdError, HookmdTypeError } from '../errors.js';
 import type { Batch } from '../data/index.js';
 import { checkCapacity, sinkClosed, systemsToWrite, type Sink, type SinkOptions } from './sink.js';
+
+/** Options of `new HostMemorySink`. */
+export interface HostMemorySinkOptions extends SinkOptions {
+  /**
+   * `read()` and `drain()` of an empty sink throw SINK_EMPTY, as nvalchemi's HostMemory raises on an empty
+   * read (default false: they return an empty array, docs/pipeline.md).
+   */
+  throwWhenEmpty?: boolean;
+}
 
 /**
  * Holds the systems written to it, in order, as the objects given (no copy). A write that would hold
@@ -17,12 +26,24 @@ import { checkCapacity, sinkClosed, systemsToWrite, type Sink, type SinkOptions 
 export class HostMemorySink implements Sink {
   /** The most systems held at once (default Infinity). */
   readonly capacity: number;
+  /** Whether an empty read() or drain() throws SINK_EMPTY. */
+  readonly throwWhenEmpty: boolean;
   #held: System[] = [];
   #count = 0;
   #closed = false;
 
-  constructor(options: SinkOptions = {}) {
+  constructor(options: HostMemorySinkOptions = {}) {
     this.capacity = checkCapacity('HostMemorySink', options?.capacity, Infinity, true);
+    const strict = options?.throwWhenEmpty ?? false;
+    if (typeof strict !== 'boolean') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `HostMemorySink: throwWhenEmpty must be a boolean, got ${JSON.stringify(strict)}`, { field: 'throwWhenEmpty', value: strict });
+    }
+    this.throwWhenEmpty = strict;
+  }
+
+  /** Systems held now (nvalchemi's `len(sink)`). */
+  get length(): number {
+    return this.#held.length;
   }
 
   /** Systems accepted over the sink's life (drained ones included). */
@@ -53,6 +74,7 @@ export class HostMemorySink implements Sink {
 
   /** The systems held now, in write order (a new array; the systems themselves are not copied). */
   read(): System[] {
+    this.#checkNotEmpty('read');
     return this.#held.slice();
   }
 
@@ -63,6 +85,7 @@ export class HostMemorySink implements Sink {
 
   /** Returns the systems held and forgets them. */
   drain(): System[] {
+    this.#checkNotEmpty('drain');
     const held = this.#held;
     this.#held = [];
     return held;
@@ -71,5 +94,11 @@ export class HostMemorySink implements Sink {
   /** Refuses further writes; what is held stays readable. */
   close(): void {
     this.#closed = true;
+  }
+
+  #checkNotEmpty(op: string): void {
+    if (this.throwWhenEmpty && this.#held.length === 0) {
+      throw new HookmdError('SINK_EMPTY', `HostMemorySink.${op}: the sink holds no systems`, { sink: 'HostMemorySink' });
+    }
   }
 }

@@ -112,6 +112,7 @@ export type {
 } from './models/index.js';
 
 export {
+  BiasHook,
   CONVERGENCE_KEYS,
   ConvergenceHook,
   DYNAMICS_CHECKPOINT_FORMAT,
@@ -132,14 +133,22 @@ export {
   StageTimingHook,
   VelocityVerlet,
   WrapPeriodicHook,
+  coordinate,
+  distance,
   dynamicsCheckpoint,
   fuse,
+  harmonic,
   initializeVelocities,
   loadDynamicsCheckpoint,
   saveDynamicsCheckpoint,
   temperatures,
 } from './dynamics/index.js';
 export type {
+  BiasFunction,
+  BiasHookOptions,
+  BiasPotential,
+  CollectiveValues,
+  CollectiveVariable,
   ConvergenceCriterion,
   ConvergenceHookOptions,
   CustomOpInfo,

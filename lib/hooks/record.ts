@@ -117,7 +117,15 @@ function resolveSlots(hook: AnyHook, table: StageTable, op: string): StageSlot[]
 function stageSlot(table: StageTable, stage: unknown, op: string): StageSlot {
   const slot = table.slot(stage);
   if (slot === undefined) {
-    throw typeError('FOREIGN_STAGE', op, 'stage', `must be one of this registry's stages (${table.names()}), got ${String(stage)}`, stage);
+    throw typeError('FOREIGN_STAGE', op, 'stage', `must be one of this registry's stages (${table.names()}), got ${String(stage)}${positionHint(table, stage)}`, stage);
   }
   return slot;
+}
+
+// A number that is a stage's position rather than its value (DynamicsStage counts from 1000, so code
+// written when AFTER_STEP was 7 gives 7): name the stage it meant.
+function positionHint(table: StageTable, stage: unknown): string {
+  if (typeof stage !== 'number' || !Number.isInteger(stage) || stage < 0 || stage >= table.slots.length) return '';
+  const meant = table.slots[stage];
+  return `; stages are their enum members, not positions: for ${meant.name} give the member (its value is ${String(meant.value)})`;
 }

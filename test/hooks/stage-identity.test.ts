@@ -26,6 +26,12 @@ describe('a custom enum stage on an engine', () => {
     expect(() => engine([hook])).toThrow(expect.objectContaining({ code: 'FOREIGN_STAGE' }));
   });
 
+  it('a stage given by its position (code written when AFTER_STEP was 7) is FOREIGN_STAGE naming the stage meant', () => {
+    const attempt = (): unknown => engine().register({ stage: 7 as DynamicsStage, frequency: 1, call: () => {} });
+    expect(attempt).toThrow(expect.objectContaining({ code: 'FOREIGN_STAGE' }));
+    expect(attempt).toThrow(/for AFTER_STEP give the member \(its value is 1007\)/);
+  });
+
   it('a DynamicsStage hook on a custom registry is FOREIGN_STAGE too', () => {
     const registry = new HookRegistry(MyPipelineStage);
     expect(() => registry.register({ stage: DynamicsStage.BEFORE_PRE_UPDATE as never, frequency: 1, call: () => {} })).toThrow(expect.objectContaining({ code: 'FOREIGN_STAGE' }));

@@ -1,5 +1,6 @@
 // hookmd hook kernel: the lifecycle of a run (Rules 6 and 7), for every workflow: open each hook once,
-// run the loop, on failure call every hook's onException, and close in a `finally`.
+// run the loop, on failure call every hook's onException (then the workflow's afterFailure), and close in a
+// `finally`.
 // The lifecycle is written once, as a generator that yields each result it needs settled; `run()`
 // awaits those results and `runSync()` refuses promises, so both follow exactly the same steps.
 
@@ -32,6 +33,11 @@ export interface HookRunnerOptions<C> {
   readonly context?: () => C | undefined;
   /** Where failures of onException and of close after a failed run are reported (default console). */
   readonly logger?: HookLogger;
+  /**
+   * After a failed run: called once, after every hook's onException and before the hooks close (the
+   * trainer fires AFTER_TRAIN here, with `ctx.error`). Its own failure is logged; the run's error propagates.
+   */
+  readonly afterFailure?: (error: unknown) => unknown;
 }
 
 // Open runs per hook object. A hook shared by two registries of one run, or by two concurrent runs,
@@ -108,6 +114,13 @@ export class HookRunner<C = unknown> {
           yield { value: h.hook.onException(error, ctx), subject: `hook '${h.name}' onException()` };
         } catch (e) {
           this.logger().warn(`run: onException of hook '${h.name}' failed`, e);
+        }
+      }
+      if (this.options.afterFailure !== undefined) {
+        try {
+          yield { value: this.options.afterFailure(error), subject: 'the run\'s end after a failure' };
+        } catch (e) {
+          this.logger().warn('run: the end of the failed run failed too', e);
         }
       }
       throw error;

@@ -1,6 +1,7 @@
 // What training hooks receive: the kernel's TrainContext with the trainer's concrete types, plus the
 // mini-batch, the predictions, the run metadata and the checkpoint being saved.
 import type { Hook, HookLogger, TrainContext } from '../hooks/index.js';
+import type { LennardJones, Morse } from '../models/index.js';
 import type { NativePredictions } from '../native/training-binding.js';
 import type { TrainingCheckpoint } from './checkpoint.js';
 import type { RunMetadata } from './metadata.js';
@@ -154,11 +155,24 @@ export interface TrainingHookContext extends TrainContext<Readonly<ParameterValu
   readonly samplesSeen: number;
   /** Atoms of those systems. */
   readonly atomsSeen: number;
+  /** The learning rate now: the first parameter group's (KempnerForge's `ctx.lr`, a number). */
+  readonly lr: number;
   /**
    * The learning rate of each parameter group, by group name. hookmd's optimizers have one group,
    * `'default'`, holding every parameter.
    */
-  readonly lr: Readonly<Record<string, number>>;
+  readonly lrs: Readonly<Record<string, number>>;
+  /**
+   * The model being trained, with the current parameters (KempnerForge's and Lightning's `model`): a
+   * LennardJones or Morse like the trainer's, built on first read after each update, so a hook can run
+   * it (`ctx.model.compute(batch)`). Changing it changes nothing in the fit.
+   */
+  readonly model: LennardJones | Morse;
+  /**
+   * At AFTER_TRAIN after a failure: the error that ended the run (a HookError naming the hook,
+   * TRAINING_DIVERGED, …), after every hook's onException; null in a run that did not fail.
+   */
+  readonly error: unknown;
   /** The trainer's logger (TrainerOptions.logger): where hooks warn, so that a caller can silence them. */
   readonly logger: HookLogger;
   /**

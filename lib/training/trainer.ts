@@ -78,6 +78,8 @@ export interface TrainerConfig {
   readonly lossWeights: ResolvedLossWeights;
   /** Each hook's `config` (or its name), with its enabled state. */
   readonly hooks: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  /** Present when validation also runs within epochs (so that configs without it keep their hash). */
+  readonly validateEvery?: { readonly steps: number };
 }
 
 /**
@@ -201,6 +203,7 @@ export class Trainer {
         const described = config !== null && typeof config === 'object' ? config : { name: handle.name };
         return { ...(described as Record<string, unknown>), enabled: handle.enabled };
       }),
+      ...(this.#scalars.validateEverySteps === null ? {} : { validateEvery: { steps: this.#scalars.validateEverySteps } }),
     };
   }
 
@@ -243,7 +246,8 @@ export class Trainer {
   /**
    * Trains until `epochs` epochs are complete (or a hook requests a stop) and returns the history. Hooks are
    * opened before BEFORE_TRAIN and closed after AFTER_TRAIN; when anything fails, every hook's onException
-   * runs, then close, and the error (a HookError naming the hook and stage, for a hook) propagates.
+   * runs, then AFTER_TRAIN with `ctx.error` set, then close, and the error (a HookError naming the hook and
+   * stage, for a hook) propagates.
    */
   async fit(options: FitOptions = {}): Promise<TrainingHistory> {
     if (options === null || typeof options !== 'object') {
@@ -254,7 +258,8 @@ export class Trainer {
       if (options.resumeFrom !== undefined) loaded = this.#resume(options.resumeFrom);
       const resumedFrom = typeof loaded?.checkpoint.metadata?.runId === 'string' ? loaded.checkpoint.metadata.runId : null;
       const { ctx, control, loop, metadata } = this.#prepare(resumedFrom);
-      await new HookRunner(this.hooks, { context: () => ctx, logger: this.logger }).run(() => loop.run(loaded));
+      const afterFailure = (error: unknown): Promise<void> => loop.afterFailure(error);
+      await new HookRunner(this.hooks, { context: () => ctx, logger: this.logger, afterFailure }).run(() => loop.run(loaded));
       return { epochs: this.history, stepCount: this.stepCount, parameters: this.parameters, stopped: control.stopped, metadata };
     });
   }

@@ -30,4 +30,4 @@ export type { HookRunnerOptions, HookSource } from './lifecycle.js';
 export type { HookConfigEntry, HookFactory, RegisterHookTypeOptions } from './config.js';
 export type { StageOf, StageSet, StageValue } from './stages.js';
 export type { EveryOptions, Trigger, TriggerPeriodicity, WallClockOptions } from './triggers/index.js';
-export type { FromConfigOptions, HookInfo, HookLogger, HookRegistryOptions, LoadStateOptions, ProfileEntry, RegisterOptions, StateDict } from './types.js';
+export type { FromConfigOptions, HookInfo, HookLogger, HookRegistryOptions, LoadStateOptions, MethodHint, ProfileEntry, RegisterOptions, StateDict } from './types.js';

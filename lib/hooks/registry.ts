@@ -38,7 +38,7 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
 
   constructor(stages: E, options: HookRegistryOptions = {}) {
     this.stages = stages;
-    this.core = new RegistryCore(stages, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases);
+    this.core = new RegistryCore(stages, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases, options.methodHints);
     this.dense = this.core.table.dense;
     this.byValue = this.core.table.byValue;
   }

@@ -6,6 +6,7 @@ import { HookmdTypeError } from '../errors.js';
 import { stageMethodName } from './method-hooks.js';
 import type { CallFn, HookRecord } from './record.js';
 import { stageEntries, type StageSet, type StageValue } from './stages.js';
+import type { MethodHint } from './types.js';
 
 // Numeric enums with small non-negative values index an array directly (an elements load, faster than
 // a Map lookup); other stage sets use the Map. DynamicsStage's values (1000–1008) are below the limit: its
@@ -53,9 +54,15 @@ export class StageTable {
   /** Slots indexed by stage value, when every value is a small non-negative integer; else null. */
   readonly dense: ReadonlyArray<StageSlot | undefined> | null;
   readonly #methods = new Map<StageSlot, string[]>();
+  /** Other libraries' method names that name no stage here, with what to use instead. */
+  readonly hints: ReadonlyMap<string, MethodHint>;
 
-  /** `aliases` maps extra method names to stage values (`{ onEpochEnd: TrainingStage.AFTER_EPOCH }`). */
-  constructor(stages: StageSet, aliases: Readonly<Record<string, StageValue>> = {}) {
+  /**
+   * `aliases` maps extra method names to stage values (`{ onEpochEnd: TrainingStage.AFTER_EPOCH }`);
+   * `hints` names methods of other libraries that have no stage here.
+   */
+  constructor(stages: StageSet, aliases: Readonly<Record<string, StageValue>> = {}, hints: Readonly<Record<string, MethodHint>> = {}) {
+    this.hints = new Map(Object.entries(hints));
     const byValue = new Map<StageValue, StageSlot>();
     const entries = stageEntries(stages);
     for (const [name, value] of entries) {
@@ -86,6 +93,11 @@ export class StageTable {
   /** The method names of a slot's stage, the generic one first. */
   methodNames(slot: StageSlot): readonly string[] {
     return this.#methods.get(slot) ?? [];
+  }
+
+  /** Every method name that names a stage here, in stage order. */
+  allMethodNames(): string[] {
+    return this.slots.flatMap((slot) => this.methodNames(slot));
   }
 
   /** The slot of a stage value, or undefined for a value outside the set. */

@@ -17,7 +17,7 @@ import { optimizerFrom, schedulerFrom } from './factories.js';
 import type { Optimizer } from './optimizer.js';
 import { ParameterSpace, type PairModelSpec, type ParameterValues } from './parameters.js';
 import type { LrScheduler } from './scheduler.js';
-import { TRAINER_METHOD_ALIASES, TrainingStage } from './stage.js';
+import { TRAINER_METHOD_ALIASES, TRAINER_METHOD_HINTS, TrainingStage } from './stage.js';
 import { epochOrder } from './shuffle.js';
 import { trainingContext } from './run-context.js';
 import { resolveScalars, type FitOptions, type ResolvedScalars, type TrainerOptions } from './trainer-options.js';
@@ -135,7 +135,7 @@ export class Trainer {
       variables, theta: variables.map(Math.exp), epoch: 0, batchIndex: 0, stepCount: 0, epochLossSum: 0, history: [], metrics: {}, samplesSeen: 0, atomsSeen: 0,
     };
     this.logger = options.logger ?? console;
-    this.hooks = new HookRegistry(TrainingStage, { workflow: this, logger: this.logger, methodAliases: TRAINER_METHOD_ALIASES });
+    this.hooks = new HookRegistry(TrainingStage, { workflow: this, logger: this.logger, methodAliases: TRAINER_METHOD_ALIASES, methodHints: TRAINER_METHOD_HINTS });
     for (const hook of options.hooks ?? []) this.register(hook);
   }
 

@@ -289,6 +289,7 @@ export type {
   StepLROptions,
   TrainerConfig,
   TrainerConfigSource,
+  TrainerHandle,
   TrainerOptions,
   TrainingCheckpoint,
   TrainingHistory,

@@ -5,8 +5,9 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Batch, nativeBatchOf, type System } from '../data/index.js';
 import { HookmdAbortError, HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
+import { settleAsync, settleSync, type Pending } from '../hooks/lifecycle.js';
 import { createContext, HookRegistry, HookRunner, HookSession, RunControl } from '../hooks/index.js';
-import type { AnyHook, AnyMethodHook, DynamicsContext, Hook, HookHandle, HookInfo, MethodHook, MutableContext, RegisterOptions } from '../hooks/index.js';
+import type { AnyHook, AnyMethodHook, HookHandle, HookInfo, MethodHook, MutableContext, RegisterOptions } from '../hooks/index.js';
 import { loadBinding } from '../native/index.js';
 import { abortable } from './abortable.js';
 import { acquireBatch } from './batch-lock.js';
@@ -15,6 +16,7 @@ import { checkEngineState, decodeDoubles, encodeDoubles, ENGINE_STATE_FORMAT, ty
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
+import type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
 import { expandParameter, type IntegratorSpec, type PerSystem } from './parameters.js';
@@ -26,31 +28,20 @@ import { SystemScalars } from './scalars.js';
 import { DynamicsStage } from './stage.js';
 import { StepWalker, type StepCounter, type UpdateContext } from './step-walker.js';
 
-/**
- * The context dynamics hooks receive: batch, model, convergedMask, lazily computed per-system scalars, and
- * in a FusedStage the index of the sub-stage whose hook is running (null for fused hooks and plain engines).
- */
-export type DynamicsHookContext = DynamicsContext<Batch, EngineModel, DynamicsStage> & {
-  readonly scalars: SystemScalars;
-  readonly subStage: number | null;
-  /** At ON_CONVERGE: for each newly converged system, the status it converged from (-1 elsewhere); null at other stages. */
-  readonly convergedFrom: Int32Array | null;
-};
-/** A hook for a dynamics engine. */
-export type DynamicsHook = Hook<DynamicsStage, DynamicsHookContext>;
+export type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
 
-/**
- * A plain function as a dynamics hook: the function is the hook's `call`, and its `stage` and `frequency`
- * properties say where and how often it fires.
- *
- * @example
- * const report: DynamicsHookFunction = Object.assign((ctx: DynamicsHookContext) => console.log(ctx.stepCount), { stage: DynamicsStage.AFTER_STEP, frequency: 100 });
- */
-export type DynamicsHookFunction = ((ctx: DynamicsHookContext, stage: DynamicsStage) => void | Promise<void>) & {
-  stage?: DynamicsStage | null;
-  frequency?: number;
-  name?: string;
-};
+// What one run's step loop works on (Dynamics.#stepLoop).
+interface LoopParts {
+  readonly batch: Batch;
+  readonly steps: number;
+  readonly options: RunOptions;
+  readonly owner: string;
+  readonly sync: boolean;
+  readonly counter: StepCounter;
+  readonly walker: StepWalker;
+  readonly control: RunControl;
+  readonly ctx: MutableContext<DynamicsHookContext>;
+}
 
 /** Options shared by every engine. */
 export interface DynamicsOptions {
@@ -322,53 +313,84 @@ export abstract class Dynamics {
    * A batch that another run is driving is BATCH_BUSY.
    */
   async run(batch: Batch, options?: RunOptions): Promise<RunResult> {
-    const owner = `${this.constructor.name}.run`;
+    return this.#runWith(batch, options ?? {}, `${this.constructor.name}.run`, false);
+  }
+
+  /**
+   * `run()` and `runSync()`: the batch taken, the hooks opened around one step loop (#stepLoop), the batch
+   * released. `sync` chooses how the loop's pending results are settled: awaited, or refused when a
+   * promise (ASYNC_HOOK_IN_SYNC_RUN).
+   */
+  #runWith(batch: Batch, options: RunOptions, owner: string, sync: true): RunResult;
+  #runWith(batch: Batch, options: RunOptions, owner: string, sync: false): Promise<RunResult>;
+  #runWith(batch: Batch, options: RunOptions, owner: string, sync: boolean): RunResult | Promise<RunResult> {
     const steps = this.#checkRun(batch, options);
-    const signal = options?.signal;
     const release = acquireBatch(batch, owner);
+    let result: RunResult | Promise<RunResult>;
     try {
       const counter = this.#startCounter();
       const walker = this.#walker(counter);
       const control = new RunControl();
       const ctx = this.#context(batch, control, counter);
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
-      return await runner.run(async () => {
-        const { active, continues } = this.#claim(batch, options?.keepStatus === true);
-        const stepper = this.#bind(batch, counter);
-        if (!continues) await this.#prime(walker, stepper, ctx, owner, false);
-        let taken = 0;
-        let lastYield = performance.now();
-        while (taken < steps && active > 0 && !control.stopRequested) {
-          if (signal?.aborted) {
-            control.requestStop(String(signal.reason ?? 'aborted'), 'signal');
-            break;
-          }
-          taken += await this.#advance(walker, stepper, ctx, steps - taken, signal, owner);
-          if (stepper.allConverged()) break;
-          if (performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
-            await yieldToEventLoop();
-            lastYield = performance.now();
-          }
-        }
-        return this.#result(batch, taken, active, control, counter, walker);
-      });
-    } finally {
+      const loop = (): Generator<Pending, RunResult, unknown> => this.#stepLoop({ batch, steps, options, owner, sync, counter, walker, control, ctx });
+      result = sync ? runner.runSync(() => settleSync(loop(), owner, console) as RunResult) : runner.run(() => settleAsync(loop()) as Promise<RunResult>);
+    } catch (error) {
       release();
+      throw error;
     }
+    if (sync) {
+      release();
+      return result;
+    }
+    return (result as Promise<RunResult>).finally(release);
+  }
+
+  /**
+   * The step loop of `run()` and `runSync()`, written once: it yields each result that may be a promise
+   * (the start forces' hooks, each advance of the walker, a pause for the event loop), and its driver
+   * awaits it (run) or refuses a promise (runSync). Only `run()` watches `signal` and yields to the event
+   * loop every ~20 ms; `runSync()` returns to JS as often but never yields.
+   */
+  *#stepLoop(p: LoopParts): Generator<Pending, RunResult, unknown> {
+    const { batch, steps, options, owner, sync, counter, walker, control, ctx } = p;
+    const { active, continues } = this.#claim(batch, options.keepStatus === true);
+    const stepper = this.#bind(batch, counter);
+    if (!continues) yield { value: this.#prime(walker, stepper, ctx, owner, sync), subject: 'the hooks of the start forces' };
+    const signal = sync ? undefined : options.signal;
+    let taken = 0;
+    let lastYield = performance.now();
+    while (taken < steps && active > 0 && !control.stopRequested) {
+      if (signal?.aborted) {
+        control.requestStop(String(signal.reason ?? 'aborted'), 'signal');
+        break;
+      }
+      taken += (yield { value: this.#advance(walker, stepper, ctx, steps - taken, signal, owner, sync), subject: `step ${counter.value}` }) as number;
+      if (stepper.allConverged()) break;
+      if (!sync && performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
+        yield { value: yieldToEventLoop(), subject: 'a pause for the event loop' };
+        lastYield = performance.now();
+      }
+    }
+    return this.#result(batch, taken, active, control, counter, walker);
   }
 
   /**
    * One advance of the walker; an abort while a hook is pending abandons the step: the walker will not
    * go on when that hook settles, and the stepper (left mid-step) is not reused.
    */
-  async #advance(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, remaining: number, signal: AbortSignal | undefined, owner: string): Promise<number> {
+  #advance(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, remaining: number, signal: AbortSignal | undefined, owner: string, sync: boolean): number | Promise<number> {
     let advanced: number | Promise<number>;
     try {
-      advanced = walker.advance(stepper, ctx, remaining, CHUNK_BUDGET_SECONDS, false);
+      advanced = walker.advance(stepper, ctx, remaining, sync ? SYNC_CHUNK_BUDGET_SECONDS : CHUNK_BUDGET_SECONDS, sync);
     } catch (error) {
       throw this.#failed(error, stepper, ctx.batch, owner);
     }
-    if (typeof advanced === 'number') return advanced;
+    return typeof advanced === 'number' ? advanced : this.#settleAdvance(advanced, walker, stepper, ctx, signal, owner);
+  }
+
+  // An advance that awaits a hook: an abort while it is pending abandons the step (above).
+  async #settleAdvance(advanced: Promise<number>, walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, signal: AbortSignal | undefined, owner: string): Promise<number> {
     try {
       return await abortable(advanced, signal, () => this.#tiers.runningHook, owner);
     } catch (error) {
@@ -507,33 +529,7 @@ export abstract class Dynamics {
 
   /** `run()` without awaiting: an async hook is an ASYNC_HOOK_IN_SYNC_RUN error. */
   runSync(batch: Batch, options?: Omit<RunOptions, 'signal'>): RunResult {
-    const steps = this.#checkRun(batch, options);
-    const owner = `${this.constructor.name}.runSync`;
-    const release = acquireBatch(batch, owner);
-    try {
-      const counter = this.#startCounter();
-      const walker = this.#walker(counter);
-      const control = new RunControl();
-      const ctx = this.#context(batch, control, counter);
-      const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
-      return runner.runSync(() => {
-        const { active, continues } = this.#claim(batch, options?.keepStatus === true);
-        const stepper = this.#bind(batch, counter);
-        if (!continues) this.#prime(walker, stepper, ctx, owner, true);
-        let taken = 0;
-        while (taken < steps && active > 0 && !control.stopRequested) {
-          try {
-            taken += walker.advance(stepper, ctx, steps - taken, SYNC_CHUNK_BUDGET_SECONDS, true) as number;
-          } catch (error) {
-            throw this.#failed(error, stepper, batch, owner);
-          }
-          if (stepper.allConverged()) break;
-        }
-        return this.#result(batch, taken, active, control, counter, walker);
-      });
-    } finally {
-      release();
-    }
+    return this.#runWith(batch, options ?? {}, `${this.constructor.name}.runSync`, true);
   }
 
   /** A counter for a new run, carrying on from the engine's count (`run()` means n more steps). */
@@ -631,7 +627,7 @@ export abstract class Dynamics {
           let taken = 0;
           while (taken < opts.refillEvery && !control.stopRequested && !stepper.allConverged()) {
             if (opts.signal?.aborted) control.requestStop(String(opts.signal.reason ?? 'aborted'), 'signal');
-            else taken += await this.#advance(walker, stepper, ctx, opts.refillEvery - taken, opts.signal, owner);
+            else taken += await this.#advance(walker, stepper, ctx, opts.refillEvery - taken, opts.signal, owner, false);
             if (performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
               await yieldToEventLoop();
               lastYield = performance.now();

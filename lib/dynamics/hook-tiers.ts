@@ -5,7 +5,7 @@
 // hooks see `ctx.subStage`, and at ON_CONVERGE only the systems that converged out of their own sub-stage.
 import { HookRegistry, isMethodHook, stageMethodName } from '../hooks/index.js';
 import type { AnyHook, HookHandle, MutableContext, RegisterOptions } from '../hooks/index.js';
-import type { DynamicsHook, DynamicsHookContext } from './dynamics.js';
+import type { DynamicsHook, DynamicsHookContext } from './hook-context.js';
 import { DynamicsStage } from './stage.js';
 
 type Registry = HookRegistry<typeof DynamicsStage, DynamicsHookContext>;

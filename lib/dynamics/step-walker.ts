@@ -4,7 +4,7 @@
 import type { Batch } from '../data/index.js';
 import { HookmdAbortError } from '../errors.js';
 import type { MutableContext } from '../hooks/index.js';
-import type { DynamicsHookContext } from './dynamics.js';
+import type { DynamicsHookContext } from './hook-context.js';
 import type { EngineModel } from './engine-model.js';
 import type { HookTiers } from './hook-tiers.js';
 import type { ConvergenceHook } from './hooks/convergence-hook.js';

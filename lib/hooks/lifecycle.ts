@@ -5,7 +5,7 @@
 // awaits those results and `runSync()` refuses promises, so both follow exactly the same steps.
 
 import { asyncInSyncRun, HookError, isAsyncRefusal } from './errors.js';
-import { isThenable } from './dispatch.js';
+import { isThenable } from './thenable.js';
 import type { HookHandle } from './handle.js';
 import type { AnyHook } from './hook.js';
 import type { HookLogger } from './types.js';
@@ -48,8 +48,12 @@ interface OpenState {
 }
 const openStates = new WeakMap<object, OpenState>();
 
-// A result the lifecycle needs settled before it goes on, and what produced it (for messages).
-interface Pending {
+/**
+ * @internal A result a generator-written loop needs settled before it goes on, and what produced it (for
+ * messages): the lifecycle here, and an engine's step loop, are written once and driven by settleAsync
+ * (run) or settleSync (runSync).
+ */
+export interface Pending {
   readonly value: unknown;
   readonly subject: string;
 }

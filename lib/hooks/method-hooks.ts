@@ -7,8 +7,8 @@
 import { HookmdTypeError } from '../errors.js';
 import { closestName } from './closest-name.js';
 import { typeError } from './errors.js';
-import type { CallFn } from './record.js';
-import type { StageSlot, StageTable } from './slots.js';
+import type { CallFn, StageSlot } from './record.js';
+import type { StageTable } from './slots.js';
 
 // Methods with a lifecycle meaning (docs/hooks.md, Rules 6 and 7), never stage methods.
 const LIFECYCLE: ReadonlySet<string> = new Set(['onRegister', 'onException']);
@@ -18,19 +18,6 @@ const SNAKE_METHOD = /^on_[a-z0-9_]+$/;
 
 // Base-class methods that do nothing (TrainingCallback's): they make an object method-style but fire nowhere.
 const noops = new WeakSet<object>();
-
-/**
- * The method name of a stage: `on` + its name in camelCase.
- *
- * @example
- * stageMethodName('AFTER_COMPUTE'); // 'onAfterCompute'
- * stageMethodName('ON_CONVERGE');   // 'onConverge'
- */
-export function stageMethodName(stageName: string): string {
-  const words = stageName.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
-  if (words.length > 0 && words[0].toLowerCase() === 'on') words.shift();
-  return `on${words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join('')}`;
-}
 
 /**
  * Marks the methods of a base class as no-ops: a subclass that does not override one does not fire at

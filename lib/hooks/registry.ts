@@ -10,8 +10,8 @@ import type { HookHandle } from './handle.js';
 import type { AnyHook, Hook, MethodHook } from './hook.js';
 import { disposeHooks, settleAsync, settleSync } from './lifecycle.js';
 import { profileRows, instrument, uninstrument } from './profile.js';
-import { makeRecord, type HookRecord } from './record.js';
-import type { StageSlot } from './slots.js';
+import { makeRecord } from './make-record.js';
+import type { HookRecord, StageSlot } from './record.js';
 import type { StageOf, StageSet, StageValue } from './stages.js';
 import type { FromConfigOptions, HookInfo, HookRegistryOptions, LoadStateOptions, ProfileEntry, RegisterOptions, StateDict } from './types.js';
 

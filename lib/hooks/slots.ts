@@ -1,10 +1,10 @@
-// hookmd hook kernel: per-stage slots. Each stage owns a pre-sorted array of its enabled hook records
+// hookmd hook kernel: the table of per-stage slots (record.ts). Each stage owns a pre-sorted array of its enabled hook records
 // and a cache of the next step at which any of them can fire, so that a dispatch at which nothing is
 // due costs one lookup and two comparisons (Rule 12).
 
 import { HookmdTypeError } from '../errors.js';
-import { stageMethodName } from './method-hooks.js';
-import type { CallFn, HookRecord } from './record.js';
+import { stageMethodName } from './method-name.js';
+import { StageSlot } from './record.js';
 import { stageEntries, type StageSet, type StageValue } from './stages.js';
 import type { MethodHint } from './types.js';
 
@@ -12,40 +12,6 @@ import type { MethodHint } from './types.js';
 // a Map lookup); other stage sets use the Map. DynamicsStage's values (1000–1008) are below the limit: its
 // registries hold a 1009-entry array, so that its dispatch costs what a 0-based enum's does.
 const DENSE_LIMIT = 1024;
-
-/**
- * The "no end" of a skip window. Window bounds stay small integers, which V8 keeps unboxed in the slot
- * object; a bound of Infinity would turn both fields into boxed doubles and add a load to every
- * dispatch. Past this step (a run of over a billion steps) the bounds become doubles: still correct.
- */
-export const FAR: number = 2 ** 30 - 1;
-
-/** One stage's hooks, in firing order, and its skip window. */
-export class StageSlot {
-  /** Enabled records that fire at this stage, sorted by (order, registration). Replaced, never mutated. */
-  recs: HookRecord[] = [];
-  /** What to call for each record of `recs`, index for index: its `call`, or its method for this stage. */
-  fns: CallFn[] = [];
-  /**
-   * No record fires at any step in [from, due). Written after each full scan (from = step + 1,
-   * due = the smallest `next(step + 1)`, at most FAR), and reset whenever `recs` is replaced.
-   */
-  from: number = -1;
-  due: number = FAR;
-
-  constructor(
-    readonly value: StageValue,
-    readonly name: string,
-  ) {}
-
-  /** Installs a new record list and drops the skip window, so the next dispatch scans. */
-  reset(recs: HookRecord[]): void {
-    this.recs = recs;
-    this.fns = recs.map((rec) => rec.fnFor(this));
-    this.from = recs.length === 0 ? -1 : 0;
-    this.due = recs.length === 0 ? FAR : 0;
-  }
-}
 
 /** The stages of one registry: names, values and slots. */
 export class StageTable {

@@ -1,15 +1,14 @@
 // What training hooks receive: the kernel's TrainContext with the trainer's concrete types, plus the
 // mini-batch, the predictions, the run metadata and the checkpoint being saved.
-import type { Hook, HookLogger, TrainContext } from '../hooks/index.js';
+import type { Hook, HookLogger, HookRegistry, TrainContext } from '../hooks/index.js';
 import type { LennardJones, Morse } from '../models/index.js';
 import type { NativePredictions } from '../native/training-binding.js';
-import type { TrainingCheckpoint } from './checkpoint.js';
+import type { EpochRecord, TrainingCheckpoint } from './checkpoint.js';
 import type { RunMetadata } from './metadata.js';
 import type { Optimizer } from './optimizer.js';
 import type { ParameterValues } from './parameters.js';
 import type { LrScheduler } from './scheduler.js';
 import type { TrainingStage } from './stage.js';
-import type { Trainer } from './trainer.js';
 
 /**
  * Predictions of one forward pass, fetched from native memory on first access. Each property is a copy:
@@ -110,6 +109,37 @@ export interface GradientClip {
 }
 
 /**
+ * The trainer as its hooks see it (`ctx.trainer`): what a hook may read, plus `toModel()` and
+ * `checkpoint()`. `Trainer` implements it; `fit()` and `trainingStep()` are left out, since a hook runs
+ * inside one. Declared here, below the Trainer, so that the context and the trainer do not import each other.
+ *
+ * @example
+ * const logger: TrainingHook = { stage: TrainingStage.AFTER_EPOCH, frequency: 1, call: (ctx) => console.log(ctx.trainer.configHash) };
+ */
+export interface TrainerHandle {
+  readonly hooks: HookRegistry<typeof TrainingStage, TrainingHookContext>;
+  readonly optimizer: Optimizer;
+  readonly lrScheduler: LrScheduler | null;
+  readonly epochs: number;
+  readonly batchSize: number;
+  readonly seed: number;
+  readonly shuffle: boolean;
+  readonly units: 'metal' | 'lj';
+  readonly parameterNames: readonly string[];
+  readonly logger: HookLogger;
+  readonly parameters: Readonly<ParameterValues>;
+  readonly stepCount: number;
+  readonly epoch: number;
+  readonly history: readonly EpochRecord[];
+  readonly metadata: RunMetadata | null;
+  readonly configHash: string;
+  /** The model with the current parameters. */
+  toModel(): LennardJones | Morse;
+  /** The trainer's state as a checkpoint, between two steps. */
+  checkpoint(): TrainingCheckpoint;
+}
+
+/**
  * The context of every training hook. `stepCount` counts optimizer steps over the whole run (it is the
  * same at every stage of a step); `epoch` counts completed epochs (the same at every stage of an epoch).
  *
@@ -121,7 +151,7 @@ export interface GradientClip {
  */
 export interface TrainingHookContext extends TrainContext<Readonly<ParameterValues>, Optimizer, TrainingStage> {
   /** The trainer (also `ctx.workflow`). */
-  readonly trainer: Trainer;
+  readonly trainer: TrainerHandle;
   /** Mini-batches per epoch. */
   readonly numBatches: number;
   /** Indices of this step's systems in the training set (from BEFORE_STEP to AFTER_STEP; null elsewhere). */

@@ -7,7 +7,7 @@ export type { TrainerConfigSource } from './config.js';
 export { TrainingCallback } from './callback.js';
 export { Predictions } from './context.js';
 export type {
-  CheckpointWriter, CheckpointWritten, GradientClip, LoadedCheckpoint, SavedCheckpoint, TrainingHook, TrainingHookContext,
+  CheckpointWriter, CheckpointWritten, GradientClip, LoadedCheckpoint, SavedCheckpoint, TrainerHandle, TrainingHook, TrainingHookContext,
 } from './context.js';
 export { CosineLR } from './cosine-lr.js';
 export type { CosineLROptions } from './cosine-lr.js';

@@ -4,19 +4,18 @@
 import { HookmdTypeError } from '../errors.js';
 import { createContext, type HookRegistry, type MutableContext, type RunControl } from '../hooks/index.js';
 import type { LennardJones, Morse } from '../models/index.js';
-import type { GradientClip, TrainingHookContext } from './context.js';
+import type { GradientClip, TrainerHandle, TrainingHookContext } from './context.js';
 import type { FitState, RunScratch } from './fit-loop.js';
 import { gradientNorm } from './hooks/gradient-stats.js';
 import type { RunMetadata } from './metadata.js';
 import type { ParameterValues } from './parameters.js';
 import { TrainingStage } from './stage.js';
-import type { Trainer } from './trainer.js';
 
 type PendingWriter = Parameters<TrainingHookContext['saveCheckpoint']>[0];
 
 /** @internal What a run's context is made of. */
 export interface RunContextParts {
-  readonly trainer: Trainer;
+  readonly trainer: TrainerHandle;
   readonly registry: HookRegistry<typeof TrainingStage, TrainingHookContext>;
   readonly control: RunControl;
   readonly scratch: RunScratch;

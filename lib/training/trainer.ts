@@ -8,7 +8,7 @@ import type { LennardJones, Morse } from '../models/index.js';
 import { Adam } from './adam.js';
 import { CHECKPOINT_HEADER, checkCheckpoint, readCheckpoint, type EpochRecord, type TrainingCheckpoint } from './checkpoint.js';
 import { trainerOptionsFromConfig, type TrainerConfigSource } from './config.js';
-import type { LoadedCheckpoint, TrainingHookContext } from './context.js';
+import type { LoadedCheckpoint, TrainerHandle, TrainingHookContext } from './context.js';
 import { TrainingSet, type DataSummary } from './dataset.js';
 import { FitLoop, type FitState, type RunScratch } from './fit-loop.js';
 import { resolveLossWeights, type ResolvedLossWeights } from './loss-weights.js';
@@ -96,7 +96,7 @@ export interface TrainerConfig {
  * const history = await trainer.fit();
  * const fitted = trainer.toModel();  // a LennardJones with the fitted ε and σ
  */
-export class Trainer {
+export class Trainer implements TrainerHandle {
   /** The training hooks (register, list, enable, disable). */
   readonly hooks: HookRegistry<typeof TrainingStage, TrainingHookContext>;
   readonly optimizer: Optimizer;

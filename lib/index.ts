@@ -87,19 +87,24 @@ export {
   standardMass,
   unitSystem,
 } from './data/index.js';
-export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
+export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, RattleOptions, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
 export { MOLECULES, molecule, surface } from './data/index.js';
 export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.js';
 
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
-export type { BackendInfo, BackendName, BackendRequest, CpuSimd, TransferStats } from './native/index.js';
+export type { BackendInfo, BackendName, BackendRequest, CpuSimd, ThreadLimit, TransferStats } from './native/index.js';
 
-export { EAM, JsModel, LennardJones, Morse } from './models/index.js';
+export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, IpiClientError, IpiModel, JsModel, LennardJones, Morse, OnnxModel, onnxRuntimeStatus } from './models/index.js';
 export type {
   ComputeOptions,
   EAMOptions,
   EamElement,
   EamFormat,
+  GraphFloat,
+  GraphInputName,
+  GraphOutputName,
+  IpiClientErrorCode,
+  IpiModelOptions,
   JsModelFunction,
   JsModelOptions,
   JsModelResult,
@@ -110,6 +115,11 @@ export type {
   MorseOptions,
   MorsePairParameters,
   NativeNeighborStats,
+  OnnxComputeStats,
+  OnnxExecutionProvider,
+  OnnxModelOptions,
+  OnnxProvider,
+  OnnxRuntimeStatus,
 } from './models/index.js';
 
 export {
@@ -173,6 +183,7 @@ export type {
   ReduceOp,
   RunOptions,
   RunResult,
+  StateObserver,
   StreamOptions,
   StreamResult,
   StreamSink,

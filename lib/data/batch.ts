@@ -5,6 +5,7 @@
 // buffers, views are copies, written back when the engine commits them.
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { activeBackend, loadBinding } from '../native/index.js';
+import { checkKeys } from '../option-keys.js';
 import type { BackendName, NativeBatch, NativeFieldArrays, NativeFieldName, TransferStats } from '../native/index.js';
 import { chemicalSymbol } from './elements.js';
 import { assembleSystems, type PackedSystems } from './pack.js';
@@ -267,6 +268,7 @@ export class Batch {
     if (name in FIELD_WIDTH || this.#extra.has(name)) {
       throw new HookmdError('DUPLICATE_FIELD', `Batch.registerField: field ${JSON.stringify(name)} already exists`, { field: name });
     }
+    checkKeys('Batch.registerField', spec, ['per', 'components', 'fill']);
     const components = spec.components ?? 1;
     if (!Number.isInteger(components) || components < 1) {
       throw new HookmdRangeError('INVALID_COMPONENTS', `Batch.registerField: components must be an integer ≥ 1, got ${components}`, {

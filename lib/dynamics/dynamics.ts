@@ -11,20 +11,23 @@ import type { AnyHook, AnyMethodHook, HookHandle, HookInfo, MethodHook, MutableC
 import { loadBinding } from '../native/index.js';
 import { abortable } from './abortable.js';
 import { acquireBatch } from './batch-lock.js';
-import type { EngineModel } from './engine-model.js';
+import { pendingCompute, type EngineModel } from './engine-model.js';
 import { checkEngineState, decodeDoubles, encodeDoubles, ENGINE_STATE_FORMAT, type EngineState } from './engine-state.js';
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
+import { frozenPerSystem } from './degrees-of-freedom.js';
 import type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
+import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
-import { expandParameter, type IntegratorSpec, type PerSystem } from './parameters.js';
+import { expandParameter, isStatus, type IntegratorSpec, type PerSystem } from './parameters.js';
 import type { RunOptions, RunResult } from './result.js';
 import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type StreamResult } from './stream-options.js';
 import { StreamOutput } from './stream-output.js';
 import { StreamSource, type SystemSource } from './stream-source.js';
 import { SystemScalars } from './scalars.js';
+import { observeStates } from './state-observers.js';
 import { DynamicsStage } from './stage.js';
 import { StepWalker, type StepCounter, type UpdateContext } from './step-walker.js';
 
@@ -61,6 +64,13 @@ export interface DynamicsOptions {
 
 // The options every engine takes; each subclass adds its own.
 const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exitStatus'];
+// ASE's keywords for the same engine parameters, where folding case and `_` does not find the hookmd name.
+const ASE_KEYWORDS: Readonly<Record<string, string>> = { timestep: 'dt', astart: 'alphaStart', fa: 'fAlpha', taut: 'tdamp', ttime: 'tdamp', calculator: 'model', calc: 'model' };
+
+// run(batch, { fmax }) reads as ASE's opt.run(fmax=…), but fmax belongs to the engine's convergence: taken
+// for a run option it would be ignored and the run would go all its steps unconverged.
+const FMAX_ADVICE = 'fmax is a convergence criterion of the engine: new FIRE({ model, convergence: ConvergenceHook.fromFmax(0.01) })';
+const RUN_ALIASES = { fmax: FMAX_ADVICE, maxSteps: 'steps', nsteps: 'steps' };
 
 // The longest stretch run() spends in native code before it lets the event loop turn.
 const CHUNK_BUDGET_SECONDS = 0.02;
@@ -122,15 +132,17 @@ export abstract class Dynamics {
   /** `known` lists the options the subclass takes beyond those of every engine; any other key is UNKNOWN_OPTION. */
   protected constructor(options: DynamicsOptions, known: readonly string[] = []) {
     const owner = this.constructor.name;
-    checkKeys(owner, options, [...DYNAMICS_KEYS, ...known]);
+    const keys = [...DYNAMICS_KEYS, ...known];
+    checkKeys(owner, options, keys, '', Object.fromEntries(Object.entries(ASE_KEYWORDS).filter(([, key]) => keys.includes(key))));
     const model = options.model;
     if (model === null || typeof model !== 'object' || typeof model.compute !== 'function') {
       throw new HookmdTypeError('INVALID_MODEL', `${owner}: model must be a model object with compute(batch)`, { field: 'model' });
     }
     this.model = model;
     this.exitStatus = options.exitStatus ?? 1;
-    if (!Number.isInteger(this.exitStatus)) {
-      throw new HookmdRangeError('INVALID_EXIT_STATUS', `${owner}: exitStatus must be an integer, got ${this.exitStatus}`, {
+    // Statuses are int32 words in native code: a larger exitStatus would wrap there.
+    if (!isStatus(this.exitStatus)) {
+      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: exitStatus must be an integer in the int32 range [-2147483648, 2147483647], got ${this.exitStatus}`, {
         field: 'exitStatus',
         value: this.exitStatus,
       });
@@ -324,7 +336,10 @@ export abstract class Dynamics {
   #runWith(batch: Batch, options: RunOptions, owner: string, sync: true): RunResult;
   #runWith(batch: Batch, options: RunOptions, owner: string, sync: false): Promise<RunResult>;
   #runWith(batch: Batch, options: RunOptions, owner: string, sync: boolean): RunResult | Promise<RunResult> {
-    const steps = this.#checkRun(batch, options);
+    const steps = this.#checkRun(batch, options, sync);
+    if (sync && this.model.asyncCompute === true) {
+      throw new HookmdTypeError('ASYNC_MODEL_IN_SYNC_RUN', `${owner}: ${this.model.name ?? 'the model'} computes asynchronously; use await run()`, { field: 'model' });
+    }
     const release = acquireBatch(batch, owner);
     let result: RunResult | Promise<RunResult>;
     try {
@@ -356,7 +371,8 @@ export abstract class Dynamics {
     const { batch, steps, options, owner, sync, counter, walker, control, ctx } = p;
     const { active, continues } = this.#claim(batch, options.keepStatus === true);
     const stepper = this.#bind(batch, counter);
-    if (!continues) yield { value: this.#prime(walker, stepper, ctx, owner, sync), subject: 'the hooks of the start forces' };
+    if (!continues) yield { value: this.#prime(walker, stepper, ctx, owner, sync), subject: 'the start forces and their hooks' };
+    yield { value: observeStates(this.#tiers, ctx, counter.value, null, sync, owner), subject: 'the start state for the state observers' };
     const signal = sync ? undefined : options.signal;
     let taken = 0;
     let lastYield = performance.now();
@@ -372,6 +388,7 @@ export abstract class Dynamics {
         lastYield = performance.now();
       }
     }
+    yield { value: observeStates(this.#tiers, ctx, counter.value, null, sync, owner), subject: 'the end state for the state observers' };
     return this.#result(batch, taken, active, control, counter, walker);
   }
 
@@ -578,7 +595,7 @@ export abstract class Dynamics {
    * await fire.runStream(readManyStructures(), { sinks: [sink], maxAtoms: 4096, units: 'lj' });
    */
   async runStream(source: SystemSource, options: StreamOptions): Promise<StreamResult> {
-    const opts = checkStreamOptions(options);
+    const opts = checkStreamOptions(options, `${this.constructor.name}.runStream`, { fmax: FMAX_ADVICE, steps: 'a stream runs until its source is empty: maxSteps caps the steps of each system' });
     const input = new StreamSource(source);
     const output = new StreamOutput(opts.sinks, opts.restoreOrder);
     const counter = this.#startCounter();
@@ -622,6 +639,7 @@ export abstract class Dynamics {
       await runner.run(async () => {
         const stepper = this.#bind(batch, counter);
         await this.#prime(walker, stepper, ctx, owner, false);
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         let lastYield = performance.now();
         for (;;) {
           let taken = 0;
@@ -634,7 +652,7 @@ export abstract class Dynamics {
             }
           }
           const stopping = control.stopRequested;
-          const keep = await this.#graduate(batch, output, enteredAt, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
+          const keep = await this.#graduate(batch, ctx, output, enteredAt, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
           if (stopping) return;
           const kept = batch.read('numAtoms');
           const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
@@ -646,6 +664,8 @@ export abstract class Dynamics {
           this.#rebind(stepper, batch, keep, added.length);
           await this.#prime(walker, stepper, ctx, owner, false);
           admit();
+          const entering = Uint8Array.from({ length: batch.numSystems }, (_, s) => (s >= keep.length ? 1 : 0));
+          if (added.length > 0) await observeStates(this.#tiers, ctx, counter.value, entering, false, owner);
         }
       });
     } finally {
@@ -654,7 +674,7 @@ export abstract class Dynamics {
   }
 
   /** Sends systems that converged (or ran out of steps, or all when `everything`) to the output; returns the rest. */
-  async #graduate(batch: Batch, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
+  async #graduate(batch: Batch, ctx: MutableContext<DynamicsHookContext>, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
     const status = batch.read('status');
     const ids = batch.read('systemId');
     const leaving: number[] = [];
@@ -664,10 +684,14 @@ export abstract class Dynamics {
       (done || everything ? leaving : keep).push(s);
     }
     if (leaving.length === 0) return keep;
+    // Logs and trajectories get each leaving system's last state (docs/dynamics.md, "Logs and trajectories").
+    const mask = new Uint8Array(batch.numSystems);
+    for (const s of leaving) mask[s] = 1;
+    await observeStates(this.#tiers, ctx, now, mask, false, `${this.constructor.name}.runStream`);
     // Sinks that need the stress get it for the positions the systems leave with (docs/pipeline.md).
     if (output.needsStress && !batch.resultValid('stress').every((valid, s) => valid === 1 || !leaving.includes(s))) {
       batch.commitHostViews();
-      this.model.compute(batch, { stress: true });
+      await this.model.compute(batch, { stress: true });
       batch.invalidateHostViews();
     }
     const systems = batch.toSystems(leaving);
@@ -697,11 +721,13 @@ export abstract class Dynamics {
     return expanded;
   }
 
-  #checkRun(batch: Batch, options: RunOptions | Omit<RunOptions, 'signal'> | undefined): number {
-    const owner = `${this.constructor.name}.run`;
+  #checkRun(batch: Batch, options: RunOptions | Omit<RunOptions, 'signal'>, sync: boolean): number {
+    const owner = `${this.constructor.name}.${sync ? 'runSync' : 'run'}`;
     if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', `${owner}: batch must be a Batch`, { field: 'batch' });
-    const steps = options?.steps;
-    if (steps === undefined) return this.stepsToExit(owner, stepCount(owner, 'maxSteps', options?.maxSteps));
+    if (sync) checkKeys(owner, options, ['steps', 'maxSteps', 'keepStatus'], '', { ...RUN_ALIASES, signal: 'runSync cannot be aborted: await run(batch, { steps, signal })' });
+    else checkKeys(owner, options, ['steps', 'maxSteps', 'signal', 'keepStatus'], '', RUN_ALIASES);
+    const steps = options.steps;
+    if (steps === undefined) return this.stepsToExit(owner, stepCount(owner, 'maxSteps', options.maxSteps));
     return stepCount(owner, 'steps', steps) as number;
   }
 
@@ -719,8 +745,17 @@ export abstract class Dynamics {
   #context(batch: Batch, control: RunControl, counter: StepCounter): MutableContext<DynamicsHookContext> {
     return createContext(
       { stage: DynamicsStage.BEFORE_STEP, stepCount: counter.value, workflow: this, control, registry: this.#tiers },
-      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch, this.model), subStage: null as number | null },
+      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch, this.model, this.#frozen(batch)), subStage: null as number | null },
     );
+  }
+
+  /** The frozen atoms of each system under this engine's FreezeAtomsHooks, or undefined without any. */
+  #frozen(batch: Batch): Int32Array | undefined {
+    const hooks = this.#nativeHooks.filter((hook): hook is FreezeAtomsHook & NativeCapable => hook instanceof FreezeAtomsHook);
+    if (hooks.length === 0) return undefined;
+    const flags = new Uint8Array(batch.numAtoms);
+    for (const hook of hooks) hook.maskFor(batch).forEach((frozen, i) => { if (frozen === 1) flags[i] = 1; });
+    return frozenPerSystem(batch, flags);
   }
 
   /** Binds the native stepper to `batch` (once per batch, and again after a reallocation). */
@@ -760,14 +795,22 @@ export abstract class Dynamics {
    */
   #prime(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, owner: string, sync: boolean): Promise<void> | undefined {
     const batch: Batch = ctx.batch;
+    const failed = (error: unknown): never => {
+      throw diagnoseBlowUp(error, batch, ctx.stepCount, owner);
+    };
     return walker.prime(stepper, ctx, (stress) => {
       batch.commitHostViews();
+      let pending: Promise<void> | undefined;
       try {
-        this.model.compute(batch, { stress });
+        pending = pendingCompute(this.model.compute(batch, { stress }));
       } catch (error) {
-        throw diagnoseBlowUp(error, batch, ctx.stepCount, owner);
+        failed(error);
       }
-      batch.invalidateHostViews();
+      if (pending === undefined) {
+        batch.invalidateHostViews();
+        return undefined;
+      }
+      return pending.then(() => batch.invalidateHostViews(), failed);
     }, sync);
   }
 
@@ -799,8 +842,8 @@ function sourceStatus(batch: Batch, offset: number, systems: readonly System[]):
   systems.forEach((system, k) => {
     const status = system.info?.status;
     if (status === undefined) return;
-    if (!Number.isSafeInteger(status)) {
-      throw new HookmdTypeError('INVALID_STATUS', `runStream: info.status of a source system must be an integer, got ${String(status)}`, {
+    if (!isStatus(status)) {
+      throw new HookmdTypeError('INVALID_STATUS', `runStream: info.status of a source system must be an integer in the int32 range, got ${String(status)}`, {
         field: 'info.status',
         value: status,
       });

@@ -1,6 +1,8 @@
 // Per-system scalars for hooks: computed on first access within a dispatch and cached for the rest of it, so
 // hooks that never read them cost nothing.
 import { nativeBatchOf, type Batch } from '../data/index.js';
+import { HookmdTypeError } from '../errors.js';
+import { degreesOfFreedom } from './degrees-of-freedom.js';
 import type { EngineModel } from './engine-model.js';
 
 /** |det(cell)| of each system (0 for a system without a cell). */
@@ -26,6 +28,7 @@ function volumes(cells: Float64Array): Float64Array {
 export class SystemScalars {
   readonly #batch: Batch;
   readonly #model: EngineModel | undefined;
+  readonly #frozen: Int32Array | undefined;
   #kinetic: Float64Array | undefined;
   #temperature: Float64Array | undefined;
   #fmax: Float64Array | undefined;
@@ -33,10 +36,15 @@ export class SystemScalars {
   #stress: Float64Array | undefined;
   #pressure: Float64Array | undefined;
 
-  /** `model` evaluates the stress when the step did not; without it, `stress` is the batch's as it stands. */
-  constructor(batch: Batch, model?: EngineModel) {
+  /**
+   * `model` evaluates the stress when the step did not; without it, `stress` is the batch's as it stands.
+   * `frozen` counts each system's frozen atoms, which change its degrees of freedom (an engine passes those
+   * of its FreezeAtomsHooks).
+   */
+  constructor(batch: Batch, model?: EngineModel, frozen?: Int32Array) {
     this.#batch = batch;
     this.#model = model;
+    this.#frozen = frozen;
   }
 
   /** Potential energy per system (energy units). */
@@ -55,12 +63,18 @@ export class SystemScalars {
     return Float64Array.from(this.energy, (e, s) => e + kinetic[s]);
   }
 
-  /** Kinetic temperature per system, 2·KE/(3N·k_B) (ASE's convention). */
+  /**
+   * Kinetic temperature per system, 2·KE/(dof·k_B) with hookmd's degrees of freedom: 3N − 3, or 3·N_mobile
+   * with frozen atoms (docs/dynamics.md, "Temperature"), as the thermostats count them.
+   */
   get temperature(): Float64Array {
     if (this.#temperature === undefined) {
       const n = this.#batch.read('numAtoms');
       const kB = this.#batch.units.kB;
-      this.#temperature = Float64Array.from(this.kineticEnergy, (k, s) => (n[s] > 0 ? (2 * k) / (3 * n[s] * kB) : 0));
+      this.#temperature = Float64Array.from(this.kineticEnergy, (k, s) => {
+        const dof = degreesOfFreedom(n[s], this.#frozen?.[s] ?? 0);
+        return dof > 0 ? (2 * k) / (dof * kB) : 0;
+      });
     }
     return this.#temperature;
   }
@@ -83,6 +97,9 @@ export class SystemScalars {
     if (this.#stress === undefined) {
       const batch = this.#batch;
       if (this.#model !== undefined && !batch.resultValid('stress').every((valid) => valid === 1)) {
+        if (this.#model.asyncCompute === true) {
+          throw new HookmdTypeError('ASYNC_MODEL_STRESS', `scalars.stress: ${this.#model.name ?? 'the model'} computes asynchronously, so the stress must come with the step's compute: give the hook needs: ['stress']`, { field: 'stress' });
+        }
         // Only the energy and stress: the forces stay those the step computed.
         batch.commitHostViews();
         this.#model.compute(batch, { forces: false, stress: true });

@@ -5,7 +5,7 @@ import type { Batch } from '../data/index.js';
 import { HookmdAbortError } from '../errors.js';
 import type { MutableContext } from '../hooks/index.js';
 import type { DynamicsHookContext } from './hook-context.js';
-import type { EngineModel } from './engine-model.js';
+import { pendingCompute, type EngineModel } from './engine-model.js';
 import type { HookTiers } from './hook-tiers.js';
 import type { ConvergenceHook } from './hooks/convergence-hook.js';
 import type { NativeStepperHandle } from './native-stepper.js';
@@ -94,7 +94,7 @@ export class StepWalker {
     batch.markResults({ energy: true, forces: true, stress });
   }
 
-  /** One step, stage by stage; crosses into JS only where a hook is due (or to compute with a JS model). */
+  /** One step, stage by stage; crosses into JS only where a hook is due (or to compute with a JS model, awaited when async). */
   #stepByStage(stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, sync: boolean): number | Promise<number> {
     const step = this.#counter.value;
     const batch: Batch = ctx.batch;
@@ -125,11 +125,14 @@ export class StepWalker {
         reached(stage);
         const pending = due ? this.#dispatch(stage, ctx, sync) : undefined;
         const next = (): number | Promise<number> => {
-          if (action !== undefined) {
-            action();
+          if (action === undefined) return walk(i + 1);
+          // A JS model's compute is awaited when it is async (OnnxModel).
+          const acted = pendingCompute(action());
+          const go = (): number | Promise<number> => {
             batch.commitHostViews();
-          }
-          return walk(i + 1);
+            return walk(i + 1);
+          };
+          return acted === undefined ? go() : acted.then(go);
         };
         if (pending !== undefined) return pending.then(next);
         if (action !== undefined) return next();
@@ -144,7 +147,7 @@ export class StepWalker {
    * BEFORE_COMPUTE, a TypeScript integrator's preUpdate and postUpdate at BEFORE_PRE_UPDATE and
    * BEFORE_POST_UPDATE (so that the native hooks of AFTER_* see the update, as they see a native one).
    */
-  #jsAction(stage: DynamicsStage, stepper: NativeStepperHandle, batch: Batch, stress: boolean, step: number): (() => void) | undefined {
+  #jsAction(stage: DynamicsStage, stepper: NativeStepperHandle, batch: Batch, stress: boolean, step: number): (() => void | Promise<void>) | undefined {
     if (stage === DynamicsStage.BEFORE_COMPUTE && !stepper.computesNatively) return () => this.#model.compute(batch, { stress });
     const updates = this.#updates;
     if (updates === null) return undefined;
@@ -162,7 +165,7 @@ export class StepWalker {
    * native and JS, as nvalchemi primes its forces (upstream PR #182): a MaxForceClampHook or a bias added at
    * AFTER_COMPUTE thus shapes the forces the first update reads. `compute(stress)` evaluates the model.
    */
-  prime(stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, compute: (stress: boolean) => void, sync: boolean): Promise<void> | undefined {
+  prime(stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, compute: (stress: boolean) => void | Promise<void>, sync: boolean): Promise<void> | undefined {
     const step = this.#counter.value;
     ctx.stepCount = step;
     const batch: Batch = ctx.batch;
@@ -174,8 +177,8 @@ export class StepWalker {
       return this.#tiers.due(stage, step) ? this.#dispatch(stage, ctx, sync) : undefined;
     };
     const after = (): Promise<void> | undefined => {
-      compute(stress);
-      return around(DynamicsStage.AFTER_COMPUTE);
+      const computed = compute(stress);
+      return computed === undefined ? around(DynamicsStage.AFTER_COMPUTE) : computed.then(() => around(DynamicsStage.AFTER_COMPUTE));
     };
     const before = around(DynamicsStage.BEFORE_COMPUTE);
     return before === undefined ? after() : before.then(after);

@@ -6,6 +6,7 @@ import type { AnyHook } from './hook.js';
 import { HookRecord, type CallFn, type StageSlot } from './record.js';
 import type { StageTable } from './slots.js';
 import { deriveStateKey } from './state.js';
+import { checkedTrigger } from './triggers/checked.js';
 import { every } from './triggers/every.js';
 import { checkHook, hookName } from './validate.js';
 
@@ -33,7 +34,7 @@ export function makeRecord(
   // A method-style hook may leave out frequency: it then fires at every step of its stages.
   const period = hook.frequency ?? 1;
   const frequency = hook.trigger === undefined ? period : 0;
-  const trigger = hook.trigger ?? every(period);
+  const trigger = hook.trigger === undefined ? every(period) : checkedTrigger(hook.trigger);
   const stateKey =
     typeof hook.stateDict === 'function' ? deriveStateKey(name, hook.stateKey, hook.config ?? fallbackConfig) : null;
   return new HookRecord(

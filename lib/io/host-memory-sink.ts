@@ -1,6 +1,7 @@
 // HostMemorySink: keeps systems in a JS array, for tests, services and small runs.
 import type { System } from '../data/index.js';
 import { HookmdError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import type { Batch } from '../data/index.js';
 import { checkCapacity, sinkClosed, systemsToWrite, type Sink, type SinkOptions } from './sink.js';
 
@@ -33,8 +34,9 @@ export class HostMemorySink implements Sink {
   #closed = false;
 
   constructor(options: HostMemorySinkOptions = {}) {
-    this.capacity = checkCapacity('HostMemorySink', options?.capacity, Infinity, true);
-    const strict = options?.throwWhenEmpty ?? false;
+    const given = checkKeys('HostMemorySink', options, ['capacity', 'throwWhenEmpty']);
+    this.capacity = checkCapacity('HostMemorySink', given.capacity as number | undefined, Infinity, true);
+    const strict = given.throwWhenEmpty ?? false;
     if (typeof strict !== 'boolean') {
       throw new HookmdTypeError('INVALID_OPTIONS', `HostMemorySink: throwWhenEmpty must be a boolean, got ${JSON.stringify(strict)}`, { field: 'throwWhenEmpty', value: strict });
     }

@@ -1,4 +1,4 @@
-// The typed surface of the native Batch: its fields, transfers and backends (binding.ts adds the addon's
+// The typed surface of the native Batch, its backends and the thread budget (binding.ts adds the addon's
 // entry points). A leaf, so that the model bindings (models-binding.ts) can name the batch they compute on.
 
 /** Element type of each native Batch field, as a typed array. */
@@ -41,6 +41,27 @@ export type BackendName = 'cpu' | 'mirror' | 'cuda';
 
 /** The vector-instruction level of the CPU kernels (`backendInfo().cpuSimd`). */
 export type CpuSimd = 'avx512' | 'avx2' | 'baseline';
+
+/**
+ * What set the CPU thread-pool size (`backendInfo().threadLimit`): HOOKMD_THREADS, a `setThreads(n)`
+ * call, the CPU affinity mask (taskset, cpusets), a cgroup CPU quota (containers, `docker --cpus`), or the
+ * cores the machine reports.
+ */
+export type ThreadLimit = 'HOOKMD_THREADS' | 'setThreads' | 'affinity' | 'cgroup' | 'cores';
+
+/** The thread-pool limit as the addon reports it. */
+export interface NativeThreadLimit {
+  limit: ThreadLimit;
+  /** What the limit said, e.g. "affinity mask of 1 CPUs". */
+  detail: string;
+  /** CPUs the process may keep busy: the smallest of the cores, the affinity mask and the cgroup quota. */
+  cpus: number;
+}
+
+/** A default thread budget as the addon decides it (`decideThreadBudget`, the policy's test seam). */
+export interface NativeThreadBudget extends NativeThreadLimit {
+  threads: number;
+}
 
 /** The backend-owned storage of one Batch (native class `NativeBatch`). */
 export interface NativeBatch {

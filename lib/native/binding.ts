@@ -1,9 +1,9 @@
 // The typed surface of the native addon. Only lib/native touches the .node file; every other layer sees
 // these interfaces.
-import type { CpuSimd, NativeBackendProbe, NativeBatch } from './batch-binding.js';
-import type { NativeEamConstructor, NativeLennardJonesConstructor, NativeMorseConstructor } from './models-binding.js';
+import type { CpuSimd, NativeBackendProbe, NativeBatch, NativeThreadBudget, NativeThreadLimit } from './batch-binding.js';
+import type { NativeEamConstructor, NativeEdgeListConstructor, NativeLennardJonesConstructor, NativeMorseConstructor } from './models-binding.js';
 
-export type { BackendName, CpuSimd, NativeBackendProbe, NativeBatch, NativeFieldArrays, NativeFieldName, ReduceOp, TransferStats } from './batch-binding.js';
+export type { BackendName, CpuSimd, NativeBackendProbe, NativeBatch, NativeFieldArrays, NativeFieldName, NativeThreadBudget, NativeThreadLimit, ReduceOp, ThreadLimit, TransferStats } from './batch-binding.js';
 
 /** The module object of hookmd.node / hookmd_cuda.node. */
 export interface NativeBinding {
@@ -11,10 +11,16 @@ export interface NativeBinding {
   LennardJones: NativeLennardJonesConstructor;
   Morse: NativeMorseConstructor;
   EAM: NativeEamConstructor;
+  EdgeList: NativeEdgeListConstructor;
   setErrorFactory(factory: (code: string, message: string) => Error): void;
   setThreads(n: number): number;
   getThreads(): number;
-  hardwareThreads(): number;
+  threadLimit(): NativeThreadLimit;
+  /**
+   * The default budget decided from `hookmdThreads` (undefined: unset) and the cgroup files under `root`, a
+   * directory standing for "/", with this process's cores and affinity mask. For tests of the policy.
+   */
+  decideThreadBudget(root: string, hookmdThreads?: string): NativeThreadBudget;
   backends(): NativeBackendProbe[];
   externalViews(): boolean;
   cpuSimd(): CpuSimd;

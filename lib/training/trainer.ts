@@ -15,6 +15,7 @@ import { resolveLossWeights, type ResolvedLossWeights } from './loss-weights.js'
 import { configHash, makeMetadata, type RunMetadata } from './metadata.js';
 import { optimizerFrom, schedulerFrom } from './factories.js';
 import type { Optimizer } from './optimizer.js';
+import { checkKeys } from './options.js';
 import { ParameterSpace, type PairModelSpec, type ParameterValues } from './parameters.js';
 import type { LrScheduler } from './scheduler.js';
 import { TRAINER_METHOD_ALIASES, TRAINER_METHOD_HINTS, TrainingStage } from './stage.js';
@@ -150,6 +151,7 @@ export class Trainer implements TrainerHandle {
    * const trainer = Trainer.fromConfig('fit-argon.yaml');
    */
   static fromConfig(source: TrainerConfigSource | string, options: { readonly logger?: HookLogger } = {}): Trainer {
+    checkKeys('Trainer.fromConfig', options, ['logger']);
     const { options: trainerOptions, hooks, baseDir } = trainerOptionsFromConfig(source);
     const trainer = new Trainer(options.logger === undefined ? trainerOptions : { ...trainerOptions, logger: options.logger });
     trainer.hooks.fromConfig(hooks, { baseDir });
@@ -250,14 +252,16 @@ export class Trainer implements TrainerHandle {
    * stage, for a hook) propagates.
    */
   async fit(options: FitOptions = {}): Promise<TrainingHistory> {
-    if (options === null || typeof options !== 'object') {
-      throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer.fit: options must be an object', { field: 'options', value: options });
+    checkKeys('Trainer.fit', options, ['resumeFrom', 'signal'], '', { resume: 'resumeFrom', ckpt_path: 'resumeFrom' });
+    const signal = options.signal;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+      throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer.fit: signal must be an AbortSignal', { field: 'signal', value: signal });
     }
     return this.#exclusive('Trainer.fit', async () => {
       let loaded: LoadedCheckpoint | null = null;
       if (options.resumeFrom !== undefined) loaded = this.#resume(options.resumeFrom);
       const resumedFrom = typeof loaded?.checkpoint.metadata?.runId === 'string' ? loaded.checkpoint.metadata.runId : null;
-      const { ctx, control, loop, metadata } = this.#prepare(resumedFrom);
+      const { ctx, control, loop, metadata } = this.#prepare(resumedFrom, signal);
       const afterFailure = (error: unknown): Promise<void> => loop.afterFailure(error);
       await new HookRunner(this.hooks, { context: () => ctx, logger: this.logger, afterFailure }).run(() => loop.run(loaded));
       return { epochs: this.history, stepCount: this.stepCount, parameters: this.parameters, stopped: control.stopped, metadata };
@@ -278,7 +282,7 @@ export class Trainer implements TrainerHandle {
   async trainingStep(batch: ArrayLike<number>): Promise<TrainingStepResult> {
     const systems = this.#checkBatch(batch);
     return this.#exclusive('Trainer.trainingStep', async () => {
-      const { ctx, loop } = this.#prepare(null);
+      const { ctx, loop } = this.#prepare(null, undefined);
       ctx.batchIndex = this.#state.batchIndex;
       const loss = await loop.step(systems);
       return { loss, losses: ctx.losses, gradNorm: ctx.gradNorm, parameters: this.parameters, stepCount: this.stepCount };
@@ -312,7 +316,7 @@ export class Trainer implements TrainerHandle {
   }
 
   // The metadata, context and loop of one run (a fit() or a trainingStep()).
-  #prepare(resumedFrom: string | null): { ctx: MutableContext<TrainingHookContext>; control: RunControl; loop: FitLoop; metadata: RunMetadata } {
+  #prepare(resumedFrom: string | null, signal: AbortSignal | undefined): { ctx: MutableContext<TrainingHookContext>; control: RunControl; loop: FitLoop; metadata: RunMetadata } {
     const metadata = makeMetadata(this.config, this.hooks.list(), resumedFrom);
     this.#metadata = metadata;
     const control = new RunControl();
@@ -322,7 +326,7 @@ export class Trainer implements TrainerHandle {
     });
     const loop = new FitLoop({
       registry: this.hooks, ctx, control, state: this.#state, space: this.#space, train: this.#train, validation: this.#validation,
-      optimizer: this.optimizer, scheduler: this.lrScheduler, scalars: this.#scalars, scratch, snapshot: () => this.checkpoint(),
+      optimizer: this.optimizer, scheduler: this.lrScheduler, scalars: this.#scalars, scratch, snapshot: () => this.checkpoint(), signal,
     });
     return { ctx, control, loop, metadata };
   }

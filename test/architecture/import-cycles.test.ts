@@ -1,7 +1,7 @@
 // The library's modules import each other in one direction only (issue 28, item 9; docs/ARCHITECTURE.md):
 // no file imports, even for types only, a file that imports it back. Shared types live in leaf modules
 // (hooks/record.ts, hooks/thenable.ts, hooks/method-name.ts, dynamics/hook-context.ts, training/context.ts's
-// TrainerHandle, native/batch-binding.ts), so each folder reads top-down.
+// TrainerHandle, native/batch-binding.ts, hooks/triggers/trigger-types.ts), so each folder reads top-down.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 

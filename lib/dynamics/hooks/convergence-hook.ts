@@ -8,6 +8,7 @@ import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js'
 import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import type { NativeConvergenceArgs } from '../native-stepper.js';
+import { isStatus } from '../parameters.js';
 import { DynamicsStage } from '../stage.js';
 import { checkReduceDims, criterionInput, criterionValues, DERIVED_KEYS, PER_ATOM_KEYS, PER_SYSTEM_KEYS, type ReduceOp } from './criterion-values.js';
 
@@ -92,6 +93,9 @@ export interface ConvergenceHookOptions {
 const DEFAULT_FMAX = 0.05;
 
 const REDUCE_OPS: readonly ReduceOp[] = ['min', 'max', 'norm', 'mean', 'sum', 'systemNorm'];
+const HOOK_KEYS: readonly string[] = ['criteria', 'frequency', 'sourceStatus', 'targetStatus', 'name'];
+// fromFmax and the like build the criteria themselves.
+const SHORTCUT_KEYS: readonly string[] = HOOK_KEYS.filter((key) => key !== 'criteria');
 
 // Values that are norms, changes or temperatures are never negative: a negative threshold could never be
 // met, and the run would go on to its step limit.
@@ -129,7 +133,7 @@ export class ConvergenceHook {
     if (options === null || typeof options !== 'object') {
       throw new HookmdTypeError('INVALID_CRITERIA', `${owner}: options must be an object`, { field: 'options', value: options });
     }
-    checkKeys(owner, options, ['criteria', 'frequency', 'sourceStatus', 'targetStatus', 'name']);
+    checkKeys(owner, options, HOOK_KEYS);
     const criteria = options.criteria ?? [{ key: 'forces', threshold: DEFAULT_FMAX, reduceOp: 'norm' }];
     if (!Array.isArray(criteria) || criteria.length === 0) {
       throw new HookmdTypeError('INVALID_CRITERIA', `${owner}: criteria must be a non-empty array`, { field: 'criteria' });
@@ -180,12 +184,12 @@ export class ConvergenceHook {
     }
     this.frequency = frequency;
     this.criteria = criteria.map((c) => ({ ...c }));
-    if (options.sourceStatus !== undefined && !Number.isInteger(options.sourceStatus)) {
-      throw new HookmdRangeError('INVALID_STATUS', `${owner}: sourceStatus must be an integer, got ${options.sourceStatus}`, { field: 'sourceStatus', value: options.sourceStatus });
+    if (options.sourceStatus !== undefined && !isStatus(options.sourceStatus)) {
+      throw new HookmdRangeError('INVALID_STATUS', `${owner}: sourceStatus must be an integer in the int32 range, got ${options.sourceStatus}`, { field: 'sourceStatus', value: options.sourceStatus });
     }
     this.sourceStatus = options.sourceStatus;
-    if (options.targetStatus !== undefined && options.targetStatus !== null && !Number.isInteger(options.targetStatus)) {
-      throw new HookmdRangeError('INVALID_STATUS', `${owner}: targetStatus must be an integer or null, got ${options.targetStatus}`, { field: 'targetStatus', value: options.targetStatus });
+    if (options.targetStatus !== undefined && options.targetStatus !== null && !isStatus(options.targetStatus)) {
+      throw new HookmdRangeError('INVALID_STATUS', `${owner}: targetStatus must be an integer in the int32 range, or null, got ${options.targetStatus}`, { field: 'targetStatus', value: options.targetStatus });
     }
     this.targetStatus = options.targetStatus;
     this.name = options.name ?? 'ConvergenceHook';
@@ -193,11 +197,13 @@ export class ConvergenceHook {
 
   /** Converged when the largest per-atom force norm is ≤ `threshold` (`{ key: 'forces', reduceOp: 'norm' }`). */
   static fromForces(threshold: number, options: Omit<ConvergenceHookOptions, 'criteria'> = {}): ConvergenceHook {
+    checkKeys('ConvergenceHook.fromForces', options, SHORTCUT_KEYS);
     return new ConvergenceHook({ ...options, criteria: [{ key: 'forces', threshold, reduceOp: 'norm' }] });
   }
 
   /** The same test as `fromForces`, through the derived key `fmax` (default threshold 0.05, as nvalchemi's). */
   static fromFmax(threshold: number = DEFAULT_FMAX, options: Omit<ConvergenceHookOptions, 'criteria'> = {}): ConvergenceHook {
+    checkKeys('ConvergenceHook.fromFmax', options, SHORTCUT_KEYS);
     return new ConvergenceHook({ ...options, criteria: [{ key: 'fmax', threshold }] });
   }
 
@@ -206,6 +212,7 @@ export class ConvergenceHook {
    * `stress` of the target −P·I (`pressure` P, default 0): the test of a variable-cell relaxation.
    */
   static fromFmaxAndStress(fmax: number, stress: number, options: Omit<ConvergenceHookOptions, 'criteria'> & { pressure?: number } = {}): ConvergenceHook {
+    checkKeys('ConvergenceHook.fromFmaxAndStress', options, [...SHORTCUT_KEYS, 'pressure']);
     const { pressure, ...rest } = options;
     return new ConvergenceHook({ ...rest, criteria: [{ key: 'fmax', threshold: fmax }, { key: 'stress', threshold: stress, pressure: pressure ?? 0 }] });
   }
@@ -254,7 +261,9 @@ export class ConvergenceHook {
     const batch = ctx.batch;
     const meets = new Uint8Array(batch.numSystems).fill(1);
     for (const c of this.criteria) {
-      const verdict = this.#verdict(batch, c);
+      // An engine's scalars know its frozen atoms, so the temperature is the one its logs report.
+      const scalars = (ctx as { scalars?: { temperature: Float64Array } }).scalars;
+      const verdict = this.#verdict(batch, c, scalars?.temperature);
       for (let s = 0; s < meets.length; s++) if (!verdict[s]) meets[s] = 0;
     }
     const mask = new Uint8Array(batch.numSystems);
@@ -291,7 +300,7 @@ export class ConvergenceHook {
   }
 
   /** One verdict per system for criterion `c`: customOp's on the raw values, else value ≤ threshold. */
-  #verdict(batch: Batch, c: ConvergenceCriterion): ArrayLike<boolean | number> {
+  #verdict(batch: Batch, c: ConvergenceCriterion, temperature: Float64Array | undefined): ArrayLike<boolean | number> {
     const known = [...PER_ATOM_KEYS, ...PER_SYSTEM_KEYS, ...DERIVED_KEYS, 'velocities'];
     if (!known.includes(c.key) && !batch.extraFields.includes(c.key)) {
       throw new HookmdError('INVALID_CRITERION', `${this.name}: criterion key ${JSON.stringify(c.key)} is not an array of the batch (${known.join(', ')}, or a registered field: ${batch.extraFields.join(', ') || 'none'})`, {
@@ -310,7 +319,11 @@ export class ConvergenceHook {
       }
       return verdict;
     }
-    const values = isStressDeviation(c) ? stressDeviation(batch.read('stress'), c.pressure ?? 0) : criterionValues(batch, nativeBatchOf(batch), c, this.#previous);
+    const values = isStressDeviation(c)
+      ? stressDeviation(batch.read('stress'), c.pressure ?? 0)
+      : c.key === 'temperature' && temperature !== undefined
+        ? temperature
+        : criterionValues(batch, nativeBatchOf(batch), c, this.#previous);
     return Uint8Array.from(values, (v) => (v <= c.threshold ? 1 : 0));
   }
 }

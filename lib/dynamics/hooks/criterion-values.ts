@@ -6,6 +6,7 @@
 import type { Batch } from '../../data/index.js';
 import { HookmdError } from '../../errors.js';
 import type { NativeBatch } from '../../native/index.js';
+import { degreesOfFreedom } from '../degrees-of-freedom.js';
 
 /** Reductions within each entry, plus the whole-system norm. */
 export type ReduceOp = 'min' | 'max' | 'norm' | 'mean' | 'sum' | 'systemNorm';
@@ -13,7 +14,7 @@ export type ReduceOp = 'min' | 'max' | 'norm' | 'mean' | 'sum' | 'systemNorm';
 /** The batch arrays a criterion key may name, besides registered extra fields. */
 export const PER_ATOM_KEYS: readonly string[] = ['positions', 'velocities', 'forces', 'masses', 'atomicNumbers'];
 export const PER_SYSTEM_KEYS: readonly string[] = ['energy', 'stress', 'cell', 'status', 'systemId', 'numAtoms'];
-/** Keys derived from the batch: fmax (largest per-atom force norm), energyChange, kineticEnergy, temperature. */
+/** Keys derived from the batch: fmax (largest per-atom force norm), energyChange, kineticEnergy, temperature (docs/dynamics.md, "Temperature"). */
 export const DERIVED_KEYS: readonly string[] = ['fmax', 'energyChange', 'kineticEnergy', 'temperature'];
 const WIDTH: Record<string, number> = { positions: 3, velocities: 3, forces: 3, masses: 1, atomicNumbers: 1, energy: 1, stress: 9, cell: 9, status: 1, systemId: 1, numAtoms: 1 };
 // Per-system rows that nvalchemi shapes as 3×3 matrices ([B, 3, 3]).
@@ -145,7 +146,10 @@ function derived(batch: Batch, native: NativeBatch, key: string, previous: { ene
       return native.kineticEnergy();
     default: {
       const n = batch.read('numAtoms');
-      return Float64Array.from(native.kineticEnergy(), (k, s) => (n[s] > 0 ? (2 * k) / (3 * n[s] * batch.units.kB) : 0));
+      return Float64Array.from(native.kineticEnergy(), (k, s) => {
+        const dof = degreesOfFreedom(n[s], 0);
+        return dof > 0 ? (2 * k) / (dof * batch.units.kB) : 0;
+      });
     }
   }
 }

@@ -8,7 +8,9 @@ import { openSink, type Sink } from '../../io/index.js';
 import { sinkWriteFailed } from '../../io/sink.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
-import { dynamicsStageOption } from './logging-hook.js';
+import { dynamicsStageOption, multiplesOf } from './logging-hook.js';
+import { stepsTaken } from '../state-observers.js';
+import type { Trigger } from '../../hooks/index.js';
 import { checkKeys } from '../../option-keys.js';
 
 /** Options shared by the snapshot hooks. */
@@ -35,9 +37,9 @@ const SINK_KEYS: readonly string[] = ['sink', 'path', 'capacity', 'units', 'owns
 
 /** Options of `new SnapshotHook`. */
 export interface SnapshotHookOptions extends SnapshotSinkOptions {
-  /** Snapshot every `frequency` steps (default 1). */
+  /** Snapshot the state after every multiple of `frequency` steps (default 1). */
   frequency?: number;
-  /** The stage to snapshot at, as a value or a name (default AFTER_STEP). */
+  /** The stage to snapshot at, as a value or a name (default AFTER_STEP: the frame of step n is the state after n steps). */
   stage?: DynamicsStage | keyof typeof DynamicsStage;
 }
 
@@ -97,16 +99,19 @@ class SinkBinding {
   }
 }
 
-/** The systems at `indices` of the context's batch (all by default), with `info.step` set. */
-function snapshot(ctx: Context, extra: Record<string, unknown>, indices?: number[]): System[] {
+/** The systems at `indices` of the context's batch (all by default), with `info.step` = `step`. */
+function snapshot(ctx: Context, step: number, extra: Record<string, unknown>, indices?: number[]): System[] {
   const batch = indices === undefined ? ctx.batch : ctx.batch.select(indices);
   const ids = batch.read('systemId');
-  return batch.toSystems().map((system, s) => ({ ...system, info: { ...system.info, systemId: ids[s], step: ctx.stepCount, ...extra } }));
+  return batch.toSystems().map((system, s) => ({ ...system, info: { ...system.info, systemId: ids[s], step, ...extra } }));
 }
 
 /**
  * Writes every system of the batch (`batch.toSystems()`, results included, with `info.systemId`
- * and `info.step`) to a sink every `frequency` steps. When the run ends the hook closes its sink, so the
+ * and `info.step`, the steps taken) to a sink, as LAMMPS's dumps and ASE's trajectories do: the state a run
+ * starts from (frame 0 of a first run: the input), the state after every multiple of `frequency` steps,
+ * and the state the run ends in (its last step, always); in runStream also as each system enters and
+ * leaves the batch. A state is written once, however many of these fall on it. When the run ends the hook closes its sink, so the
  * file or store is complete when `run()` returns; with `ownsSink: false` it flushes the sink instead and
  * leaves it open for later runs. Async sinks (file sinks) need `run()`, not `runSync()`.
  *
@@ -117,14 +122,19 @@ function snapshot(ctx: Context, extra: Record<string, unknown>, indices?: number
 export class SnapshotHook {
   readonly stage: DynamicsStage;
   readonly frequency: number;
+  /** Fires when the state at its stage is that after a multiple of `frequency` steps. */
+  readonly trigger: Trigger | undefined;
   readonly name: string;
   readonly #binding: SinkBinding;
+  /** The step of each system's last frame (by systemId), so a state is written once. */
+  readonly #written = new Map<number, number>();
 
   constructor(options: SnapshotHookOptions) {
     this.#binding = new SinkBinding('SnapshotHook', options);
     checkKeys('SnapshotHook', options, [...SINK_KEYS, 'frequency', 'stage']);
     this.stage = dynamicsStageOption('SnapshotHook', options.stage, DynamicsStage.AFTER_STEP);
     this.frequency = checkFrequency('SnapshotHook', options.frequency ?? 1);
+    this.trigger = multiplesOf(this.stage, this.frequency);
     this.name = options.name ?? 'SnapshotHook';
   }
 
@@ -139,7 +149,24 @@ export class SnapshotHook {
   }
 
   call(ctx: Context): void | Promise<void> {
-    return this.#binding.write(snapshot(ctx, {}), ctx.batch);
+    return this.#write(ctx, stepsTaken(ctx.stage, ctx.stepCount), null);
+  }
+
+  /** The state a run starts or ends in (frames of `ctx.stepCount` steps), for the systems in `systems` (null: all). */
+  observeState(ctx: Context, systems: Uint8Array | null): void | Promise<void> {
+    return this.#write(ctx, ctx.stepCount, systems);
+  }
+
+  #write(ctx: Context, step: number, systems: Uint8Array | null): void | Promise<void> {
+    const ids = ctx.batch.read('systemId');
+    const indices: number[] = [];
+    ids.forEach((id, s) => {
+      if ((systems !== null && systems[s] === 0) || this.#written.get(id) === step) return;
+      this.#written.set(id, step);
+      indices.push(s);
+    });
+    if (indices.length === 0) return undefined;
+    return this.#binding.write(snapshot(ctx, step, {}, indices.length === ids.length ? undefined : indices), ctx.batch);
   }
 
   /** Closes the sink, or flushes it with `ownsSink: false` (run automatically when a run ends). */
@@ -183,7 +210,8 @@ export class ConvergedSnapshotHook {
       if (flag) indices.push(s);
     });
     if (indices.length === 0) return undefined;
-    return this.#binding.write(snapshot(ctx, { converged: true }, indices), ctx.batch);
+    // The system converged in step k: the state written is the one after k + 1 steps.
+    return this.#binding.write(snapshot(ctx, ctx.stepCount + 1, { converged: true }, indices), ctx.batch);
   }
 
   /** Closes the sink, or flushes it with `ownsSink: false` (run automatically when a run ends). */

@@ -57,11 +57,16 @@ void InitialVelocities::draw(const StepContext& context) {
     for (std::int32_t i = begin; i < end; ++i) {
       maxwellBoltzmannVelocity(seed_[s], static_cast<std::uint32_t>(systemId[s]), static_cast<std::uint32_t>(i - begin),
                                kB * temperature_[s], forceToAccel, m[i], v + 3 * i);
+      if (context.frozenAtoms != nullptr && context.frozenAtoms[i]) {
+        for (int c = 0; c < 3; ++c) v[3 * i + c] = 0.0;
+      }
       for (int c = 0; c < 3; ++c) momentum[c] += m[i] * v[3 * i + c];
       mass += m[i];
     }
-    // The system's centre of mass stays at rest, as ASE's Stationary() and LAMMPS's `mom yes` leave it.
-    if (mass > 0.0) {
+    // The system's centre of mass stays at rest, as ASE's Stationary() and LAMMPS's `mom yes` leave it, where
+    // the dynamics conserve it: with frozen atoms every mobile coordinate is thermal (math/DegreesOfFreedom.h).
+    const bool conserved = context.frozenCount == nullptr || context.frozenCount[s] == 0;
+    if (conserved && mass > 0.0) {
       for (std::int32_t i = begin; i < end; ++i) {
         for (int c = 0; c < 3; ++c) v[3 * i + c] -= momentum[c] / mass;
       }

@@ -1,7 +1,8 @@
 // Initial velocities for an MD integrator, as LAMMPS's `velocity create` before a run: the first time the
 // wrapped integrator updates a system (its first step in a run, or its first step in a FusedStage sub-stage
 // after it arrived from the previous one), the system's velocities are drawn from Maxwell–Boltzmann at the
-// temperature (math/MaxwellBoltzmann.h) and its total momentum is removed. Later steps are the wrapped
+// temperature (math/MaxwellBoltzmann.h) and its total momentum is removed (frozen atoms get none, and a
+// system with frozen atoms keeps its momentum, math/DegreesOfFreedom.h). Later steps are the wrapped
 // integrator's own.
 //
 // Parameters (one value per system): velocityTemperature (temperature units), velocitySeed (an integer,

@@ -39,6 +39,7 @@ void Langevin::preUpdate(const StepContext& context) {
   const std::int32_t* systemId = host.i32(Field::SystemId);
   const double forceToAccel = host.units.forceToAccel;
   const double kB = host.units.kB;
+  noiseMomentum_.resize(3 * static_cast<std::size_t>(host.numAtoms()));
   forEachActiveAtom(host, context.active, [&](std::int64_t i, std::int32_t s) {
     const System& system = systems_[s];
     double* xi = x + 3 * i;
@@ -48,8 +49,29 @@ void Langevin::preUpdate(const StepContext& context) {
     double noise[3];
     atomGaussian3(system.seed, static_cast<std::uint32_t>(systemId[s]), context.step,
                   static_cast<std::uint32_t>(i - ptr[s]), noise);
-    ornsteinUhlenbeck(vi, system.c1, system.c2 * thermalSpeed(kB * system.temperature, forceToAccel, m[i]), noise);
-    drift(xi, vi, 0.5 * system.dt);
+    const double kick = system.c2 * thermalSpeed(kB * system.temperature, forceToAccel, m[i]);
+    ornsteinUhlenbeck(vi, system.c1, kick, noise);
+    for (int c = 0; c < 3; ++c) noiseMomentum_[3 * i + c] = m[i] * kick * noise[c];
+  });
+  // Where no atom is frozen the noise gives the system no momentum (LAMMPS's fix langevin `zero yes`): the
+  // dynamics then conserve it, as the temperature's 3N − 3 degrees of freedom assume (math/DegreesOfFreedom.h).
+  // Each system's sum runs in atom order, whatever the thread count.
+  drift_.assign(3 * static_cast<std::size_t>(host.numSystems()), 0.0);
+  forEachActiveSystem(host, context.active, [&](std::int64_t s, std::int32_t begin, std::int32_t end) {
+    if (context.frozenCount != nullptr && context.frozenCount[s] > 0) return;
+    double momentum[3] = {0.0, 0.0, 0.0};
+    double mass = 0.0;
+    for (std::int32_t i = begin; i < end; ++i) {
+      mass += m[i];
+      for (int c = 0; c < 3; ++c) momentum[c] += noiseMomentum_[3 * i + c];
+    }
+    if (mass > 0.0) {
+      for (int c = 0; c < 3; ++c) drift_[3 * s + c] = momentum[c] / mass;
+    }
+  });
+  forEachActiveAtom(host, context.active, [&](std::int64_t i, std::int32_t s) {
+    for (int c = 0; c < 3; ++c) v[3 * i + c] -= drift_[3 * s + c];
+    drift(x + 3 * i, v + 3 * i, 0.5 * systems_[s].dt);
   });
 }
 

@@ -86,7 +86,7 @@ export class HookRunner<C = unknown> {
 
   constructor(sources: HookSource | readonly HookSource[], options: HookRunnerOptions<C> = {}) {
     this.sources = Array.isArray(sources) ? [...(sources as readonly HookSource[])] : [sources as HookSource];
-    this.options = checkKeys('HookRunner', options, ['context', 'logger']) as HookRunnerOptions<C>;
+    this.options = checkKeys('HookRunner', options, ['context', 'logger', 'afterFailure']) as HookRunnerOptions<C>;
   }
 
   /** Runs `body` between the hooks' open and close; resolves to its result. */
@@ -177,6 +177,7 @@ export class HookSession {
   #opened: Named[] | null = null;
 
   constructor(sources: HookSource | readonly HookSource[], options: { readonly logger?: HookLogger } = {}) {
+    checkKeys('HookSession', options, ['logger']);
     this.#sources = Array.isArray(sources) ? [...(sources as readonly HookSource[])] : [sources as HookSource];
     this.#logger = options.logger ?? console;
   }

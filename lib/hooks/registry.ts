@@ -38,7 +38,7 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
   private readonly byValue: ReadonlyMap<StageValue, StageSlot>;
 
   constructor(stages: E, options: HookRegistryOptions = {}) {
-    checkOptionKeys('HookRegistry', options, ['workflow', 'logger', 'methodAliases']);
+    checkOptionKeys('HookRegistry', options, ['workflow', 'logger', 'methodAliases', 'methodHints']);
     this.stages = stages;
     this.core = new RegistryCore(stages, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases, options.methodHints);
     this.dense = this.core.table.dense;
@@ -70,6 +70,7 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
    */
   register<H extends object>(hook: MethodHook<H>): HookHandle<H>;
   register(hook: unknown, options?: RegisterOptions<StageOf<E>>): HookHandle<unknown> {
+    if (options !== undefined) checkOptionKeys('register', options, ['stage']);
     const rec = makeRecord(hook, this.core.seq++, this.core.table, 'register', undefined, registerStage(options));
     return this.commit([rec], 'register')[0];
   }

@@ -84,6 +84,8 @@ export class FitLoop {
   readonly #gradient: Float64Array;
   readonly #numBatches: number;
   #lastYield = performance.now();
+  // AFTER_TRAIN fired in this run (an aborted fit fires it before the abort is raised).
+  #trainEnded = false;
 
   constructor(parts: FitParts) {
     this.#p = parts;
@@ -155,8 +157,6 @@ export class FitLoop {
     }
     await this.#savePoint();
   }
-
-  #trainEnded = false;
 
   /**
    * After a failed run, once every hook's onException ran: AFTER_TRAIN with `ctx.error` set (as

@@ -2,6 +2,7 @@
 // gives one value s per system and its gradient ∂s/∂x; a bias potential gives U(s) and dU/ds per system.
 import type { Batch } from '../../data/index.js';
 import { HookmdRangeError, HookmdTypeError } from '../../errors.js';
+import { checkKeys } from '../../option-keys.js';
 import type { PerSystem } from '../parameters.js';
 
 /** A collective variable's values (one per system) and gradients (∂s/∂x, N×3, zero where s does not depend). */
@@ -160,6 +161,7 @@ function perSystem(owner: string, field: string, value: PerSystem): (system: num
 export function harmonic(options: { k: PerSystem; center: PerSystem }): BiasPotential {
   const owner = 'harmonic';
   if (options === null || typeof options !== 'object') throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: options must be { k, center }`, { field: 'options' });
+  checkKeys(owner, options, ['k', 'center']);
   const k = perSystem(owner, 'k', options.k);
   const center = perSystem(owner, 'center', options.center);
   return {

@@ -8,6 +8,7 @@ export {
   HookHandle,
   HookRegistry,
   HookRunner,
+  HookSession,
   RunControl,
   after,
   and,
@@ -19,6 +20,7 @@ export {
   hookTypes,
   isMethodHook,
   isModuleType,
+  isStageOf,
   isTrigger,
   markNoopMethods,
   not,
@@ -51,11 +53,13 @@ export type {
   HookSpec,
   HookTier,
   LoadStateOptions,
+  MethodHint,
   MethodHook,
   MethodHookOptions,
   MutableContext,
   ProfileEntry,
   RegisterHookTypeOptions,
+  RegisterOptions,
   StageOf,
   StageSet,
   StageValue,
@@ -119,8 +123,10 @@ export type {
 } from './models/index.js';
 
 export {
+  BiasHook,
   CONVERGENCE_KEYS,
   ConvergenceHook,
+  DYNAMICS_CHECKPOINT_FORMAT,
   DYNAMICS_STAGES,
   Dynamics,
   DynamicsStage,
@@ -138,19 +144,34 @@ export {
   StageTimingHook,
   VelocityVerlet,
   WrapPeriodicHook,
+  coordinate,
+  distance,
+  dynamicsCheckpoint,
   fuse,
+  harmonic,
   initializeVelocities,
+  loadDynamicsCheckpoint,
+  saveDynamicsCheckpoint,
   temperatures,
 } from './dynamics/index.js';
 export type {
+  BiasFunction,
+  BiasHookOptions,
+  BiasPotential,
+  CollectiveValues,
+  CollectiveVariable,
   ConvergenceCriterion,
   ConvergenceHookOptions,
+  CustomOpInfo,
+  DynamicsCheckpoint,
   DynamicsHook,
   DynamicsHookContext,
+  DynamicsHookFunction,
   DynamicsOptions,
   DriftMetric,
   EnergyDriftOptions,
   EngineModel,
+  EngineState,
   FireOptions,
   FusedStageOptions,
   GradientDescentOptions,
@@ -168,6 +189,7 @@ export type {
   StreamSink,
   SubStageContext,
   SystemSource,
+  UpdateContext,
   VelocityOptions,
   VelocityVerletOptions,
 } from './dynamics/index.js';
@@ -188,7 +210,7 @@ export {
   streamExtxyz,
   writeExtxyz,
 } from './io/index.js';
-export type { ExtxyzLimits, ExtxyzSinkOptions, ReadExtxyzOptions, Sink, SinkOptions, WriteExtxyzOptions, ZarrSinkOptions } from './io/index.js';
+export type { ExtxyzLimits, ExtxyzSinkOptions, HostMemorySinkOptions, ReadExtxyzOptions, Sink, SinkOptions, WriteExtxyzOptions, ZarrSinkOptions } from './io/index.js';
 export { formatLammpsData, formatPoscar, readStructures, writeLammpsData, writePoscar } from './io/index.js';
 export type { LammpsSpecies, ReadStructuresOptions, StructureFormat, WriteLammpsDataOptions } from './io/index.js';
 export { LOG_COLUMNS, LoggingHook } from './dynamics/hooks/logging-hook.js';
@@ -214,6 +236,7 @@ export {
   SGD,
   StepLR,
   TRAINER_METHOD_ALIASES,
+  TRAINER_METHOD_HINTS,
   TRAINING_LOG_COLUMNS,
   TRAINING_STAGES,
   Trainer,
@@ -277,6 +300,7 @@ export type {
   StepLROptions,
   TrainerConfig,
   TrainerConfigSource,
+  TrainerHandle,
   TrainerOptions,
   TrainingCheckpoint,
   TrainingHistory,

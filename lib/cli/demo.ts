@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 
 import { Batch, bulk, rattle, repeat, type System } from '../data/index.js';
-import { ConvergenceHook, FIRE, FusedStage, initializeVelocities, Langevin, temperatures } from '../dynamics/index.js';
+import { ConvergenceHook, DynamicsStage, FIRE, FusedStage, initializeVelocities, Langevin, temperatures } from '../dynamics/index.js';
 import { HostMemorySink } from '../io/index.js';
 import { LennardJones } from '../models/index.js';
 import { backendInfo } from '../native/index.js';
@@ -98,7 +98,7 @@ async function thermalizeCrystal(): Promise<DemoRow> {
   const start = performance.now();
   const steps = 2000;
   const samples: number[] = [];
-  md.register({ stage: 7, frequency: 10, call: (ctx) => { if (ctx.stepCount >= steps / 2) samples.push(temperatures(batch)[0]); } });
+  md.register({ stage: DynamicsStage.AFTER_STEP, frequency: 10, call: (ctx) => { if (ctx.stepCount >= steps / 2) samples.push(temperatures(batch)[0]); } });
   await md.run(batch, { steps });
   const seconds = (performance.now() - start) / 1000;
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length;

@@ -360,6 +360,27 @@ export class Batch {
     return assembleSystems(packed, packed.info, chemicalSymbol, this.#extraRows());
   }
 
+  /**
+   * @internal Gives the systems the ids `ids` (those a checkpoint saved), in order; systems added later take
+   * ids after the largest. Ids are integers in [0, 2³¹) and unique.
+   */
+  restoreSystemIds(ids: ArrayLike<number>): void {
+    const owner = 'Batch.restoreSystemIds';
+    if (ids.length !== this.numSystems) {
+      throw new HookmdError('LENGTH_MISMATCH', `${owner}: ${ids.length} ids for ${this.numSystems} systems`, { field: 'systemId', value: ids.length });
+    }
+    const seen = new Set<number>();
+    for (let s = 0; s < ids.length; s++) {
+      const id = ids[s];
+      if (!Number.isInteger(id) || id < 0 || id > 0x7fffffff || seen.has(id)) {
+        throw new HookmdError('INVALID_SYSTEM_ID', `${owner}: ids must be unique integers in [0, 2^31), got ${id} at ${s}`, { field: `systemId[${s}]`, value: id });
+      }
+      seen.add(id);
+    }
+    this.#access('systemId', true).set(ids);
+    for (const id of seen) this.#nextSystemId = Math.max(this.#nextSystemId, id + 1);
+  }
+
   /** A new batch holding the systems at `indices` (in that order), with their fields and systemIds. */
   select(indices: ArrayLike<number>): Batch {
     const order = this.#checkIndices(indices, 'Batch.select');

@@ -3,18 +3,21 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
 import { Batch, nativeBatchOf, type System } from '../data/index.js';
-import { HookmdAbortError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { HookmdAbortError, HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
-import { createContext, HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
-import type { AnyHook, AnyMethodHook, DynamicsContext, Hook, HookHandle, HookInfo, MethodHook, MutableContext } from '../hooks/index.js';
+import { settleAsync, settleSync, type Pending } from '../hooks/lifecycle.js';
+import { createContext, HookRegistry, HookRunner, HookSession, RunControl } from '../hooks/index.js';
+import type { AnyHook, AnyMethodHook, HookHandle, HookInfo, MethodHook, MutableContext, RegisterOptions } from '../hooks/index.js';
 import { loadBinding } from '../native/index.js';
 import { abortable } from './abortable.js';
 import { acquireBatch } from './batch-lock.js';
 import { pendingCompute, type EngineModel } from './engine-model.js';
+import { checkEngineState, decodeDoubles, encodeDoubles, ENGINE_STATE_FORMAT, type EngineState } from './engine-state.js';
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
 import { frozenPerSystem } from './degrees-of-freedom.js';
+import type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
 import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
@@ -26,20 +29,22 @@ import { StreamSource, type SystemSource } from './stream-source.js';
 import { SystemScalars } from './scalars.js';
 import { observeStates } from './state-observers.js';
 import { DynamicsStage } from './stage.js';
-import { StepWalker, type StepCounter } from './step-walker.js';
+import { StepWalker, type StepCounter, type UpdateContext } from './step-walker.js';
 
-/**
- * The context dynamics hooks receive: batch, model, convergedMask, lazily computed per-system scalars, and
- * in a FusedStage the index of the sub-stage whose hook is running (null for fused hooks and plain engines).
- */
-export type DynamicsHookContext = DynamicsContext<Batch, EngineModel, DynamicsStage> & {
-  readonly scalars: SystemScalars;
-  readonly subStage: number | null;
-  /** At ON_CONVERGE: for each newly converged system, the status it converged from (-1 elsewhere); null at other stages. */
-  readonly convergedFrom: Int32Array | null;
-};
-/** A hook for a dynamics engine. */
-export type DynamicsHook = Hook<DynamicsStage, DynamicsHookContext>;
+export type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
+
+// What one run's step loop works on (Dynamics.#stepLoop).
+interface LoopParts {
+  readonly batch: Batch;
+  readonly steps: number;
+  readonly options: RunOptions;
+  readonly owner: string;
+  readonly sync: boolean;
+  readonly counter: StepCounter;
+  readonly walker: StepWalker;
+  readonly control: RunControl;
+  readonly ctx: MutableContext<DynamicsHookContext>;
+}
 
 /** Options shared by every engine. */
 export interface DynamicsOptions {
@@ -47,7 +52,11 @@ export interface DynamicsOptions {
   model: EngineModel;
   /** Hooks to register, in order (native built-ins run inside the native loop); method-style hooks too. */
   hooks?: ReadonlyArray<AnyHook | AnyMethodHook>;
-  /** One or more convergence checks (hooks, or their options as plain objects); a run ends early once every system has converged. */
+  /**
+   * The engine's convergence criteria (hooks, or their options as plain objects): a system that meets one
+   * is finished (status 0 → exitStatus, unless the hook names other statuses), and a run ends early once
+   * every system has finished. A ConvergenceHook in `hooks` without statuses only detects.
+   */
   convergence?: ConvergenceHook | ConvergenceHookOptions | ReadonlyArray<ConvergenceHook | ConvergenceHookOptions>;
   /** Systems whose status is ≥ exitStatus are finished and no longer updated (default 1). */
   exitStatus?: number;
@@ -109,6 +118,13 @@ export abstract class Dynamics {
   readonly #convergence: ConvergenceHook[] = [];
   readonly #jsConvergence: ConvergenceHook[] = [];
   #bound: Binding | undefined;
+  // The batch whose forces this engine's last run left current. A run that continues it (no other engine
+  // since, atoms and cell untouched) starts from those forces: no compute, no compute hooks again.
+  #current: Batch | undefined;
+  // The hooks step() opened, held open until the engine is disposed.
+  #session: HookSession | undefined;
+  // The native state loadStateDict() took, for the stepper of the next batch this engine binds.
+  #pendingState: { readonly native: Float64Array; readonly numSystems: number | null } | undefined;
   // The step counter of the run started last. Each run counts on from it in a counter of its own, so
   // that concurrent runs on different batches do not advance each other's steps.
   #latest: StepCounter = { value: 0 };
@@ -131,6 +147,14 @@ export abstract class Dynamics {
         value: this.exitStatus,
       });
     }
+    if (this.integratorSpec === Dynamics.prototype.integratorSpec && typeof this.preUpdate !== 'function' && typeof this.postUpdate !== 'function') {
+      throw new HookmdTypeError(
+        'NO_INTEGRATOR',
+        `${owner}: a subclass of Dynamics defines its update: preUpdate(batch, update) and/or postUpdate(batch, update), ` +
+          'which move the systems flagged in update.active (docs/dynamics.md, "Writing an integrator in TypeScript"); or extend a built-in engine such as VelocityVerlet',
+        { field: 'preUpdate' },
+      );
+    }
     this.#tiers = new HookTiers(this);
     this.hooks = this.#tiers.own.hooks;
     const given: readonly unknown[] = options.convergence === undefined ? [] : Array.isArray(options.convergence) ? options.convergence : [options.convergence];
@@ -139,7 +163,9 @@ export abstract class Dynamics {
       if (hook === undefined) {
         throw new HookmdTypeError('INVALID_CONVERGENCE', `${owner}: convergence[${i}] must be a ConvergenceHook or its options ({ criteria, ... })`, { field: `convergence[${i}]`, value: entry });
       }
-      return hook;
+      // The engine's own criterion finishes the systems it passes (nvalchemi's `convergence_hook`); the same
+      // hook given neither status in `hooks` only detects.
+      return hook.asEngineCriterion();
     });
     const hooks: unknown = options.hooks ?? [];
     if (!Array.isArray(hooks)) {
@@ -149,8 +175,25 @@ export abstract class Dynamics {
     for (const hook of [...convergence, ...(hooks as AnyHook[])]) this.#registerAny(hook);
   }
 
-  /** @internal The native integrator's name and its per-system parameters. */
-  abstract integratorSpec(): IntegratorSpec;
+  /**
+   * @internal The native integrator's name and its per-system parameters. The built-in engines override it;
+   * a TypeScript integrator (a subclass with preUpdate/postUpdate) runs with the native 'External' one,
+   * which leaves the update to those methods.
+   */
+  integratorSpec(): IntegratorSpec {
+    return { type: 'External', parameters: [] };
+  }
+
+  /**
+   * A TypeScript integrator's first half of a step, before the step's compute (nvalchemi's `pre_update`):
+   * update the positions (and velocities) of the systems flagged in `update.active`, from the forces of the
+   * previous compute. Subclasses of Dynamics define it, postUpdate, or both (docs/dynamics.md, "Writing an
+   * integrator in TypeScript").
+   */
+  preUpdate?(batch: Batch, update: UpdateContext): void;
+
+  /** A TypeScript integrator's second half of a step, after the step's compute (nvalchemi's `post_update`). */
+  postUpdate?(batch: Batch, update: UpdateContext): void;
 
   /**
    * The MD time step, one for all systems or one per system (fs in metal units, τ in lj), so that logs can
@@ -199,26 +242,36 @@ export abstract class Dynamics {
    * FreezeAtomsHook, NaNDetectorHook) run inside the native loop; every other hook is dispatched from JS.
    * Returns a handle for JS hooks; native built-ins are fixed for the engine's lifetime.
    */
-  register<H extends object>(hook: AnyHook | MethodHook<H>): HookHandle<AnyHook> | undefined {
-    return this.#registerAny(hook as AnyHook);
+  register<H extends object>(hook: AnyHook | MethodHook<H>, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
+  /** Registers a plain function with `stage` and `frequency` properties (or a stage given in `options`). */
+  register(hook: DynamicsHookFunction, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
+  register(hook: unknown, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined {
+    return this.#registerAny(hook as AnyHook, options);
   }
 
-  #registerAny(hook: AnyHook): HookHandle<AnyHook> | undefined {
-    if (hook === null || typeof hook !== 'object') {
+  #registerAny(hook: AnyHook, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined {
+    if (hook === null || (typeof hook !== 'object' && typeof hook !== 'function')) {
       throw new HookmdTypeError('INVALID_HOOK', `${this.constructor.name}.register: hook must be an object with a call function, got ${hook === null ? 'null' : typeof hook}`, {
         field: 'hook',
         value: hook,
       });
     }
+    const stage = options?.stage;
     const convergence = asConvergence(hook);
-    if (convergence !== undefined) return this.#registerConvergence(convergence);
-    if (isNativeCapable(hook) && hook.frequency !== undefined && (hook as AnyHook).trigger === undefined) {
+    if (convergence !== undefined) {
+      if (stage !== undefined && stage !== DynamicsStage.AFTER_STEP) {
+        throw new HookmdTypeError('INVALID_HOOK', `${this.constructor.name}.register: a ConvergenceHook runs at the convergence point after AFTER_STEP; it takes no other stage`, { field: 'stage', value: stage });
+      }
+      return this.#registerConvergence(convergence);
+    }
+    // A native built-in given another stage runs from JS there (its call does the same work).
+    if (stage === undefined && isNativeCapable(hook) && hook.frequency !== undefined && (hook as AnyHook).trigger === undefined) {
       this.#nativeHooks.push(hook);
       (hook as AnyHook).onRegister?.(this);
       this.#bound = undefined;
       return undefined;
     }
-    return HookTiers.register(this.#tiers.own, hook);
+    return HookTiers.register(this.#tiers.own, hook, options);
   }
 
   #registerConvergence(hook: ConvergenceHook): HookHandle<AnyHook> | undefined {
@@ -279,56 +332,90 @@ export abstract class Dynamics {
    * async hook's promise is pending, the run rejects at once with HookmdAbortError naming that hook.
    * A batch that another run is driving is BATCH_BUSY.
    */
-  async run(batch: Batch, options: RunOptions): Promise<RunResult> {
-    const owner = `${this.constructor.name}.run`;
-    const steps = this.#checkRun(batch, options, false);
-    const signal = options.signal;
+  async run(batch: Batch, options?: RunOptions): Promise<RunResult> {
+    return this.#runWith(batch, options ?? {}, `${this.constructor.name}.run`, false);
+  }
+
+  /**
+   * `run()` and `runSync()`: the batch taken, the hooks opened around one step loop (#stepLoop), the batch
+   * released. `sync` chooses how the loop's pending results are settled: awaited, or refused when a
+   * promise (ASYNC_HOOK_IN_SYNC_RUN).
+   */
+  #runWith(batch: Batch, options: RunOptions, owner: string, sync: true): RunResult;
+  #runWith(batch: Batch, options: RunOptions, owner: string, sync: false): Promise<RunResult>;
+  #runWith(batch: Batch, options: RunOptions, owner: string, sync: boolean): RunResult | Promise<RunResult> {
+    const steps = this.#checkRun(batch, options, sync);
+    if (sync && this.model.asyncCompute === true) {
+      throw new HookmdTypeError('ASYNC_MODEL_IN_SYNC_RUN', `${owner}: ${this.model.name ?? 'the model'} computes asynchronously; use await run()`, { field: 'model' });
+    }
     const release = acquireBatch(batch, owner);
+    let result: RunResult | Promise<RunResult>;
     try {
       const counter = this.#startCounter();
       const walker = this.#walker(counter);
       const control = new RunControl();
       const ctx = this.#context(batch, control, counter);
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
-      return await runner.run(async () => {
-        const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter);
-        await this.#computeStart(batch, counter.value, owner);
-        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
-        let taken = 0;
-        let lastYield = performance.now();
-        while (taken < steps && active > 0 && !control.stopRequested) {
-          if (signal?.aborted) {
-            control.requestStop(String(signal.reason ?? 'aborted'), 'signal');
-            break;
-          }
-          taken += await this.#advance(walker, stepper, ctx, steps - taken, signal, owner);
-          if (stepper.allConverged()) break;
-          if (performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
-            await yieldToEventLoop();
-            lastYield = performance.now();
-          }
-        }
-        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
-        return this.#result(batch, taken, active, control, counter, walker);
-      });
-    } finally {
+      const loop = (): Generator<Pending, RunResult, unknown> => this.#stepLoop({ batch, steps, options, owner, sync, counter, walker, control, ctx });
+      result = sync ? runner.runSync(() => settleSync(loop(), owner, console) as RunResult) : runner.run(() => settleAsync(loop()) as Promise<RunResult>);
+    } catch (error) {
       release();
+      throw error;
     }
+    if (sync) {
+      release();
+      return result;
+    }
+    return (result as Promise<RunResult>).finally(release);
+  }
+
+  /**
+   * The step loop of `run()` and `runSync()`, written once: it yields each result that may be a promise
+   * (the start forces' hooks, each advance of the walker, a pause for the event loop), and its driver
+   * awaits it (run) or refuses a promise (runSync). Only `run()` watches `signal` and yields to the event
+   * loop every ~20 ms; `runSync()` returns to JS as often but never yields.
+   */
+  *#stepLoop(p: LoopParts): Generator<Pending, RunResult, unknown> {
+    const { batch, steps, options, owner, sync, counter, walker, control, ctx } = p;
+    const { active, continues } = this.#claim(batch, options.keepStatus === true);
+    const stepper = this.#bind(batch, counter);
+    if (!continues) yield { value: this.#prime(walker, stepper, ctx, owner, sync), subject: 'the start forces and their hooks' };
+    yield { value: observeStates(this.#tiers, ctx, counter.value, null, sync, owner), subject: 'the start state for the state observers' };
+    const signal = sync ? undefined : options.signal;
+    let taken = 0;
+    let lastYield = performance.now();
+    while (taken < steps && active > 0 && !control.stopRequested) {
+      if (signal?.aborted) {
+        control.requestStop(String(signal.reason ?? 'aborted'), 'signal');
+        break;
+      }
+      taken += (yield { value: this.#advance(walker, stepper, ctx, steps - taken, signal, owner, sync), subject: `step ${counter.value}` }) as number;
+      if (stepper.allConverged()) break;
+      if (!sync && performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
+        yield { value: yieldToEventLoop(), subject: 'a pause for the event loop' };
+        lastYield = performance.now();
+      }
+    }
+    yield { value: observeStates(this.#tiers, ctx, counter.value, null, sync, owner), subject: 'the end state for the state observers' };
+    return this.#result(batch, taken, active, control, counter, walker);
   }
 
   /**
    * One advance of the walker; an abort while a hook is pending abandons the step: the walker will not
    * go on when that hook settles, and the stepper (left mid-step) is not reused.
    */
-  async #advance(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, remaining: number, signal: AbortSignal | undefined, owner: string): Promise<number> {
+  #advance(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, remaining: number, signal: AbortSignal | undefined, owner: string, sync: boolean): number | Promise<number> {
     let advanced: number | Promise<number>;
     try {
-      advanced = walker.advance(stepper, ctx, remaining, CHUNK_BUDGET_SECONDS, false);
+      advanced = walker.advance(stepper, ctx, remaining, sync ? SYNC_CHUNK_BUDGET_SECONDS : CHUNK_BUDGET_SECONDS, sync);
     } catch (error) {
       throw this.#failed(error, stepper, ctx.batch, owner);
     }
-    if (typeof advanced === 'number') return advanced;
+    return typeof advanced === 'number' ? advanced : this.#settleAdvance(advanced, walker, stepper, ctx, signal, owner);
+  }
+
+  // An advance that awaits a hook: an abort while it is pending abandons the step (above).
+  async #settleAdvance(advanced: Promise<number>, walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, signal: AbortSignal | undefined, owner: string): Promise<number> {
     try {
       return await abortable(advanced, signal, () => this.#tiers.runningHook, owner);
     } catch (error) {
@@ -351,40 +438,123 @@ export abstract class Dynamics {
     return diagnoseBlowUp(error, batch, stepper.stepCount, owner);
   }
 
-  /** `run()` without awaiting: an async hook is an ASYNC_HOOK_IN_SYNC_RUN error. */
-  runSync(batch: Batch, options: Omit<RunOptions, 'signal'>): RunResult {
-    const steps = this.#checkRun(batch, options, true);
-    const owner = `${this.constructor.name}.runSync`;
-    if (this.model.asyncCompute === true) {
-      throw new HookmdTypeError('ASYNC_MODEL_IN_SYNC_RUN', `${owner}: ${this.model.name ?? 'the model'} computes asynchronously; use await run()`, { field: 'model' });
-    }
+  /**
+   * One step (nvalchemi's `dynamics.step(batch)`): returns the indices of the systems that converged in it
+   * (reached exitStatus, or were reported by a detect-only check). The engine's hooks are opened at the
+   * first step and stay open until the engine is disposed (`await using engine = …`); a run in between
+   * neither opens nor closes them again. Synchronous: an async hook is ASYNC_HOOK_IN_SYNC_RUN.
+   *
+   * @example
+   * await using fire = new FIRE({ model, convergence: ConvergenceHook.fromFmax(0.01) });
+   * while (fire.stepCount < 500) {
+   *   const done = fire.step(batch);
+   *   if (done.length > 0) console.log('converged:', [...done]);
+   * }
+   */
+  step(batch: Batch): Int32Array {
+    const owner = `${this.constructor.name}.step`;
+    if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', `${owner}: batch must be a Batch`, { field: 'batch' });
     const release = acquireBatch(batch, owner);
     try {
+      const session = (this.#session ??= new HookSession(this.#tiers.registries()));
+      session.open();
       const counter = this.#startCounter();
       const walker = this.#walker(counter);
-      const control = new RunControl();
-      const ctx = this.#context(batch, control, counter);
-      const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
-      return runner.runSync(() => {
-        const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter);
-        this.#computeStart(batch, counter.value, owner);
-        observeStates(this.#tiers, ctx, counter.value, null, true, owner);
-        let taken = 0;
-        while (taken < steps && active > 0 && !control.stopRequested) {
-          try {
-            taken += walker.advance(stepper, ctx, steps - taken, SYNC_CHUNK_BUDGET_SECONDS, true) as number;
-          } catch (error) {
-            throw this.#failed(error, stepper, batch, owner);
-          }
-          if (stepper.allConverged()) break;
+      const ctx = this.#context(batch, new RunControl(), counter);
+      const { active, continues } = this.#claim(batch, false);
+      const before = batch.read('status').slice();
+      if (active > 0) {
+        const stepper = this.#bind(batch, counter);
+        try {
+          if (!continues) this.#prime(walker, stepper, ctx, owner, true);
+          walker.advance(stepper, ctx, 1, SYNC_CHUNK_BUDGET_SECONDS, true);
+        } catch (error) {
+          const failure = this.#failed(error, stepper, batch, owner);
+          session.fail(failure, ctx);
+          throw failure;
         }
-        observeStates(this.#tiers, ctx, counter.value, null, true, owner);
-        return this.#result(batch, taken, active, control, counter, walker);
-      });
+      }
+      this.#result(batch, 0, active, new RunControl(), counter, walker);
+      const ids = batch.read('systemId');
+      const after = batch.read('status');
+      const converged: number[] = [];
+      for (let s = 0; s < after.length; s++) {
+        if ((before[s] < this.exitStatus && after[s] >= this.exitStatus) || walker.detected.has(ids[s])) converged.push(s);
+      }
+      return Int32Array.from(converged);
     } finally {
       release();
     }
+  }
+
+  /**
+   * The engine's state for an exact restart (nvalchemi's `state_dict()`, upstream PR #176): its step count,
+   * the native state of the batch it ran last, and its hooks' states. With that batch saved too
+   * (`saveDynamicsCheckpoint` does both), a new engine that loads the state continues bit for bit: 10 + 10
+   * steps equal 20. Plain JSON.
+   *
+   * @example
+   * const state = fire.stateDict();
+   * const again = new FIRE({ model });
+   * again.loadStateDict(state);          // then run it on the batch saved with the state
+   */
+  stateDict(): EngineState {
+    const bound = this.#bound;
+    const native = bound !== undefined ? bound.stepper.state() : this.#pendingState?.native;
+    return {
+      format: ENGINE_STATE_FORMAT,
+      version: 1,
+      engine: this.constructor.name,
+      integrator: this.integratorSpec().type,
+      stepCount: this.stepCount,
+      numSystems: bound !== undefined ? bound.batch.numSystems : (this.#pendingState?.numSystems ?? null),
+      native: native === undefined ? null : encodeDoubles(native),
+      hooks: this.#tiers.registries().map((registry) => registry.stateDict()),
+    };
+  }
+
+  /**
+   * Takes a state `stateDict()` returned (between runs): the step count at once, the native state when the
+   * engine next binds a batch (which must have as many systems: STATE_MISMATCH), the hooks' states by key
+   * (hooks added since start fresh). A state of another engine class or integrator is STATE_MISMATCH.
+   */
+  loadStateDict(state: EngineState): void {
+    const owner = `${this.constructor.name}.loadStateDict`;
+    const checked = checkEngineState(state, this.constructor.name, this.integratorSpec().type, owner);
+    const registries = this.#tiers.registries();
+    if (checked.hooks.length !== registries.length) {
+      throw new HookmdError('STATE_MISMATCH', `${owner}: the state has ${checked.hooks.length} hook registries, this engine ${registries.length}`, { field: 'hooks' });
+    }
+    const native = checked.native === null ? undefined : decodeDoubles(checked.native, owner);
+    registries.forEach((registry, k) => registry.loadStateDict(checked.hooks[k], { strict: false }));
+    this.#latest = { value: checked.stepCount };
+    for (const engine of this.subEngines()) engine.#latest = { value: checked.stepCount };
+    this.#pendingState = native === undefined ? undefined : { native, numSystems: checked.numSystems };
+    this.#bound = undefined;
+    this.#current = undefined;
+  }
+
+  /** Closes the hooks (those `step()` opened, and the others) and unregisters them: the end of the engine's life. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    const session = this.#session;
+    this.#session = undefined;
+    this.#bound = undefined;
+    await session?.closeAsync();
+    for (const registry of this.#tiers.registries()) await registry[Symbol.asyncDispose]();
+  }
+
+  /** `[Symbol.asyncDispose]` for `using engine = …`: a hook whose close() returns a promise is ASYNC_HOOK_IN_SYNC_RUN. */
+  [Symbol.dispose](): void {
+    const session = this.#session;
+    this.#session = undefined;
+    this.#bound = undefined;
+    session?.close();
+    for (const registry of this.#tiers.registries()) registry[Symbol.dispose]();
+  }
+
+  /** `run()` without awaiting: an async hook is an ASYNC_HOOK_IN_SYNC_RUN error. */
+  runSync(batch: Batch, options?: Omit<RunOptions, 'signal'>): RunResult {
+    return this.#runWith(batch, options ?? {}, `${this.constructor.name}.runSync`, true);
   }
 
   /** A counter for a new run, carrying on from the engine's count (`run()` means n more steps). */
@@ -395,18 +565,30 @@ export abstract class Dynamics {
 
   #walker(counter: StepCounter): StepWalker {
     const detectOnly = [...this.#convergence, ...this.#jsConvergence].some((hook) => hook.detectOnly);
-    return new StepWalker(this.#tiers, this.model, this.#jsConvergence, counter, detectOnly, this.integratorSpec().needsStress === true);
+    const external = this.integratorSpec().type === 'External';
+    const updates = external ? { preUpdate: this.preUpdate?.bind(this), postUpdate: this.postUpdate?.bind(this), exitStatus: this.exitStatus } : null;
+    return new StepWalker(this.#tiers, this.model, this.#jsConvergence, counter, detectOnly, this.integratorSpec().needsStress === true, updates);
   }
 
   /**
    * Takes the batch for this engine: a batch another engine ran last starts from status 0 (unless
    * `keepStatus`); returns how many systems are active (status < exitStatus).
    */
-  #claim(batch: Batch, keepStatus: boolean): number {
+  #claim(batch: Batch, keepStatus: boolean): { active: number; continues: boolean } {
     const previous = lastEngine.get(batch);
+    const continues = previous === this && this.#continues(batch);
+    this.#current = undefined;
     if (previous !== undefined && previous !== this && !keepStatus) batch.status.fill(0);
     lastEngine.set(batch, this);
-    return batch.read('status').reduce((n, s) => n + (s < this.exitStatus ? 1 : 0), 0);
+    return { active: batch.read('status').reduce((n, s) => n + (s < this.exitStatus ? 1 : 0), 0), continues };
+  }
+
+  /** Whether this engine's last run left the batch's results current (see `#current`). */
+  #continues(batch: Batch): boolean {
+    const bound = this.#bound;
+    if (this.#current !== batch || bound === undefined || bound.batch !== batch || bound.generation !== nativeBatchOf(batch).generation) return false;
+    const fields = this.integratorSpec().needsStress === true ? (['energy', 'forces', 'stress'] as const) : (['energy', 'forces'] as const);
+    return fields.every((field) => batch.resultValid(field).every((valid) => valid === 1));
   }
 
   /**
@@ -463,15 +645,15 @@ export abstract class Dynamics {
     lastEngine.set(batch, this);
     try {
       await runner.run(async () => {
-        const stepper = this.#prepare(batch, counter);
-        await this.#computeStart(batch, counter.value, owner);
+        const stepper = this.#bind(batch, counter);
+        await this.#prime(walker, stepper, ctx, owner, false);
         await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         let lastYield = performance.now();
         for (;;) {
           let taken = 0;
           while (taken < opts.refillEvery && !control.stopRequested && !stepper.allConverged()) {
             if (opts.signal?.aborted) control.requestStop(String(opts.signal.reason ?? 'aborted'), 'signal');
-            else taken += await this.#advance(walker, stepper, ctx, opts.refillEvery - taken, opts.signal, owner);
+            else taken += await this.#advance(walker, stepper, ctx, opts.refillEvery - taken, opts.signal, owner, false);
             if (performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
               await yieldToEventLoop();
               lastYield = performance.now();
@@ -487,7 +669,8 @@ export abstract class Dynamics {
           if (keep.length === batch.numSystems && added.length === 0) continue;
           batch.refill(keep, added);
           sourceStatus(batch, keep.length, added);
-          await this.#rebind(stepper, batch, keep, added.length, counter.value, owner);
+          this.#rebind(stepper, batch, keep, added.length);
+          await this.#prime(walker, stepper, ctx, owner, false);
           admit();
           const entering = Uint8Array.from({ length: batch.numSystems }, (_, s) => (s >= keep.length ? 1 : 0));
           if (added.length > 0) await observeStates(this.#tiers, ctx, counter.value, entering, false, owner);
@@ -533,36 +716,11 @@ export abstract class Dynamics {
     return keep;
   }
 
-  /** After an in-place refill: remaps the stepper's per-system state and parameters, and computes new forces. */
-  async #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number, step: number, owner: string): Promise<void> {
+  /** After an in-place refill: remaps the stepper's per-system state and parameters (the caller primes new forces). */
+  #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number): void {
     stepper.remap(Int32Array.from(keep), added);
     stepper.updateParameters(this.#expandedParameters(batch));
     if (this.#bound?.stepper === stepper) this.#bound.generation = nativeBatchOf(batch).generation;
-    await this.#computeStart(batch, step, owner);
-  }
-
-  /**
-   * The compute before a run's first step (or after a refill), with the stress when the update reads it;
-   * a promise only for an async model. The model's own compute also prepares it for the batch (skin from
-   * the batch's units). Its failure from numbers that are not finite names the systems and the step, as a
-   * failure inside a step does.
-   */
-  #computeStart(batch: Batch, step: number, owner: string): void | Promise<void> {
-    batch.commitHostViews();
-    const failed = (error: unknown): never => {
-      throw diagnoseBlowUp(error, batch, step, owner);
-    };
-    let pending: Promise<void> | undefined;
-    try {
-      pending = pendingCompute(this.integratorSpec().needsStress === true ? this.model.compute(batch, { stress: true }) : this.model.compute(batch));
-    } catch (error) {
-      failed(error);
-    }
-    if (pending === undefined) {
-      batch.invalidateHostViews();
-      return undefined;
-    }
-    return pending.then(() => batch.invalidateHostViews(), failed);
   }
 
   #expandedParameters(batch: Batch): Record<string, Float64Array> {
@@ -574,13 +732,22 @@ export abstract class Dynamics {
   #checkRun(batch: Batch, options: RunOptions | Omit<RunOptions, 'signal'>, sync: boolean): number {
     const owner = `${this.constructor.name}.${sync ? 'runSync' : 'run'}`;
     if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', `${owner}: batch must be a Batch`, { field: 'batch' });
-    if (sync) checkKeys(owner, options, ['steps', 'keepStatus'], '', { ...RUN_ALIASES, signal: 'runSync cannot be aborted: await run(batch, { steps, signal })' });
-    else checkKeys(owner, options, ['steps', 'signal', 'keepStatus'], '', RUN_ALIASES);
+    if (sync) checkKeys(owner, options, ['steps', 'maxSteps', 'keepStatus'], '', { ...RUN_ALIASES, signal: 'runSync cannot be aborted: await run(batch, { steps, signal })' });
+    else checkKeys(owner, options, ['steps', 'maxSteps', 'signal', 'keepStatus'], '', RUN_ALIASES);
     const steps = options.steps;
-    if (!Number.isSafeInteger(steps) || steps < 0) {
-      throw new HookmdRangeError('INVALID_STEPS', `${owner}: steps must be a safe integer ≥ 0, got ${steps}`, { field: 'steps', value: steps });
-    }
-    return steps;
+    if (steps === undefined) return this.stepsToExit(owner, stepCount(owner, 'maxSteps', options.maxSteps));
+    return stepCount(owner, 'steps', steps) as number;
+  }
+
+  /**
+   * @internal How many steps a run without `steps` may take (`maxSteps` if given). A plain engine needs
+   * `steps`; a FusedStage runs to its exit status.
+   */
+  protected stepsToExit(owner: string, _maxSteps: number | undefined): number {
+    throw new HookmdRangeError('INVALID_STEPS', `${owner}: steps must be a safe integer ≥ 0, got undefined (only a FusedStage runs to its exit status without it)`, {
+      field: 'steps',
+      value: undefined,
+    });
   }
 
   #context(batch: Batch, control: RunControl, counter: StepCounter): MutableContext<DynamicsHookContext> {
@@ -599,8 +766,8 @@ export abstract class Dynamics {
     return frozenPerSystem(batch, flags);
   }
 
-  /** Binds the native stepper to `batch` (once per batch); #computeStart then computes the start forces. */
-  #prepare(batch: Batch, counter: StepCounter): NativeStepperHandle {
+  /** Binds the native stepper to `batch` (once per batch, and again after a reallocation). */
+  #bind(batch: Batch, counter: StepCounter): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
@@ -609,6 +776,18 @@ export abstract class Dynamics {
         if (spec !== undefined) stepper.addHook({ ...spec, stageMask: stageMask(spec.stages) });
       }
       for (const hook of this.#convergence) stepper.addConvergence(hook.nativeSpec(this.exitStatus));
+      const pending = this.#pendingState;
+      if (pending !== undefined) {
+        if (pending.numSystems !== null && pending.numSystems !== batch.numSystems) {
+          throw new HookmdError('STATE_MISMATCH', `${this.constructor.name}: the loaded state is of a batch of ${pending.numSystems} systems, this one has ${batch.numSystems}`, {
+            field: 'numSystems',
+            saved: pending.numSystems,
+            here: batch.numSystems,
+          });
+        }
+        stepper.loadState(pending.native);
+        this.#pendingState = undefined;
+      }
       this.#bound = { batch, stepper, generation: nativeBatchOf(batch).generation };
     }
     const stepper = this.#bound.stepper;
@@ -616,14 +795,51 @@ export abstract class Dynamics {
     return stepper;
   }
 
+  /**
+   * The forces of the start positions (or of a refilled batch), with the compute hooks due at this step
+   * around that compute. The model's own compute also prepares it for the batch (skin from the batch's
+   * units); its failure from numbers that are not finite names the systems and the step, as a failure
+   * inside a step does.
+   */
+  #prime(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, owner: string, sync: boolean): Promise<void> | undefined {
+    const batch: Batch = ctx.batch;
+    const failed = (error: unknown): never => {
+      throw diagnoseBlowUp(error, batch, ctx.stepCount, owner);
+    };
+    return walker.prime(stepper, ctx, (stress) => {
+      batch.commitHostViews();
+      let pending: Promise<void> | undefined;
+      try {
+        pending = pendingCompute(this.model.compute(batch, { stress }));
+      } catch (error) {
+        failed(error);
+      }
+      if (pending === undefined) {
+        batch.invalidateHostViews();
+        return undefined;
+      }
+      return pending.then(() => batch.invalidateHostViews(), failed);
+    }, sync);
+  }
+
   #result(batch: Batch, steps: number, activeAtStart: number, control: RunControl, counter: StepCounter, walker: StepWalker): RunResult {
     const ids = batch.read('systemId');
     const converged = Uint8Array.from(batch.read('status'), (s, k) => (s >= this.exitStatus || walker.detected.has(ids[k]) ? 1 : 0));
     for (const engine of this.subEngines()) engine.#latest = { value: counter.value };
+    this.#current = batch;
     const result: RunResult = { steps, stepCount: counter.value, converged, activeAtStart };
     if (control.stopped !== undefined) result.stopped = control.stopped;
     return result;
   }
+}
+
+/** A step count option: a safe integer ≥ 0, or undefined when it may be left out. */
+function stepCount(owner: string, field: string, value: unknown): number | undefined {
+  if (value === undefined && field === 'maxSteps') return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new HookmdRangeError('INVALID_STEPS', `${owner}: ${field} must be a safe integer ≥ 0, got ${String(value)}`, { field, value });
+  }
+  return value;
 }
 
 /**

@@ -3,11 +3,12 @@
 // convergence checks move systems to k + 1. Systems with status ≥ the number of sub-stages are done.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
-import type { AnyHook, AnyMethodHook, HookHandle, MethodHook } from '../hooks/index.js';
-import { Dynamics, type DynamicsHookContext } from './dynamics.js';
+import type { AnyHook, AnyMethodHook, HookHandle, MethodHook, RegisterOptions } from '../hooks/index.js';
+import { Dynamics, type DynamicsHookContext, type DynamicsHookFunction } from './dynamics.js';
 import type { EngineModel } from './engine-model.js';
 import { ConvergenceHook } from './hooks/convergence-hook.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec } from './parameters.js';
+import type { DynamicsStage } from './stage.js';
 
 /** Options of `new FusedStage`. */
 export interface FusedStageOptions {
@@ -19,6 +20,8 @@ export interface FusedStageOptions {
   hooks?: ReadonlyArray<AnyHook | AnyMethodHook>;
   /** Step budget per sub-stage (0 or undefined: none); a system that spends it moves on to the next. */
   budgets?: ReadonlyArray<number | undefined>;
+  /** The most steps `run(batch)` takes without `steps` (default: none, when every sub-stage can finish). */
+  maxSteps?: number;
 }
 
 /** The context a sub-stage's own hooks see: the fused context plus the index of that sub-stage. */
@@ -39,9 +42,11 @@ export class FusedStage extends Dynamics {
   readonly stages: readonly Dynamics[];
   /** The step budget of each sub-stage (0: none). */
   readonly budgets: readonly number[];
+  /** The most steps a run without `steps` takes (undefined: until every system finishes). */
+  readonly maxSteps: number | undefined;
   readonly #budgets: EngineParameter[];
-  /** Hooks given to or registered on the fused engine, kept by `withBudgets` and `then`. */
-  readonly #fusedHooks: AnyHook[] = [];
+  /** Hooks given to or registered on the fused engine (with their register options), kept by `withBudgets` and `then`. */
+  readonly #fusedHooks: Array<{ readonly hook: AnyHook; readonly options: RegisterOptions<DynamicsStage> | undefined }> = [];
 
   constructor(options: FusedStageOptions) {
     // A copy: the caller's array may change later, the pipeline may not.
@@ -49,10 +54,13 @@ export class FusedStage extends Dynamics {
     if (!Array.isArray(stages) || stages.length === 0 || !stages.every((stage) => stage instanceof Dynamics)) {
       throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: stages must be a non-empty array of engines', { field: 'stages' });
     }
+    if (stages.some((stage) => stage.integratorSpec().type === 'External')) {
+      throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: an engine written in TypeScript (preUpdate/postUpdate) runs on its own, not as a sub-stage', { field: 'stages' });
+    }
     if (stages.some((stage) => stage instanceof FusedStage)) {
       throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: a sub-stage cannot itself be fused; list its stages instead', { field: 'stages' });
     }
-    checkKeys('FusedStage', options, ['stages', 'model', 'hooks', 'budgets']);
+    checkKeys('FusedStage', options, ['stages', 'model', 'hooks', 'budgets', 'maxSteps']);
     const builtins: AnyHook[] = [];
     stages.forEach((stage, k) => {
       const own = stage.builtinHooks();
@@ -76,17 +84,45 @@ export class FusedStage extends Dynamics {
     }
     this.#budgets = stages.map((_, k) => engineParameter('FusedStage', `${k}.budget`, budgets[k] ?? 0, 'integer≥0'));
     this.budgets = this.#budgets.map((p) => p.value as number);
+    if (options.maxSteps !== undefined && !(Number.isSafeInteger(options.maxSteps) && options.maxSteps >= 0)) {
+      throw new HookmdRangeError('INVALID_STEPS', `FusedStage: maxSteps must be a safe integer ≥ 0, got ${String(options.maxSteps)}`, { field: 'maxSteps', value: options.maxSteps });
+    }
+    this.maxSteps = options.maxSteps;
+  }
+
+  /**
+   * @internal A run without `steps` goes on until every system reaches the exit status (upstream
+   * `FusedStage.run(batch)`), capped by `maxSteps`. Without a cap, a sub-stage with neither a convergence
+   * check that moves systems on nor a step budget would hold its systems forever: UNBOUNDED_RUN.
+   */
+  protected override stepsToExit(owner: string, maxSteps: number | undefined): number {
+    const cap = maxSteps ?? this.maxSteps;
+    if (cap !== undefined) return cap;
+    const stuck = this.stages.findIndex((stage, k) => {
+      const migrates = stage.builtinHooks().convergence.some((hook) => !hook.detectOnly);
+      const budget = this.#budgets[k].value;
+      const spends = typeof budget === 'number' ? budget > 0 : budget.length > 0 && Array.from(budget).every((b) => b > 0);
+      return !migrates && !spends;
+    });
+    if (stuck < 0) return Infinity;
+    throw new HookmdRangeError(
+      'UNBOUNDED_RUN',
+      `${owner}: sub-stage ${stuck} (${this.stages[stuck].constructor.name}) has neither a convergence check nor a step budget, so its systems never finish; give steps, maxSteps, or a budget (withBudgets)`,
+      { field: 'steps', subStage: stuck },
+    );
   }
 
   /** Registers a fused-level hook (it sees every system); `withBudgets` and `then` keep it. */
-  override register<H extends object>(hook: AnyHook | MethodHook<H>): HookHandle<AnyHook> | undefined {
-    const handle = super.register(hook);
-    this.#fusedHooks.push(hook as AnyHook);
+  override register<H extends object>(hook: AnyHook | MethodHook<H>, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
+  override register(hook: DynamicsHookFunction, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
+  override register(hook: unknown, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined {
+    const handle = super.register(hook as AnyHook, options);
+    this.#fusedHooks.push({ hook: hook as AnyHook, options });
     return handle;
   }
 
   /** @internal */
-  integratorSpec(): IntegratorSpec {
+  override integratorSpec(): IntegratorSpec {
     const specs = this.stages.map((stage) => stage.integratorSpec());
     const parameters = specs.flatMap((spec, k) => spec.parameters.map((p) => ({ ...p, name: `${k}.${p.name}` })));
     return {
@@ -103,12 +139,31 @@ export class FusedStage extends Dynamics {
 
   /** The fused-level hooks (given or registered), in order. */
   get fusedHooks(): readonly AnyHook[] {
-    return [...this.#fusedHooks];
+    return this.#fusedHooks.map((registration) => registration.hook);
   }
 
   /** A copy with step budgets per sub-stage; the fused-level hooks come along. */
   withBudgets(budgets: ReadonlyArray<number | undefined>): FusedStage {
-    return new FusedStage({ stages: this.stages, model: this.model, budgets, hooks: this.#fusedHooks });
+    const copy = new FusedStage({ stages: this.stages, model: this.model, budgets, ...(this.maxSteps === undefined ? {} : { maxSteps: this.maxSteps }) });
+    this.#copyHooksTo(copy);
+    return copy;
+  }
+
+  /** `a.then(b)`: the sub-stages of both in order, with their budgets and fused-level hooks kept. */
+  static chain(stages: readonly Dynamics[]): FusedStage {
+    const parts = stages.map((stage) => (stage instanceof FusedStage ? { stages: stage.stages, budgets: stage.budgets } : { stages: [stage], budgets: [0] }));
+    const first = stages[0];
+    const chained = new FusedStage({
+      stages: parts.flatMap((part) => part.stages),
+      budgets: parts.flatMap((part) => part.budgets),
+      ...(first instanceof FusedStage ? { model: first.model } : {}),
+    });
+    for (const stage of stages) if (stage instanceof FusedStage) stage.#copyHooksTo(chained);
+    return chained;
+  }
+
+  #copyHooksTo(target: FusedStage): void {
+    for (const { hook, options } of this.#fusedHooks) target.register(hook, options);
   }
 }
 
@@ -117,16 +172,4 @@ export function fuse(...stages: Dynamics[]): FusedStage {
   return new FusedStage({ stages });
 }
 
-// `a.then(b)`: the sub-stages of both in order, with their budgets and fused-level hooks kept.
-Dynamics.fuse = (stages) => {
-  const parts = stages.map((stage) => (stage instanceof FusedStage
-    ? { stages: stage.stages, budgets: stage.budgets, hooks: stage.fusedHooks }
-    : { stages: [stage], budgets: [0], hooks: [] as readonly AnyHook[] }));
-  const first = stages[0];
-  return new FusedStage({
-    stages: parts.flatMap((part) => part.stages),
-    budgets: parts.flatMap((part) => part.budgets),
-    hooks: parts.flatMap((part) => part.hooks),
-    ...(first instanceof FusedStage ? { model: first.model } : {}),
-  });
-};
+Dynamics.fuse = (stages) => FusedStage.chain(stages);

@@ -1,10 +1,11 @@
 // The JS hooks of an engine, in tiers: the engine's own hooks, then, in a FusedStage, one tier per sub-stage.
-// A dispatch walks the tiers in nvalchemi's order (docs/pipeline.md): at BEFORE_* stages the engine's tier
-// first and the sub-stages in order; at AFTER_* stages and ON_CONVERGE the reverse. A sub-stage's hooks see
-// `ctx.subStage`, and at ON_CONVERGE only the systems that converged out of their own sub-stage.
+// A dispatch walks the tiers in nvalchemi's order (docs/pipeline.md, upstream PR #182): the fused hooks
+// bracket the sub-stages' hooks. At BEFORE_* stages the engine's tier fires first, then the sub-stages in
+// order; at AFTER_* stages and ON_CONVERGE the sub-stages in order, then the engine's tier. A sub-stage's
+// hooks see `ctx.subStage`, and at ON_CONVERGE only the systems that converged out of their own sub-stage.
 import { HookRegistry, isMethodHook, stageMethodName } from '../hooks/index.js';
-import type { AnyHook, HookHandle, MutableContext } from '../hooks/index.js';
-import type { DynamicsHook, DynamicsHookContext } from './dynamics.js';
+import type { AnyHook, HookHandle, MutableContext, RegisterOptions } from '../hooks/index.js';
+import type { DynamicsHook, DynamicsHookContext } from './hook-context.js';
 import { DynamicsStage } from './stage.js';
 
 type Registry = HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
@@ -28,7 +29,8 @@ const STAGE_METHODS: ReadonlyArray<readonly [DynamicsStage, string]> = Object.en
 
 // A hook that fires at ON_CONVERGE only: `stage: ON_CONVERGE`, or a method-style hook whose only dynamics
 // stage method is onConverge.
-function convergeOnly(hook: AnyHook): boolean {
+function convergeOnly(hook: AnyHook, stage: DynamicsStage | undefined): boolean {
+  if (stage !== undefined) return stage === DynamicsStage.ON_CONVERGE;
   if (hook.runsOnStage !== undefined) return false;
   if (hook.stage === DynamicsStage.ON_CONVERGE) return true;
   if (!isMethodHook(hook)) return false;
@@ -61,10 +63,13 @@ export class HookTiers {
     return { hooks: new HookRegistry(DynamicsStage, { workflow: this.#workflow }), onConverge: new HookRegistry(DynamicsStage, { workflow: this.#workflow }), subStage };
   }
 
-  /** Registers a JS hook in `tier`: ON_CONVERGE-only hooks (stage or method-style) apart from the others. */
-  static register(tier: HookTier, hook: AnyHook): HookHandle<AnyHook> {
-    if (convergeOnly(hook)) return tier.onConverge.register(hook as DynamicsHook);
-    return tier.hooks.register(hook as DynamicsHook);
+  /**
+   * Registers a JS hook in `tier` (at `options.stage` instead of its own when given): ON_CONVERGE-only hooks
+   * (stage or method-style) apart from the others.
+   */
+  static register(tier: HookTier, hook: AnyHook, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> {
+    const registry = convergeOnly(hook, options?.stage) ? tier.onConverge : tier.hooks;
+    return registry.register(hook as DynamicsHook, options);
   }
 
   /** Every registry, for the run's lifecycle (open/close). */
@@ -113,12 +118,13 @@ export class HookTiers {
    * newly converged system had, so a sub-stage's hooks get the mask of its own systems only.
    */
   dispatch(stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, sync: boolean): Promise<void> | undefined {
-    const order = isAfter(stage) ? [...this.tiers].reverse() : this.tiers;
+    const order = isAfter(stage) ? [...this.tiers.slice(1), this.tiers[0]] : this.tiers;
     const full = ctx.convergedMask;
+    const status = stage === DynamicsStage.ON_CONVERGE && this.tiers.length > 1 ? ctx.batch.read('status') : null;
     const run = (index: number): Promise<void> | undefined => {
       for (let i = index; i < order.length; i++) {
         const tier = order[i];
-        const mask = stage === DynamicsStage.ON_CONVERGE ? this.#maskFor(tier, full, ctx.convergedFrom) : full;
+        const mask = stage === DynamicsStage.ON_CONVERGE ? this.#maskFor(tier, full, ctx.convergedFrom, status) : full;
         if (stage === DynamicsStage.ON_CONVERGE && (mask === null || !mask.includes(1))) continue;
         ctx.subStage = tier.subStage;
         ctx.convergedMask = mask;
@@ -141,9 +147,15 @@ export class HookTiers {
     ctx.convergedMask = full;
   }
 
-  #maskFor(tier: HookTier, full: Uint8Array | null, from: Int32Array | null): Uint8Array | null {
-    if (full === null || tier.subStage === null || from === null) return full;
-    return Uint8Array.from(full, (newly, s) => (newly === 1 && from[s] === tier.subStage ? 1 : 0));
+  /**
+   * Sub-stage k's systems at ON_CONVERGE: those that converged out of k in this step. A system was in k at
+   * the start of the step (`from`, the status it first converged from) or passed through k on its way to
+   * a later sub-stage (from < k < its status now); a detect-only check leaves it in k (from === k).
+   */
+  #maskFor(tier: HookTier, full: Uint8Array | null, from: Int32Array | null, status: Int32Array | null): Uint8Array | null {
+    const k = tier.subStage;
+    if (full === null || k === null || from === null || status === null) return full;
+    return Uint8Array.from(full, (newly, s) => (newly === 1 && (from[s] === k || (from[s] < k && k < status[s])) ? 1 : 0));
   }
 
   #dispatchTier(tier: HookTier, stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, sync: boolean): Promise<void> | undefined {

@@ -1,6 +1,6 @@
 // A typed handle on the native stepping loop (native/cpp/dynamics/Stepper.h) for one batch.
 import type { NativeBatch, NativeBinding } from '../native/index.js';
-import type { DynamicsStage } from './stage.js';
+import { nativeStageIndex, type DynamicsStage } from './stage.js';
 
 // The most steps one native `advance` call accepts (a count below 2^31).
 const MAX_NATIVE_CHUNK = 2 ** 31 - 1;
@@ -20,7 +20,8 @@ export interface NativeConvergenceArgs {
   criteria: Array<{ key: string; threshold: number; op: string; target?: number }>;
   frequency: number;
   phase: number;
-  sourceStatus: number;
+  /** null: every system, whatever its status (detect-only checks only). */
+  sourceStatus: number | null;
   /** null: detect-only (converged systems keep their status). */
   targetStatus: number | null;
 }
@@ -28,6 +29,7 @@ export interface NativeConvergenceArgs {
 interface NativeStepper {
   runTo(stage: number): boolean;
   finishStep(): void;
+  runComputeHooks(stage: number): void;
   advance(maxSteps: number, budgetSeconds: number, pauseOnConverge: boolean): { steps: number; pausedOnConverge: boolean };
   newlyConverged(): Uint8Array;
   newlyFrom(): Int32Array;
@@ -68,8 +70,10 @@ export class NativeStepperHandle {
   get stepCount(): number { return this.#native.stepCount; }
   set stepCount(step: number) { this.#native.stepCount = step; }
   /** Walks to `stage` of the current step; at ON_CONVERGE, returns whether systems newly converged. */
-  runTo(stage: DynamicsStage): boolean { return this.#native.runTo(stage); }
+  runTo(stage: DynamicsStage): boolean { return this.#native.runTo(nativeStageIndex(stage)); }
   finishStep(): void { this.#native.finishStep(); }
+  /** Runs the native hooks due at BEFORE_COMPUTE or AFTER_COMPUTE outside a step (around the first compute). */
+  runComputeHooks(stage: DynamicsStage): void { this.#native.runComputeHooks(nativeStageIndex(stage)); }
   /**
    * Up to `maxSteps` whole steps (any safe integer: chunks beyond what native `advance` takes are clamped,
    * and the caller loops on the steps actually taken).

@@ -23,8 +23,13 @@ export interface RunResult {
 
 /** Options of `run()` / `runSync()`. */
 export interface RunOptions {
-  /** How many more steps to take (any safe integer ≥ 0). */
-  steps: number;
+  /**
+   * How many more steps to take (any safe integer ≥ 0). Required, except for a FusedStage, which without it
+   * runs until every system reaches its exitStatus (nvalchemi's `FusedStage.run(batch)`).
+   */
+  steps?: number;
+  /** Without `steps`: at most this many steps (a safety cap; FusedStage only). */
+  maxSteps?: number;
   /**
    * Aborting it ends the run after the current step (`stopped.by === 'signal'`); if an async hook is
    * pending then, the run rejects at once with HookmdAbortError (`name` 'AbortError') naming that hook.

@@ -5,7 +5,7 @@
 import { HookError } from '../hooks/index.js';
 import { asyncInSyncRun } from '../hooks/errors.js';
 import type { AnyHook, MutableContext } from '../hooks/index.js';
-import type { DynamicsHookContext } from './dynamics.js';
+import type { DynamicsHookContext } from './hook-context.js';
 import { pendingCompute } from './engine-model.js';
 import type { HookTiers } from './hook-tiers.js';
 import { DynamicsStage } from './stage.js';

@@ -4,16 +4,11 @@
 import { HookmdError, HookmdRangeError, HookmdTypeError, isHookmdError } from '../errors.js';
 import { describeCause, show } from './errors.js';
 import { checkKeys } from '../option-keys.js';
-import type { AnyHook, ErrorPolicy } from './hook.js';
+import type { AnyHook, ErrorPolicy, HookFactory } from './hook.js';
 import { isModuleType, moduleFactory } from './module-types.js';
 
-/**
- * Builds a hook from the arguments of a config entry (the entry without `type` and `enabled`).
- *
- * @example
- * const factory: HookFactory = (args) => new LoggingHook(args as LoggingHookOptions);
- */
-export type HookFactory = (args: Readonly<Record<string, unknown>>) => AnyHook;
+export type { HookFactory } from './hook.js';
+
 
 /**
  * One entry of a hook config: the registered type name or a module path (`'./hooks.js#MyHook'`),

@@ -9,7 +9,7 @@ import { instrument } from './profile.js';
 import type { HookRecord } from './record.js';
 import { StageTable } from './slots.js';
 import type { StageSet, StageValue } from './stages.js';
-import type { HookLogger } from './types.js';
+import type { HookLogger, MethodHint } from './types.js';
 
 export class RegistryCore {
   readonly table: StageTable;
@@ -27,8 +27,9 @@ export class RegistryCore {
     readonly logger: HookLogger,
     readonly workflow: unknown,
     methodAliases: Readonly<Record<string, StageValue>> = {},
+    methodHints: Readonly<Record<string, MethodHint>> = {},
   ) {
-    this.table = new StageTable(stages, methodAliases);
+    this.table = new StageTable(stages, methodAliases, methodHints);
   }
 
   /** Commits validated records: checks state keys, inserts them in order, rebuilds the slots. */

@@ -4,17 +4,9 @@
 
 import { asyncInSyncRun } from './errors.js';
 import type { RegistryCore } from './core.js';
-import type { CallFn, HookRecord } from './record.js';
-import { FAR, type StageSlot } from './slots.js';
+import { FAR, type CallFn, type HookRecord, type StageSlot } from './record.js';
+import { isThenable } from './thenable.js';
 
-/** A returned value the dispatch must await. */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
 
 /**
  * Runs the records of `slot` from index `start` at `step`, gating each (Rule 1), and returns a promise

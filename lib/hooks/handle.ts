@@ -1,8 +1,13 @@
 // hookmd hook kernel: the handle `register()` returns (Rule 9). It is also a disposer, so
 // `using handle = registry.register(hook)` unregisters the hook at the end of the block.
 
-import type { RegistryCore } from './core.js';
 import type { HookRecord } from './record.js';
+
+/** What a handle asks of its registry (the registry's core implements it). */
+export interface HandleOwner {
+  remove(rec: HookRecord): void;
+  setEnabled(rec: HookRecord, enabled: boolean): void;
+}
 
 /**
  * Controls one registration.
@@ -15,10 +20,10 @@ import type { HookRecord } from './record.js';
  * { using tmp = registry.register(other); } // removed here
  */
 export class HookHandle<H> {
-  readonly #core: RegistryCore;
+  readonly #core: HandleOwner;
   readonly #rec: HookRecord;
 
-  constructor(core: RegistryCore, rec: HookRecord) {
+  constructor(core: HandleOwner, rec: HookRecord) {
     this.#core = core;
     this.#rec = rec;
   }

@@ -132,3 +132,11 @@ export type AnyMethodHook =
   | (object & MethodHookOptions & { readonly call?: undefined })
   // The index signature lets object literals written in place name their stage methods.
   | (MethodHookOptions & { readonly call?: undefined; readonly [method: `on${string}`]: unknown });
+
+/**
+ * Builds a hook from the arguments of a config entry (the entry without `type` and `enabled`).
+ *
+ * @example
+ * const factory: HookFactory = (args) => new LoggingHook(args as LoggingHookOptions);
+ */
+export type HookFactory = (args: Readonly<Record<string, unknown>>) => AnyHook;

@@ -1,10 +1,11 @@
 // hookmd hook kernel: the lifecycle of a run (Rules 6 and 7), for every workflow: open each hook once,
-// run the loop, on failure call every hook's onException, and close in a `finally`.
+// run the loop, on failure call every hook's onException (then the workflow's afterFailure), and close in a
+// `finally`.
 // The lifecycle is written once, as a generator that yields each result it needs settled; `run()`
 // awaits those results and `runSync()` refuses promises, so both follow exactly the same steps.
 
 import { asyncInSyncRun, HookError, isAsyncRefusal } from './errors.js';
-import { isThenable } from './dispatch.js';
+import { isThenable } from './thenable.js';
 import type { HookHandle } from './handle.js';
 import type { AnyHook } from './hook.js';
 import type { HookLogger } from './types.js';
@@ -33,6 +34,11 @@ export interface HookRunnerOptions<C> {
   readonly context?: () => C | undefined;
   /** Where failures of onException and of close after a failed run are reported (default console). */
   readonly logger?: HookLogger;
+  /**
+   * After a failed run: called once, after every hook's onException and before the hooks close (the
+   * trainer fires AFTER_TRAIN here, with `ctx.error`). Its own failure is logged; the run's error propagates.
+   */
+  readonly afterFailure?: (error: unknown) => unknown;
 }
 
 // Open runs per hook object. A hook shared by two registries of one run, or by two concurrent runs,
@@ -43,8 +49,12 @@ interface OpenState {
 }
 const openStates = new WeakMap<object, OpenState>();
 
-// A result the lifecycle needs settled before it goes on, and what produced it (for messages).
-interface Pending {
+/**
+ * @internal A result a generator-written loop needs settled before it goes on, and what produced it (for
+ * messages): the lifecycle here, and an engine's step loop, are written once and driven by settleAsync
+ * (run) or settleSync (runSync).
+ */
+export interface Pending {
   readonly value: unknown;
   readonly subject: string;
 }
@@ -76,7 +86,7 @@ export class HookRunner<C = unknown> {
 
   constructor(sources: HookSource | readonly HookSource[], options: HookRunnerOptions<C> = {}) {
     this.sources = Array.isArray(sources) ? [...(sources as readonly HookSource[])] : [sources as HookSource];
-    this.options = checkKeys('HookRunner', options, ['context', 'logger']) as HookRunnerOptions<C>;
+    this.options = checkKeys('HookRunner', options, ['context', 'logger', 'afterFailure']) as HookRunnerOptions<C>;
   }
 
   /** Runs `body` between the hooks' open and close; resolves to its result. */
@@ -98,15 +108,7 @@ export class HookRunner<C = unknown> {
     const opened: Named[] = [];
     let failed = false;
     try {
-      for (const h of hooks) {
-        try {
-          yield { value: openHook(h.hook), subject: `hook '${h.name}' open()` };
-        } catch (cause) {
-          abandonOpen(h.hook);
-          throw lifecycleError('open', h.name, cause);
-        }
-        opened.push(h);
-      }
+      yield* openEach(hooks, opened);
       return yield { value: body(), subject: 'the run body' };
     } catch (error) {
       failed = true;
@@ -117,6 +119,13 @@ export class HookRunner<C = unknown> {
           yield { value: h.hook.onException(error, ctx), subject: `hook '${h.name}' onException()` };
         } catch (e) {
           this.logger().warn(`run: onException of hook '${h.name}' failed`, e);
+        }
+      }
+      if (this.options.afterFailure !== undefined) {
+        try {
+          yield { value: this.options.afterFailure(error), subject: 'the run\'s end after a failure' };
+        } catch (e) {
+          this.logger().warn('run: the end of the failed run failed too', e);
         }
       }
       throw error;
@@ -136,18 +145,8 @@ export class HookRunner<C = unknown> {
     }
   }
 
-  // Every hook of every source, once each, in registration order, after those already in `known`.
   private collect(known: readonly Named[]): Named[] {
-    const seen = new Set<AnyHook>(known.map((h) => h.hook));
-    const out = [...known];
-    for (const source of this.sources) {
-      for (const handle of source.handles()) {
-        if (seen.has(handle.hook)) continue;
-        seen.add(handle.hook);
-        out.push({ hook: handle.hook, name: handle.name });
-      }
-    }
-    return out;
+    return collectHooks(this.sources, known);
   }
 
   private contextFor(error: unknown): unknown {
@@ -157,6 +156,111 @@ export class HookRunner<C = unknown> {
     for (const source of this.sources) if (source.lastContext !== undefined) return source.lastContext;
     return undefined;
   }
+}
+
+/**
+ * Hooks held open across calls, for a workflow that advances one call at a time (an engine's `step()`):
+ * `open` opens every hook of the sources once (as a run does, and counted as one: a run that starts meanwhile
+ * does not open them again, nor close them at its end); `fail` tells every hook of a failure
+ * (`onException`); `close` closes what `open` opened. A session is synchronous: a hook whose `open`,
+ * `onException` or `close` returns a promise is an ASYNC_HOOK_IN_SYNC_RUN error, except in `closeAsync`.
+ *
+ * @example
+ * const session = new HookSession(registry);
+ * session.open();
+ * for (let step = 0; step < 10; step++) registry.dispatchSync(Stage.SAVE, { stepCount: step });
+ * session.close();
+ */
+export class HookSession {
+  readonly #sources: readonly HookSource[];
+  readonly #logger: HookLogger;
+  #opened: Named[] | null = null;
+
+  constructor(sources: HookSource | readonly HookSource[], options: { readonly logger?: HookLogger } = {}) {
+    checkKeys('HookSession', options, ['logger']);
+    this.#sources = Array.isArray(sources) ? [...(sources as readonly HookSource[])] : [sources as HookSource];
+    this.#logger = options.logger ?? console;
+  }
+
+  /** True between `open()` and `close()`. */
+  get isOpen(): boolean {
+    return this.#opened !== null;
+  }
+
+  /** Opens every hook once; later calls do nothing until `close()`. */
+  open(): void {
+    if (this.#opened !== null) return;
+    this.#opened = settleSync(this.#openAll(), 'step', this.#logger) as Named[];
+  }
+
+  /** Calls every hook's `onException(error, ctx)`; their own failures are logged. */
+  fail(error: unknown, ctx: unknown): void {
+    for (const h of collectHooks(this.#sources, [])) {
+      if (typeof h.hook.onException !== 'function') continue;
+      try {
+        settleSync(single(h.hook.onException(error, ctx), `hook '${h.name}' onException()`), 'step', this.#logger);
+      } catch (e) {
+        this.#logger.warn(`step: onException of hook '${h.name}' failed`, e);
+      }
+    }
+  }
+
+  /** Closes what `open()` opened, in reverse order; the first close failure is thrown after all ran. */
+  close(): void {
+    settleSync(this.#closeAll(), 'close', this.#logger);
+  }
+
+  /** `close()`, awaiting async `close()`s. */
+  async closeAsync(): Promise<void> {
+    await settleAsync(this.#closeAll());
+  }
+
+  *#openAll(): Generator<Pending, Named[], unknown> {
+    const opened: Named[] = [];
+    try {
+      yield* openEach(collectHooks(this.#sources, []), opened);
+    } catch (error) {
+      // What opened before the failure is closed again: the session never started.
+      this.#opened = opened;
+      yield* this.#closeAll();
+      throw error;
+    }
+    return opened;
+  }
+
+  *#closeAll(): Generator<Pending, void, unknown> {
+    const opened = this.#opened ?? [];
+    this.#opened = null;
+    let first: Error | undefined;
+    for (const h of [...opened].reverse()) {
+      try {
+        yield { value: closeHook(h.hook), subject: `hook '${h.name}' close()` };
+      } catch (cause) {
+        const error = lifecycleError('close', h.name, cause);
+        if (first === undefined) first = error;
+        else this.#logger.warn(error.message, cause);
+      }
+    }
+    if (first !== undefined) throw first;
+  }
+}
+
+// Opens `hooks` in order, adding each to `opened` once its open() completed; a failure is a HookError naming it.
+function* openEach(hooks: readonly Named[], opened: Named[]): Generator<Pending, void, unknown> {
+  for (const h of hooks) {
+    try {
+      yield { value: openHook(h.hook), subject: `hook '${h.name}' open()` };
+    } catch (cause) {
+      abandonOpen(h.hook);
+      throw lifecycleError('open', h.name, cause);
+    }
+    opened.push(h);
+  }
+}
+
+// One result to settle, as a lifecycle generator of one step.
+function* single(value: unknown, subject: string): Generator<Pending, unknown, unknown> {
+  return yield { value, subject };
 }
 
 /**
@@ -171,6 +275,20 @@ export function runLifecycle<T, C = unknown>(
   options?: HookRunnerOptions<C>,
 ): Promise<T> {
   return new HookRunner(sources, options).run(body);
+}
+
+// Every hook of every source, once each, in registration order, after those already in `known`.
+function collectHooks(sources: readonly HookSource[], known: readonly Named[]): Named[] {
+  const seen = new Set<AnyHook>(known.map((h) => h.hook));
+  const out = [...known];
+  for (const source of sources) {
+    for (const handle of source.handles()) {
+      if (seen.has(handle.hook)) continue;
+      seen.add(handle.hook);
+      out.push({ hook: handle.hook, name: handle.name });
+    }
+  }
+  return out;
 }
 
 /**

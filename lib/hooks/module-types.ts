@@ -9,8 +9,7 @@ import { join, resolve } from 'node:path';
 
 import { HookmdError } from '../errors.js';
 import { describeCause } from './errors.js';
-import type { HookFactory } from './config.js';
-import type { AnyHook } from './hook.js';
+import type { AnyHook, HookFactory } from './hook.js';
 
 const MODULE_TYPE = /^(.+)#([A-Za-z_$][\w$]*)$/;
 

@@ -2,7 +2,7 @@
 // wrappers; switching it off swaps the hook's own functions back. The dispatch loop has no profiling
 // branch, so profiling costs nothing while off.
 
-import { isThenable } from './dispatch.js';
+import { isThenable } from './thenable.js';
 import type { CallFn, HookRecord } from './record.js';
 import type { ProfileEntry } from './types.js';
 

@@ -1,17 +1,12 @@
-// hookmd hook kernel: the registry's record of one registered hook. Everything the hot loop reads is
-// resolved here, once: gating (frequency or trigger), stages, name, policy, state key. All records
-// share one class, so the dispatch loop's property loads stay monomorphic.
+// hookmd hook kernel: the registry's record of one registered hook, and the per-stage slot that holds
+// records in firing order. Everything the hot loop reads is resolved here, once: gating (frequency or
+// trigger), stages, name, policy, state key. All records share one class, so the dispatch loop's property
+// loads stay monomorphic. A record knows its slots and a slot its records, so the two live together; the
+// code that builds records (make-record.ts) and the table of slots (slots.ts) sit above them.
 
-import { typeError } from './errors.js';
-import type { HookHandle } from './handle.js';
 import type { AnyHook, ErrorPolicy, HookTier } from './hook.js';
-import { isMethodHook, stageMethods } from './method-hooks.js';
-import type { StageSlot, StageTable } from './slots.js';
-import { deriveStateKey } from './state.js';
-import { checkedTrigger } from './triggers/checked.js';
-import { every } from './triggers/every.js';
+import type { StageValue } from './stages.js';
 import type { Trigger } from './triggers/trigger.js';
-import { checkHook, hookName } from './validate.js';
 
 /** The function the dispatcher calls: the hook's `call` or stage method, or the profiler's timed wrapper of it. */
 export type CallFn = (this: AnyHook, ctx: unknown, stage: unknown) => unknown;
@@ -27,8 +22,8 @@ export class HookRecord {
   registered = true;
   calls = 0;
   ns = 0;
-  /** The handle `register()` returned; set when the record is committed. */
-  handle: HookHandle<AnyHook> | null = null;
+  /** The HookHandle `register()` returned (handle.ts); set when the record is committed. */
+  handle: unknown = null;
   /** The name shown in `list()` and errors: `baseName`, or `baseName#2`, … when the registry has one already. */
   name: string;
 
@@ -74,47 +69,35 @@ export class HookRecord {
 }
 
 /**
- * Validates `hook` against a registry's stages and builds its record.
- * `fallbackConfig` stands in for `hook.config` in the state key (fromConfig passes the entry's args).
+ * The "no end" of a skip window. Window bounds stay small integers, which V8 keeps unboxed in the slot
+ * object; a bound of Infinity would turn both fields into boxed doubles and add a load to every
+ * dispatch. Past this step (a run of over a billion steps) the bounds become doubles: still correct.
  */
-export function makeRecord(
-  hook: unknown,
-  seq: number,
-  table: StageTable,
-  op: string,
-  fallbackConfig?: unknown,
-): HookRecord {
-  checkHook(hook, op);
-  const methodStyle = isMethodHook(hook);
-  const methods = methodStyle ? stageMethods(hook, table, op) : new Map(resolveSlots(hook, table, op).map((slot) => [slot, hook.call as CallFn]));
-  const name = hookName(hook, seq);
-  // A method-style hook may leave out frequency: it then fires at every step of its stages.
-  const period = hook.frequency ?? 1;
-  const frequency = hook.trigger === undefined ? period : 0;
-  const trigger = hook.trigger === undefined ? every(period) : checkedTrigger(hook.trigger);
-  const stateKey =
-    typeof hook.stateDict === 'function' ? deriveStateKey(name, hook.stateKey, hook.config ?? fallbackConfig) : null;
-  return new HookRecord(
-    hook, name, seq, hook.order ?? 0, hook.tier ?? 'user', frequency, trigger, [...methods.keys()], methods,
-    hook.errorPolicy ?? 'raise', stateKey, methodStyle,
-  );
-}
+export const FAR: number = 2 ** 30 - 1;
 
-// runsOnStage is asked once per stage of the set; a plain hook must name one of the set's stages. A
-// runsOnStage that matches none registers a hook that never fires (and is never due), so one hook object
-// can serve registries of several stage sets (docs/hooks.md, rule 1).
-function resolveSlots(hook: AnyHook, table: StageTable, op: string): StageSlot[] {
-  const pick = hook.runsOnStage;
-  if (pick !== undefined) return table.slots.filter((slot) => pick.call(hook, slot.value) === true);
-  const slot = table.slot(hook.stage);
-  if (slot === undefined) {
-    throw typeError(
-      'FOREIGN_STAGE',
-      op,
-      'stage',
-      `must be one of this registry's stages (${table.names()}), got ${String(hook.stage)}`,
-      hook.stage,
-    );
+/** One stage's hooks, in firing order, and its skip window. */
+export class StageSlot {
+  /** Enabled records that fire at this stage, sorted by (order, registration). Replaced, never mutated. */
+  recs: HookRecord[] = [];
+  /** What to call for each record of `recs`, index for index: its `call`, or its method for this stage. */
+  fns: CallFn[] = [];
+  /**
+   * No record fires at any step in [from, due). Written after each full scan (from = step + 1,
+   * due = the smallest `next(step + 1)`, at most FAR), and reset whenever `recs` is replaced.
+   */
+  from: number = -1;
+  due: number = FAR;
+
+  constructor(
+    readonly value: StageValue,
+    readonly name: string,
+  ) {}
+
+  /** Installs a new record list and drops the skip window, so the next dispatch scans. */
+  reset(recs: HookRecord[]): void {
+    this.recs = recs;
+    this.fns = recs.map((rec) => rec.fnFor(this));
+    this.from = recs.length === 0 ? -1 : 0;
+    this.due = recs.length === 0 ? FAR : 0;
   }
-  return [slot];
 }

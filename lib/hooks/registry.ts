@@ -11,10 +11,10 @@ import type { HookHandle } from './handle.js';
 import type { AnyHook, Hook, MethodHook } from './hook.js';
 import { disposeHooks, settleAsync, settleSync } from './lifecycle.js';
 import { profileRows, instrument, uninstrument } from './profile.js';
-import { makeRecord, type HookRecord } from './record.js';
-import type { StageSlot } from './slots.js';
+import { makeRecord } from './make-record.js';
+import type { HookRecord, StageSlot } from './record.js';
 import type { StageOf, StageSet, StageValue } from './stages.js';
-import type { FromConfigOptions, HookInfo, HookRegistryOptions, LoadStateOptions, ProfileEntry, StateDict } from './types.js';
+import type { FromConfigOptions, HookInfo, HookRegistryOptions, LoadStateOptions, ProfileEntry, RegisterOptions, StateDict } from './types.js';
 
 /**
  * The hooks of one workflow. `E` is the stage set (`typeof MyStage`), `C` the context type its loop
@@ -38,9 +38,9 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
   private readonly byValue: ReadonlyMap<StageValue, StageSlot>;
 
   constructor(stages: E, options: HookRegistryOptions = {}) {
-    checkOptionKeys('HookRegistry', options, ['workflow', 'logger', 'methodAliases']);
+    checkOptionKeys('HookRegistry', options, ['workflow', 'logger', 'methodAliases', 'methodHints']);
     this.stages = stages;
-    this.core = new RegistryCore(stages, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases);
+    this.core = new RegistryCore(stages, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases, options.methodHints);
     this.dense = this.core.table.dense;
     this.byValue = this.core.table.byValue;
   }
@@ -51,7 +51,16 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
    * @example
    * const handle = registry.register({ stage: Stage.LOAD, frequency: 1, call: (ctx) => {} });
    */
-  register<T extends StageOf<E>, H extends Hook<T, C> = Hook<T, C>>(hook: H & Hook<T, C>): HookHandle<H>;
+  register<T extends StageOf<E>, H extends Hook<T, C> = Hook<T, C>>(hook: H & Hook<T, C>, options?: RegisterOptions<StageOf<E>>): HookHandle<H>;
+  /**
+   * Registers a plain function with `stage` and `frequency` properties (or a stage given here): the function
+   * is the hook's `call`.
+   *
+   * @example
+   * const report = Object.assign((ctx: StepContext) => console.log(ctx.stepCount), { stage: Stage.SAVE, frequency: 10 });
+   * registry.register(report);
+   */
+  register<F extends (ctx: C, stage: StageOf<E>) => unknown>(hook: F & { frequency?: number; stage?: StageOf<E> | null }, options?: RegisterOptions<StageOf<E>>): HookHandle<F>;
   /**
    * Registers a method-style hook: it fires at the stages it has methods for (`onAfterStep`, …; see
    * {@link MethodHook}).
@@ -60,8 +69,9 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
    * registry.register({ onSave: (ctx: StepContext) => console.log(ctx.stepCount) });
    */
   register<H extends object>(hook: MethodHook<H>): HookHandle<H>;
-  register(hook: unknown): HookHandle<unknown> {
-    const rec = makeRecord(hook, this.core.seq++, this.core.table, 'register');
+  register(hook: unknown, options?: RegisterOptions<StageOf<E>>): HookHandle<unknown> {
+    if (options !== undefined) checkOptionKeys('register', options, ['stage']);
+    const rec = makeRecord(hook, this.core.seq++, this.core.table, 'register', undefined, registerStage(options));
     return this.commit([rec], 'register')[0];
   }
 
@@ -306,6 +316,20 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
     this.core.lastContext = ctx;
     return scan(this.core, slot, slot.recs, slot.fns, 0, Infinity, stage, ctx, step, sync);
   }
+}
+
+// The stage `register(hook, { stage })` gives instead of the hook's own, or undefined.
+function registerStage(options: unknown): { readonly value: unknown } | undefined {
+  if (options === undefined) return undefined;
+  if (options === null || typeof options !== 'object') {
+    throw new HookmdTypeError('INVALID_OPTIONS', `register: options must be an object such as { stage }, got ${show(options)}`, { field: 'options', value: options });
+  }
+  const unknown = Object.keys(options).filter((key) => key !== 'stage');
+  if (unknown.length > 0) {
+    throw new HookmdTypeError('UNKNOWN_OPTION', `register: unknown option ${unknown.map((k) => `'${k}'`).join(', ')}; known: stage`, { field: unknown[0], value: unknown[0] });
+  }
+  const stage = (options as { stage?: unknown }).stage;
+  return stage === undefined ? undefined : { value: stage };
 }
 
 // What list() shows as a hook's type: its config's type, its class, or 'MethodHook' / 'Hook' for plain objects.

@@ -1,49 +1,17 @@
-// hookmd hook kernel: per-stage slots. Each stage owns a pre-sorted array of its enabled hook records
+// hookmd hook kernel: the table of per-stage slots (record.ts). Each stage owns a pre-sorted array of its enabled hook records
 // and a cache of the next step at which any of them can fire, so that a dispatch at which nothing is
 // due costs one lookup and two comparisons (Rule 12).
 
 import { HookmdTypeError } from '../errors.js';
-import { stageMethodName } from './method-hooks.js';
-import type { CallFn, HookRecord } from './record.js';
+import { stageMethodName } from './method-name.js';
+import { StageSlot } from './record.js';
 import { stageEntries, type StageSet, type StageValue } from './stages.js';
+import type { MethodHint } from './types.js';
 
 // Numeric enums with small non-negative values index an array directly (an elements load, faster than
-// a Map lookup); other stage sets use the Map.
+// a Map lookup); other stage sets use the Map. DynamicsStage's values (1000–1008) are below the limit: its
+// registries hold a 1009-entry array, so that its dispatch costs what a 0-based enum's does.
 const DENSE_LIMIT = 1024;
-
-/**
- * The "no end" of a skip window. Window bounds stay small integers, which V8 keeps unboxed in the slot
- * object; a bound of Infinity would turn both fields into boxed doubles and add a load to every
- * dispatch. Past this step (a run of over a billion steps) the bounds become doubles: still correct.
- */
-export const FAR: number = 2 ** 30 - 1;
-
-/** One stage's hooks, in firing order, and its skip window. */
-export class StageSlot {
-  /** Enabled records that fire at this stage, sorted by (order, registration). Replaced, never mutated. */
-  recs: HookRecord[] = [];
-  /** What to call for each record of `recs`, index for index: its `call`, or its method for this stage. */
-  fns: CallFn[] = [];
-  /**
-   * No record fires at any step in [from, due). Written after each full scan (from = step + 1,
-   * due = the smallest `next(step + 1)`, at most FAR), and reset whenever `recs` is replaced.
-   */
-  from: number = -1;
-  due: number = FAR;
-
-  constructor(
-    readonly value: StageValue,
-    readonly name: string,
-  ) {}
-
-  /** Installs a new record list and drops the skip window, so the next dispatch scans. */
-  reset(recs: HookRecord[]): void {
-    this.recs = recs;
-    this.fns = recs.map((rec) => rec.fnFor(this));
-    this.from = recs.length === 0 ? -1 : 0;
-    this.due = recs.length === 0 ? FAR : 0;
-  }
-}
 
 /** The stages of one registry: names, values and slots. */
 export class StageTable {
@@ -52,9 +20,15 @@ export class StageTable {
   /** Slots indexed by stage value, when every value is a small non-negative integer; else null. */
   readonly dense: ReadonlyArray<StageSlot | undefined> | null;
   readonly #methods = new Map<StageSlot, string[]>();
+  /** Other libraries' method names that name no stage here, with what to use instead. */
+  readonly hints: ReadonlyMap<string, MethodHint>;
 
-  /** `aliases` maps extra method names to stage values (`{ onEpochEnd: TrainingStage.AFTER_EPOCH }`). */
-  constructor(stages: StageSet, aliases: Readonly<Record<string, StageValue>> = {}) {
+  /**
+   * `aliases` maps extra method names to stage values (`{ onEpochEnd: TrainingStage.AFTER_EPOCH }`);
+   * `hints` names methods of other libraries that have no stage here.
+   */
+  constructor(stages: StageSet, aliases: Readonly<Record<string, StageValue>> = {}, hints: Readonly<Record<string, MethodHint>> = {}) {
+    this.hints = new Map(Object.entries(hints));
     const byValue = new Map<StageValue, StageSlot>();
     const entries = stageEntries(stages);
     for (const [name, value] of entries) {
@@ -85,6 +59,11 @@ export class StageTable {
   /** The method names of a slot's stage, the generic one first. */
   methodNames(slot: StageSlot): readonly string[] {
     return this.#methods.get(slot) ?? [];
+  }
+
+  /** Every method name that names a stage here, in stage order. */
+  allMethodNames(): string[] {
+    return this.slots.flatMap((slot) => this.methodNames(slot));
   }
 
   /** The slot of a stage value, or undefined for a value outside the set. */

@@ -78,6 +78,26 @@ export function stageValues<E extends StageSet>(stages: E): Array<StageOf<E>> {
 }
 
 /**
+ * Whether `value` is a stage of the stage set `stages`: how a hook that serves several workflows tells
+ * their stages apart, as nvalchemi's guide dispatches on the stage enum. Stage sets keep apart only when
+ * their values differ: hookmd's DynamicsStage (1000–1008) and TrainingStage (names) never equal a custom
+ * enum's small numbers (docs/hooks.md, "Stages of several enums").
+ *
+ * @example
+ * enum PipelineStage { BEFORE_PROCESS, AFTER_PROCESS }
+ * const logger = {
+ *   stage: null, frequency: 10,
+ *   runsOnStage: (s) => s === DynamicsStage.AFTER_STEP || s === PipelineStage.AFTER_PROCESS,
+ *   call: (ctx, stage) => console.log(isStageOf(DynamicsStage, stage) ? 'dynamics' : 'pipeline', ctx.stepCount),
+ * };
+ */
+export function isStageOf(stages: StageSet, value: unknown): value is StageValue {
+  if (typeof value !== 'string' && typeof value !== 'number') return false;
+  for (const [, v] of stageEntries(stages)) if (v === value) return true;
+  return false;
+}
+
+/**
  * The name of a stage value, for messages; numeric enums map back through their reverse entries.
  * Returns `String(value)` for a value that is not in the set.
  *

@@ -71,6 +71,36 @@ export interface HookRegistryOptions {
    * Trainer's `{ onEpochEnd: TrainingStage.AFTER_EPOCH }`.
    */
   readonly methodAliases?: Readonly<Record<string, StageValue>>;
+  /**
+   * Method names other libraries use that name no stage here, each with the method to use instead: a
+   * method-style hook that has one is UNSUPPORTED_STAGE_METHOD rather than a hook that silently never fires
+   * there (the Trainer's `{ onValidationBatchEnd: { use: 'onValidationEnd', why: '…' } }`).
+   */
+  readonly methodHints?: Readonly<Record<string, MethodHint>>;
+}
+
+/**
+ * What to write instead of another library's method name that names no stage of a registry.
+ *
+ * @example
+ * const hint: MethodHint = { use: 'onValidationEnd', why: 'the validation set is evaluated in one pass' };
+ */
+export interface MethodHint {
+  /** The supported method closest in meaning. */
+  readonly use: string;
+  /** Why the other name has no stage of its own. */
+  readonly why: string;
+}
+
+/**
+ * Options of `registry.register(hook, options)`.
+ *
+ * @example
+ * registry.register(new Printer(), { stage: Stage.SAVE } satisfies RegisterOptions<Stage>);
+ */
+export interface RegisterOptions<S = StageValue> {
+  /** Fire at this stage instead of the hook's own `stage` (and its `runsOnStage`), as nvalchemi's `register_hook(hook, stage)`. */
+  readonly stage?: S;
 }
 
 /**

@@ -10,13 +10,18 @@ const POLICIES: readonly ErrorPolicy[] = ['raise', 'warn', 'ignore', 'disable'];
 const TIERS: readonly HookTier[] = ['user', 'builtin'];
 
 /** Throws the typed error for the first thing wrong with `hook` that needs no stage set to see. */
-export function checkHook(hook: unknown, op: string): asserts hook is AnyHook {
-  if (hook === null || typeof hook !== 'object') {
-    throw typeError('INVALID_HOOK', op, 'hook', `must be an object with a call function, got ${show(hook)}`, hook);
+export function checkHook(hook: unknown, op: string, stageGiven = false): asserts hook is AnyHook {
+  // A plain function with `stage` and `frequency` properties is a hook whose call is the function itself.
+  const functionHook = typeof hook === 'function';
+  if (hook === null || (typeof hook !== 'object' && !functionHook)) {
+    throw typeError('INVALID_HOOK', op, 'hook', `must be an object with a call function (or a function with stage and frequency properties), got ${show(hook)}`, hook);
   }
   const h = hook as Partial<Record<keyof AnyHook, unknown>>;
   // A method-style hook (onAfterStep, onEpochEnd, …) has neither call nor stage; its methods say where it fires.
-  const methodStyle = isMethodHook(hook);
+  const methodStyle = !functionHook && isMethodHook(hook);
+  if (methodStyle && stageGiven) {
+    throw typeError('INVALID_HOOK', op, 'stage', 'cannot be given for a method-style hook: its stage methods (onAfterStep, …) name where it fires', undefined);
+  }
   if (typeof h.call !== 'function' && !methodStyle) {
     throw typeError('INVALID_HOOK', op, 'call', `must be a function (or give the hook stage methods such as onAfterStep), got ${show(h.call)}`, h.call);
   }
@@ -24,7 +29,7 @@ export function checkHook(hook: unknown, op: string): asserts hook is AnyHook {
     throw typeError('INVALID_TRIGGER', op, 'trigger', 'must have fires(), next() and describe()', h.trigger);
   }
   if (h.frequency !== undefined || (h.trigger === undefined && !methodStyle)) checkFrequency(h.frequency, op);
-  if (!methodStyle && (h.stage === null || h.stage === undefined) && h.runsOnStage === undefined) {
+  if (!methodStyle && !stageGiven && (h.stage === null || h.stage === undefined) && h.runsOnStage === undefined) {
     throw typeError('MISSING_STAGE', op, 'stage', 'is missing: give the hook a stage or a runsOnStage(stage) predicate', h.stage);
   }
   if (h.runsOnStage !== undefined && typeof h.runsOnStage !== 'function') {
@@ -54,6 +59,7 @@ export function checkFrequency(frequency: unknown, op: string): number {
 
 /** The hook's own name: `name`, else its class name, else its call function's name, else `hook#<seq>`. */
 export function hookName(hook: AnyHook, seq: number): string {
+  if (typeof hook === 'function') return (hook as { name: string }).name !== '' ? (hook as { name: string }).name : `hook#${seq}`;
   if (typeof hook.name === 'string' && hook.name !== '') return hook.name;
   const ctor = (Object.getPrototypeOf(hook) as { constructor?: { name?: string } } | null)?.constructor;
   if (ctor !== undefined && ctor !== Object && typeof ctor.name === 'string' && ctor.name !== '') return ctor.name;

@@ -1,9 +1,18 @@
 // HostMemorySink: keeps systems in a JS array, for tests, services and small runs.
 import type { System } from '../data/index.js';
-import { HookmdError } from '../errors.js';
+import { HookmdError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import type { Batch } from '../data/index.js';
 import { checkCapacity, sinkClosed, systemsToWrite, type Sink, type SinkOptions } from './sink.js';
+
+/** Options of `new HostMemorySink`. */
+export interface HostMemorySinkOptions extends SinkOptions {
+  /**
+   * `read()` and `drain()` of an empty sink throw SINK_EMPTY, as nvalchemi's HostMemory raises on an empty
+   * read (default false: they return an empty array, docs/pipeline.md).
+   */
+  throwWhenEmpty?: boolean;
+}
 
 /**
  * Holds the systems written to it, in order, as the objects given (no copy). A write that would hold
@@ -18,12 +27,25 @@ import { checkCapacity, sinkClosed, systemsToWrite, type Sink, type SinkOptions 
 export class HostMemorySink implements Sink {
   /** The most systems held at once (default Infinity). */
   readonly capacity: number;
+  /** Whether an empty read() or drain() throws SINK_EMPTY. */
+  readonly throwWhenEmpty: boolean;
   #held: System[] = [];
   #count = 0;
   #closed = false;
 
-  constructor(options: SinkOptions = {}) {
-    this.capacity = checkCapacity('HostMemorySink', checkKeys('HostMemorySink', options, ['capacity']).capacity as number | undefined, Infinity, true);
+  constructor(options: HostMemorySinkOptions = {}) {
+    const given = checkKeys('HostMemorySink', options, ['capacity', 'throwWhenEmpty']);
+    this.capacity = checkCapacity('HostMemorySink', given.capacity as number | undefined, Infinity, true);
+    const strict = given.throwWhenEmpty ?? false;
+    if (typeof strict !== 'boolean') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `HostMemorySink: throwWhenEmpty must be a boolean, got ${JSON.stringify(strict)}`, { field: 'throwWhenEmpty', value: strict });
+    }
+    this.throwWhenEmpty = strict;
+  }
+
+  /** Systems held now (nvalchemi's `len(sink)`). */
+  get length(): number {
+    return this.#held.length;
   }
 
   /** Systems accepted over the sink's life (drained ones included). */
@@ -54,6 +76,7 @@ export class HostMemorySink implements Sink {
 
   /** The systems held now, in write order (a new array; the systems themselves are not copied). */
   read(): System[] {
+    this.#checkNotEmpty('read');
     return this.#held.slice();
   }
 
@@ -64,6 +87,7 @@ export class HostMemorySink implements Sink {
 
   /** Returns the systems held and forgets them. */
   drain(): System[] {
+    this.#checkNotEmpty('drain');
     const held = this.#held;
     this.#held = [];
     return held;
@@ -72,5 +96,11 @@ export class HostMemorySink implements Sink {
   /** Refuses further writes; what is held stays readable. */
   close(): void {
     this.#closed = true;
+  }
+
+  #checkNotEmpty(op: string): void {
+    if (this.throwWhenEmpty && this.#held.length === 0) {
+      throw new HookmdError('SINK_EMPTY', `HostMemorySink.${op}: the sink holds no systems`, { sink: 'HostMemorySink' });
+    }
   }
 }

@@ -8,6 +8,7 @@ export type { WriteExtxyzOptions } from './extxyz-write.js';
 export { ASE_FS } from './extxyz-mapping.js';
 export type { Sink, SinkOptions } from './sink.js';
 export { HostMemorySink } from './host-memory-sink.js';
+export type { HostMemorySinkOptions } from './host-memory-sink.js';
 export { ExtxyzSink } from './extxyz-sink.js';
 export type { ExtxyzSinkOptions } from './extxyz-sink.js';
 export { ZarrSink } from './zarr-sink.js';

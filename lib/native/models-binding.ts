@@ -1,7 +1,7 @@
 // The typed surface of the native potential classes (native/cpp/binding/LennardJonesWrap, MorseWrap, EamWrap)
 // and of the graph models' EdgeList (EdgeListWrap). Only lib/models constructs them; the dynamics engine
 // hands `model.native` to the native stepping loop, which calls the potential without crossing into JS.
-import type { NativeBatch } from './binding.js';
+import type { NativeBatch } from './batch-binding.js';
 
 /**
  * Neighbor-list counters of one native potential (`model.neighborStats()`).

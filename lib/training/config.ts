@@ -41,10 +41,11 @@ export interface TrainerConfigSource {
   seed?: number;
   shuffle?: boolean;
   units?: 'metal' | 'lj';
+  validateEvery?: { readonly steps: number };
   hooks?: readonly HookConfigEntry[];
 }
 
-const KNOWN = ['model', 'train', 'validation', 'optimizer', 'lrScheduler', 'epochs', 'batchSize', 'lossWeights', 'seed', 'shuffle', 'units', 'hooks'];
+const KNOWN = ['model', 'train', 'validation', 'optimizer', 'lrScheduler', 'epochs', 'batchSize', 'lossWeights', 'seed', 'shuffle', 'units', 'validateEvery', 'hooks'];
 
 /**
  * @internal Reads a config (object or file) into Trainer options plus the hook entries for `fromConfig`

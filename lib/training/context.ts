@@ -1,14 +1,14 @@
 // What training hooks receive: the kernel's TrainContext with the trainer's concrete types, plus the
 // mini-batch, the predictions, the run metadata and the checkpoint being saved.
-import type { Hook, HookLogger, TrainContext } from '../hooks/index.js';
+import type { Hook, HookLogger, HookRegistry, TrainContext } from '../hooks/index.js';
+import type { LennardJones, Morse } from '../models/index.js';
 import type { NativePredictions } from '../native/training-binding.js';
-import type { TrainingCheckpoint } from './checkpoint.js';
+import type { EpochRecord, TrainingCheckpoint } from './checkpoint.js';
 import type { RunMetadata } from './metadata.js';
 import type { Optimizer } from './optimizer.js';
 import type { ParameterValues } from './parameters.js';
 import type { LrScheduler } from './scheduler.js';
 import type { TrainingStage } from './stage.js';
-import type { Trainer } from './trainer.js';
 
 /**
  * Predictions of one forward pass, fetched from native memory on first access. Each property is a copy:
@@ -109,6 +109,37 @@ export interface GradientClip {
 }
 
 /**
+ * The trainer as its hooks see it (`ctx.trainer`): what a hook may read, plus `toModel()` and
+ * `checkpoint()`. `Trainer` implements it; `fit()` and `trainingStep()` are left out, since a hook runs
+ * inside one. Declared here, below the Trainer, so that the context and the trainer do not import each other.
+ *
+ * @example
+ * const logger: TrainingHook = { stage: TrainingStage.AFTER_EPOCH, frequency: 1, call: (ctx) => console.log(ctx.trainer.configHash) };
+ */
+export interface TrainerHandle {
+  readonly hooks: HookRegistry<typeof TrainingStage, TrainingHookContext>;
+  readonly optimizer: Optimizer;
+  readonly lrScheduler: LrScheduler | null;
+  readonly epochs: number;
+  readonly batchSize: number;
+  readonly seed: number;
+  readonly shuffle: boolean;
+  readonly units: 'metal' | 'lj';
+  readonly parameterNames: readonly string[];
+  readonly logger: HookLogger;
+  readonly parameters: Readonly<ParameterValues>;
+  readonly stepCount: number;
+  readonly epoch: number;
+  readonly history: readonly EpochRecord[];
+  readonly metadata: RunMetadata | null;
+  readonly configHash: string;
+  /** The model with the current parameters. */
+  toModel(): LennardJones | Morse;
+  /** The trainer's state as a checkpoint, between two steps. */
+  checkpoint(): TrainingCheckpoint;
+}
+
+/**
  * The context of every training hook. `stepCount` counts optimizer steps over the whole run (it is the
  * same at every stage of a step); `epoch` counts completed epochs (the same at every stage of an epoch).
  *
@@ -120,7 +151,7 @@ export interface GradientClip {
  */
 export interface TrainingHookContext extends TrainContext<Readonly<ParameterValues>, Optimizer, TrainingStage> {
   /** The trainer (also `ctx.workflow`). */
-  readonly trainer: Trainer;
+  readonly trainer: TrainerHandle;
   /** Mini-batches per epoch. */
   readonly numBatches: number;
   /** Indices of this step's systems in the training set (from BEFORE_STEP to AFTER_STEP; null elsewhere). */
@@ -154,11 +185,24 @@ export interface TrainingHookContext extends TrainContext<Readonly<ParameterValu
   readonly samplesSeen: number;
   /** Atoms of those systems. */
   readonly atomsSeen: number;
+  /** The learning rate now: the first parameter group's (KempnerForge's `ctx.lr`, a number). */
+  readonly lr: number;
   /**
    * The learning rate of each parameter group, by group name. hookmd's optimizers have one group,
    * `'default'`, holding every parameter.
    */
-  readonly lr: Readonly<Record<string, number>>;
+  readonly lrs: Readonly<Record<string, number>>;
+  /**
+   * The model being trained, with the current parameters (KempnerForge's and Lightning's `model`): a
+   * LennardJones or Morse like the trainer's, built on first read after each update, so a hook can run
+   * it (`ctx.model.compute(batch)`). Changing it changes nothing in the fit.
+   */
+  readonly model: LennardJones | Morse;
+  /**
+   * At AFTER_TRAIN after a failure: the error that ended the run (a HookError naming the hook,
+   * TRAINING_DIVERGED, …), after every hook's onException; null in a run that did not fail.
+   */
+  readonly error: unknown;
   /** The trainer's logger (TrainerOptions.logger): where hooks warn, so that a caller can silence them. */
   readonly logger: HookLogger;
   /**

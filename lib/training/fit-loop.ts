@@ -84,6 +84,8 @@ export class FitLoop {
   readonly #gradient: Float64Array;
   readonly #numBatches: number;
   #lastYield = performance.now();
+  // AFTER_TRAIN fired in this run (an aborted fit fires it before the abort is raised).
+  #trainEnded = false;
 
   constructor(parts: FitParts) {
     this.#p = parts;
@@ -119,7 +121,8 @@ export class FitLoop {
           state.epochLossSum += loss;
           state.batchIndex = b + 1;
         });
-        this.#checkSignal();
+          this.#checkSignal();
+          if (this.#validatesNow()) await this.#validate();
       }
       // An epoch that the signal cut short stays open, so that a resume finishes it (a hook's stop request
       // still closes the epoch it ends).
@@ -130,6 +133,7 @@ export class FitLoop {
     if (aborted) await this.#saveInterrupted((control.stopped as StopRequest).reason);
     ctx.epoch = state.epoch;
     ctx.stepCount = state.stepCount;
+    this.#trainEnded = true;
     await this.#fire(TrainingStage.AFTER_TRAIN);
     if (aborted) {
       const reason = (control.stopped as StopRequest).reason;
@@ -155,6 +159,31 @@ export class FitLoop {
   }
 
   /**
+   * After a failed run, once every hook's onException ran: AFTER_TRAIN with `ctx.error` set (as
+   * model_training_framework fires on_train_end in a finally), so that loggers and trackers close their
+   * records of the run.
+   */
+  async afterFailure(error: unknown): Promise<void> {
+    // An aborted fit has had its AFTER_TRAIN (the run ended, then the abort is raised): not a second one.
+    if (this.#trainEnded) return;
+    const { state, ctx } = this.#p;
+    ctx.error = error;
+    ctx.epoch = state.epoch;
+    ctx.stepCount = state.stepCount;
+    ctx.systems = null;
+    ctx.predictions = null;
+    await this.#fire(TrainingStage.AFTER_TRAIN);
+  }
+
+  // A validation within the epoch (validateEvery: { steps }): after every n-th optimizer step, unless the
+  // epoch ends now (its own validation follows) or a stop was requested (the epoch closes with one).
+  #validatesNow(): boolean {
+    const { state, scalars, control, validation } = this.#p;
+    const every = scalars.validateEverySteps;
+    return every !== null && validation !== null && state.stepCount % every === 0 && state.batchIndex < this.#numBatches && !control.stopRequested;
+  }
+
+  /**
    * One optimizer step on `systems` (indices into the training set): the step's stages, the save point,
    * then stepCount + 1. `advance(loss)` runs between AFTER_STEP and the save point, for the epoch's
    * bookkeeping (so that a checkpoint taken there includes this step). Resolves to the step's loss.
@@ -177,12 +206,14 @@ export class FitLoop {
     scratch.gradNorm = Number.NaN;
     ctx.loss = stats.total;
     ctx.losses = Object.freeze({ energy: stats.energy, forces: stats.forces, stress: stats.stress });
-    await this.#fire(TrainingStage.AFTER_LOSS);
-
+    // The loss and its gradient come from one native pass: AFTER_LOSS (Lightning's on_after_backward) sees both.
     const gradients: ParameterValues = {};
     space.names.forEach((name, p) => {
       gradients[name] = (scratch.rawGradient as Float64Array)[p];
     });
+    ctx.gradients = Object.freeze({ ...gradients });
+    await this.#fire(TrainingStage.AFTER_LOSS);
+
     ctx.gradients = gradients;
     await this.#fire(TrainingStage.BEFORE_OPTIMIZER_STEP);
     const update = this.#readGradients(ctx.gradients);
@@ -212,20 +243,9 @@ export class FitLoop {
   }
 
   async #finishEpoch(): Promise<void> {
-    const { state, ctx, optimizer, scheduler, validation } = this.#p;
+    const { state, ctx, optimizer, scheduler } = this.#p;
     state.metrics.train_loss = state.batchIndex > 0 ? state.epochLossSum / state.batchIndex : Number.NaN;
-    if (validation !== null) {
-      await this.#fire(TrainingStage.BEFORE_VALIDATION);
-      const all = Int32Array.from({ length: validation.size }, (_, k) => k);
-      validation.forward(state.theta, all);
-      const metrics = validationMetrics(validation.loss(null));
-      Object.assign(state.metrics, metrics);
-      ctx.predictions = this.#predictions(validation, all);
-      ctx.validationMetrics = Object.freeze(metrics);
-      await this.#fire(TrainingStage.AFTER_VALIDATION);
-      ctx.predictions = null;
-      ctx.validationMetrics = null;
-    }
+    await this.#validate();
     await this.#fire(TrainingStage.AFTER_EPOCH);
     // The epoch is complete: record it, then set the next epoch's learning rate.
     state.history.push(Object.freeze({ epoch: state.epoch, stepCount: state.stepCount, lr: optimizer.lr, metrics: Object.freeze({ ...state.metrics }) }));
@@ -235,6 +255,23 @@ export class FitLoop {
     state.epochLossSum = 0;
     await this.#savePoint();
     ctx.epoch = state.epoch;
+  }
+
+  // BEFORE_VALIDATION, the whole validation set evaluated into metrics.val_*, AFTER_VALIDATION (nothing
+  // without a validation set).
+  async #validate(): Promise<void> {
+    const { state, ctx, validation } = this.#p;
+    if (validation === null) return;
+    await this.#fire(TrainingStage.BEFORE_VALIDATION);
+    const all = Int32Array.from({ length: validation.size }, (_, k) => k);
+    validation.forward(state.theta, all);
+    const metrics = validationMetrics(validation.loss(null));
+    Object.assign(state.metrics, metrics);
+    ctx.predictions = this.#predictions(validation, all);
+    ctx.validationMetrics = Object.freeze(metrics);
+    await this.#fire(TrainingStage.AFTER_VALIDATION);
+    ctx.predictions = null;
+    ctx.validationMetrics = null;
   }
 
   // Serves the saveCheckpoint requests made since the last save point: BEFORE_CHECKPOINT_SAVE (hooks may

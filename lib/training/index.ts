@@ -7,7 +7,7 @@ export type { TrainerConfigSource } from './config.js';
 export { TrainingCallback } from './callback.js';
 export { Predictions } from './context.js';
 export type {
-  CheckpointWriter, CheckpointWritten, GradientClip, LoadedCheckpoint, SavedCheckpoint, TrainingHook, TrainingHookContext,
+  CheckpointWriter, CheckpointWritten, GradientClip, LoadedCheckpoint, SavedCheckpoint, TrainerHandle, TrainingHook, TrainingHookContext,
 } from './context.js';
 export { CosineLR } from './cosine-lr.js';
 export type { CosineLROptions } from './cosine-lr.js';
@@ -29,7 +29,7 @@ export type { LrScheduler } from './scheduler.js';
 export { SGD } from './sgd.js';
 export type { SGDOptions } from './sgd.js';
 export { epochOrder } from './shuffle.js';
-export { TRAINER_METHOD_ALIASES, TRAINING_STAGES, TrainingStage, trainingStage } from './stage.js';
+export { TRAINER_METHOD_ALIASES, TRAINER_METHOD_HINTS, TRAINING_STAGES, TrainingStage, trainingStage } from './stage.js';
 export { StepLR } from './step-lr.js';
 export type { StepLROptions } from './step-lr.js';
 export { Trainer } from './trainer.js';

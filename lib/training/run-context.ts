@@ -1,21 +1,21 @@
 // The context a run's hooks share (one per fit() or trainingStep(), updated in place by the loop). The
-// fields that cost something to compute (gradNorm) or that follow the trainer's state (samplesSeen,
-// atomsSeen, lr) are accessors, so that they cost nothing unless a hook reads them.
+// fields that cost something to compute (gradNorm, model) or that follow the trainer's state (samplesSeen,
+// atomsSeen, lr, lrs) are accessors, so that they cost nothing unless a hook reads them.
 import { HookmdTypeError } from '../errors.js';
 import { createContext, type HookRegistry, type MutableContext, type RunControl } from '../hooks/index.js';
-import type { GradientClip, TrainingHookContext } from './context.js';
+import type { LennardJones, Morse } from '../models/index.js';
+import type { GradientClip, TrainerHandle, TrainingHookContext } from './context.js';
 import type { FitState, RunScratch } from './fit-loop.js';
 import { gradientNorm } from './hooks/gradient-stats.js';
 import type { RunMetadata } from './metadata.js';
 import type { ParameterValues } from './parameters.js';
 import { TrainingStage } from './stage.js';
-import type { Trainer } from './trainer.js';
 
 type PendingWriter = Parameters<TrainingHookContext['saveCheckpoint']>[0];
 
 /** @internal What a run's context is made of. */
 export interface RunContextParts {
-  readonly trainer: Trainer;
+  readonly trainer: TrainerHandle;
   readonly registry: HookRegistry<typeof TrainingStage, TrainingHookContext>;
   readonly control: RunControl;
   readonly scratch: RunScratch;
@@ -48,6 +48,7 @@ export function trainingContext(parts: RunContextParts): MutableContext<Training
     loadedCheckpoint: null,
     validationMetrics: null,
     gradientClip: null,
+    error: null as unknown,
     logger: trainer.logger,
     saveCheckpoint: (writer: PendingWriter) => {
       if (typeof writer !== 'function') {
@@ -61,6 +62,12 @@ export function trainingContext(parts: RunContextParts): MutableContext<Training
     },
   };
   const ctx = createContext({ stage: TrainingStage.BEFORE_TRAIN, stepCount: state.stepCount, workflow: trainer, control, registry }, extra);
+  // One model per parameter set: the loop replaces ctx.parameters whenever θ changes.
+  let built: { readonly parameters: unknown; readonly model: LennardJones | Morse } | null = null;
+  const currentModel = (parameters: unknown): LennardJones | Morse => {
+    if (built === null || built.parameters !== parameters) built = { parameters, model: trainer.toModel() };
+    return built.model;
+  };
   // Defined after createContext: its Object.assign would evaluate getters once, now.
   Object.defineProperties(ctx, {
     gradNorm: {
@@ -72,7 +79,9 @@ export function trainingContext(parts: RunContextParts): MutableContext<Training
     },
     samplesSeen: { enumerable: true, get: (): number => state.samplesSeen },
     atomsSeen: { enumerable: true, get: (): number => state.atomsSeen },
-    lr: { enumerable: true, get: (): Readonly<Record<string, number>> => Object.freeze({ default: optimizer.lr }) },
+    lr: { enumerable: true, get: (): number => optimizer.lr },
+    lrs: { enumerable: true, get: (): Readonly<Record<string, number>> => Object.freeze({ default: optimizer.lr }) },
+    model: { enumerable: true, get: (): LennardJones | Morse => currentModel(ctx.parameters) },
   });
   return ctx as unknown as MutableContext<TrainingHookContext>;
 }

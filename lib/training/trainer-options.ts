@@ -48,6 +48,11 @@ export interface TrainerOptions {
   shuffle?: boolean;
   /** Units of the systems (default 'metal'). */
   units?: 'metal' | 'lj';
+  /**
+   * Validate every `steps` optimizer steps as well as at each epoch end (Lightning's `val_check_interval`,
+   * KempnerForge's `eval.interval`); needs `validation`. Default: at epoch ends only.
+   */
+  validateEvery?: { readonly steps: number };
 }
 
 /**
@@ -75,9 +80,11 @@ export interface ResolvedScalars {
   readonly seed: number;
   readonly shuffle: boolean;
   readonly units: 'metal' | 'lj';
+  /** Optimizer steps between validations within an epoch, or null for epoch ends only. */
+  readonly validateEverySteps: number | null;
 }
 
-const KNOWN = ['model', 'train', 'validation', 'optimizer', 'lrScheduler', 'epochs', 'batchSize', 'lossWeights', 'hooks', 'seed', 'shuffle', 'units', 'logger'];
+const KNOWN = ['model', 'train', 'validation', 'optimizer', 'lrScheduler', 'epochs', 'batchSize', 'lossWeights', 'hooks', 'seed', 'shuffle', 'units', 'logger', 'validateEvery'];
 
 /** @internal Checks the option object's keys and the scalar options. */
 export function resolveScalars(options: unknown): ResolvedScalars {
@@ -110,5 +117,15 @@ export function resolveScalars(options: unknown): ResolvedScalars {
     seed,
     shuffle,
     units,
+    validateEverySteps: validateEvery(given.validateEvery, given.validation),
   };
+}
+
+function validateEvery(value: unknown, validation: unknown): number | null {
+  if (value === undefined) return null;
+  const { steps } = checkKeys('Trainer', value, ['steps'], 'validateEvery.');
+  if (validation === undefined) {
+    throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer: validateEvery needs a validation set (the validation option)', { field: 'validateEvery', value });
+  }
+  return integerOption('Trainer', 'validateEvery.steps', steps, 1);
 }

@@ -8,7 +8,7 @@ import type { LennardJones, Morse } from '../models/index.js';
 import { Adam } from './adam.js';
 import { CHECKPOINT_HEADER, checkCheckpoint, readCheckpoint, type EpochRecord, type TrainingCheckpoint } from './checkpoint.js';
 import { trainerOptionsFromConfig, type TrainerConfigSource } from './config.js';
-import type { LoadedCheckpoint, TrainingHookContext } from './context.js';
+import type { LoadedCheckpoint, TrainerHandle, TrainingHookContext } from './context.js';
 import { TrainingSet, type DataSummary } from './dataset.js';
 import { FitLoop, type FitState, type RunScratch } from './fit-loop.js';
 import { resolveLossWeights, type ResolvedLossWeights } from './loss-weights.js';
@@ -18,7 +18,7 @@ import type { Optimizer } from './optimizer.js';
 import { checkKeys } from './options.js';
 import { ParameterSpace, type PairModelSpec, type ParameterValues } from './parameters.js';
 import type { LrScheduler } from './scheduler.js';
-import { TRAINER_METHOD_ALIASES, TrainingStage } from './stage.js';
+import { TRAINER_METHOD_ALIASES, TRAINER_METHOD_HINTS, TrainingStage } from './stage.js';
 import { epochOrder } from './shuffle.js';
 import { trainingContext } from './run-context.js';
 import { resolveScalars, type FitOptions, type ResolvedScalars, type TrainerOptions } from './trainer-options.js';
@@ -79,6 +79,8 @@ export interface TrainerConfig {
   readonly lossWeights: ResolvedLossWeights;
   /** Each hook's `config` (or its name), with its enabled state. */
   readonly hooks: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  /** Present when validation also runs within epochs (so that configs without it keep their hash). */
+  readonly validateEvery?: { readonly steps: number };
 }
 
 /**
@@ -95,7 +97,7 @@ export interface TrainerConfig {
  * const history = await trainer.fit();
  * const fitted = trainer.toModel();  // a LennardJones with the fitted ε and σ
  */
-export class Trainer {
+export class Trainer implements TrainerHandle {
   /** The training hooks (register, list, enable, disable). */
   readonly hooks: HookRegistry<typeof TrainingStage, TrainingHookContext>;
   readonly optimizer: Optimizer;
@@ -134,7 +136,7 @@ export class Trainer {
       variables, theta: variables.map(Math.exp), epoch: 0, batchIndex: 0, stepCount: 0, epochLossSum: 0, history: [], metrics: {}, samplesSeen: 0, atomsSeen: 0,
     };
     this.logger = options.logger ?? console;
-    this.hooks = new HookRegistry(TrainingStage, { workflow: this, logger: this.logger, methodAliases: TRAINER_METHOD_ALIASES });
+    this.hooks = new HookRegistry(TrainingStage, { workflow: this, logger: this.logger, methodAliases: TRAINER_METHOD_ALIASES, methodHints: TRAINER_METHOD_HINTS });
     for (const hook of options.hooks ?? []) this.register(hook);
   }
 
@@ -203,6 +205,7 @@ export class Trainer {
         const described = config !== null && typeof config === 'object' ? config : { name: handle.name };
         return { ...(described as Record<string, unknown>), enabled: handle.enabled };
       }),
+      ...(this.#scalars.validateEverySteps === null ? {} : { validateEvery: { steps: this.#scalars.validateEverySteps } }),
     };
   }
 
@@ -245,7 +248,8 @@ export class Trainer {
   /**
    * Trains until `epochs` epochs are complete (or a hook requests a stop) and returns the history. Hooks are
    * opened before BEFORE_TRAIN and closed after AFTER_TRAIN; when anything fails, every hook's onException
-   * runs, then close, and the error (a HookError naming the hook and stage, for a hook) propagates.
+   * runs, then AFTER_TRAIN with `ctx.error` set, then close, and the error (a HookError naming the hook and
+   * stage, for a hook) propagates.
    */
   async fit(options: FitOptions = {}): Promise<TrainingHistory> {
     checkKeys('Trainer.fit', options, ['resumeFrom', 'signal'], '', { resume: 'resumeFrom', ckpt_path: 'resumeFrom' });
@@ -258,7 +262,8 @@ export class Trainer {
       if (options.resumeFrom !== undefined) loaded = this.#resume(options.resumeFrom);
       const resumedFrom = typeof loaded?.checkpoint.metadata?.runId === 'string' ? loaded.checkpoint.metadata.runId : null;
       const { ctx, control, loop, metadata } = this.#prepare(resumedFrom, signal);
-      await new HookRunner(this.hooks, { context: () => ctx, logger: this.logger }).run(() => loop.run(loaded));
+      const afterFailure = (error: unknown): Promise<void> => loop.afterFailure(error);
+      await new HookRunner(this.hooks, { context: () => ctx, logger: this.logger, afterFailure }).run(() => loop.run(loaded));
       return { epochs: this.history, stepCount: this.stepCount, parameters: this.parameters, stopped: control.stopped, metadata };
     });
   }

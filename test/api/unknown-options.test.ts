@@ -51,7 +51,7 @@ class Custom extends Dynamics {
   constructor(options: never) {
     super(options);
   }
-  integratorSpec(): never {
+  override integratorSpec(): never {
     throw new Error('never run');
   }
 }
@@ -116,6 +116,12 @@ const CASES: Record<string, [Call, string, string]> = {
   'new GradientDescent(options)': [() => new GradientDescent({ model, stepsize: 0.1 } as never), 'stepsize', 'stepSize'],
   'new GradientMonitorHook(options)': [() => new GradientMonitorHook({ percentile: [50] } as never), 'percentile', 'percentiles'],
   'new HookRegistry(options)': [() => new HookRegistry(Stage, { loger: console } as never), 'loger', 'logger'],
+  'new HookSession(options)': [() => new hookmd.HookSession(registry, { loger: console } as never), 'loger', 'logger'],
+  'HookRegistry#register(options)': [() => registry.register({ stage: Stage.SAVE, frequency: 1, call: () => {} }, { stag: Stage.SAVE } as never), 'stag', 'stage'],
+  'Dynamics#register(options)': [() => new FIRE({ model }).register({ stage: hookmd.DynamicsStage.AFTER_STEP, frequency: 1, call: () => {} }, { stages: 1 } as never), 'stages', 'stage'],
+  'FusedStage#register(options)': [() => new hookmd.FusedStage({ stages: [new FIRE({ model })] }).register({ stage: hookmd.DynamicsStage.AFTER_STEP, frequency: 1, call: () => {} }, { stages: 1 } as never), 'stages', 'stage'],
+  'harmonic(options)': [() => hookmd.harmonic({ k: 1, center: 1, centre: 1 } as never), 'centre', 'center'],
+  'new BiasHook(options)': [() => new hookmd.BiasHook({ cv: hookmd.distance(0, 1), potential: hookmd.harmonic({ k: 1, center: 1 }), frequncy: 1 } as never), 'frequncy', 'frequency'],
   'new HookRunner(options)': [() => new HookRunner(registry, { contxt: () => undefined } as never), 'contxt', 'context'],
   'new HostMemorySink(options)': [() => new HostMemorySink({ capcity: 2 } as never), 'capcity', 'capacity'],
   'new JsModel(options)': [() => new JsModel(() => ({ energy: [0] }), { cutof: 3 } as never), 'cutof', 'cutoff'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { ConvergenceHook, FIRE, FIRE2, GradientDescent } from '../../lib/dynamics/index.js';
+import { ConvergenceHook, DynamicsStage, FIRE, FIRE2, GradientDescent } from '../../lib/dynamics/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { LJ13_MINIMUM, ljBatch, perturbedLj13 } from './lj-systems.js';
 
@@ -34,7 +34,7 @@ describe('FIRE', () => {
     const fire = new FIRE({ model: model(), convergence: ConvergenceHook.fromFmax(1e-2) });
     let frozen: Float64Array | undefined;
     fire.register({
-      stage: 8, frequency: 1, name: 'snapshot',
+      stage: DynamicsStage.ON_CONVERGE, frequency: 1, name: 'snapshot',
       call: (ctx) => {
         if (ctx.convergedMask?.[0] === 1 && frozen === undefined) frozen = ctx.batch.read('positions').slice(0, 39);
       },

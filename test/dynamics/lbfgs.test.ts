@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { ConvergenceHook, FIRE, LBFGS, type DynamicsHookContext } from '../../lib/dynamics/index.js';
+import { ConvergenceHook, DynamicsStage, FIRE, LBFGS, type DynamicsHookContext } from '../../lib/dynamics/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { aseSkipReason, runAse } from '../helpers/ase.js';
 import { LJ13_MINIMUM, ljBatch, perturbedLj13 } from './lj-systems.js';
@@ -42,7 +42,7 @@ describe.skipIf(aseSkipReason !== '')(`LBFGS against ASE's ${aseSkipReason}`, ()
     const steps = new Map<number, number>();
     const lbfgs = new LBFGS({ model: model(), convergence: ConvergenceHook.fromFmax(fmax) });
     lbfgs.register({
-      stage: 8, frequency: 1, name: 'record',
+      stage: DynamicsStage.ON_CONVERGE, frequency: 1, name: 'record',
       call: (ctx: DynamicsHookContext) => ctx.convergedMask?.forEach((newly, s) => { if (newly === 1) steps.set(s, ctx.stepCount + 1); }),
     });
     const result = lbfgs.runSync(batch, { steps: 10_000 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { Batch } from '../../lib/data/index.js';
-import { ConvergenceHook, FIRE, initializeVelocities, VelocityVerlet, type DynamicsHookContext } from '../../lib/dynamics/index.js';
+import { ConvergenceHook, DynamicsStage, FIRE, initializeVelocities, VelocityVerlet, type DynamicsHookContext } from '../../lib/dynamics/index.js';
 import { LoggingHook, type LogRow } from '../../lib/dynamics/hooks/logging-hook.js';
 import { SnapshotHook } from '../../lib/dynamics/hooks/snapshot-hook.js';
 import { HostMemorySink } from '../../lib/io/index.js';
@@ -58,7 +58,7 @@ describe('LoggingHook and SnapshotHook rows and frames', () => {
   it('frequency 1 gives every state once, labelled by the steps taken, as a hook at BEFORE_STEP of the next step sees it', async () => {
     const rows: LogRow[] = [];
     const seen: number[] = [];
-    const probe = { stage: 0, frequency: 1, call: (ctx: DynamicsHookContext) => { seen.push(ctx.batch.read('energy')[0]); } };
+    const probe = { stage: DynamicsStage.BEFORE_STEP, frequency: 1, call: (ctx: DynamicsHookContext) => { seen.push(ctx.batch.read('energy')[0]); } };
     const md = new VelocityVerlet({ model: argon(), dt: 5, hooks: [probe, new LoggingHook({ writer: (row) => rows.push(row) })] });
     const batch = Batch.fromSystems([dimer()]);
     initializeVelocities(batch, { temperature: 30, seed: 2 });

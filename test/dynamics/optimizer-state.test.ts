@@ -7,6 +7,7 @@ import { Batch, bulk, rattle, repeat } from '../../lib/data/index.js';
 import {
   CellFilter,
   ConvergenceHook,
+  DynamicsStage,
   FIRE,
   FIRE2,
   GradientDescent,
@@ -47,7 +48,7 @@ describe('optimizers keep their state to themselves', () => {
     initializeVelocities(batch, { temperature: 50, seed: 3 });
     let seen = 0;
     const engine = make();
-    engine.register({ stage: 7, frequency: 1, call: (ctx) => { seen = Math.max(seen, ...ctx.scalars.temperature); } });
+    engine.register({ stage: DynamicsStage.AFTER_STEP, frequency: 1, call: (ctx) => { seen = Math.max(seen, ...ctx.scalars.temperature); } });
     await engine.run(batch, { steps: 40 });
     expect(batch.read('velocities').every((v) => v === 0)).toBe(true);
     // What hooks see during the relaxation is no motion either.

@@ -16,12 +16,14 @@ function oscillators(): Batch {
 }
 
 describe('stage order (DESIGN §5)', () => {
-  it('a hook at all nine stages records the exact sequence of one step', async () => {
+  // The compute before the first step runs the compute hooks (nvalchemi's force priming, upstream PR #182).
+  it('a hook at all nine stages records the exact sequence of one step, after the first compute and its hooks', async () => {
     const seen: string[] = [];
     const recorder = defineHook({ runsOnStage: () => true, frequency: 1, call: (_ctx, stage: DynamicsStage) => { seen.push(DynamicsStage[stage]); } });
     const md = new VelocityVerlet({ model: harmonicModel(1), dt: 0.01, hooks: [recorder], convergence: ConvergenceHook.fromFmax(10) });
     await md.run(oscillators(), { steps: 1 });
     expect(seen).toEqual([
+      'BEFORE_COMPUTE', 'AFTER_COMPUTE',
       'BEFORE_STEP', 'BEFORE_PRE_UPDATE', 'AFTER_PRE_UPDATE', 'BEFORE_COMPUTE', 'AFTER_COMPUTE',
       'BEFORE_POST_UPDATE', 'AFTER_POST_UPDATE', 'AFTER_STEP', 'ON_CONVERGE',
     ]);
@@ -31,7 +33,7 @@ describe('stage order (DESIGN §5)', () => {
     const seen: DynamicsStage[] = [];
     const recorder = defineHook({ runsOnStage: () => true, frequency: 1, call: (_ctx, stage: DynamicsStage) => { seen.push(stage); } });
     await new VelocityVerlet({ model: harmonicModel(1), dt: 0.01, hooks: [recorder] }).run(oscillators(), { steps: 2 });
-    expect(seen).toHaveLength(16);
+    expect(seen).toHaveLength(2 + 16);
     expect(seen).not.toContain(DynamicsStage.ON_CONVERGE);
   });
 });

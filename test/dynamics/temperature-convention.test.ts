@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { Batch, bulk, repeat, type System } from '../../lib/data/index.js';
 import {
+  DynamicsStage,
   FreezeAtomsHook,
   initializeVelocities,
   Langevin,
@@ -79,7 +80,7 @@ print(json.dumps(atoms.get_temperature()))
 /** Mean of ctx.scalars.temperature sampled every 10 steps after equilibration, with its standard error from 20 blocks. */
 async function sampledTemperature(engine: Dynamics, batch: Batch, steps: number): Promise<{ mean: number; error: number }> {
   const samples: number[] = [];
-  engine.register({ stage: 7, frequency: 10, call: (ctx) => { samples.push(ctx.scalars.temperature[0]); } });
+  engine.register({ stage: DynamicsStage.AFTER_STEP, frequency: 10, call: (ctx) => { samples.push(ctx.scalars.temperature[0]); } });
   await engine.run(batch, { steps });
   const kept = samples.slice(samples.length / 5);
   const blocks = 20;

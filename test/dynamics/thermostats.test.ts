@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { initializeVelocities, Langevin, NoseHooverChain, temperatures } from '../../lib/dynamics/index.js';
+import { DynamicsStage, initializeVelocities, Langevin, NoseHooverChain, temperatures } from '../../lib/dynamics/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { ljBatch, ljFcc } from './lj-systems.js';
 
@@ -11,7 +11,7 @@ async function meanTemperature(engine: NoseHooverChain | Langevin): Promise<numb
   initializeVelocities(batch, { temperature: TARGET, seed: 3 });
   await engine.run(batch, { steps: 1000 });
   const samples: number[] = [];
-  engine.register({ stage: 7, frequency: 10, call: () => { samples.push(temperatures(batch)[0]); } });
+  engine.register({ stage: DynamicsStage.AFTER_STEP, frequency: 10, call: () => { samples.push(temperatures(batch)[0]); } });
   await engine.run(batch, { steps: 3000 });
   return samples.reduce((a, b) => a + b, 0) / samples.length;
 }

@@ -73,6 +73,6 @@ describe('a negative convergence threshold is rejected (issue 19, item 13)', () 
 
   it('an energy may be negative, and a customOp decides for itself', () => {
     expect(() => new ConvergenceHook({ criteria: [{ key: 'energy', threshold: -3 }] })).not.toThrow();
-    expect(() => new ConvergenceHook({ criteria: [{ key: 'fmax', threshold: -1, customOp: (v, t) => Array.from(v, (x) => x > t) }] })).not.toThrow();
+    expect(() => new ConvergenceHook({ criteria: [{ key: 'fmax', threshold: -1, customOp: (v, _index, info) => Array.from(v, (x) => x > info.threshold) }] })).not.toThrow();
   });
 });

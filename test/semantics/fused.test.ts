@@ -53,7 +53,9 @@ describe('FusedStage', () => {
     expect(seen.filter(([k]) => k === 1)).toHaveLength(2);
   });
 
-  it('hook order: fused then sub-stages before, the reverse after; sub-stage step counts follow (item 8)', async () => {
+  // Upstream test_single_loop.py::test_fused_hooks_bracket_substage_hooks (PR #182): the fused hooks
+  // bracket the sub-stages' hooks, which fire in sub-stage order at BEFORE_* and AFTER_* stages alike.
+  it('hook order: fused first at BEFORE_*, sub-stages in order then fused at AFTER_*; sub-stage step counts follow (item 8)', async () => {
     const order: string[] = [];
     const hook = (name: string) => ({ name, runsOnStage: (s: DynamicsStage) => s === DynamicsStage.BEFORE_STEP || s === DynamicsStage.AFTER_STEP, stage: null, frequency: 1, call: (ctx: DynamicsHookContext) => { order.push(`${ctx.stage === DynamicsStage.BEFORE_STEP ? 'before' : 'after'}:${name}`); } });
     const a = new VelocityVerlet({ model: model(), dt: 0.005, hooks: [hook('a')] });
@@ -61,7 +63,7 @@ describe('FusedStage', () => {
     const pipeline = fuse(a, b);
     pipeline.register(hook('fused'));
     await pipeline.run(ljBatch([perturbedLj13(0.1)]), { steps: 1 });
-    expect(order).toEqual(['before:fused', 'before:a', 'before:b', 'after:b', 'after:a', 'after:fused']);
+    expect(order).toEqual(['before:fused', 'before:a', 'before:b', 'after:a', 'after:b', 'after:fused']);
     expect([a.stepCount, b.stepCount]).toEqual([1, 1]);
   });
 

@@ -2,7 +2,7 @@
 // monitor's metrics and actions, and LoggingHook columns that override built-in ones.
 import { describe, expect, it, vi } from 'vitest';
 
-import { ConvergenceHook, EnergyDriftMonitorHook, FIRE, HostMemorySink, LennardJones, LoggingHook, VelocityVerlet, initializeVelocities } from '../../lib/index.js';
+import { ConvergenceHook, DynamicsStage, EnergyDriftMonitorHook, FIRE, HostMemorySink, LennardJones, LoggingHook, VelocityVerlet, initializeVelocities } from '../../lib/index.js';
 import type { LogRow } from '../../lib/index.js';
 import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
 
@@ -25,7 +25,7 @@ describe('sinks (item 12)', () => {
   it('runStream takes maxSystems and keeps a status the source gives', async () => {
     const sizes: number[] = [];
     const fire = new FIRE({ model: model(), convergence: ConvergenceHook.fromFmax(1e-2) });
-    fire.register({ stage: 0, frequency: 1, call: (ctx) => { sizes.push(ctx.batch.numSystems); } });
+    fire.register({ stage: DynamicsStage.BEFORE_STEP, frequency: 1, call: (ctx) => { sizes.push(ctx.batch.numSystems); } });
     const sink = new HostMemorySink();
     const source = [perturbedLj13(0.1), { ...perturbedLj13(0.1, 2), info: { status: 1 } }, perturbedLj13(0.1, 3), perturbedLj13(0.1, 4)];
     const result = await fire.runStream(source, { sinks: [sink], maxAtoms: 1000, maxSystems: 2, units: 'lj', refillEvery: 5 });

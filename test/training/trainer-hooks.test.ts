@@ -343,13 +343,13 @@ describe('10. console logging without code', () => {
 });
 
 describe('11. step context fields', () => {
-  it('gradNorm on every step (lazily), samplesSeen and atomsSeen, lr per parameter group', async () => {
+  it('gradNorm on every step (lazily), samplesSeen and atomsSeen, lrs per parameter group', async () => {
     const rows: Array<{ gradNorm: number; expected: number; samples: number; atoms: number; lr: Record<string, number> }> = [];
     const probe = {
       onAfterLoss: () => {},
       onBeforeOptimizerStep: (ctx: TrainingHookContext) => {
         const expected = Math.hypot(...Object.values(ctx.gradients));
-        rows.push({ gradNorm: ctx.gradNorm, expected, samples: ctx.samplesSeen, atoms: ctx.atomsSeen, lr: { ...ctx.lr } });
+        rows.push({ gradNorm: ctx.gradNorm, expected, samples: ctx.samplesSeen, atoms: ctx.atomsSeen, lr: { ...ctx.lrs } });
       },
     };
     const { train } = data();

@@ -1,6 +1,7 @@
 // ConvergenceHook (docs/dynamics.md): per-system criteria, ANDed; converged systems move from sourceStatus to
-// targetStatus. Built-in keys are evaluated inside the native loop; a criterion with `customOp` makes the
-// hook run from JS at AFTER_STEP instead.
+// targetStatus, and a hook given neither only detects (nvalchemi's ConvergenceHook, whose migration needs
+// both). Built-in keys are evaluated inside the native loop; a criterion with `customOp` or `reduceDims`
+// makes the hook run from JS at AFTER_STEP instead.
 import type { Batch } from '../../data/index.js';
 import { nativeBatchOf } from '../../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js';
@@ -9,9 +10,24 @@ import type { DynamicsContext } from '../../hooks/index.js';
 import type { NativeConvergenceArgs } from '../native-stepper.js';
 import { isStatus } from '../parameters.js';
 import { DynamicsStage } from '../stage.js';
-import { criterionValues, DERIVED_KEYS, PER_ATOM_KEYS, PER_SYSTEM_KEYS, type ReduceOp } from './criterion-values.js';
+import { checkReduceDims, criterionInput, criterionValues, DERIVED_KEYS, PER_ATOM_KEYS, PER_SYSTEM_KEYS, type ReduceOp } from './criterion-values.js';
 
 export type { ReduceOp } from './criterion-values.js';
+
+/**
+ * What a criterion's `customOp` receives besides the raw values.
+ *
+ * @example
+ * const op = (values: Float64Array, systemIndex: Int32Array, info: CustomOpInfo) => new Array(info.numSystems).fill(true);
+ */
+export interface CustomOpInfo {
+  /** Systems in the batch: the length of the verdict to return. */
+  readonly numSystems: number;
+  /** Values per row of `values` (3 for forces, 9 for stress, 1 for energy or fmax). */
+  readonly width: number;
+  /** The criterion's threshold. */
+  readonly threshold: number;
+}
 
 /** Keys the native loop evaluates (with `reduceOp` none, norm, systemNorm or any entry op). */
 export const CONVERGENCE_KEYS: readonly string[] = ['forces', 'fmax', 'velocities', 'energy', 'energyChange', 'kineticEnergy', 'temperature', 'stress'];
@@ -30,8 +46,20 @@ export interface ConvergenceCriterion {
    * Without it, an entry reduces to its largest component.
    */
   reduceOp?: ReduceOp;
-  /** Decides per system from the reduced values; makes the hook run from JS. */
-  customOp?: (values: Float64Array, threshold: number) => ArrayLike<boolean | number>;
+  /**
+   * The dimensions `reduceOp` reduces, numbered as nvalchemi shapes the key: `[N, 3]` for forces (0 the
+   * system's atoms, 1 or -1 the components), `[B, 3, 3]` for stress and cell (1 the rows, 2 or -1 the
+   * columns). After the reduction each system takes the largest value left. Without it, `reduceOp` reduces
+   * each entry (an atom's vector, a system's row). Makes the hook run from JS.
+   */
+  reduceDims?: number | readonly number[];
+  /**
+   * Decides every system from the key's raw values, as nvalchemi's `custom_op` does: `values` is the key's
+   * array (N×width for a per-atom key, B×width for a per-system one), `systemIndex` the system of each row;
+   * returns one verdict per system (truthy: converged). `reduceOp` and `threshold` are not applied. Makes
+   * the hook run from JS.
+   */
+  customOp?: (values: Float64Array, systemIndex: Int32Array, info: CustomOpInfo) => ArrayLike<boolean | number>;
   /**
    * Only with key 'stress' and no `reduceOp`: the target pressure P (the batch's units, a CellFilter's
    * scalarPressure; default 0). The system's value is max_ij |σ_ij − σ_target,ij| with σ_target = −P·I. With
@@ -42,19 +70,27 @@ export interface ConvergenceCriterion {
 
 /** Options of `new ConvergenceHook`. */
 export interface ConvergenceHookOptions {
-  criteria: readonly ConvergenceCriterion[];
+  /** The criteria, ANDed (default: the largest per-atom force norm ≤ 0.05, as nvalchemi's). */
+  criteria?: readonly ConvergenceCriterion[];
   /** Check every `frequency` steps (default 1). */
   frequency?: number;
-  /** Only systems with this status are checked (default 0). */
+  /**
+   * Only systems with this status are checked (default 0 when targetStatus is given, or for an engine's
+   * own `convergence`; every system for a hook that only detects).
+   */
   sourceStatus?: number;
   /**
    * Converged systems get this status (default: the engine's exitStatus, 1 outside an engine). `null`
    * makes the hook detect-only: converged systems keep their status and are reported once, to ON_CONVERGE
-   * hooks and in `RunResult.converged`.
+   * hooks and in `RunResult.converged`. A hook given neither status only detects too, except as an
+   * engine's `convergence`, which is what finishes its systems.
    */
   targetStatus?: number | null;
   name?: string;
 }
+
+/** nvalchemi's default criterion: the largest per-atom force norm ≤ 0.05 (eV/Å in metal units). */
+const DEFAULT_FMAX = 0.05;
 
 const REDUCE_OPS: readonly ReduceOp[] = ['min', 'max', 'norm', 'mean', 'sum', 'systemNorm'];
 const HOOK_KEYS: readonly string[] = ['criteria', 'frequency', 'sourceStatus', 'targetStatus', 'name'];
@@ -84,21 +120,26 @@ export class ConvergenceHook {
   readonly frequency: number;
   readonly name: string;
   readonly criteria: readonly ConvergenceCriterion[];
-  readonly sourceStatus: number;
+  /** The status of the systems checked; undefined when not given (see ConvergenceHookOptions). */
+  readonly sourceStatus: number | undefined;
   readonly targetStatus: number | null | undefined;
   readonly #previous: { energy?: Float64Array } = {};
   // Detect-only: systems already reported (by systemId), so each is reported once.
   readonly #detected = new Set<number>();
   #newly: { step: number; mask: Uint8Array } | undefined;
 
-  constructor(options: ConvergenceHookOptions) {
+  constructor(options: ConvergenceHookOptions = {}) {
     const owner = 'ConvergenceHook';
-    if (options !== null && typeof options === 'object') checkKeys(owner, options, HOOK_KEYS);
-    if (options === null || typeof options !== 'object' || !Array.isArray(options.criteria) || options.criteria.length === 0) {
+    if (options === null || typeof options !== 'object') {
+      throw new HookmdTypeError('INVALID_CRITERIA', `${owner}: options must be an object`, { field: 'options', value: options });
+    }
+    checkKeys(owner, options, HOOK_KEYS);
+    const criteria = options.criteria ?? [{ key: 'forces', threshold: DEFAULT_FMAX, reduceOp: 'norm' }];
+    if (!Array.isArray(criteria) || criteria.length === 0) {
       throw new HookmdTypeError('INVALID_CRITERIA', `${owner}: criteria must be a non-empty array`, { field: 'criteria' });
     }
-    options.criteria.forEach((c, i) => {
-      checkKeys(owner, c, ['key', 'threshold', 'reduceOp', 'customOp', 'pressure'], `criteria[${i}].`);
+    criteria.forEach((c, i) => {
+      checkKeys(owner, c, ['key', 'threshold', 'reduceOp', 'reduceDims', 'customOp', 'pressure'], `criteria[${i}].`);
       if (typeof c?.key !== 'string' || c.key === '') {
         throw new HookmdError('INVALID_CRITERION', `${owner}: criteria[${i}].key must name a batch array (${[...PER_ATOM_KEYS, ...PER_SYSTEM_KEYS, ...DERIVED_KEYS].join(', ')}, or a registered field), got ${JSON.stringify(c?.key)}`, {
           field: `criteria[${i}].key`,
@@ -129,17 +170,24 @@ export class ConvergenceHook {
           value: c.reduceOp,
         });
       }
+      if (c.customOp !== undefined && typeof c.customOp !== 'function') {
+        throw new HookmdTypeError('INVALID_CRITERION', `${owner}: criteria[${i}].customOp must be a function (values, systemIndex, info) => verdicts`, {
+          field: `criteria[${i}].customOp`,
+          value: c.customOp,
+        });
+      }
+      if (c.reduceDims !== undefined) checkReduceDims(owner, `criteria[${i}]`, c);
     });
     const frequency = options.frequency ?? 1;
     if (!Number.isInteger(frequency) || frequency < 1) {
       throw new HookmdRangeError('INVALID_FREQUENCY', `${owner}: frequency must be an integer ≥ 1, got ${frequency}`, { field: 'frequency', value: frequency });
     }
     this.frequency = frequency;
-    this.criteria = options.criteria.map((c) => ({ ...c }));
-    this.sourceStatus = options.sourceStatus ?? 0;
-    if (!isStatus(this.sourceStatus)) {
-      throw new HookmdRangeError('INVALID_STATUS', `${owner}: sourceStatus must be an integer in the int32 range, got ${this.sourceStatus}`, { field: 'sourceStatus', value: this.sourceStatus });
+    this.criteria = criteria.map((c) => ({ ...c }));
+    if (options.sourceStatus !== undefined && !isStatus(options.sourceStatus)) {
+      throw new HookmdRangeError('INVALID_STATUS', `${owner}: sourceStatus must be an integer in the int32 range, got ${options.sourceStatus}`, { field: 'sourceStatus', value: options.sourceStatus });
     }
+    this.sourceStatus = options.sourceStatus;
     if (options.targetStatus !== undefined && options.targetStatus !== null && !isStatus(options.targetStatus)) {
       throw new HookmdRangeError('INVALID_STATUS', `${owner}: targetStatus must be an integer in the int32 range, or null, got ${options.targetStatus}`, { field: 'targetStatus', value: options.targetStatus });
     }
@@ -153,8 +201,8 @@ export class ConvergenceHook {
     return new ConvergenceHook({ ...options, criteria: [{ key: 'forces', threshold, reduceOp: 'norm' }] });
   }
 
-  /** The same test as `fromForces`, through the derived key `fmax`. */
-  static fromFmax(threshold: number, options: Omit<ConvergenceHookOptions, 'criteria'> = {}): ConvergenceHook {
+  /** The same test as `fromForces`, through the derived key `fmax` (default threshold 0.05, as nvalchemi's). */
+  static fromFmax(threshold: number = DEFAULT_FMAX, options: Omit<ConvergenceHookOptions, 'criteria'> = {}): ConvergenceHook {
     checkKeys('ConvergenceHook.fromFmax', options, SHORTCUT_KEYS);
     return new ConvergenceHook({ ...options, criteria: [{ key: 'fmax', threshold }] });
   }
@@ -169,14 +217,23 @@ export class ConvergenceHook {
     return new ConvergenceHook({ ...rest, criteria: [{ key: 'fmax', threshold: fmax }, { key: 'stress', threshold: stress, pressure: pressure ?? 0 }] });
   }
 
-  /** True when every criterion uses a key the native loop knows, without customOp. */
+  /** True when every criterion uses a key the native loop knows, without customOp or reduceDims. */
   get isNative(): boolean {
-    return this.criteria.every((c) => c.customOp === undefined && CONVERGENCE_KEYS.includes(c.key));
+    return this.criteria.every((c) => c.customOp === undefined && c.reduceDims === undefined && CONVERGENCE_KEYS.includes(c.key));
   }
 
-  /** True for a detect-only hook (`targetStatus: null`). */
+  /** True for a hook that only detects: `targetStatus: null`, or neither status given (as nvalchemi's). */
   get detectOnly(): boolean {
-    return this.targetStatus === null;
+    return this.targetStatus === null || (this.targetStatus === undefined && this.sourceStatus === undefined);
+  }
+
+  /**
+   * @internal This hook as an engine's own `convergence`, which finishes the systems it passes: a hook
+   * given neither status becomes one that moves status 0 to the engine's exitStatus.
+   */
+  asEngineCriterion(): ConvergenceHook {
+    if (this.targetStatus !== undefined || this.sourceStatus !== undefined) return this;
+    return new ConvergenceHook({ criteria: this.criteria, frequency: this.frequency, sourceStatus: 0, name: this.name });
   }
 
   /** Reads the stress, which the steps it checks must then compute. */
@@ -194,38 +251,36 @@ export class ConvergenceHook {
       }),
       frequency: this.frequency,
       phase: 0,
-      sourceStatus: this.sourceStatus,
-      targetStatus: this.targetStatus === null ? null : (this.targetStatus ?? exitStatus),
+      sourceStatus: this.detectOnly ? (this.sourceStatus ?? null) : (this.sourceStatus ?? 0),
+      targetStatus: this.detectOnly ? null : (this.targetStatus ?? exitStatus),
     };
   }
 
-  /** Evaluates the criteria from JS (custom workflows, and criteria with customOp). */
+  /** Evaluates the criteria from JS (custom workflows, and criteria with customOp or reduceDims). */
   call(ctx: DynamicsContext<Batch, unknown, DynamicsStage>): void {
     const batch = ctx.batch;
-    const target = this.targetStatus ?? ((ctx.workflow as { exitStatus?: number } | undefined)?.exitStatus ?? 1);
     const meets = new Uint8Array(batch.numSystems).fill(1);
     for (const c of this.criteria) {
       // An engine's scalars know its frozen atoms, so the temperature is the one its logs report.
       const scalars = (ctx as { scalars?: { temperature: Float64Array } }).scalars;
-      const values = c.key === 'temperature' && scalars !== undefined ? scalars.temperature : this.#values(batch, c);
-      const verdict = c.customOp?.(values, c.threshold);
-      for (let s = 0; s < meets.length; s++) {
-        const ok = verdict === undefined ? values[s] <= c.threshold : Boolean(verdict[s]);
-        if (!ok) meets[s] = 0;
-      }
+      const verdict = this.#verdict(batch, c, scalars?.temperature);
+      for (let s = 0; s < meets.length; s++) if (!verdict[s]) meets[s] = 0;
     }
     const mask = new Uint8Array(batch.numSystems);
-    if (this.targetStatus === null) {
+    const checked = (status: ArrayLike<number>, s: number): boolean => meets[s] === 1 && (this.sourceStatus === undefined || status[s] === this.sourceStatus);
+    if (this.detectOnly) {
       const [status, ids] = [batch.read('status'), batch.read('systemId')];
       for (let s = 0; s < mask.length; s++) {
-        if (status[s] !== this.sourceStatus || !meets[s] || this.#detected.has(ids[s])) continue;
+        if (!checked(status, s) || this.#detected.has(ids[s])) continue;
         this.#detected.add(ids[s]);
         mask[s] = 1;
       }
     } else {
+      const target = this.targetStatus ?? ((ctx.workflow as { exitStatus?: number } | undefined)?.exitStatus ?? 1);
+      const source = this.sourceStatus ?? 0;
       const status = batch.status;
       for (let s = 0; s < mask.length; s++) {
-        if (status[s] === this.sourceStatus && meets[s]) {
+        if (status[s] === source && meets[s]) {
           status[s] = target as number;
           mask[s] = 1;
         }
@@ -244,7 +299,8 @@ export class ConvergenceHook {
     return this.#newly?.step === step ? this.#newly.mask : undefined;
   }
 
-  #values(batch: Batch, c: ConvergenceCriterion): Float64Array {
+  /** One verdict per system for criterion `c`: customOp's on the raw values, else value ≤ threshold. */
+  #verdict(batch: Batch, c: ConvergenceCriterion, temperature: Float64Array | undefined): ArrayLike<boolean | number> {
     const known = [...PER_ATOM_KEYS, ...PER_SYSTEM_KEYS, ...DERIVED_KEYS, 'velocities'];
     if (!known.includes(c.key) && !batch.extraFields.includes(c.key)) {
       throw new HookmdError('INVALID_CRITERION', `${this.name}: criterion key ${JSON.stringify(c.key)} is not an array of the batch (${known.join(', ')}, or a registered field: ${batch.extraFields.join(', ') || 'none'})`, {
@@ -252,8 +308,23 @@ export class ConvergenceHook {
         value: c.key,
       });
     }
-    if (isStressDeviation(c)) return stressDeviation(batch.read('stress'), c.pressure ?? 0);
-    return criterionValues(batch, nativeBatchOf(batch), c.key, c.reduceOp, this.#previous);
+    if (c.customOp !== undefined) {
+      const input = criterionInput(batch, nativeBatchOf(batch), c.key, this.#previous);
+      const verdict = c.customOp(input.values, input.systemIndex, { numSystems: batch.numSystems, width: input.width, threshold: c.threshold });
+      if (verdict === null || typeof verdict !== 'object' || verdict.length !== batch.numSystems) {
+        throw new HookmdError('INVALID_CRITERION', `${this.name}: customOp of key ${JSON.stringify(c.key)} must return one verdict per system (${batch.numSystems}), got ${verdict === null || typeof verdict !== 'object' ? typeof verdict : `${verdict.length}`}`, {
+          field: 'customOp',
+          value: verdict === null || typeof verdict !== 'object' ? verdict : verdict.length,
+        });
+      }
+      return verdict;
+    }
+    const values = isStressDeviation(c)
+      ? stressDeviation(batch.read('stress'), c.pressure ?? 0)
+      : c.key === 'temperature' && temperature !== undefined
+        ? temperature
+        : criterionValues(batch, nativeBatchOf(batch), c, this.#previous);
+    return Uint8Array.from(values, (v) => (v <= c.threshold ? 1 : 0));
   }
 }
 

@@ -2,7 +2,7 @@
 // does the same work from JS, for custom workflows); engines recognise them by `toNativeHook` and install
 // them natively instead of dispatching them.
 import type { Batch } from '../../data/index.js';
-import type { DynamicsStage } from '../stage.js';
+import { nativeStageIndex, type DynamicsStage } from '../stage.js';
 
 /** What the native loop needs to run a built-in hook. */
 export interface NativeHookSpec {
@@ -27,5 +27,5 @@ export function isNativeCapable(hook: unknown): hook is NativeCapable {
 
 /** The stage bit mask the native loop reads. */
 export function stageMask(stages: readonly DynamicsStage[]): number {
-  return stages.reduce((mask, stage) => mask | (1 << stage), 0);
+  return stages.reduce((mask, stage) => mask | (1 << nativeStageIndex(stage)), 0);
 }

@@ -66,7 +66,7 @@ export class FIRE extends Dynamics {
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
-  integratorSpec(): IntegratorSpec {
+  override integratorSpec(): IntegratorSpec {
     const spec = { type: 'FIRE', parameters: this.#parameters };
     return this.cellFilter?.wrap(spec) ?? spec;
   }

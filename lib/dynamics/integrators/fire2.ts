@@ -23,7 +23,7 @@ export class FIRE2 extends Dynamics {
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
-  integratorSpec(): IntegratorSpec {
+  override integratorSpec(): IntegratorSpec {
     const spec = { type: 'FIRE2', parameters: this.#parameters };
     return this.cellFilter?.wrap(spec) ?? spec;
   }

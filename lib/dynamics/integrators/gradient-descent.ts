@@ -34,7 +34,7 @@ export class GradientDescent extends Dynamics {
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
-  integratorSpec(): IntegratorSpec {
+  override integratorSpec(): IntegratorSpec {
     const spec = { type: 'GradientDescent', parameters: this.#parameters };
     return this.cellFilter?.wrap(spec) ?? spec;
   }

@@ -47,7 +47,7 @@ export class Langevin extends Dynamics {
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
-  integratorSpec(): IntegratorSpec {
+  override integratorSpec(): IntegratorSpec {
     return withInitialVelocities({ type: 'Langevin', parameters: this.#parameters }, this.#velocities);
   }
 }

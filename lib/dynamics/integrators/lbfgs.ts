@@ -47,7 +47,7 @@ export class LBFGS extends Dynamics {
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
-  integratorSpec(): IntegratorSpec {
+  override integratorSpec(): IntegratorSpec {
     const spec = { type: 'LBFGS', parameters: this.#parameters };
     return this.cellFilter?.wrap(spec) ?? spec;
   }

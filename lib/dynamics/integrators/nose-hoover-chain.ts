@@ -56,7 +56,7 @@ export class NoseHooverChain extends Dynamics {
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
-  integratorSpec(): IntegratorSpec {
+  override integratorSpec(): IntegratorSpec {
     return withInitialVelocities({ type: 'NoseHooverChain', parameters: this.#parameters }, this.#velocities);
   }
 }

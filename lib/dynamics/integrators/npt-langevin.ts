@@ -59,7 +59,7 @@ export class NPTLangevin extends Dynamics {
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
-  integratorSpec(): IntegratorSpec {
+  override integratorSpec(): IntegratorSpec {
     return withInitialVelocities({ type: 'NPTLangevin', parameters: this.#parameters, needsStress: true }, this.#velocities);
   }
 }

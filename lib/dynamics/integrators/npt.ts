@@ -70,7 +70,7 @@ export class NPT extends Dynamics {
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
-  integratorSpec(): IntegratorSpec {
+  override integratorSpec(): IntegratorSpec {
     return withInitialVelocities({ type: 'NPT', parameters: this.#parameters, needsStress: true }, this.#velocities);
   }
 }

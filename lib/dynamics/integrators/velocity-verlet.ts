@@ -34,7 +34,7 @@ export class VelocityVerlet extends Dynamics {
   }
 
   /** @internal The native integrator's name and its per-system parameters. */
-  integratorSpec(): IntegratorSpec {
+  override integratorSpec(): IntegratorSpec {
     return withInitialVelocities({ type: 'VelocityVerlet', parameters: [this.#dt] }, this.#velocities);
   }
 }

@@ -4,7 +4,7 @@
 // the contract by construction and run unwrapped, so composites can still see their structure.
 import { HookmdRangeError } from '../../errors.js';
 import { show } from '../errors.js';
-import type { Trigger, TriggerPeriodicity } from './trigger.js';
+import type { Trigger, TriggerPeriodicity } from './trigger-types.js';
 
 // Prototypes of the trigger classes hookmd defines.
 const BUILT_IN = new WeakSet<object>();

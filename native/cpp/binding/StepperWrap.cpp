@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "binding/Args.h"
 #include "binding/BatchWrap.h"
@@ -62,6 +63,7 @@ Napi::Function StepperWrap::define(Napi::Env env) {
                      {
                          InstanceMethod<&StepperWrap::runTo>("runTo"),
                          InstanceMethod<&StepperWrap::finishStep>("finishStep"),
+                         InstanceMethod<&StepperWrap::runComputeHooks>("runComputeHooks"),
                          InstanceMethod<&StepperWrap::advance>("advance"),
                          InstanceMethod<&StepperWrap::newlyConverged>("newlyConverged"),
                          InstanceMethod<&StepperWrap::newlyFrom>("newlyFrom"),
@@ -111,6 +113,15 @@ Napi::Value StepperWrap::runTo(const Napi::CallbackInfo& info) {
 
 Napi::Value StepperWrap::finishStep(const Napi::CallbackInfo& info) {
   guard(info.Env(), [&] { stepper_->finishStep(); });
+  return info.Env().Undefined();
+}
+
+Napi::Value StepperWrap::runComputeHooks(const Napi::CallbackInfo& info) {
+  const double stage = requireNumber(info, 0, "runComputeHooks: stage");
+  if (!(stage >= 0 && stage < kStageCount) || stage != std::floor(stage)) {
+    throwJs(info.Env(), "INVALID_ARGUMENT", "runComputeHooks: stage must be a DynamicsStage value");
+  }
+  guard(info.Env(), [&] { stepper_->runComputeHooks(static_cast<DynamicsStage>(stage)); });
   return info.Env().Undefined();
 }
 
@@ -195,9 +206,11 @@ Napi::Value StepperWrap::addConvergence(const Napi::CallbackInfo& info) {
     criteria.push_back(criterion);
   }
   const HookSchedule schedule = scheduleFrom(env, spec);
-  const auto source = static_cast<std::int32_t>(numberField(env, spec, "sourceStatus", 0));
   const bool detectOnly = spec.Get("targetStatus").IsNull();
-  const auto target = detectOnly ? source : static_cast<std::int32_t>(numberField(env, spec, "targetStatus", 1));
+  // A null sourceStatus (every system) is for detect-only checks; a check that moves systems names its source.
+  std::optional<std::int32_t> source;
+  if (!spec.Get("sourceStatus").IsNull() || !detectOnly) source = static_cast<std::int32_t>(numberField(env, spec, "sourceStatus", 0));
+  const auto target = detectOnly ? source.value_or(0) : static_cast<std::int32_t>(numberField(env, spec, "targetStatus", 1));
   stepper_->addConvergence(std::make_unique<Convergence>(std::move(criteria), schedule, source, target, detectOnly));
   return env.Undefined();
 }
@@ -210,7 +223,7 @@ Napi::Value StepperWrap::updateParameters(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value StepperWrap::state(const Napi::CallbackInfo& info) {
-  const std::vector<double> values = stepper_->integrator().state();
+  const std::vector<double> values = stepper_->state();
   Napi::Float64Array out = Napi::Float64Array::New(info.Env(), values.size());
   std::copy(values.begin(), values.end(), out.Data());
   return out;
@@ -219,7 +232,7 @@ Napi::Value StepperWrap::state(const Napi::CallbackInfo& info) {
 Napi::Value StepperWrap::loadState(const Napi::CallbackInfo& info) {
   Napi::Float64Array values = requireFloat64Array(info, 0, "loadState: state", -1);
   guard(info.Env(), [&] {
-    stepper_->integrator().loadState(std::vector<double>(values.Data(), values.Data() + values.ElementLength()));
+    stepper_->loadState(std::vector<double>(values.Data(), values.Data() + values.ElementLength()));
   });
   return info.Env().Undefined();
 }

@@ -17,6 +17,7 @@ class StepperWrap : public Napi::ObjectWrap<StepperWrap> {
  private:
   Napi::Value runTo(const Napi::CallbackInfo& info);
   Napi::Value finishStep(const Napi::CallbackInfo& info);
+  Napi::Value runComputeHooks(const Napi::CallbackInfo& info);
   Napi::Value advance(const Napi::CallbackInfo& info);
   Napi::Value newlyConverged(const Napi::CallbackInfo& info);
   Napi::Value allConverged(const Napi::CallbackInfo& info);

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <limits>
 
+#include "core/Error.h"
 #include "cpu/CpuReductions.h"
+#include "dynamics/StateParts.h"
 #include "math/CriterionValue.h"
 #include "math/DegreesOfFreedom.h"
 #include "math/Reductions.h"
@@ -36,7 +38,7 @@ bool entryOpFromName(const std::string& name, EntryOp& out) {
   return false;
 }
 
-Convergence::Convergence(std::vector<Criterion> criteria, HookSchedule schedule, std::int32_t sourceStatus,
+Convergence::Convergence(std::vector<Criterion> criteria, HookSchedule schedule, std::optional<std::int32_t> sourceStatus,
                          std::int32_t targetStatus, bool detectOnly)
     : criteria_(std::move(criteria)),
       schedule_(schedule),
@@ -131,8 +133,9 @@ std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vec
   newly.resize(static_cast<std::size_t>(numSystems), 0);
   from.resize(static_cast<std::size_t>(numSystems), -1);
   const std::int32_t* current = backend.host({Field::Status}).i32(Field::Status);
+  const auto checked = [&](std::int64_t s) { return meets[s] && (!sourceStatus_ || current[s] == *sourceStatus_); };
   std::int64_t moved = 0;
-  for (std::int64_t s = 0; s < numSystems; ++s) moved += current[s] == sourceStatus_ && meets[s];
+  for (std::int64_t s = 0; s < numSystems; ++s) moved += checked(s);
   // Status is written only when some system moves, so a check that changes nothing leaves it coherent.
   if (moved == 0) return 0;
   if (detectOnly_) {
@@ -141,20 +144,20 @@ std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vec
     detected_.resize(static_cast<std::size_t>(numSystems), 0);
     std::int64_t reported = 0;
     for (std::int64_t s = 0; s < numSystems; ++s) {
-      if (current[s] != sourceStatus_ || !meets[s] || detected_[s]) continue;
+      if (!checked(s) || detected_[s]) continue;
       detected_[s] = 1;
       newly[s] = 1;
-      from[s] = sourceStatus_;
+      if (from[s] < 0) from[s] = current[s];
       ++reported;
     }
     return reported;
   }
   std::int32_t* status = backend.host({Field::Status}, {Field::Status}).i32(Field::Status);
   for (std::int64_t s = 0; s < numSystems; ++s) {
-    if (status[s] == sourceStatus_ && meets[s]) {
+    if (checked(s)) {
+      if (from[s] < 0) from[s] = status[s];
       status[s] = targetStatus_;
       newly[s] = 1;
-      from[s] = sourceStatus_;
     }
   }
   return moved;
@@ -171,6 +174,19 @@ bool Convergence::appendSmallForm(SmallConvergence& out, std::int32_t exitStatus
     out.criteria.push_back(SmallCriterion{static_cast<int>(criterion.key), static_cast<int>(criterion.op), criterion.threshold});
   }
   return true;
+}
+
+std::vector<double> Convergence::state() const {
+  return joinState({std::vector<double>(detected_.begin(), detected_.end()), previousEnergy_});
+}
+
+void Convergence::loadState(const std::vector<double>& state) {
+  const std::vector<std::vector<double>> parts = splitState(state, 2, "ConvergenceHook");
+  for (const double flag : parts[0]) {
+    if (flag != 0.0 && flag != 1.0) fail("INVALID_STATE", "ConvergenceHook: the saved state is malformed (reported flags must be 0 or 1)");
+  }
+  detected_.assign(parts[0].begin(), parts[0].end());
+  previousEnergy_ = parts[1];
 }
 
 void Convergence::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,15 +44,20 @@ struct Criterion {
 
 class Convergence {
  public:
-  /** `detectOnly`: converged systems keep their status (targetStatus is ignored). */
-  Convergence(std::vector<Criterion> criteria, HookSchedule schedule, std::int32_t sourceStatus, std::int32_t targetStatus,
-              bool detectOnly);
+  /**
+   * `detectOnly`: converged systems keep their status (targetStatus is ignored). An empty `sourceStatus`
+   * checks every system, whatever its status (a detect-only check given no status, as nvalchemi's).
+   */
+  Convergence(std::vector<Criterion> criteria, HookSchedule schedule, std::optional<std::int32_t> sourceStatus,
+              std::int32_t targetStatus, bool detectOnly);
 
   /**
    * Checks every system with status == sourceStatus when the check is due at `step`; flags those that meet
-   * every criterion in `newly`, records sourceStatus for them in `from`, and (unless detect-only) sets their
-   * status to targetStatus. Returns the number of systems flagged. `frozenCount` (per system, or null)
-   * gives the temperature key its degrees of freedom (math/DegreesOfFreedom.h).
+   * every criterion in `newly`, records sourceStatus for them in `from` (unless an earlier check of the step
+   * already did: a system that passes several checks in one step keeps the status it converged from first,
+   * docs/pipeline.md), and (unless detect-only) sets their status to targetStatus. Returns the number of
+   * systems flagged. `frozenCount` (per system, or null) gives the temperature key its degrees of freedom
+   * (math/DegreesOfFreedom.h).
    */
   std::int64_t evaluate(Backend& backend, std::int64_t step, std::vector<std::uint8_t>& newly, std::vector<std::int32_t>& from,
                         const std::int32_t* frozenCount);
@@ -65,6 +71,10 @@ class Convergence {
    * keep), or a source status at or above `exitStatus` (it would check finished systems).
    */
   bool appendSmallForm(SmallConvergence& out, std::int32_t exitStatus) const;
+  /** The per-system memory (systems already reported, energies of the last check), for an exact restart. */
+  std::vector<double> state() const;
+  /** Restores `state()`; INVALID_STATE (nothing changed) when it is malformed. */
+  void loadState(const std::vector<double>& state);
 
  private:
   bool due(std::int64_t step) const;
@@ -72,7 +82,7 @@ class Convergence {
 
   std::vector<Criterion> criteria_;
   HookSchedule schedule_;
-  std::int32_t sourceStatus_;
+  std::optional<std::int32_t> sourceStatus_;
   std::int32_t targetStatus_;
   bool detectOnly_;
   std::vector<double> previousEnergy_;

@@ -1,4 +1,5 @@
-// The nine stages of one dynamics step, in order (docs/dynamics.md). lib/dynamics/stage.ts mirrors these values.
+// The nine stages of one dynamics step, in order (docs/dynamics.md), as native indices: lib/dynamics/stage.ts
+// numbers the same stages from 1000 (DynamicsStage.BEFORE_STEP) and subtracts it at the binding (nativeStageIndex).
 #pragma once
 
 namespace hookmd {

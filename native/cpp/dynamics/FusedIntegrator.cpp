@@ -52,7 +52,7 @@ void FusedIntegrator::preUpdate(const StepContext& context) {
 void FusedIntegrator::postUpdate(const StepContext& context) {
   const std::int64_t numSystems = context.backend.numSystems();
   counters_.requireCount(numSystems, budgets_.front().size());
-  // Which systems each sub-stage updated, decided before any budget moves a system on.
+  // Which sub-stage updated each system, for its budget.
   std::vector<std::int32_t> stageOf(static_cast<std::size_t>(numSystems), -1);
   for (std::size_t k = 0; k < stages_.size(); ++k) {
     const std::uint8_t* mask = maskFor(context, static_cast<int>(k));
@@ -61,8 +61,7 @@ void FusedIntegrator::postUpdate(const StepContext& context) {
     }
     stages_[k]->postUpdate(context.subStage(mask, static_cast<std::int32_t>(k)));
   }
-  // Acquired after the sub-stages ran: each of them may have synced other fields in between.
-  std::int32_t* status = context.backend.arraysFor(Kernel::Integrator, {Field::Status}, {Field::Status}).i32(Field::Status);
+  spent_.assign(static_cast<std::size_t>(numSystems), -1);
   for (std::int64_t s = 0; s < numSystems; ++s) {
     const std::int32_t k = stageOf[s];
     if (k < 0) continue;
@@ -73,8 +72,20 @@ void FusedIntegrator::postUpdate(const StepContext& context) {
     }
     counter[0] += 1.0;
     const double budget = budgets_[k][s];
-    if (budget > 0 && counter[0] >= budget) status[s] = k + 1;
+    if (budget > 0 && counter[0] >= budget) spent_[s] = k;
   }
+}
+
+void FusedIntegrator::afterConvergence(const StepContext& context) {
+  bool any = false;
+  for (const std::int32_t k : spent_) any = any || k >= 0;
+  if (!any) return;
+  std::int32_t* status = context.backend.arraysFor(Kernel::Integrator, {Field::Status}, {Field::Status}).i32(Field::Status);
+  // A system that converged out of the sub-stage in this step has left it already: it leaves as converged.
+  for (std::size_t s = 0; s < spent_.size(); ++s) {
+    if (spent_[s] >= 0 && status[s] == spent_[s]) status[s] = spent_[s] + 1;
+  }
+  spent_.clear();
 }
 
 std::vector<double> FusedIntegrator::state() const {
@@ -105,6 +116,7 @@ void FusedIntegrator::loadState(const std::vector<double>& state) {
 void FusedIntegrator::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {
   for (auto& stage : stages_) stage->remap(keep, added);
   counters_.remap(keep, added);
+  spent_.clear();
 }
 
 }  // namespace hookmd

@@ -23,6 +23,8 @@ class FusedIntegrator final : public Integrator {
   const char* name() const noexcept override { return "FusedStage"; }
   void preUpdate(const StepContext& context) override;
   void postUpdate(const StepContext& context) override;
+  /** Moves on the systems that spent their sub-stage's budget this step and are still in that sub-stage. */
+  void afterConvergence(const StepContext& context) override;
   /** A sub-stage that reads the stress (a cell filter) needs it on every step of the fused run. */
   bool needsStress() const noexcept override {
     for (const auto& stage : stages_) {
@@ -45,6 +47,8 @@ class FusedIntegrator final : public Integrator {
   /** Per system: steps taken in the current sub-stage, and the sub-stage they were counted for. */
   SystemRows counters_;
   std::vector<std::uint8_t> mask_;
+  /** Per system: the sub-stage whose budget it spent in this step's postUpdate, or -1. */
+  std::vector<std::int32_t> spent_;
 };
 
 /** Splits "k.name" parameters into sub-stage k's own set. */

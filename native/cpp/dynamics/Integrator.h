@@ -52,6 +52,11 @@ class Integrator {
   /** Runs after the force computation of the step. */
   virtual void postUpdate(const StepContext& context) = 0;
   /**
+   * Runs after the step's convergence checks: moves on systems whose step budget ran out (FusedStage), so
+   * that a system that converged in the same step leaves as converged.
+   */
+  virtual void afterConvergence(const StepContext&) {}
+  /**
    * Whether every compute must also evaluate the stress, because the update reads it (a cell filter, a
    * barostat). Integrators that only move atoms leave the stress to the steps where a hook asks for it.
    */

@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "dynamics/CellFilter.h"
+#include "dynamics/ExternalIntegrator.h"
 #include "dynamics/Fire.h"
 #include "dynamics/Fire2.h"
 #include "dynamics/FusedIntegrator.h"
@@ -44,6 +45,7 @@ std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string
   if (type == "FIRE2") return std::make_unique<Fire2>(parameters, numSystems);
   if (type == "GradientDescent") return std::make_unique<GradientDescent>(parameters, numSystems);
   if (type == "LBFGS") return std::make_unique<Lbfgs>(parameters, numSystems);
+  if (type == "External") return std::make_unique<ExternalIntegrator>();
   // "Velocities:NoseHooverChain": the named MD integrator, which draws each system's velocities first.
   const std::string velocities = "Velocities:";
   if (type.compare(0, velocities.size(), velocities) == 0) {
@@ -71,7 +73,7 @@ std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string
     return std::make_unique<FusedIntegrator>(backend, types, parameters, numSystems);
   }
   fail("UNKNOWN_INTEGRATOR", "createIntegrator: unknown integrator '" + type +
-                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, NPT, NPTLangevin, FIRE, FIRE2, GradientDescent, LBFGS, Velocities:<integrator>, CellFilter:<optimizer>, Fused:A|B|...)");
+                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, NPT, NPTLangevin, FIRE, FIRE2, GradientDescent, LBFGS, External, Velocities:<integrator>, CellFilter:<optimizer>, Fused:A|B|...)");
 }
 
 }  // namespace hookmd

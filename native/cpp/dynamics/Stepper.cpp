@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/Error.h"
+#include "dynamics/StateParts.h"
 
 namespace hookmd {
 
@@ -63,13 +64,7 @@ void Stepper::beginStep() {
   }
   newly_.assign(static_cast<std::size_t>(numSystems), 0);
   newlyFrom_.assign(static_cast<std::size_t>(numSystems), -1);
-  finishedByEngine_.assign(static_cast<std::size_t>(numSystems), 0);
   newlyCount_ = 0;
-}
-
-void Stepper::markFinishedByEngine() {
-  const std::int32_t* status = backend_.host({Field::Status}).i32(Field::Status);
-  for (std::size_t s = 0; s < active_.size(); ++s) finishedByEngine_[s] = active_[s] && status[s] >= exitStatus_ ? 1 : 0;
 }
 
 void Stepper::refreshActive() {
@@ -83,7 +78,7 @@ void Stepper::restoreFinished() {
   if (!jsWalk_) return;
   const std::int32_t* status = backend_.host({Field::Status}).i32(Field::Status);
   bool anyFinished = false;
-  const auto undone = [&](std::size_t s) { return activeAtStart_[s] && !finishedByEngine_[s] && status[s] >= exitStatus_; };
+  const auto undone = [&](std::size_t s) { return activeAtStart_[s] && status[s] >= exitStatus_; };
   for (std::size_t s = 0; s < activeAtStart_.size(); ++s) anyFinished = anyFinished || undone(s);
   if (!anyFinished) return;
   const FieldSet restoredFields{Field::Positions, Field::Velocities, Field::Cell};
@@ -139,7 +134,6 @@ void Stepper::actionBefore(int point) {
     case DynamicsStage::AfterPostUpdate:
       refreshActive();
       integrator_->postUpdate(context);
-      if (jsWalk_) markFinishedByEngine();
       break;
     case DynamicsStage::AfterStep: restoreFinished(); break;
     case DynamicsStage::OnConverge:
@@ -152,6 +146,7 @@ void Stepper::actionBefore(int point) {
           if (newly_[s]) convergedAt_[s] = stepCount_;
         }
       }
+      integrator_->afterConvergence(context);
       break;
     default: break;
   }
@@ -186,6 +181,19 @@ void Stepper::finishStep() {
   ++stepCount_;
   cursor_ = 0;
   jsWalk_ = false;
+}
+
+void Stepper::runComputeHooks(DynamicsStage stage) {
+  if (cursor_ != 0) fail("INVALID_ARGUMENT", "runComputeHooks: a step is in progress; finish it first");
+  if (stage != DynamicsStage::BeforeCompute && stage != DynamicsStage::AfterCompute) {
+    fail("INVALID_ARGUMENT", "runComputeHooks: stage must be BEFORE_COMPUTE or AFTER_COMPUTE");
+  }
+  requireLayout();
+  const BatchStorage& host = backend_.host({Field::Status});
+  const std::int32_t* status = host.i32(Field::Status);
+  active_.resize(static_cast<std::size_t>(host.numSystems()));
+  for (std::size_t s = 0; s < active_.size(); ++s) active_[s] = status[s] < exitStatus_ ? 1 : 0;
+  runNativeHooks(stage);
 }
 
 bool Stepper::allConverged() {
@@ -237,6 +245,20 @@ Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeco
 void Stepper::failNonFinite(std::int64_t system) {
   if (compute_) compute_(backend_, nullptr, false);
   fail("NON_FINITE_ENERGY", "system " + std::to_string(system) + ": the energy is not finite at step " + std::to_string(stepCount_));
+}
+
+std::vector<double> Stepper::state() const {
+  std::vector<std::vector<double>> parts{integrator_->state()};
+  for (const auto& convergence : convergence_) parts.push_back(convergence->state());
+  return joinState(parts);
+}
+
+void Stepper::loadState(const std::vector<double>& state) {
+  if (cursor_ != 0) fail("INVALID_ARGUMENT", "loadState: a step is in progress; finish it first");
+  const std::vector<std::vector<double>> parts = splitState(state, 1 + convergence_.size(), "engine state");
+  // Convergence memory first: it can only fail on a malformed part, and the integrator is the last to change.
+  for (std::size_t k = 0; k < convergence_.size(); ++k) convergence_[k]->loadState(parts[1 + k]);
+  integrator_->loadState(parts[0]);
 }
 
 void Stepper::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {

@@ -57,6 +57,12 @@ class Stepper {
   /** Completes the current step (convergence check included) and increments stepCount. */
   void finishStep();
   /**
+   * Runs the native hooks due at `stage` (BEFORE_COMPUTE or AFTER_COMPUTE) of step stepCount outside a step,
+   * for the active systems: around the force computation that precedes a run's first step, which the engine
+   * does (docs/dynamics.md, "Forces before the first step").
+   */
+  void runComputeHooks(DynamicsStage stage);
+  /**
    * The compute of the current step (or of the next one, before it starts) also evaluates the stress, for
    * a JS hook that needs it; steps nobody asks for pay nothing (docs/dynamics.md).
    */
@@ -77,7 +83,7 @@ class Stepper {
 
   /** Systems that newly converged in the current step. */
   const std::vector<std::uint8_t>& newlyConverged() const noexcept { return newly_; }
-  /** For each newly converged system, the status it converged from (its FusedStage sub-stage); -1 elsewhere. */
+  /** For each newly converged system, the status it first converged from in this step (its FusedStage sub-stage); -1 elsewhere. */
   const std::vector<std::int32_t>& newlyFrom() const noexcept { return newlyFrom_; }
   /**
    * Per system, the last step at which a convergence check moved (or reported) it, on either path; −1 when
@@ -86,6 +92,13 @@ class Stepper {
   const std::vector<std::int64_t>& convergedAt() const noexcept { return convergedAt_; }
   /** Whether every system has status ≥ exitStatus. */
   bool allConverged();
+  /**
+   * What an exact restart needs besides the batch and stepCount: the integrator's state, then each
+   * convergence check's (joinState parts, in the order they were added).
+   */
+  std::vector<double> state() const;
+  /** Restores `state()` between steps; INVALID_STATE, changing nothing, when it does not fit. */
+  void loadState(const std::vector<double>& state);
   /** After the batch was compacted/refilled: keep systems `keep` in that order, then `added` new ones. */
   void remap(const std::vector<std::int64_t>& keep, std::int64_t added);
 
@@ -95,11 +108,10 @@ class Stepper {
   void beginStep();
   /** Drops systems whose status reached exitStatus since the step began (a hook finished them). */
   void refreshActive();
-  /** After postUpdate in a JS-driven step: which systems the integrator itself finished (budgets). */
-  void markFinishedByEngine();
   /**
    * Step 5 of a step (docs/dynamics.md): systems that a hook finished during a JS-driven step get their
-   * start-of-step state back; systems the engine finished (budgets) keep the step, as in a native chunk.
+   * start-of-step state back. Systems the engine finishes (budgets) keep the step: budgets move them only
+   * after the convergence checks (Integrator::afterConvergence), past this point.
    */
   void restoreFinished();
   void walkTo(DynamicsStage stage);
@@ -145,8 +157,6 @@ class Stepper {
   std::vector<std::uint8_t> newly_;
   std::vector<std::int64_t> convergedAt_;
   std::vector<std::int32_t> newlyFrom_;
-  /** Systems the engine itself finished in this step (a FusedStage budget): they keep the step's update. */
-  std::vector<std::uint8_t> finishedByEngine_;
 };
 
 }  // namespace hookmd

@@ -33,6 +33,8 @@ interface Outcome {
   forces: Float64Array;
   energy: Float64Array;
   status: Int32Array;
+  /** `convergedAt()` after the run: the step each system converged at, as the engine reports it. */
+  convergedAt: number[];
   /** Neighbor lists built: the general path rebuilds them as atoms move, the small path never. */
   builds: number;
 }
@@ -44,17 +46,19 @@ async function relax(small: boolean, systems: System[], engine: (model: LennardJ
   const batch = Batch.fromSystems(systems, { units: 'lj' });
   if (temperature > 0) initializeVelocities(batch, { temperature, seed: 5 });
   const potential = model();
-  const result = await engine(potential).run(batch, { steps });
+  const dynamics = engine(potential);
+  const result = await dynamics.run(batch, { steps });
   return {
     steps: result.steps, converged: Array.from(result.converged),
     positions: batch.read('positions').slice(), velocities: batch.read('velocities').slice(), forces: batch.read('forces').slice(),
-    energy: batch.read('energy').slice(), status: batch.read('status').slice(), builds: potential.neighborStats().builds,
+    energy: batch.read('energy').slice(), status: batch.read('status').slice(), convergedAt: Array.from(dynamics.convergedAt()), builds: potential.neighborStats().builds,
   };
 }
 
 function expectSameBits(small: Outcome, general: Outcome): void {
   expect(small.steps).toBe(general.steps);
   expect(small.converged).toEqual(general.converged);
+  expect(small.convergedAt).toEqual(general.convergedAt);
   expect(Array.from(small.status)).toEqual(Array.from(general.status));
   for (const field of ['positions', 'velocities', 'forces', 'energy'] as const) {
     const mismatch = small[field].findIndex((value, k) => !Object.is(value, general[field][k]));

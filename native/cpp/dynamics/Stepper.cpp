@@ -216,8 +216,14 @@ Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeco
   AdvanceResult result;
   requireLayout();
   if (smallPath_.ready(*integrator_, potential_.get(), !hooks_.empty(), convergence_, stressRequested_, pauseOnConverge, exitStatus_)) {
+    const bool recorded = !convergedAt_.empty();
     convergedAt_.resize(static_cast<std::size_t>(backend_.numSystems()), -1);
     const SmallSystemPath::Outcome outcome = smallPath_.run(*integrator_, stepCount_, maxSteps, exitStatus_, timed, deadline, convergedAt_);
+    // The general path keeps no record until a system converges (OnConverge); convergedAt() must not tell the
+    // two paths apart, so an MD run or an unconverged relaxation still reports none.
+    if (!recorded && std::none_of(convergedAt_.begin(), convergedAt_.end(), [](std::int64_t step) { return step >= 0; })) {
+      convergedAt_.clear();
+    }
     stepCount_ += outcome.steps;
     stressComputed_ = false;
     if (outcome.firstNonFinite >= 0) {

@@ -4,6 +4,7 @@
 
 #include "core/Error.h"
 #include "cpu/AtomLoops.h"
+#include "dynamics/PeriodicCells.h"
 #include "math/CellFilterMath.h"
 #include "math/CellMath.h"
 
@@ -36,11 +37,12 @@ void CellFilter::preUpdate(const StepContext& context) {
   const bool velocities = optimizer_->usesVelocities();
   BatchStorage& host = context.backend.arraysFor(
       Kernel::Integrator,
-      FieldSet{Field::Status, Field::Positions, Field::Forces, Field::Stress, Field::Cell, Field::Ptr}.with(Field::Velocities, velocities),
+      FieldSet{Field::Status, Field::Positions, Field::Forces, Field::Stress, Field::Cell, Field::Pbc, Field::Ptr}.with(Field::Velocities, velocities),
       FieldSet{Field::Positions, Field::Cell}.with(Field::Velocities, velocities));
   const std::int64_t numSystems = host.numSystems();
   rows_.requireCount(numSystems, systems_.size());
   optimizer_->requireCount(numSystems);
+  requirePeriodicCells("CellFilter", host, context.active);
   const std::size_t rows = static_cast<std::size_t>(host.numAtoms() + 3 * numSystems);
   x_.resize(3 * rows);
   f_.resize(3 * rows);

@@ -151,6 +151,7 @@ export type {
   ReduceOp,
   RunOptions,
   RunResult,
+  StreamFailure,
   StreamOptions,
   StreamResult,
   StreamSink,

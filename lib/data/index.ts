@@ -6,6 +6,7 @@ export { LJ, METAL, unitSystem } from './units.js';
 export type { UnitSystem } from './units.js';
 export { determinant3, normalizeSystem, normalizeSystemAt } from './validate.js';
 export { MAX_ATOMS } from './limits.js';
+export { namedRecord, setNamed } from './named-record.js';
 export type { NormalizedSystem } from './validate.js';
 export { bulk, rattle, repeat } from './build.js';
 export type { BulkOptions, CrystalStructure } from './build.js';

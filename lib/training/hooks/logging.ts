@@ -5,6 +5,7 @@
 // BEFORE_TRAIN: as the first jsonl line, or, for csv, to `<path>.metadata.json`.
 import { appendFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 
+import { setNamed } from '../../data/index.js';
 import { HookmdError, HookmdTypeError } from '../../errors.js';
 import { registerHookType, type ErrorPolicy } from '../../hooks/index.js';
 import type { TrainingHookContext } from '../context.js';
@@ -136,11 +137,12 @@ export class TrainingLoggingHook {
       epoch: ctx.epoch, step: ctx.stepCount, lr: ctx.optimizer.lr, loss: ctx.loss,
       energy: ctx.losses.energy, forces: ctx.losses.forces, stress: ctx.losses.stress,
     };
-    for (const key of Object.keys(ctx.metrics).sort()) if (!(key in row)) row[key] = ctx.metrics[key];
-    for (const [name, column] of this.#columns) row[name] = column(ctx);
+    // Metric and column names are the user's: set as own fields, so 'constructor' or '__proto__' is a column too.
+    for (const key of Object.keys(ctx.metrics).sort()) if (!Object.hasOwn(row, key)) setNamed<number | string>(row, key, ctx.metrics[key]);
+    for (const [name, column] of this.#columns) setNamed(row, name, column(ctx));
     this.#header ??= Object.keys(row);
     this.#writer?.(row);
-    if (this.path !== undefined) this.#lines.push(this.format === 'jsonl' ? JSON.stringify(row) : this.#header.map((name) => csvCell(row[name])).join(','));
+    if (this.path !== undefined) this.#lines.push(this.format === 'jsonl' ? JSON.stringify(row) : this.#header.map((name) => csvCell(Object.hasOwn(row, name) ? row[name] : undefined)).join(','));
     if (this.#lines.length >= this.#bufferRows) this.flush();
   }
 

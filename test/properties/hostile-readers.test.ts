@@ -232,14 +232,20 @@ describe('mutated EAM files (fast-check): EAM_PARSE or a model whose compute is 
     fc.assert(
       fc.property(mutations, (list) => {
         const file = write(name, mutate(bytes, list));
+        let model: EAM;
         try {
-          const model = new EAM({ file });
+          model = new EAM({ file });
+        } catch (error) {
+          expectTyped(error, file);
+          return;
+        } finally {
+          rmSync(file);
+        }
+        try {
           model.compute(crystal, { stress: true });
           for (const field of ['energy', 'forces', 'stress'] as const) expect(crystal.read(field).every(Number.isFinite)).toBe(true);
         } catch (error) {
           expectTyped(error);
-        } finally {
-          rmSync(file);
         }
       }),
       { seed: SEED + 2, numRuns: Math.max(10, Math.floor(RUNS / 2)) },

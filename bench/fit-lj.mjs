@@ -94,7 +94,7 @@ if (!(await childMain(hookmdRound))) {
   const best = (rounds) => {
     const min = (key) => Math.min(...rounds.map((r) => r[key]));
     return { ...rounds[0], force: min('force'), forceStress: min('forceStress'), lossOnly: min('lossOnly'), gradient: min('gradient'), setup: min('setup'),
-      epochsPerSecond: Math.max(...rounds.map((r) => r.epochsPerSecond)) };
+      epochsPerSecond: Math.max(...rounds.map((r) => r.epochsPerSecond)), peakRssMiB: Math.max(...rounds.map((r) => r.peakRssMiB)) };
   };
   const ms = (s) => (1000 * s).toFixed(1);
   const first = best(runs.get(threadCounts[0]));
@@ -103,12 +103,12 @@ if (!(await childMain(hookmdRound))) {
   console.log(`${fmt(first.atoms)} atoms (${fmt(first.pairs)} half-list pairs in the force model's lists, rc 8.5 Å + 2 Å skin; the loss lists have no skin); LJ ε = 0.0104 eV, σ = 3.40 Å, shifted; fit from ε = 0.02, σ = 3.0 with Adam (lr 0.05), batch ${options.batchSize} (${first.stepsPerEpoch} steps/epoch), energy + forces + stress (stress on the 500 crystals).\n`);
   const rows = threadCounts.map((threads) => {
     const r = best(runs.get(threads));
-    return [r.threads, ms(r.force), ms(r.forceStress), ms(r.lossOnly), ms(r.gradient), (r.force / r.gradient).toFixed(2), (r.forceStress / r.gradient).toFixed(2), r.epochsPerSecond.toFixed(2), ms(r.setup)];
+    return [r.threads, ms(r.force), ms(r.forceStress), ms(r.lossOnly), ms(r.gradient), (r.force / r.gradient).toFixed(2), (r.forceStress / r.gradient).toFixed(2), r.epochsPerSecond.toFixed(2), ms(r.setup), r.peakRssMiB.toFixed(1)];
   });
   console.log(markdownTable(
-    ['threads', 'force eval (ms)', 'force + stress eval (ms)', 'loss eval (ms)', 'loss + gradient eval (ms)', 'gradient throughput ÷ force', 'gradient throughput ÷ force+stress', 'epochs/s', 'trainer setup (ms)'],
+    ['threads', 'force eval (ms)', 'force + stress eval (ms)', 'loss eval (ms)', 'loss + gradient eval (ms)', 'gradient throughput ÷ force', 'gradient throughput ÷ force+stress', 'epochs/s', 'trainer setup (ms)', 'peak RSS (MiB)'],
     rows,
-    ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   ));
   const last = best(runs.get(threadCounts.at(-1)));
   console.log(`\nAfter ${options.epochs} epochs: train_loss ${last.finalLoss.toExponential(2)}, ε = ${last.parameters.epsilon.toFixed(5)}, σ = ${last.parameters.sigma.toFixed(4)}.`);

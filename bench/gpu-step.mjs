@@ -100,19 +100,19 @@ async function main() {
       const ratio = run === base ? '' : `${fmt((row.stepsPerSecond * row.atoms) / (base.nve[i].stepsPerSecond * base.nve[i].atoms), 1)}×`;
       const hookCost = 100 * (1 - row.hookStepsPerSecond / row.stepsPerSecond);
       rows.push([fmt(row.atoms), run.backend, fmt(row.stepsPerSecond, 1), sci(row.stepsPerSecond * row.atoms),
-        `${fmt(1e6 / row.stepsPerSecond, 1)}`, `${row.builds}`, `${hookCost.toFixed(1)} %`, row.energyPerAtom.toFixed(6), ratio]);
+        `${fmt(1e6 / row.stepsPerSecond, 1)}`, `${row.builds}`, `${hookCost.toFixed(1)} %`, row.energyPerAtom.toFixed(6), ratio, run.peakRssMiB.toFixed(1)]);
     }
   });
   console.log(markdownTable(
-    ['atoms', 'backend', 'steps/s', 'atom-steps/s', 'µs/step', 'rebuilds', 'no-op JS hook every 100', 'PE/atom at end', `vs ${base.backend}`],
-    rows, ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
+    ['atoms', 'backend', 'steps/s', 'atom-steps/s', 'µs/step', 'rebuilds', 'no-op JS hook every 100', 'PE/atom at end', `vs ${base.backend}`, 'peak RSS (MiB, the backend\'s process)'],
+    rows, ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
   if (base.fire !== undefined) {
     console.log('');
-    console.log(markdownTable(['FIRE, rattled LJ13', 'backend', 'wall (s)', 'systems/s', 'batch steps', 'system lists built', 'host↔device bytes/step', 'converged', 'mean E', `vs ${base.backend}`],
+    console.log(markdownTable(['FIRE, rattled LJ13', 'backend', 'wall (s)', 'systems/s', 'batch steps', 'system lists built', 'host↔device bytes/step', 'converged', 'mean E', `vs ${base.backend}`, 'peak RSS (MiB, the backend\'s process)'],
       runs.map((run) => [fmt(run.fire.systems), run.backend, run.fire.wallSeconds.toFixed(3), fmt(run.fire.systems / run.fire.wallSeconds),
         `${run.fire.batchSteps}`, fmt(run.fire.builds), fmt(run.fire.bytesPerStep), `${run.fire.converged}`, run.fire.meanEnergy.toFixed(6),
-        run === base ? '' : `${fmt(base.fire.wallSeconds / run.fire.wallSeconds, 1)}×`]),
-      ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
+        run === base ? '' : `${fmt(base.fire.wallSeconds / run.fire.wallSeconds, 1)}×`, run.peakRssMiB.toFixed(1)]),
+      ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
   }
   for (const run of others) {
     run.nve.forEach((row, i) => {

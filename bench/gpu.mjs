@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-import { fmt, machineLine, markdownTable, parseArgs, sci } from './lib/harness.mjs';
+import { fmt, machineLine, markdownTable, parseArgs, peakRssMiB, sci } from './lib/harness.mjs';
 import { LJ_FCC_A } from './lib/systems.mjs';
 
 const options = parseArgs({ seconds: 2, sizes: '20,63' });
@@ -77,7 +77,7 @@ function measure(backend, cells) {
     model.compute(batch, true, false);
   }, options.seconds);
   const buildSeconds = Math.max(1 / withBuilds - 1 / evals, 1e-9);
-  return { atoms: batch.numAtoms, energyPerAtom, evals, builds: 1 / buildSeconds, pairs: model.neighborStats().pairs };
+  return { atoms: batch.numAtoms, energyPerAtom, evals, builds: 1 / buildSeconds, pairs: model.neighborStats().pairs, peakRssMiB: peakRssMiB() };
 }
 
 const start = performance.now();
@@ -90,10 +90,11 @@ for (const cells of String(options.sizes).split(',').map(Number)) {
   if (cpu.pairs !== gpu.pairs || Math.abs(cpu.energyPerAtom - gpu.energyPerAtom) > 1e-12 * Math.abs(cpu.energyPerAtom)) {
     console.log(`warning: ${cpu.atoms} atoms: cpu and cuda disagree (E/N ${cpu.energyPerAtom} vs ${gpu.energyPerAtom}, pairs ${cpu.pairs} vs ${gpu.pairs})`);
   }
-  rows.push([fmt(cpu.atoms), 'cpu', fmt(cpu.evals, 1), fmt(cpu.builds, 1), sci(cpu.evals * cpu.atoms), '']);
+  // Both backends share this process: the peak RSS is the process's so far (host memory only).
+  rows.push([fmt(cpu.atoms), 'cpu', fmt(cpu.evals, 1), fmt(cpu.builds, 1), sci(cpu.evals * cpu.atoms), '', cpu.peakRssMiB.toFixed(1)]);
   rows.push([fmt(gpu.atoms), 'cuda', fmt(gpu.evals, 1), fmt(gpu.builds, 1), sci(gpu.evals * gpu.atoms),
-    `${fmt(gpu.evals / cpu.evals, 1)}× evals, ${fmt(gpu.builds / cpu.builds, 1)}× builds`]);
+    `${fmt(gpu.evals / cpu.evals, 1)}× evals, ${fmt(gpu.builds / cpu.builds, 1)}× builds`, gpu.peakRssMiB.toFixed(1)]);
 }
-console.log(markdownTable(['atoms', 'backend', 'force evals/s', 'neighbor builds/s', 'atom-evals/s', 'cuda / cpu'], rows,
-  ['r', 'l', 'r', 'r', 'r', 'l']));
+console.log(markdownTable(['atoms', 'backend', 'force evals/s', 'neighbor builds/s', 'atom-evals/s', 'cuda / cpu', 'peak RSS so far (MiB, host)'], rows,
+  ['r', 'l', 'r', 'r', 'r', 'l', 'r']));
 console.log(`in.lj geometry (fcc ρ 0.8442, rc 2.5, skin 0.3, fp64); ${((performance.now() - start) / 1000).toFixed(1)} s`);

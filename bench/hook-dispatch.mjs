@@ -107,13 +107,14 @@ if (!(await childMain(measure))) {
       perCall === undefined ? '—' : perCall.toFixed(2),
       `${(r.nsPerStep / r.baselineNsPerStep).toFixed(1)}×`,
       goal === undefined ? '—' : `${ok ? 'ok' : 'MISSED'} (${goal})`,
+      r.peakRssMiB.toFixed(1),
     ]);
   }
   console.log(
     markdownTable(
-      ['scenario', 'hooks', 'ns/step', 'empty loop ns/step', 'Δ ns/step', 'ns per hook call', 'ratio', 'target'],
+      ['scenario', 'hooks', 'ns/step', 'empty loop ns/step', 'Δ ns/step', 'ns per hook call', 'ratio', 'target', 'peak RSS (MiB)'],
       rows,
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r'],
     ),
   );
   if (failures > 0) {

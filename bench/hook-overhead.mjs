@@ -49,7 +49,7 @@ async function main() {
   const started = machineLine();
   process.stderr.write(`[hook-overhead] ${rounds} rounds × ${VARIANTS.length} variants, ${4 * cells ** 3} atoms, ${steps} steps\n`);
   const env = threads > 0 ? { HOOKMD_THREADS: String(threads) } : {};
-  const { threads: used, runs } = await runChild(new URL(import.meta.url), { cells, steps, rounds, threads }, { env });
+  const { threads: used, runs, peakRssMiB } = await runChild(new URL(import.meta.url), { cells, steps, rounds, threads }, { env });
   const atoms = runs[0][0].atoms;
   const rate = (s) => (atoms * steps) / s;
   const best = runs.map((list) => Math.min(...list.map((x) => x.wallSeconds)));
@@ -67,14 +67,15 @@ async function main() {
     v === 0 ? '—' : pct(1 - 1 / ratio[v]),
     v === 0 ? '—' : pct(1 - bestCpu[0] / bestCpu[v]),
     runs[v][0].builds,
+    peakRssMiB.toFixed(1),
   ]);
   console.log(`## hook-overhead — JS no-op hooks on the LJ melt (${fmt(atoms)} atoms, ${steps} steps, ${used} thread${used > 1 ? 's' : ''})\n`);
   console.log(`${started}; ${rounds} rounds, the three variants interleaved in rotated order, after one warm-up run each\n`);
   console.log(markdownTable(
     ['variant', 'hook calls', 'best time (s)', 'every round (s)', 'atom-steps/s (best)', 'throughput lost (best vs best)',
-      'throughput lost (median per-round ratio)', 'CPU lost (best vs best)', 'neighbor builds'],
+      'throughput lost (median per-round ratio)', 'CPU lost (best vs best)', 'neighbor builds', 'peak RSS (MiB, all variants: one process)'],
     rows,
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   ));
   console.log('\n"Throughput lost" is 1 − rate(variant)/rate(no hooks); a negative value means the variant ran faster (noise).');
 }

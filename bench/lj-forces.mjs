@@ -65,9 +65,12 @@ async function hookmdRound(round) {
 async function lammpsRound({ cells, state, meltSteps }) {
   const steps = 100;
   const melt = state === 'melt' ? meltSteps : 0;
-  const plain = (await runLammps(ljInput({ cells, steps, neighEvery: 20, thermo: steps, melt }))).log;
-  const rebuilt = (await runLammps(ljInput({ cells, steps, neighEvery: 1, thermo: steps, melt }))).log;
+  const plainRun = await runLammps(ljInput({ cells, steps, neighEvery: 20, thermo: steps, melt }));
+  const rebuiltRun = await runLammps(ljInput({ cells, steps, neighEvery: 1, thermo: steps, melt }));
+  const plain = plainRun.log;
+  const rebuilt = rebuiltRun.log;
   return {
+    peakRssMiB: Math.max(plainRun.peakRssMiB, rebuiltRun.peakRssMiB),
     force: sectionSeconds(plain, 'Pair') / steps,
     build: sectionSeconds(rebuilt, 'Neigh') / neighborBuilds(rebuilt),
     energyPerAtom: melt > 0 ? undefined : firstEnergy(plain),
@@ -77,7 +80,12 @@ async function lammpsRound({ cells, state, meltSteps }) {
 if (!(await childMain(hookmdRound))) {
   const start = machineLine();
   const threadCounts = [...new Set([1, availableParallelism()])];
-  const bestOf = (rounds) => ({ ...rounds[0], force: Math.min(...rounds.map((r) => r.force)), build: Math.min(...rounds.map((r) => r.build)) });
+  const bestOf = (rounds) => ({
+    ...rounds[0],
+    force: Math.min(...rounds.map((r) => r.force)),
+    build: Math.min(...rounds.map((r) => r.build)),
+    peakRssMiB: Math.max(...rounds.map((r) => r.peakRssMiB)),
+  });
   const runs = new Map();
   const record = (key, value) => runs.set(key, [...(runs.get(key) ?? []), value]);
   for (let round = 0; round < options.rounds; round++) {
@@ -100,12 +108,12 @@ if (!(await childMain(hookmdRound))) {
   for (const state of STATES) {
     const lammps = HAVE_LAMMPS ? bestOf(runs.get(`${state} lammps`)) : undefined;
     const ratio = (key, row) => (lammps === undefined ? '—' : `${(lammps[key] / row[key]).toFixed(2)}×`);
-    if (lammps !== undefined) table.push([state, 'LAMMPS 29 Sep 2021 lj/cut', 1, ms(lammps.force), rate(lammps.force), ms(lammps.build), rate(lammps.build), '1.00×', '1.00×']);
+    if (lammps !== undefined) table.push([state, 'LAMMPS 29 Sep 2021 lj/cut', 1, ms(lammps.force), rate(lammps.force), ms(lammps.build), rate(lammps.build), '1.00×', '1.00×', lammps.peakRssMiB.toFixed(1)]);
     for (const threads of threadCounts) {
       const row = bestOf(runs.get(`${state} ${threads}`));
-      table.push([state, 'hookmd LennardJones', row.threads, ms(row.force), rate(row.force), ms(row.build), rate(row.build), ratio('force', row), ratio('build', row)]);
+      table.push([state, 'hookmd LennardJones', row.threads, ms(row.force), rate(row.force), ms(row.build), rate(row.build), ratio('force', row), ratio('build', row), row.peakRssMiB.toFixed(1)]);
     }
   }
-  console.log(markdownTable(['state', 'code', 'threads', 'force eval (ms)', 'evals/s', 'neighbor build (ms)', 'builds/s', 'speed vs LAMMPS, forces', 'speed vs LAMMPS, builds'], table, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
+  console.log(markdownTable(['state', 'code', 'threads', 'force eval (ms)', 'evals/s', 'neighbor build (ms)', 'builds/s', 'speed vs LAMMPS, forces', 'speed vs LAMMPS, builds', 'peak RSS (MiB)'], table, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']));
   if (!HAVE_LAMMPS) console.log('\nLAMMPS (lmp) not found: no reference rows.');
 }

@@ -2,17 +2,19 @@
 // LAMMPS's bench/in.lj on hookmd and on LAMMPS: 32,000 LJ atoms (fcc ρ 0.8442, 20×20×20 cells), T 1.44,
 // rc 2.5, skin 0.3, dt 0.005, NVE, 1,000 steps. hookmd runs VelocityVerlet + LennardJones with one JS hook
 // every 100 steps (it reads ctx.scalars: temperature, energies) on 1 thread and on all threads; LAMMPS runs
-// the same input on 1 thread. Rounds are interleaved (LAMMPS, hookmd 1 thread, hookmd 1 thread with
-// HOOKMD_SIMD=off, hookmd all threads) and the best of each is reported. Also compares energy conservation and neighbor-list builds.
+// the same input on 1 thread, as every variant present: Debian's lmp plain and -sf opt (lj/cut/opt), and a
+// native build from bench/lammps-native.mjs. Rounds are interleaved (the LAMMPS variants, LAMMPS with the
+// rebuild policy of hookmd, hookmd 1 thread, hookmd 1 thread with HOOKMD_SIMD=off, hookmd all threads, and
+// the contention rows: hookmd on 1 thread and on all threads with one busy process beside it) and the best
+// of each is reported. Also compares energy conservation and neighbor-list builds.
 //
-// Usage: node bench/lj-melt.mjs [--cells 20] [--steps 1000] [--rounds 2] [--no-lammps]
+// Usage: node bench/lj-melt.mjs [--cells 20] [--steps 1000] [--rounds 3] [--no-lammps]
 // Needs dist/ (npm run build) and build/Release/hookmd.node (npm run native:gyp); LAMMPS as `lmp` on PATH.
-import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 
-import {
-  argMin, childMain, fmt, machineLine, markdownTable, parseArgs, runChild, runExternal, sci, tempFile, timed,
-} from './lib/harness.mjs';
-import { energyDrift, lammpsMeltInput, ljMeltBatch, ljMeltModel, parseLammpsLog } from './lib/systems.mjs';
+import { argMin, childMain, fmt, machineLine, markdownTable, parseArgs, runChild, sci, timed } from './lib/harness.mjs';
+import { lammpsVariants, runLammpsVariant, withBusyProcess } from './lib/lammps.mjs';
+import { energyDrift, lammpsMeltInput, ljMeltBatch, ljMeltModel } from './lib/systems.mjs';
 
 const HOOK_EVERY = 100;
 // The rebuild policy hookmd uses (a rebuild as soon as any atom moved more than skin/2), in LAMMPS's words.
@@ -59,74 +61,74 @@ async function hookmdRun({ cells, steps, threads }) {
 }
 
 // --- parent ---------------------------------------------------------------------------------------------
-async function lammpsRun({ cells, steps, neighModify }) {
-  const input = tempFile('in.lj', lammpsMeltInput(cells, steps, neighModify));
-  try {
-    const out = await runExternal('lmp', ['-in', input.path, '-log', 'none'], { env: { OMP_NUM_THREADS: '1' } });
-    const log = parseLammpsLog(out.stdout);
-    return { ...log, cpuSeconds: out.userSeconds + out.systemSeconds, processWallSeconds: out.wallSeconds, peakRssMiB: out.peakRssMiB };
-  } finally {
-    input.cleanup();
-  }
+/** The hookmd runs of one round: label, child options and environment, and whether a busy process runs beside it. */
+function hookmdRuns() {
+  const all = String(availableParallelism());
+  return [
+    { key: 'one', label: `hookmd VelocityVerlet + LennardJones, hook every ${HOOK_EVERY}`, threads: 1, env: { HOOKMD_THREADS: '1' } },
+    { key: 'oneBaseline', label: 'hookmd, HOOKMD_SIMD=off (baseline x86-64 build body)', threads: 1, env: { HOOKMD_THREADS: '1', HOOKMD_SIMD: 'off' } },
+    { key: 'all', label: 'hookmd, all threads', threads: 0, env: { HOOKMD_THREADS: all } },
+    { key: 'oneBusy', label: 'contention: hookmd 1 thread, one busy process beside it', threads: 1, env: { HOOKMD_THREADS: '1' }, busy: true },
+    { key: 'allBusy', label: 'contention: hookmd all threads, one busy process beside it', threads: 0, env: { HOOKMD_THREADS: all }, busy: true },
+  ];
 }
 
 async function main() {
-  const options = parseArgs({ cells: 20, steps: 1000, rounds: 2, lammps: true });
+  const options = parseArgs({ cells: 20, steps: 1000, rounds: 3, lammps: true });
   const { cells, steps, rounds } = options;
-  const haveLammps = spawnSync('lmp', ['-h'], { stdio: 'ignore' }).status === 0;
-  if (!haveLammps) process.stderr.write('[lj-melt] `lmp` not found on PATH: LAMMPS rows skipped\n');
-  const withLammps = haveLammps && options.lammps !== false && !options.noLammps;
+  const variants = options.lammps === false || options.noLammps ? [] : lammpsVariants();
+  if (variants.length === 0) process.stderr.write('[lj-melt] no LAMMPS (`lmp` on PATH, or a bench/lammps-native.mjs build): LAMMPS rows skipped\n');
+  // LAMMPS with hookmd's rebuild policy, for the record of what in.lj's "every 20, check no" saves it.
+  const checkYes = variants.filter((v) => v.key === 'plain').map((v) => ({ ...v, key: 'checkYes', label: `${v.label}, neigh_modify ${CHECK_YES}`, neighModify: CHECK_YES }));
   const started = machineLine();
   const script = new URL(import.meta.url);
-  const runs = { lammps: [], lammpsCheck: [], one: [], oneBaseline: [], all: [] };
+  const runs = new Map();
+  const record = (key, value) => runs.set(key, [...(runs.get(key) ?? []), value]);
   for (let r = 0; r < rounds; r++) {
     process.stderr.write(`[lj-melt] round ${r + 1}/${rounds}\n`);
-    if (withLammps) runs.lammps.push(await lammpsRun({ cells, steps }));
-    if (withLammps) runs.lammpsCheck.push(await lammpsRun({ cells, steps, neighModify: CHECK_YES }));
-    runs.one.push(await runChild(script, { cells, steps, threads: 1 }, { env: { HOOKMD_THREADS: '1' } }));
-    runs.oneBaseline.push(await runChild(script, { cells, steps, threads: 1 }, { env: { HOOKMD_THREADS: '1', HOOKMD_SIMD: 'off' } }));
-    runs.all.push(await runChild(script, { cells, steps, threads: 0 }));
+    for (const variant of [...variants, ...checkYes]) record(variant.key, await runLammpsVariant(variant, lammpsMeltInput(cells, steps, variant.neighModify)));
+    for (const run of hookmdRuns()) {
+      const go = () => runChild(script, { cells, steps, threads: run.threads }, { env: run.env });
+      record(run.key, run.busy ? await withBusyProcess(go) : await go());
+    }
   }
   const best = (list, key) => list[argMin(list.map((x) => x[key]))];
-  const lmp = withLammps ? best(runs.lammps, 'loopSeconds') : undefined;
-  const lmpCheck = withLammps ? best(runs.lammpsCheck, 'loopSeconds') : undefined;
-  const one = best(runs.one, 'wallSeconds');
-  const oneBaseline = best(runs.oneBaseline, 'wallSeconds');
-  const all = best(runs.all, 'wallSeconds');
+  const one = best(runs.get('one'), 'wallSeconds');
+  const all = best(runs.get('all'), 'wallSeconds');
   const atoms = one.atoms;
   const rate = (seconds) => (atoms * steps) / seconds;
-  const lmpRate = lmp === undefined ? undefined : rate(lmp.loopSeconds);
-  const vsLammps = (seconds) => (lmpRate === undefined ? '—' : `${(rate(seconds) / lmpRate).toFixed(2)}×`);
   const list = (l, key) => l.map((x) => x[key].toFixed(2)).join(', ');
+  const lammps = variants.map((variant) => ({ variant, best: best(runs.get(variant.key), 'loopSeconds') }));
+  const lmp = lammps.find((l) => l.variant.key === 'plain')?.best;
+  // Per core: each LAMMPS variant's loop time over this row's time, by wall and by CPU (LAMMPS's CPU is its
+  // whole process, set-up included, as /usr/bin/time reports it).
+  const ratios = (wall, cpu) => lammps.map(({ best: b }) => `${(b.loopSeconds / wall).toFixed(2)}× / ${(b.cpuSeconds / cpu).toFixed(2)}×`);
+  const ratioHeaders = lammps.map(({ variant }) => `vs ${variant.label} (wall / CPU)`);
 
   console.log(`## lj-melt — LAMMPS bench/in.lj (${fmt(atoms)} atoms, ${steps} steps), hookmd vs LAMMPS\n`);
   console.log(`${started}; hookmd SIMD level ${one.simd}; best of ${rounds} interleaved rounds (every round's time listed)\n`);
   const rows = [];
-  if (lmp !== undefined) {
-    rows.push([`LAMMPS ${lmp.version}, lj/cut + fix nve`, 1, lmp.loopSeconds.toFixed(2), list(runs.lammps, 'loopSeconds'), lmp.cpuSeconds.toFixed(2),
-      fmt(lmpRate), '1.00×', `${lmp.neighborBuilds} (every 20, check no)`, lmp.peakRssMiB.toFixed(1)]);
-    rows.push([`LAMMPS, neigh_modify ${CHECK_YES}`, 1, lmpCheck.loopSeconds.toFixed(2), list(runs.lammpsCheck, 'loopSeconds'), lmpCheck.cpuSeconds.toFixed(2),
-      fmt(rate(lmpCheck.loopSeconds)), vsLammps(lmpCheck.loopSeconds), `${lmpCheck.neighborBuilds} (displacement > skin/2)`, lmpCheck.peakRssMiB.toFixed(1)]);
+  for (const variant of [...variants, ...checkYes]) {
+    const b = best(runs.get(variant.key), 'loopSeconds');
+    const policy = variant.neighModify === undefined ? 'every 20, check no' : 'displacement > skin/2';
+    rows.push([`${variant.label} (${b.version}), lj/cut + fix nve`, 1, b.loopSeconds.toFixed(2), list(runs.get(variant.key), 'loopSeconds'), b.cpuSeconds.toFixed(2),
+      fmt(rate(b.loopSeconds)), ...ratios(b.loopSeconds, b.cpuSeconds), `${b.neighborBuilds} (${policy})`, b.peakRssMiB.toFixed(1)]);
   }
-  rows.push([`hookmd VelocityVerlet + LennardJones, hook every ${HOOK_EVERY}`, one.threads, one.wallSeconds.toFixed(2), list(runs.one, 'wallSeconds'), one.cpuSeconds.toFixed(2),
-    fmt(rate(one.wallSeconds)), vsLammps(one.wallSeconds), `${one.neighbor.builds} (displacement > skin/2)`, one.peakRssMiB.toFixed(1)]);
-  rows.push([`hookmd, HOOKMD_SIMD=off (baseline x86-64 build body)`, oneBaseline.threads, oneBaseline.wallSeconds.toFixed(2), list(runs.oneBaseline, 'wallSeconds'),
-    oneBaseline.cpuSeconds.toFixed(2), fmt(rate(oneBaseline.wallSeconds)), vsLammps(oneBaseline.wallSeconds), `${oneBaseline.neighbor.builds}`, oneBaseline.peakRssMiB.toFixed(1)]);
-  rows.push([`hookmd, all threads`, all.threads, all.wallSeconds.toFixed(2), list(runs.all, 'wallSeconds'), all.cpuSeconds.toFixed(2),
-    fmt(rate(all.wallSeconds)), vsLammps(all.wallSeconds), `${all.neighbor.builds}`, all.peakRssMiB.toFixed(1)]);
+  for (const run of hookmdRuns()) {
+    const b = best(runs.get(run.key), 'wallSeconds');
+    rows.push([run.label, b.threads, b.wallSeconds.toFixed(2), list(runs.get(run.key), 'wallSeconds'), b.cpuSeconds.toFixed(2),
+      fmt(rate(b.wallSeconds)), ...ratios(b.wallSeconds, b.cpuSeconds), `${b.neighbor.builds} (displacement > skin/2)`, b.peakRssMiB.toFixed(1)]);
+  }
   console.log(markdownTable(
-    ['run', 'threads', 'time (s, best)', 'every round (s)', 'CPU (s)', 'atom-steps/s', 'vs LAMMPS 1 thread', 'neighbor builds', 'peak RSS (MiB)'],
+    ['run', 'threads', 'time (s, best)', 'every round (s)', 'CPU (s)', 'atom-steps/s', ...ratioHeaders, 'neighbor builds', 'peak RSS (MiB)'],
     rows,
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r'],
+    ['l', 'r', 'r', 'r', 'r', 'r', ...ratioHeaders.map(() => 'r'), 'l', 'r'],
   ));
   console.log('');
-  if (lmp !== undefined) {
-    console.log(`hookmd 1 thread vs LAMMPS by CPU time: ${(lmp.cpuSeconds / one.cpuSeconds).toFixed(2)}× (best rounds).`);
-  }
-  if (lmpCheck !== undefined) {
-    console.log(`hookmd 1 thread vs LAMMPS with the same rebuild policy (${CHECK_YES}): ${(lmpCheck.loopSeconds / one.wallSeconds).toFixed(2)}×.`);
-  }
   console.log(`hookmd all threads vs 1 thread: ${(one.wallSeconds / all.wallSeconds).toFixed(2)}× (${all.threads} threads).`);
+  const oneBusy = best(runs.get('oneBusy'), 'wallSeconds');
+  const allBusy = best(runs.get('allBusy'), 'wallSeconds');
+  console.log(`Contention: with one busy process beside it, hookmd on ${allBusy.threads} threads took ${allBusy.wallSeconds.toFixed(2)} s against ${oneBusy.wallSeconds.toFixed(2)} s on 1 thread (${(oneBusy.wallSeconds / allBusy.wallSeconds).toFixed(2)}× the 1-thread speed).`);
   console.log('LAMMPS time is its "Loop time" (setup excluded); hookmd time is the whole `await md.run()` (the start-force computation included).');
   console.log('CPU is user+system seconds of the whole process (LAMMPS: /usr/bin/time, setup included; hookmd: the run() call).');
 

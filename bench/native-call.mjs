@@ -12,7 +12,7 @@ function time(label, fn) {
   const start = process.hrtime.bigint();
   const sink = fn(ITERATIONS);
   const ns = Number(process.hrtime.bigint() - start) / ITERATIONS;
-  return { label, ns, sink };
+  return { label, ns, sink, peakRssMiB: process.resourceUsage().maxRSS / 1024 };
 }
 
 const binding = loadBinding();
@@ -34,9 +34,9 @@ const rows = [
 
 const info = backendInfo();
 console.log(`hookmd native-call bench — backend ${info.backend} (${info.device}), node ${process.version}`);
-console.log('| operation | ns/op | baseline | baseline ns/op | ratio |');
-console.log('|---|---:|---|---:|---:|');
+// One process measures every row, so a row's peak RSS is the process's up to and including it.
+console.log('| operation | ns/op | baseline | baseline ns/op | ratio | peak RSS so far (MiB) |');
+console.log('|---|---:|---|---:|---:|---:|');
 for (const [op, base] of rows) {
-  console.log(`| ${op.label} | ${op.ns.toFixed(2)} | ${base.label} | ${base.ns.toFixed(2)} | ${(op.ns / base.ns).toFixed(1)}× |`);
+  console.log(`| ${op.label} | ${op.ns.toFixed(2)} | ${base.label} | ${base.ns.toFixed(2)} | ${(op.ns / base.ns).toFixed(1)}× | ${base.peakRssMiB.toFixed(1)} |`);
 }
-console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB`);

@@ -75,16 +75,16 @@ async function main() {
     v === 0 ? '—' : pct(1 - 1 / ratio[v]),
     v === 0 ? '—' : pct(1 - bestCpu[0] / bestCpu[v]),
     v === 0 ? '—' : `${pct(median(runs[v].map((x) => x.hookSeconds / x.wallSeconds)))} (${(1000 * median(runs[v].map((x) => x.hookSeconds)) / Math.ceil(steps / 100)).toFixed(2)} ms/update)`,
+    peakRssMiB.toFixed(1),
   ]);
   console.log(`## view-hook — ViewHook with no browser on the LJ melt (${fmt(atoms)} atoms, ${steps} steps, ${used} thread${used > 1 ? 's' : ''})\n`);
   console.log(`${started}; ${rounds} rounds, both variants interleaved in rotated order, after one warm-up run each\n`);
   console.log(markdownTable(
     ['variant', 'updates recorded', 'best time (s)', 'every round (s)', 'atom-steps/s (best)', 'throughput lost (best vs best)',
-      'throughput lost (median per-round ratio)', 'CPU lost (best vs best)', 'time in the hook (median share of the run)'],
+      'throughput lost (median per-round ratio)', 'CPU lost (best vs best)', 'time in the hook (median share of the run)', 'peak RSS (MiB, both variants: one process)'],
     rows,
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   ));
-  if (peakRssMiB !== undefined) console.log(`\nPeak RSS ${peakRssMiB.toFixed(1)} MiB.`);
   console.log('\n"Throughput lost" is 1 − rate(variant)/rate(no hook); a negative value means the variant ran faster (noise).');
 }
 

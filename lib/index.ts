@@ -83,19 +83,24 @@ export {
   standardMass,
   unitSystem,
 } from './data/index.js';
-export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
+export type { BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, RattleOptions, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
 export { MOLECULES, molecule, surface } from './data/index.js';
 export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.js';
 
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
-export type { BackendInfo, BackendName, BackendRequest, CpuSimd, TransferStats } from './native/index.js';
+export type { BackendInfo, BackendName, BackendRequest, CpuSimd, ThreadLimit, TransferStats } from './native/index.js';
 
-export { EAM, JsModel, LennardJones, Morse } from './models/index.js';
+export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, IpiClientError, IpiModel, JsModel, LennardJones, Morse, OnnxModel, onnxRuntimeStatus } from './models/index.js';
 export type {
   ComputeOptions,
   EAMOptions,
   EamElement,
   EamFormat,
+  GraphFloat,
+  GraphInputName,
+  GraphOutputName,
+  IpiClientErrorCode,
+  IpiModelOptions,
   JsModelFunction,
   JsModelOptions,
   JsModelResult,
@@ -106,6 +111,11 @@ export type {
   MorseOptions,
   MorsePairParameters,
   NativeNeighborStats,
+  OnnxComputeStats,
+  OnnxExecutionProvider,
+  OnnxModelOptions,
+  OnnxProvider,
+  OnnxRuntimeStatus,
 } from './models/index.js';
 
 export {
@@ -144,6 +154,7 @@ export type {
   FireOptions,
   FusedStageOptions,
   GradientDescentOptions,
+  InitialVelocityOptions,
   LangevinOptions,
   NoseHooverChainOptions,
   PerSystem,
@@ -151,6 +162,7 @@ export type {
   ReduceOp,
   RunOptions,
   RunResult,
+  StateObserver,
   StreamFailure,
   StreamOptions,
   StreamResult,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves that the published package installs and loads without a compiler: packs hookmd (whose prepack,
 # scripts/prebuild.sh, builds the CPU prebuild and checks its glibc floor), checks that the tarball carries
-# prebuilds/linux-x64 and that the binary in it needs no glibc newer than 2.28 (objdump -T), installs the
+# prebuilds/linux-x64, the LICENSE and the guides under docs/ (the CLI's messages cite them), and that the
+# binary in it needs no glibc newer than 2.28 (objdump -T), installs the
 # tarball into an empty folder with every compiler hidden from PATH, then imports hookmd there and
 # round-trips a Batch. The same tarball without its prebuild must then fail to install with hookmd's one
 # message naming what to install, not node-gyp's. Where the CUDA prebuild exists, it also packs the
@@ -19,10 +20,12 @@ tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
 prebuild="package/prebuilds/$platform/hookmd.node"
 # Listed to a file first: grep -q stops reading early, and the SIGPIPE would fail the pipeline.
 tar -tzf "$work/$tarball" > "$work/contents"
-if ! grep -qx "$prebuild" "$work/contents"; then
-  echo "check-pack: $tarball does not contain $prebuild" >&2
-  exit 1
-fi
+for shipped in "$prebuild" package/LICENSE package/docs/cli.md package/docs/dynamics.md package/docs/config.schema.json; do
+  if ! grep -qx "$shipped" "$work/contents"; then
+    echo "check-pack: $tarball does not contain $shipped" >&2
+    exit 1
+  fi
+done
 
 # The platform package is packed from the prebuild that `npm run native:prebuild-cuda` left in the checkout;
 # rebuilding it here would cost a full nvcc build.

@@ -57,11 +57,34 @@
     for (const [i, j] of edges) viewer.addCylinder({ start: v(corners[i]), end: v(corners[j]), radius: 0.05, color: '#555555', fromCap: 1, toCap: 1 });
   }
 
+  // The 3D viewer, or null where the browser offers no WebGL (a remote desktop, a locked-down or headless
+  // browser): the page then shows a note in its place, and the slider, the table and the plots still work.
+  function createViewer() {
+    const probe = document.createElement('canvas');
+    let gl = null;
+    try {
+      gl = probe.getContext('webgl2') || probe.getContext('webgl');
+    } catch (error) {
+      gl = null;
+    }
+    let viewer = null;
+    if (gl !== null && typeof $3Dmol !== 'undefined') {
+      try {
+        viewer = $3Dmol.createViewer($('viewer'), { backgroundColor: 'white', antialias: true }) || null;
+      } catch (error) {
+        viewer = null;
+      }
+    }
+    if (viewer === null) {
+      const note = el('p', 'The 3D view needs WebGL, which this browser does not offer; the frames, the table and the plots work without it.');
+      note.id = 'no-webgl';
+      $('viewer').replaceChildren(note);
+    }
+    return viewer;
+  }
+
   function drawFrame() {
     const viewer = view.viewer;
-    if (viewer === null) return;
-    viewer.removeAllModels();
-    viewer.removeAllShapes();
     const system = current();
     const frames = system ? system.frames : [];
     const slider = $('frame');
@@ -69,12 +92,18 @@
     slider.value = String(view.frameIndex);
     slider.disabled = frames.length < 2;
     $('play').disabled = frames.length < 2;
+    if (viewer !== null) {
+      viewer.removeAllModels();
+      viewer.removeAllShapes();
+    }
     if (frames.length === 0) {
       $('frame-label').textContent = system ? 'no structure in the files for this system' : '';
-      viewer.render();
+      if (viewer !== null) viewer.render();
       return;
     }
     const frame = frames[view.frameIndex];
+    $('frame-label').textContent = `frame ${view.frameIndex + 1} / ${frames.length} · step ${frame.step}`;
+    if (viewer === null) return;
     const p = frame.positions;
     const atoms = system.symbols.map((elem, i) => ({ elem, x: p[3 * i], y: p[3 * i + 1], z: p[3 * i + 2] }));
     const model = viewer.addModel();
@@ -86,7 +115,6 @@
       zoomPending = false;
     }
     viewer.render();
-    $('frame-label').textContent = `frame ${view.frameIndex + 1} / ${frames.length} · step ${frame.step}`;
   }
 
   function setFrame(index) {
@@ -357,7 +385,7 @@
     $('title').textContent = data.title;
     $('status').textContent = data.live ? 'live' : '';
     if (data.systems.length === 0 && !data.live) $('structure').hidden = true;
-    view.viewer = $3Dmol.createViewer($('viewer'), { backgroundColor: 'white', antialias: true });
+    view.viewer = createViewer();
     $('frame').addEventListener('input', (event) => setFrame(Number(event.target.value)));
     $('play').addEventListener('click', togglePlay);
     if (data.systems.length > 0) select(data.systems[0].key);
@@ -376,7 +404,8 @@
   }
 
   start().catch((error) => {
-    $('status').textContent = `error: ${error.message}`;
-    view.error = String(error);
+    const message = error instanceof Error ? error.message : String(error);
+    $('status').textContent = `error: ${message}`;
+    view.error = message;
   });
 })();

@@ -53,12 +53,13 @@ export function describeProblems(problems: readonly SchemaProblem[], locate: (pa
 
 /**
  * Loads `file` (YAML or JSON) and validates it against `schema`; throws INVALID_CONFIG naming every
- * problem, or the syntax error, with its line.
+ * problem, or the syntax error, with its line. `prepare` may rewrite the parsed value first (names to
+ * their canonical spelling, a model file into its model), so the schema checks what the run will use.
  *
  * @example
  * const { value, locate } = loadConfigFile<RunConfig>('run.yaml', CONFIG_SCHEMA);
  */
-export function loadConfigFile<T>(file: string, schema: JsonSchema): LoadedFile<T> {
+export function loadConfigFile<T>(file: string, schema: JsonSchema, prepare?: (value: unknown) => void): LoadedFile<T> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -80,6 +81,7 @@ export function loadConfigFile<T>(file: string, schema: JsonSchema): LoadedFile<
     throw configError([`${file}: ${(error as Error).message}`], { path: file });
   }
   const locate = locator(file, doc, lines);
+  prepare?.(value);
   const problems = validateSchema(value, schema);
   if (problems.length > 0) throw configError(describeProblems(problems, locate));
   return { value: value as T, locate };

@@ -69,10 +69,58 @@ const EAM_MODEL: JsonSchema = {
   additionalProperties: false,
 };
 
+/** A model in an ONNX file on hookmd's graph-model convention (docs/models.md), run by onnxruntime-node. */
+const ONNX_MODEL: JsonSchema = {
+  type: 'object',
+  required: ['type', 'file', 'cutoff'],
+  properties: {
+    type: { const: 'onnx' },
+    file: text('ONNX model file (relative to the config file; on the command line, to the working directory).'),
+    cutoff: positive('Interaction range of the model: edges join atoms closer than this (Å).'),
+    skin: nonNegative('Verlet skin of the neighbor lists behind the edges (Å; default 2.0).'),
+    dtype: { enum: ['float64', 'float32'], description: 'Float type of the inputs (default: what the model declares).' },
+    inputs: { type: 'object', description: 'The model’s names of convention inputs that it names differently.', additionalProperties: text('The model’s input name.') },
+    outputs: { type: 'object', description: 'The model’s names of convention outputs that it names differently.', additionalProperties: text('The model’s output name.') },
+  },
+  additionalProperties: false,
+};
+
+/** Forces from clients of an i-PI socket server (ASE's SocketClient, CP2K, Quantum ESPRESSO, LAMMPS, ...). */
+const IPI_MODEL: JsonSchema = {
+  type: 'object',
+  required: ['type', 'address'],
+  properties: {
+    type: { const: 'ipi' },
+    address: text("'unix:NAME' (the socket /tmp/ipi_NAME) or 'HOST:PORT' (TCP; 'PORT' alone listens on 127.0.0.1)."),
+    clients: count('How many clients may be connected at once (default 1).'),
+    timeout: positive('Seconds to wait for any one reply of a client, a force evaluation included (default 600).'),
+  },
+  additionalProperties: false,
+};
+
 const budget: JsonSchema = count('Step budget: a system moves on to the next stage (or finishes) after this many steps here.');
 const fmax: JsonSchema = positive('Converged when the largest per-atom force is ≤ fmax (eV/Å in metal units); the system then moves on.');
 const dt = positive('Time step (fs in metal units, τ in lj; default 1 fs or 0.005 τ).');
 const temperature = nonNegative('Target temperature (K in metal units, ε/k_B in lj).');
+// Pressures and frictions are strings with their unit (lib/cli/quantity.ts checks them when the engines are
+// built); in lj units, where they are reduced, a bare number.
+const PRESSURE_UNITS = 'Pa, kPa, MPa, GPa, bar, kbar, atm or eV/A^3';
+const pressure = (what: string): JsonSchema => ({
+  description: `${what}, with its unit: "1 GPa", "1 bar", "0.0062 eV/A^3" (${PRESSURE_UNITS}). A bare number is refused in metal units (LAMMPS metal means bar, ASE eV/Å³); in lj units it is the only form (ε/σ³).`,
+  examples: ['1 bar', '1 GPa', '0.0062415 eV/A^3'],
+});
+
+// Initial velocities of an MD stage (LAMMPS's `velocity create`): systems arrive at rest from an optimizer.
+const velocities: JsonSchema = {
+  type: 'object',
+  description: 'Draw each system’s velocities from Maxwell–Boltzmann (total momentum removed) when it enters this stage. Systems leave an optimizer at rest; without this they start this stage with the velocities they have.',
+  required: ['temperature'],
+  properties: {
+    temperature: nonNegative('Temperature of the draw (K in metal units, ε/k_B in lj).'),
+    seed: { type: 'integer', minimum: 0, description: 'Random seed (default 0).' },
+  },
+  additionalProperties: false,
+};
 
 function stage(type: string, description: string, parameters: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
   return {
@@ -102,9 +150,9 @@ const cell: JsonSchema = {
   type: 'object',
   description: 'Relax each cell with its atoms (ASE FrechetCellFilter). A system converges when fmax holds and every |σ_ij + P·δ_ij| ≤ stress.',
   properties: {
-    pressure: { type: 'number', description: 'Target pressure P (eV/Å³ in metal units, as ASE’s scalar_pressure; 1 GPa = 0.0062415 eV/Å³; default 0).' },
+    pressure: pressure('Target pressure P (default 0)'),
     hydrostaticStrain: flag('Only scale the cell, keeping its shape (default false).'),
-    stress: positive('Stress convergence threshold (eV/Å³ in metal units; default fmax/100 per length unit).'),
+    stress: pressure('Stress convergence threshold (default fmax/100 per length unit, in eV/Å³)'),
   },
   additionalProperties: false,
 };
@@ -128,27 +176,33 @@ const STAGES: readonly JsonSchema[] = [
   }),
   // MD never converges: without `steps` its systems would run until stream.maxSteps, a number the config never
   // stated, so MD stages must say how long they run.
-  stage('nve', 'Velocity Verlet (NVE).', { dt }, ['steps']),
+  stage('nve', 'Velocity Verlet (NVE).', { dt, velocities }, ['steps']),
   stage('langevin', 'Langevin NVT (BAOAB).', {
     dt,
     temperature,
-    friction: nonNegative('Friction γ (1/fs in metal units, 1/τ in lj; default 0.01 /fs or 1 /τ).'),
+    friction: {
+      description: 'Friction γ with its unit: "0.01/fs" or "10/ps" (a bare number is refused in metal units); in lj units a bare number (1/τ). Default 0.01/fs, or 1 in lj.',
+      examples: ['0.01/fs', '10/ps'],
+    },
     seed: { type: 'integer', minimum: 0, description: 'Random seed (default 0).' },
+    velocities,
   }, ['temperature', 'steps']),
   stage('nhc', 'Nosé–Hoover chain NVT.', {
     dt,
     temperature: positive('Target temperature (K in metal units, ε/k_B in lj).'),
     tdamp: positive('Thermostat damping time (default 100·dt).'),
     chainLength: { type: 'integer', minimum: 1, maximum: 10, description: 'Chain length (default 3).' },
+    velocities,
   }, ['temperature', 'steps']),
   stage('npt', 'NPT: Nosé–Hoover chains and the Martyna–Tobias–Klein barostat (LAMMPS fix npt); orthorhombic cells.', {
     dt,
     temperature: positive('Target temperature (K in metal units, ε/k_B in lj).'),
-    pressure: { type: 'number', description: 'Target pressure (eV/Å³ in metal units, ε/σ³ in lj).' },
+    pressure: pressure('Target pressure'),
     tdamp: positive('Thermostat damping time (default 100·dt).'),
     pdamp: positive('Barostat damping time (default 1000·dt).'),
     couple: { enum: ['iso', 'aniso'], description: 'iso: the cell scales uniformly (default); aniso: each axis on its own.' },
     chainLength: { type: 'integer', minimum: 1, maximum: 10, description: 'Links of each chain (default 3).' },
+    velocities,
   }, ['temperature', 'pressure', 'steps']),
 ];
 
@@ -216,7 +270,7 @@ const HOOK: JsonSchema = {
  */
 export const MODEL_SCHEMA: JsonSchema = {
   description: 'The force field.',
-  oneOf: [model('lj', LJ, pairOf(LJ)), model('morse', MORSE, pairOf(MORSE)), EAM_MODEL],
+  oneOf: [model('lj', LJ, pairOf(LJ)), model('morse', MORSE, pairOf(MORSE)), EAM_MODEL, ONNX_MODEL, IPI_MODEL],
 };
 
 /**
@@ -236,7 +290,7 @@ export const CONFIG_SCHEMA: JsonSchema = {
   properties: {
     units: { enum: ['metal', 'lj'], description: 'Unit system of the input, the parameters and the outputs (default metal).' },
     backend: { enum: ['auto', 'cpu', 'mirror', 'cuda'], description: 'Native backend (default auto); --backend overrides it.' },
-    threads: { type: 'integer', minimum: 0, maximum: MAX_THREADS, description: 'CPU threads (0: every core); --threads overrides it.' },
+    threads: { type: 'integer', minimum: 0, maximum: MAX_THREADS, description: 'CPU threads (0: the CPUs this process may use); --threads overrides it.' },
     plugins: { type: 'array', description: 'ES modules imported before the hooks are built; they may call registerHookType.', items: text('Module path, relative to the config file.') },
     model: { $ref: '#/$defs/model' },
     input: text('extxyz file of input structures, relative to the config file; read as a stream.'),

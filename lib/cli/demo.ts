@@ -3,7 +3,7 @@
 // (one force computation per step for both stages); then Langevin NVT runs on an fcc argon crystal.
 import type { Command } from 'commander';
 
-import { Batch, bulk, METAL, rattle, repeat, type System } from '../data/index.js';
+import { Batch, bulk, rattle, repeat, type System } from '../data/index.js';
 import { ConvergenceHook, FIRE, FusedStage, initializeVelocities, Langevin, temperatures } from '../dynamics/index.js';
 import { HostMemorySink } from '../io/index.js';
 import { LennardJones } from '../models/index.js';
@@ -43,14 +43,6 @@ function clusters(count: number): System[] {
   return Array.from({ length: count }, (_, i) => rattle(base, 0.25, i + 1));
 }
 
-/** Kinetic temperature (K) of a system leaving the pipeline: Σ m v² / (3N k_B), velocities in Å/fs. */
-function kineticTemperature(system: System): number {
-  const v = system.velocities as number[][];
-  const m = system.masses as number[];
-  const twiceKinetic = v.reduce((sum, [x, y, z], i) => sum + (m[i] * (x * x + y * y + z * z)) / METAL.forceToAccel, 0);
-  return twiceKinetic / (3 * v.length * METAL.kB);
-}
-
 async function relaxClusters(count: number): Promise<DemoRow> {
   const fire = new FIRE({ model: argon(), convergence: ConvergenceHook.fromFmax(1e-5) });
   const sink = new HostMemorySink();
@@ -85,7 +77,8 @@ async function relaxThenHeat(count: number): Promise<DemoRow> {
   const result = await pipeline.runStream(clusters(count), { sinks: [sink], maxAtoms: 13 * CLUSTERS_IN_FLIGHT, refillEvery: 10, maxSteps: 5000 });
   const seconds = (performance.now() - start) / 1000;
   const finished = sink.read();
-  const meanT = finished.reduce((sum, system) => sum + kineticTemperature(system), 0) / finished.length;
+  // Counted as every hookmd temperature is (docs/dynamics.md, "Temperature"): 3N − 3 for a free cluster.
+  const meanT = temperatures(Batch.fromSystems(finished)).reduce((sum, t) => sum + t, 0) / finished.length;
   return {
     job: `FIRE → Langevin ${target} K fused, streamed (dt 5 fs, ${heatSteps} steps)`,
     systems: count,

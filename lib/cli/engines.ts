@@ -13,12 +13,17 @@ import {
   NoseHooverChain,
   VelocityVerlet,
   type Dynamics,
+  type InitialVelocityOptions,
 } from '../dynamics/index.js';
 import { isHookmdError } from '../errors.js';
 import type { Model } from '../models/index.js';
 import { configError, parsePath } from './config-file.js';
 import { formatPath, type PathSegment } from './json-schema.js';
+import { parseQuantity } from './quantity.js';
 import type { CellConfig, StageConfig, UnitsName } from './run-config.js';
+
+const OPTIMIZERS: ReadonlySet<string> = new Set(['fire', 'fire2', 'gd', 'lbfgs']);
+const NOSE_HOOVER: ReadonlySet<string> = new Set(['nhc', 'npt']);
 
 /** MD time step when none is given: 1 fs (metal), 0.005 τ (lj), LAMMPS's usual choices. */
 export function defaultTimeStep(units: UnitsName): number {
@@ -30,35 +35,57 @@ export function defaultFriction(units: UnitsName): number {
   return units === 'lj' ? 1 : 0.01;
 }
 
+/** A cell section with its pressure and stress threshold in the engines' units (eV/Å³ in metal units). */
+interface CheckedCell {
+  readonly pressure: number;
+  readonly stress: number | undefined;
+  readonly hydrostaticStrain: boolean;
+}
+
+function checkedCell(cell: CellConfig, units: UnitsName): CheckedCell {
+  return {
+    pressure: cell.pressure === undefined ? 0 : parseQuantity(cell.pressure, 'pressure', units, 'cell.pressure'),
+    stress: cell.stress === undefined ? undefined : parseQuantity(cell.stress, 'pressure', units, 'cell.stress'),
+    hydrostaticStrain: cell.hydrostaticStrain ?? false,
+  };
+}
+
 /**
  * An optimizer stage's convergence: fmax, and with `cell` also the stress within `cell.stress` of −P·I (by
  * default fmax/100 per length unit: 5e-4 eV/Å³, about 0.08 GPa, for fmax 0.05 eV/Å).
  */
-function convergenceOf(fmax: number | undefined, cell: CellConfig | undefined): ConvergenceHook | undefined {
+function convergenceOf(fmax: number | undefined, cell: CheckedCell | undefined): ConvergenceHook | undefined {
   if (fmax === undefined) return undefined;
   if (cell === undefined) return ConvergenceHook.fromFmax(fmax);
-  return ConvergenceHook.fromFmaxAndStress(fmax, cell.stress ?? fmax / 100, { pressure: cell.pressure ?? 0 });
+  return ConvergenceHook.fromFmaxAndStress(fmax, cell.stress ?? fmax / 100, { pressure: cell.pressure });
 }
 
-/** The engine of one stage (without its step budget, which belongs to the fused pipeline). */
+/**
+ * The engine of one stage (without its step budget, which belongs to the fused pipeline). Pressures and
+ * frictions carry their unit (quantity.ts); a wrong one is INVALID_UNIT naming the field.
+ */
 export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsName): Dynamics {
-  const { type, steps: _budget, fmax, cell: cellOption, ...parameters } = stage;
+  const { type, steps: _budget, fmax, cell: cellOption, velocities: velocityOption, pressure, friction, ...parameters } = stage;
   const p = parameters as Record<string, number>;
-  const cell = cellOption as CellConfig | undefined;
+  const velocities = velocityOption as InitialVelocityOptions | undefined;
+  const cell = cellOption === undefined ? undefined : checkedCell(cellOption as CellConfig, units);
   const convergence = convergenceOf(fmax, cell);
-  const cellFilter = cell === undefined ? undefined : new CellFilter({ scalarPressure: cell.pressure ?? 0, hydrostaticStrain: cell.hydrostaticStrain ?? false });
+  const cellFilter = cell === undefined ? undefined : new CellFilter({ scalarPressure: cell.pressure, hydrostaticStrain: cell.hydrostaticStrain });
   const dt = p.dt ?? defaultTimeStep(units);
   switch (type) {
     case 'fire': return new FIRE({ model, convergence, cellFilter, ...p });
     case 'fire2': return new FIRE2({ model, convergence, cellFilter, ...p });
     case 'gd': return new GradientDescent({ model, convergence, cellFilter, ...p });
     case 'lbfgs': return new LBFGS({ model, convergence, cellFilter, ...p });
-    case 'nve': return new VelocityVerlet({ model, dt });
-    case 'langevin': return new Langevin({ model, dt, temperature: p.temperature, friction: p.friction ?? defaultFriction(units), seed: p.seed });
-    case 'nhc': return new NoseHooverChain({ model, dt, temperature: p.temperature, tdamp: p.tdamp, chainLength: p.chainLength });
+    case 'nve': return new VelocityVerlet({ model, dt, velocities });
+    case 'langevin': {
+      const gamma = friction === undefined ? defaultFriction(units) : parseQuantity(friction, 'friction', units, 'friction');
+      return new Langevin({ model, dt, temperature: p.temperature, friction: gamma, seed: p.seed, velocities });
+    }
+    case 'nhc': return new NoseHooverChain({ model, dt, temperature: p.temperature, tdamp: p.tdamp, chainLength: p.chainLength, velocities });
     case 'npt': {
       const couple = (parameters as { couple?: 'iso' | 'aniso' }).couple;
-      return new NPT({ model, dt, temperature: p.temperature, pressure: p.pressure, tdamp: p.tdamp, pdamp: p.pdamp, couple, chainLength: p.chainLength });
+      return new NPT({ model, dt, temperature: p.temperature, pressure: parseQuantity(pressure, 'pressure', units, 'pressure'), tdamp: p.tdamp, pdamp: p.pdamp, couple, chainLength: p.chainLength, velocities });
     }
   }
 }
@@ -87,6 +114,12 @@ export function buildPipeline(
   const stuck = stages.slice(0, -1).flatMap((stage, i) => (stage.fmax === undefined && stage.steps === undefined ? [i] : []));
   if (stuck.length > 0) {
     throw configError(stuck.map((i) => `${locate(['stages', i])}: stages[${i}]: needs fmax or steps, or systems never reach the next stage`));
+  }
+  // Systems leave an optimizer at rest, and a Nosé–Hoover chain only rescales the velocities it is given: from
+  // rest it would blow up whatever the forces left into a violent transient instead of thermalizing.
+  const cold = stages.flatMap((stage, i) => (NOSE_HOOVER.has(stage.type) && stage.velocities === undefined && stages.slice(0, i).some((earlier) => OPTIMIZERS.has(earlier.type)) ? [i] : []));
+  if (cold.length > 0) {
+    throw configError(cold.map((i) => `${locate(['stages', i])}: stages[${i}]: systems arrive at rest from an optimizer, which a Nosé–Hoover thermostat cannot heat; add velocities: { temperature: ${String(stages[i].temperature)} }`));
   }
   if (engines.length === 1 && stages[0].steps === undefined) return engines[0];
   return new FusedStage({ stages: engines, model, budgets: stages.map((stage) => stage.steps) });

@@ -1,4 +1,5 @@
-// Exit codes: 0 OK, 1 runtime failure, 2 bad usage or bad input, 128 + n after signal n (interrupt.ts).
+// Exit codes: 0 OK, 1 runtime failure, 2 bad usage or bad input, 3 a flagged run under --strict,
+// 128 + n after signal n (interrupt.ts).
 // Usage and input problems are those a user fixes by changing the command, the config or the input file.
 import { CommanderError } from 'commander';
 
@@ -10,6 +11,8 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 /** Exit code of bad flags, a bad config, or bad input data. */
 export const EXIT_USAGE = 2;
+/** Exit code, under --strict, of a run that ended but is flagged (absurd temperature, energy drift, empty input). */
+export const EXIT_FLAGGED = 3;
 
 // Typed errors of class HookmdError whose cause is the input (a file, a config, the model parameters),
 // not the run. Range and type errors are always input errors.
@@ -25,6 +28,8 @@ const INPUT_CODES: ReadonlySet<string> = new Set([
   'INVALID_BACKEND', 'INVALID_UNITS', 'UNITS_MISMATCH',
   // checkpoints to resume from
   'CHECKPOINT_NOT_FOUND', 'INVALID_CHECKPOINT', 'CHECKPOINT_MISMATCH',
+  // scale-out: outputs to resume or merge, queue jobs
+  'RESUME_MISMATCH', 'TORN_FRAME', 'MISSING_SYSTEM_ID', 'DUPLICATE_SYSTEM', 'MISSING_SYSTEMS', 'INPUT_SIZE_MISMATCH', 'QUEUE_MISMATCH',
 ]);
 
 /**

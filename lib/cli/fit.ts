@@ -7,7 +7,9 @@ import { basename, dirname, extname, join } from 'node:path';
 import type { Command } from 'commander';
 
 import { writeFileAtomic } from '../io/atomic-write.js';
-import type { RunMetadata, TrainingHookContext } from '../training/index.js';
+import { MODEL_KINDS } from '../models/index.js';
+import { HookmdAbortError } from '../errors.js';
+import type { RunMetadata, TrainingHistory, TrainingHookContext } from '../training/index.js';
 import { Interrupt } from './interrupt.js';
 import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
 import { checkInputFile, checkOutputPath } from './paths.js';
@@ -35,6 +37,8 @@ export interface FitSummary {
   parameters: Record<string, number>;
   /** Why a hook ended the run early (EarlyStoppingHook, …), or null. */
   stopped: string | null;
+  /** True when --resume named a checkpoint that had already completed the config's epochs. */
+  nothingToDo: boolean;
   interrupted: string | null;
   outputs: string[];
   /** The run metadata: run id, git commit, config hash, hooks. */
@@ -43,9 +47,10 @@ export interface FitSummary {
   metadataFile: string | null;
 }
 
-const MODEL_TYPES: Readonly<Record<string, string>> = { LennardJones: 'lj', Morse: 'morse' };
-
-function describe(summary: FitSummary): string {
+function describe(summary: FitSummary, resume: string | undefined, requested: number): string {
+  if (summary.nothingToDo) {
+    return `fit: nothing left to do: ${resume} has completed ${summary.epochs} epochs and the config asks for ${requested}; raise epochs in the config to train on`;
+  }
   const stop = summary.interrupted !== null ? `interrupted by ${summary.interrupted}; ` : summary.stopped !== null ? `stopped early (${summary.stopped}); ` : '';
   const parameters = Object.entries(summary.parameters).map(([name, value]) => `${name} = ${value.toPrecision(6)}`).join(', ');
   const loss = summary.metrics.val_loss ?? summary.metrics.train_loss;
@@ -65,8 +70,10 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
     applyRuntime(options);
     // Loaded here, not at startup: importing lib/training registers the training hook types, which the
     // other commands' configs should neither see nor list.
-    const { Trainer, TrainingStage, consoleMetadata } = await import('../training/index.js');
+    const { Trainer, TrainingStage, consoleMetadata, readCheckpoint } = await import('../training/index.js');
     const trainer = Trainer.fromConfig(file);
+    // A checkpoint that already holds every epoch: the fit restores it and trains no further.
+    const nothingToDo = options.resume !== undefined && readCheckpoint(options.resume).epoch >= trainer.epochs;
     const mode = progressMode(options.quiet);
     const progress = createProgress({ mode, label: 'fit', unit: 'epochs', total: trainer.config.epochs, interval: options.progressInterval });
     // The command's own hooks are built-ins: the config's hooks run before them at every stage.
@@ -89,24 +96,19 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
         progress.update({ done: ctx.epoch + 1, step: ctx.stepCount, detail: `loss ${loss?.toPrecision(4) ?? '?'}` });
       },
     });
-    // Ctrl-C ends the fit after the optimizer step in progress; hooks then close as after any stop.
-    trainer.register({
-      stage: TrainingStage.AFTER_STEP,
-      frequency: 1,
-      tier: 'builtin',
-      name: 'hookmd fit: interrupt',
-      call: (ctx: TrainingHookContext) => {
-        if (interrupt.signal.aborted) ctx.requestStop(String(interrupt.received));
-      },
-    });
     live = await viewHook(options.view, 1);
     if (live !== undefined) trainer.register(live);
-    const onSignal = (): void => progress.note('\nhookmd fit: stopping after the current step (Ctrl-C again to quit at once)');
+    const onSignal = (): void => progress.note('\nhookmd fit: stopping after the current step; checkpoint hooks save it (Ctrl-C again to quit at once)');
     interrupt.signal.addEventListener('abort', onSignal);
     const started = performance.now();
-    let history;
+    // Ctrl-C or SIGTERM (a preempted job) aborts the fit after the optimizer step in progress: every
+    // CheckpointHook saves the state, the hooks close, and the fit rejects; `--resume` then continues it.
+    let history: TrainingHistory;
     try {
-      history = await trainer.fit(options.resume === undefined ? {} : { resumeFrom: options.resume });
+      history = await trainer.fit({ signal: interrupt.signal, ...(options.resume === undefined ? {} : { resumeFrom: options.resume }) });
+    } catch (error) {
+      if (!(error instanceof HookmdAbortError && interrupt.received !== undefined)) throw error;
+      history = { epochs: trainer.history, stepCount: trainer.stepCount, parameters: trainer.parameters, stopped: undefined, metadata: trainer.metadata as RunMetadata };
     } finally {
       interrupt.signal.removeEventListener('abort', onSignal);
       progress.stop();
@@ -115,7 +117,8 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
     let metadataFile: string | null = null;
     if (options.out !== undefined) {
       const { type, ...parameters } = trainer.checkpoint().model;
-      const text = `${JSON.stringify({ type: MODEL_TYPES[type], ...parameters }, null, 2)}\n`;
+      // The command line's name for the kind, so --model, --model-config, run and fit configs all take the file.
+      const text = `${JSON.stringify({ type: MODEL_KINDS.resolve(type), ...parameters }, null, 2)}\n`;
       await writeFileAtomic(options.out, (write) => write(text), 'fit');
       // The metadata goes next to the model it describes: fitted.json → fitted.metadata.json.
       const metadataPath = join(dirname(options.out), `${basename(options.out, extname(options.out))}.metadata.json`);
@@ -134,13 +137,14 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
       metrics: { ...(last?.metrics ?? {}) },
       parameters: { ...history.parameters },
       stopped: interrupt.received === undefined && history.stopped !== undefined ? history.stopped.reason : null,
+      nothingToDo,
       interrupted: interrupt.received ?? null,
       outputs,
       metadata: history.metadata,
       metadataFile,
     };
     if (options.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    else if (options.quiet !== true) process.stdout.write(`${describe(summary)}\n`);
+    else if (options.quiet !== true) process.stdout.write(`${describe(summary, options.resume, trainer.epochs)}\n`);
     return interrupt.exitCode ?? 0;
   } finally {
     live?.close();

@@ -1,5 +1,5 @@
-// `hookmd info`: the version, the backends and whether each can run here, the thread count, and the CUDA
-// device in use or the reason there is none.
+// `hookmd info`: the version, the backends and whether each can run here, the thread count, the CUDA
+// device in use or the reason there is none, and whether onnxruntime-node (for OnnxModel) is installed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 
 import { isHookmdError } from '../errors.js';
 import { backendInfo, configureNative, loadBinding, PACKAGE_ROOT, type BackendName } from '../native/index.js';
+import { onnxRuntimeStatus, type OnnxRuntimeStatus } from '../models/index.js';
 import { addRuntimeOptions, applyRuntime, type CommonOptions } from './options.js';
 
 /** The package version, from package.json. */
@@ -35,10 +36,12 @@ export interface InfoReport {
   backends: BackendStatus[];
   binary: string;
   node: string;
+  /** onnxruntime-node, the optional package OnnxModel runs on: whether it is installed, and its providers. */
+  onnxruntime: OnnxRuntimeStatus;
 }
 
-/** Gathers the report (loads the addon). */
-export function infoReport(): InfoReport {
+/** Gathers the report (loads the addon, and onnxruntime-node when it is installed). */
+export async function infoReport(): Promise<InfoReport> {
   const info = backendInfo();
   const probes = loadBinding().backends();
   const hostBackends = probes.filter((probe) => probe.name !== 'cuda');
@@ -62,7 +65,15 @@ export function infoReport(): InfoReport {
     ],
     binary: info.binary,
     node: process.versions.node,
+    onnxruntime: await onnxRuntimeStatus(),
   };
+}
+
+/** `1.30.0 (providers: cpu, cuda not installed)`, or how to install it. */
+function onnxLine(status: OnnxRuntimeStatus): string {
+  if (!status.installed) return `not installed (OnnxModel needs it): ${status.hint ?? ''}`;
+  const providers = status.providers.map((p) => (p.available ? p.name : `${p.name} not installed`)).join(', ');
+  return `${status.version ?? 'installed'} (providers: ${providers})`;
 }
 
 function text(report: InfoReport): string {
@@ -73,6 +84,7 @@ function text(report: InfoReport): string {
     ...report.backends.map((b): [string, string] => [b.name, b.available ? `available: ${b.device ?? ''}` : `unavailable: ${b.reason ?? ''}`]),
     ['binary', report.binary],
     ['node', report.node],
+    ['onnx', onnxLine(report.onnxruntime)],
   ];
   return rows.map(([key, value]) => `${key.padEnd(8)} ${value}`).join('\n');
 }
@@ -89,16 +101,16 @@ function unavailableReason(error: unknown): string | undefined {
  * The report for the requested runtime. `info` is a diagnostic: a backend that cannot run here is a finding,
  * so the report then describes the fallback that 'auto' loads and says why, rather than failing.
  */
-function diagnose(options: Pick<CommonOptions, 'backend' | 'threads'>): InfoReport {
+async function diagnose(options: Pick<CommonOptions, 'backend' | 'threads'>): Promise<InfoReport> {
   try {
     applyRuntime(options);
-    return infoReport();
+    return await infoReport();
   } catch (error) {
     const reason = unavailableReason(error);
     // Only cuda has a fallback: cpu and mirror come from the one CPU binary that 'auto' would load too.
     if (reason === undefined || options.backend !== 'cuda') throw error;
     applyRuntime({ ...options, backend: 'auto' });
-    const report = infoReport();
+    const report = await infoReport();
     const backends = report.backends.map((b) => (b.name === options.backend ? { ...b, available: false, device: null, reason } : b));
     return { ...report, requested: options.backend, fallback: reason, backends };
   }
@@ -108,8 +120,8 @@ function diagnose(options: Pick<CommonOptions, 'backend' | 'threads'>): InfoRepo
 export function registerInfo(program: Command): void {
   const command = program.command('info').description('version, backends, threads, and the CUDA device or why there is none');
   addRuntimeOptions(command).option('--json', 'print JSON');
-  command.action((options: Pick<CommonOptions, 'backend' | 'threads' | 'json'>) => {
-    const report = diagnose(options);
+  command.action(async (options: Pick<CommonOptions, 'backend' | 'threads' | 'json'>) => {
+    const report = await diagnose(options);
     process.stdout.write(`${options.json === true ? JSON.stringify(report, null, 2) : text(report)}\n`);
   });
 }

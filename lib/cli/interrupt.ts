@@ -3,7 +3,8 @@
 // A second one exits at once, for the user who cannot wait.
 
 const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 } as const;
-type Handled = keyof typeof SIGNAL_NUMBERS;
+/** The signals a command handles. */
+export type Handled = keyof typeof SIGNAL_NUMBERS;
 
 /**
  * Turns interrupt signals into an AbortSignal for one command.
@@ -18,9 +19,14 @@ export class Interrupt {
   readonly #handlers: Array<[Handled, () => void]>;
   #received: Handled | undefined;
 
-  /** Installs the handlers; the run sees the first signal through `signal` (its 'abort' event). */
-  constructor() {
-    this.#handlers = (Object.keys(SIGNAL_NUMBERS) as Handled[]).map((name) => {
+  /**
+   * Installs the handlers; the run sees the first signal through `signal` (its 'abort' event). With
+   * `listen: false` none are installed and only {@link raise} stops the run: a queue worker runs chunks in
+   * process and decides itself what a signal means for each.
+   */
+  constructor(options: { listen?: boolean } = {}) {
+    const listen = options.listen ?? true;
+    this.#handlers = (listen ? (Object.keys(SIGNAL_NUMBERS) as Handled[]) : []).map((name) => {
       const handler = (): void => {
         if (this.#received !== undefined) {
           // A progress bar hides the cursor until it stops; it will not stop now, so show it here.
@@ -28,12 +34,18 @@ export class Interrupt {
           process.stderr.write(`\nhookmd: ${name} again: exiting now; output not yet flushed is lost\n`);
           process.exit(128 + SIGNAL_NUMBERS[name]);
         }
-        this.#received = name;
-        this.#controller.abort(name);
+        this.raise(name);
       };
       process.on(name, handler);
       return [name, handler];
     });
+  }
+
+  /** Stops the run as signal `name` would (first time only). */
+  raise(name: Handled): void {
+    if (this.#received !== undefined) return;
+    this.#received = name;
+    this.#controller.abort(name);
   }
 
   /** Aborted by the first signal. */

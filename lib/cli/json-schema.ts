@@ -2,6 +2,8 @@
 // checks configs against the very schema it publishes, so the two cannot drift; every problem comes
 // back as a path into the config (`hooks[2].frequency`) and a phrase (`must be an integer ≥ 1, got 0`).
 
+import { suggestKey } from '../option-keys.js';
+
 /** A JSON Schema node, limited to the keywords {@link validateSchema} understands. */
 export interface JsonSchema {
   readonly $schema?: string;
@@ -179,7 +181,9 @@ class Validator {
       if (sub !== undefined) this.check(item, sub, [...path, key]);
       else if (schema.additionalProperties === false) {
         const known = Object.keys(properties);
-        this.problems.push({ path: [...path, key], problem: `is not a known key; expected one of ${known.join(', ')}` });
+        const suggestion = suggestKey(key, known);
+        const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
+        this.problems.push({ path: [...path, key], problem: `is not a known key${hint}; expected one of ${known.join(', ')}` });
       } else if (typeof schema.additionalProperties === 'object') this.check(item, schema.additionalProperties, [...path, key]);
     }
   }

@@ -1,4 +1,4 @@
-// The `hookmd` command line: relax, md, run, fit, info, demo, schema. Exit codes are in exit-code.ts.
+// The `hookmd` command line: relax, md, run, merge, queue, fit, info, demo, schema. Exit codes are in exit-code.ts.
 import { Command } from 'commander';
 
 import { CONFIG_SCHEMA } from './config-schema.js';
@@ -7,11 +7,13 @@ import { EXIT_OK, exitCodeFor, reportError } from './exit-code.js';
 import { registerFit } from './fit.js';
 import { packageVersion, registerInfo } from './info.js';
 import { registerMd } from './md.js';
+import { registerMerge } from './merge.js';
+import { registerQueue } from './queue/index.js';
 import { registerRelax } from './relax.js';
 import { registerRun } from './run.js';
 import { registerView } from './view.js';
 
-function program(done: (code: number) => void): Command {
+function program(done: (code: number) => void, argv: readonly string[]): Command {
   const cli = new Command('hookmd')
     .description('Batched atomistic simulation with hookable stages')
     .version(packageVersion())
@@ -21,6 +23,8 @@ function program(done: (code: number) => void): Command {
   registerRelax(cli, done);
   registerMd(cli, done);
   registerRun(cli, done);
+  registerMerge(cli, done);
+  registerQueue(cli, done, argv);
   registerFit(cli, done);
   registerInfo(cli);
   registerDemo(cli);
@@ -46,7 +50,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     await program((c) => {
       code = c;
-    }).parseAsync(argv as string[]);
+    }, argv).parseAsync(argv as string[]);
     return code;
   } catch (error) {
     reportError(error);

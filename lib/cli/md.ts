@@ -1,34 +1,44 @@
 // `hookmd md <input>`: molecular dynamics of every structure of an extxyz file, all in one batch, for an
 // exact number of steps, with a trajectory, a log and the final frames.
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 
 import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
 import { initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
 import { HookmdAbortError } from '../errors.js';
-import { readExtxyz, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
+import { ExtxyzSink, readExtxyz, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
+import type { Model } from '../models/index.js';
 import { configError } from './config-file.js';
 import { buildStageEngine } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
-import { addCommonOptions, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
+import { closeModel } from './model.js';
+import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
-import { printSummary } from './summary.js';
+import { checkQuantityFlag } from './quantity.js';
+import { keepFramesOf, keepLogRowsOf } from './resume.js';
+import { driftFindings, emptyInputFinding, startEnergies, temperatureFindings, warningsOf } from './run-checks.js';
+import { addScaleOutOptions, checkResumable, resumeOutputs, scalingOut, type ScaleOutOptions } from './scale-out.js';
+import { InputSelection } from './selection.js';
+import { ENSEMBLE_TYPES, stageTypeParser } from './stage-types.js';
+import { finalExitCode, printSummary, type RunSummary } from './summary.js';
 import { viewHook } from './view.js';
 
 // 1 eV/Å³ in bar, the pressure unit LAMMPS's metal units print.
 const EV_PER_CUBIC_ANGSTROM_IN_BAR = 1.602176634e6;
 
 /** Flags of `hookmd md`. */
-export interface MdOptions extends CommonOptions, ModelOptions {
+export interface MdOptions extends CommonOptions, ModelOptions, ScaleOutOptions {
   ensemble: 'nve' | 'langevin' | 'nhc' | 'npt';
   temperature?: number;
   dt?: number;
   steps: number;
-  friction?: number;
+  /** With its unit: '0.01/fs', '10/ps' (bare in lj units). */
+  friction?: string;
   tdamp?: number;
-  pressure?: number;
+  /** With its unit: '1bar', '1GPa', '0.0062eV/A^3' (bare in lj units). */
+  pressure?: string;
   pdamp?: number;
   couple?: 'iso' | 'aniso';
   seed: number;
@@ -66,32 +76,66 @@ function checkFlags(options: MdOptions): void {
   for (const [flag, path] of [['--traj', options.traj], ['--log', options.log], ['--out', options.out]] as const) {
     if (path !== undefined) checkOutputPath(path, flag);
   }
+  checkQuantityFlag('--pressure', options.pressure, 'pressure', options.units);
+  checkQuantityFlag('--friction', options.friction, 'friction', options.units);
 }
 
-/** Runs `hookmd md`; resolves to the exit code. */
-export async function md(input: string, options: MdOptions): Promise<number> {
-  const interrupt = new Interrupt();
+/**
+ * The systems of this run under --shard and --resume: those of the shard that --out does not hold yet. Their
+ * trajectory frames and log rows from an interrupted attempt go, as they start again from step 0.
+ */
+async function selectSystems(total: number, options: MdOptions): Promise<InputSelection> {
+  if (options.chunk !== undefined) return new InputSelection(options.chunk);
+  if (options.resume === true && options.out === undefined) throw configError(['--resume: md needs --out, whose final frames record the systems that are done']);
+  checkResumable(options, [['--out', options.out], ['--traj', options.traj]]);
+  const note = (message: string): void => {
+    if (options.quiet !== true) process.stderr.write(`md: ${message}\n`);
+  };
+  const done = options.resume === true ? await resumeOutputs([['--out', options.out as string]], total, options.shard, note) : new Set<number>();
+  if (options.resume === true) {
+    if (options.traj !== undefined) await keepFramesOf(options.traj, '--traj', done, note);
+    if (options.log !== undefined) await keepLogRowsOf(options.log, '--log', done);
+    if (done.size > 0) note(`--resume: ${done.size} systems already done`);
+  }
+  return new InputSelection({ shard: options.shard, done, inputSystems: total });
+}
+
+/** Runs `hookmd md`; resolves to the exit code. `interrupt` stops it (default: Ctrl-C and SIGTERM). */
+export async function md(input: string, options: MdOptions, interrupt: Interrupt = new Interrupt()): Promise<number> {
   let live: Awaited<ReturnType<typeof viewHook>>;
+  // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
+  let built: Model | undefined;
   try {
     checkInputFile(input, 'md: <input>');
     checkFlags(options);
     const model = modelSpec(options);
     const units = options.units;
     const systems = structureFormat(input) === 'extxyz' ? readExtxyz(input, { units }) : readStructures(input);
+    const selection = scalingOut(options) ? await selectSystems(systems.length, options) : undefined;
     applyRuntime(options);
-    const batch = Batch.fromSystems(systems, { units });
+    const whole = Batch.fromSystems(systems, { units });
     // Moving input (ASE momenta) keeps its velocities, so a run restarts from its final frames; input at
     // rest (no momenta, or the zeros a relaxation leaves) starts from Maxwell–Boltzmann at the target.
     if (options.temperature !== undefined && systems.every(atRest)) {
-      initializeVelocities(batch, { temperature: options.temperature, seed: options.seed });
+      initializeVelocities(whole, { temperature: options.temperature, seed: options.seed });
     }
+    // A shard takes its systems from the whole batch, velocities drawn and systemIds (which key the
+    // Langevin noise) given as in one unsharded run, so the shards together reproduce that run.
+    const batch = selection === undefined || options.chunk !== undefined ? whole : whole.select(systems.map((_, k) => k).filter((k) => selection.includes(k)));
     const { ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed } = options;
-    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, model(), units);
+    built = await model();
+    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, built, units);
+    // The start, to check the end against (run-checks.ts): temperatures, and energies for NVE's drift.
+    if (batch.numSystems > 0) await engine.model.compute(batch);
+    const start = { temperature: Float64Array.from(new SystemScalars(batch).temperature), energies: startEnergies(batch) };
     const traj = options.traj;
-    if (traj !== undefined) engine.register(opening('--traj', () => new SnapshotHook({ path: traj, frequency: options.trajEvery, units })));
+    if (traj !== undefined) {
+      const resumed = options.resume === true ? { sink: new ExtxyzSink(traj, { units, append: true }), ownsSink: true } : { path: traj, units };
+      engine.register(opening('--traj', () => new SnapshotHook({ ...resumed, frequency: options.trajEvery })));
+    }
     // Pressure is defined for systems with a cell volume: then the log and the progress line show it.
     const periodic = batch.numSystems > 0 && new SystemScalars(batch).volume.every((v) => v > 0);
-    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery, periodic));
+    if (options.log !== undefined) engine.register(logHook(options.log, options.logEvery, periodic, { append: options.resume === true }));
     live = await viewHook(options.view, options.trajEvery);
     if (live !== undefined) engine.register(live);
     const mode = progressMode(options.quiet);
@@ -116,9 +160,10 @@ export async function md(input: string, options: MdOptions): Promise<number> {
     const onSignal = (): void => progress.note('\nhookmd md: stopping after the current step; flushing the trajectory and log (Ctrl-C again to quit at once)');
     interrupt.signal.addEventListener('abort', onSignal);
     const started = performance.now();
-    let steps: number;
+    let steps = 0;
     try {
-      steps = (await engine.run(batch, { steps: options.steps, signal: interrupt.signal })).steps;
+      // A shard with no systems (more shards than systems), or a resumed run with none left, has no dynamics.
+      if (batch.numSystems > 0) steps = (await engine.run(batch, { steps: options.steps, signal: interrupt.signal })).steps;
       progress.update({ done: steps, step: steps, detail });
     } catch (error) {
       // A Ctrl-C while an async hook (a trajectory write) was pending rejects the run; the command still
@@ -129,27 +174,52 @@ export async function md(input: string, options: MdOptions): Promise<number> {
       interrupt.signal.removeEventListener('abort', onSignal);
       progress.stop();
     }
+    // The final frames carry energy, forces and stress of their own positions (stress is not computed
+    // during the run unless something needs it), and the checks below read their energies.
+    if (batch.numSystems > 0) await engine.model.compute(batch, { stress: true });
     if (options.out !== undefined) {
-      // The final frames carry energy, forces and stress of their own positions (stress is not computed
-      // during the run unless something needs it).
-      engine.model.compute(batch, { stress: true });
-      const final = batch.toSystems().map((system) => ({ ...system, info: { ...system.info, step: steps } }));
-      await writeExtxyz(options.out, final, { units });
+      const ids = batch.read('systemId');
+      const final = batch.toSystems().map((system, s) => {
+        const stepped = { ...system, info: { ...system.info, step: steps } };
+        // A queue chunk's batch numbers its systems from 0: the label gives their index in the whole input.
+        return selection === undefined ? stepped : selection.label(stepped, options.chunk === undefined ? ids[s] : options.chunk.firstIndex + ids[s]);
+      });
+      if (options.resume === true && interrupt.received !== undefined) {
+        // Frames of a run cut short are not final: the next --resume runs these systems again.
+        process.stderr.write(`md: --resume: interrupted before step ${options.steps}; ${options.out} is left as it was\n`);
+      } else if (options.resume === true) {
+        // One append of whole frames: a kill during it leaves a torn last frame that the next --resume cuts off.
+        const out = new ExtxyzSink(options.out, { units, append: true, capacity: Math.max(1, final.length) });
+        await out.write(final);
+        await out.close();
+      } else {
+        await writeExtxyz(options.out, final, { units });
+      }
     }
-    printSummary({
+    const end = new SystemScalars(batch);
+    const reference = start.temperature.map((t) => Math.max(t, options.temperature ?? 0));
+    const warnings = warningsOf([
+      ...(systems.length === 0 ? [emptyInputFinding(input)] : []),
+      ...temperatureFindings(end.temperature, reference, units),
+      ...(ensemble === 'nve' ? driftFindings(start.energies, end.totalEnergy, units) : []),
+    ]);
+    const summary: RunSummary = {
       command: 'md',
       input,
-      systems: systems.length,
-      processed: systems.length,
+      systems: batch.numSystems,
+      processed: batch.numSystems,
       converged: null,
       steps,
       seconds: (performance.now() - started) / 1000,
       interrupted: interrupt.received ?? null,
       outputs: [options.traj, options.log, options.out].filter((path): path is string => path !== undefined),
-    }, options);
-    return interrupt.exitCode ?? 0;
+      warnings,
+    };
+    printSummary(summary, options);
+    return finalExitCode(summary, interrupt.exitCode, options.strict);
   } finally {
     live?.close();
+    await closeModel(built);
     interrupt.dispose();
   }
 }
@@ -160,13 +230,13 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .command('md')
     .description('molecular dynamics of every structure of an extxyz file, in one batch')
     .argument('<input>', 'extxyz file of structures (velocities from ASE momenta when present), or a POSCAR, CIF or LAMMPS data file')
-    .addOption(new Option('--ensemble <name>', 'nve (velocity Verlet), langevin (BAOAB), nhc (Nosé–Hoover chain) or npt (MTK barostat, as LAMMPS fix npt)').choices(['nve', 'langevin', 'nhc', 'npt']).default('nve'))
+    .option('--ensemble <name>', 'nve (VelocityVerlet), langevin (BAOAB), nhc (NoseHooverChain) or npt (MTK barostat, as LAMMPS fix npt), any case', stageTypeParser(ENSEMBLE_TYPES, (message) => new InvalidArgumentError(message)), 'nve')
     .option('--temperature <T>', 'thermostat target, and initial velocities when the input has none (K in metal units)', parse.nonNegative)
     .option('--dt <dt>', 'time step (default 1 fs in metal units, 0.005 τ in lj)', parse.positive)
     .option('--steps <n>', 'steps to run', parse.count, 1000)
-    .option('--friction <gamma>', 'Langevin friction (default 0.01 /fs in metal units, 1 /τ in lj)', parse.nonNegative)
+    .option('--friction <gamma>', 'Langevin friction with its unit: 0.01/fs or 10/ps (default 0.01/fs; a bare number in lj units, default 1/τ)')
     .option('--tdamp <t>', 'Nosé–Hoover damping time (default 100·dt)', parse.positive)
-    .option('--pressure <P>', 'npt: target pressure (eV/Å³ in metal units: 1 bar = 6.2415e-7 eV/Å³; ε/σ³ in lj)', parse.finite)
+    .option('--pressure <P>', 'npt: target pressure with its unit: 1bar, 1GPa, 0.0062eV/A^3 (Pa, kPa, MPa, GPa, bar, kbar, atm, eV/A^3; a bare number in lj units, ε/σ³)')
     .option('--pdamp <t>', 'npt: barostat damping time (default 1000·dt)', parse.positive)
     .addOption(new Option('--couple <style>', 'npt: iso scales the cell uniformly, aniso each axis (orthorhombic cells)').choices(['iso', 'aniso']))
     .option('--seed <n>', 'random seed for velocities and the Langevin noise', parse.nonNegativeInteger, 0)
@@ -176,6 +246,8 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .option('--log-every <n>', 'log every n steps', parse.count, 100)
     .option('-o, --out <file>', 'final frames (extxyz)');
   addModelOptions(command);
+  addScaleOutOptions(command);
   addCommonOptions(command);
+  addStrictOption(command);
   command.action(async (input: string, options: MdOptions) => done(await md(input, options)));
 }

@@ -1,10 +1,12 @@
-// Models from the command line (`--model lj:epsilon=1,sigma=1,cutoff=2.5`), from a `--model-config`
-// file, or from the `model` section of a run config. All three are checked against MODEL_SCHEMA first,
-// so a bad parameter is reported where the user wrote it.
+// Models from the command line (`--model lj:epsilon=1,sigma=1,cutoff=2.5`), from a model file
+// (`--model-config`, `--model fitted.json`, or `model: fitted.json` in a run config), or from the `model`
+// section of a run config. All are checked against MODEL_SCHEMA first, so a bad parameter is reported
+// where the user wrote it. Model type names are resolved through MODEL_KINDS (lib/models/model-kinds.ts),
+// so `lj`, `LennardJones` and `LJ` are one kind everywhere, as in Trainer configs.
 import { isHookmdError } from '../errors.js';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
-import { EAM, LennardJones, Morse, type EAMOptions, type Model } from '../models/index.js';
+import { EAM, IpiModel, LennardJones, MODEL_KINDS, Morse, OnnxModel, type EAMOptions, type IpiModelOptions, type Model, type OnnxModelOptions } from '../models/index.js';
 import { configError, describeProblems, loadConfigFile, parsePath } from './config-file.js';
 import { MODEL_SCHEMA } from './config-schema.js';
 import { formatPath, validateSchema, type PathSegment } from './json-schema.js';
@@ -16,61 +18,107 @@ function parseValue(text: string): number | boolean | string {
   return text.trim() !== '' && Number.isFinite(number) ? number : text;
 }
 
+/** True for a `--model` value that names a model file (`fitted.json`, `model.yaml`) rather than a spec. */
+export function isModelFile(spec: string): boolean {
+  return !spec.includes(':') && /\.(json|ya?ml)$/i.test(spec);
+}
+
+/** Rewrites a model description's `type` to its canonical name (`LennardJones` → `lj`); others stay for the schema to report. */
+export function canonicalModel(model: unknown): void {
+  if (model === null || typeof model !== 'object' || Array.isArray(model)) return;
+  const entry = model as Record<string, unknown>;
+  entry.type = MODEL_KINDS.resolve(entry.type) ?? entry.type;
+}
+
+// The parameter that a model type's first item names when it has no `key=`: `eam:Cu_u3.eam`,
+// `onnx:model.onnx,cutoff=5`, `ipi:unix:NAME,clients=4`.
+const LEADING_PARAMETER: Readonly<Record<string, string>> = { eam: 'file', onnx: 'file', ipi: 'address' };
+
 /**
  * Parses `--model type:key=value,…` into a model config and validates it; `eam:<file>` is short for
- * `eam:file=<file>`.
+ * `eam:file=<file>`, `onnx:<file>,…` for `onnx:file=<file>,…` and `ipi:<address>,…` for
+ * `ipi:address=<address>,…`. The type is any spelling of a model kind (`lj`, `LennardJones`, `EAM`, `ONNX`).
  *
  * @example
  * parseModelFlag('lj:epsilon=1,sigma=1,cutoff=2.5'); // { type: 'lj', epsilon: 1, sigma: 1, cutoff: 2.5 }
- * parseModelFlag('eam:Cu_u3.eam');                   // { type: 'eam', file: 'Cu_u3.eam' }
+ * parseModelFlag('EAM:Cu_u3.eam');                   // { type: 'eam', file: 'Cu_u3.eam' }
+ * parseModelFlag('ipi:unix:hookmd,clients=4');       // { type: 'ipi', address: 'unix:hookmd', clients: 4 }
  */
 export function parseModelFlag(spec: string): ModelConfig {
   const colon = spec.indexOf(':');
-  const type = colon < 0 ? spec : spec.slice(0, colon);
+  const written = colon < 0 ? spec : spec.slice(0, colon);
+  const type = MODEL_KINDS.resolve(written) ?? written;
   const config: Record<string, unknown> = { type };
   const body = colon < 0 ? '' : spec.slice(colon + 1);
-  const items = type === 'eam' && body !== '' && !body.includes('=') ? [`file=${body}`] : body === '' ? [] : body.split(',');
+  const items = body === '' ? [] : body.split(',');
+  const leading = LEADING_PARAMETER[type];
+  if (leading !== undefined && items.length > 0 && !items[0].includes('=')) items[0] = `${leading}=${items[0]}`;
   for (const item of items) {
     const eq = item.indexOf('=');
     if (eq <= 0) throw configError([`--model: expected key=value, got '${item}' (as in lj:epsilon=1,sigma=1,cutoff=2.5)`]);
     const key = item.slice(0, eq).trim();
-    // A file name stays a string even when it looks like a number.
-    config[key] = key === 'file' ? item.slice(eq + 1).trim() : parseValue(item.slice(eq + 1).trim());
+    // A file name or an address stays a string even when it looks like a number.
+    config[key] = key === 'file' || key === 'address' ? item.slice(eq + 1).trim() : parseValue(item.slice(eq + 1).trim());
   }
   const problems = validateSchema(config, MODEL_SCHEMA);
   if (problems.length > 0) throw configError(describeProblems(problems, () => '--model'));
   return config as ModelConfig;
 }
 
-/** Loads and validates a `--model-config` file (YAML or JSON). */
+/** Loads and validates a model file (YAML or JSON: `--model-config`, or what `hookmd fit --out` wrote). */
 export function loadModelFile(file: string): { config: ModelConfig; locate: (path: readonly PathSegment[]) => string } {
-  const { value, locate } = loadConfigFile<ModelConfig>(file, MODEL_SCHEMA);
+  const { value, locate } = loadConfigFile<ModelConfig>(file, MODEL_SCHEMA, canonicalModel);
   return { config: value, locate };
 }
 
 /**
- * Builds the model; errors the constructor raises (switchOn beyond a cutoff, an unknown species in
- * `pairs`, a malformed EAM file) come back as INVALID_CONFIG at `where` + the field they name. An EAM
- * file's relative path is taken from `baseDir` (the config file's folder; the working directory by default).
+/**
+ * The `model` of a run config as the schema should see it: a path (relative to the config) becomes the
+ * model file's content, with the file it names (EAM tables, an ONNX model) made absolute, since it is
+ * relative to the model file; a description gets its canonical type.
  */
-export function buildModel(
+export function resolveModelEntry(model: unknown, baseDir: string): unknown {
+  if (typeof model !== 'string') {
+    canonicalModel(model);
+    return model;
+  }
+  const file = resolve(baseDir, model);
+  const { config } = loadModelFile(file);
+  return 'file' in config && typeof config.file === 'string' ? { ...config, file: resolve(dirname(file), config.file) } : config;
+}
+
+/**
+ * Builds the model (an ONNX model loads, an i-PI server starts listening); errors the model raises
+ * (switchOn beyond a cutoff, an unknown species in `pairs`, a malformed EAM file, an ONNX model whose inputs
+ * do not fit the convention) come back as INVALID_CONFIG at `where` + the field they name. A model file's
+ * relative path is taken from `baseDir` (the config file's folder; the working directory by default).
+ */
+export async function buildModel(
   config: ModelConfig,
   where: readonly PathSegment[],
   locate: (path: readonly PathSegment[]) => string,
   baseDir: string = process.cwd(),
-): Model {
+): Promise<Model> {
   const { type, ...options } = config;
+  const fileOf = (file: unknown): string => (isAbsolute(String(file)) ? String(file) : relative(process.cwd(), resolve(baseDir, String(file))) || String(file));
   try {
-    if (type === 'eam') {
-      const file = String(options.file);
-      const path = isAbsolute(file) ? file : relative(process.cwd(), resolve(baseDir, file)) || file;
-      return new EAM({ ...(options as Omit<EAMOptions, 'file'>), file: path });
+    if (type === 'eam') return new EAM({ ...(options as Omit<EAMOptions, 'file'>), file: fileOf(options.file) });
+    if (type === 'onnx') {
+      const { file, ...rest } = options;
+      return await OnnxModel.load(fileOf(file), rest as unknown as OnnxModelOptions);
     }
+    if (type === 'ipi') return await IpiModel.listen(options as unknown as IpiModelOptions);
     return type === 'lj' ? new LennardJones(options) : new Morse(options);
   } catch (error) {
     if (!isHookmdError(error)) throw error;
     const field = typeof error.details.field === 'string' ? error.details.field : undefined;
-    const path = field === undefined || field === 'options' ? [...where] : [...where, ...parsePath(field)];
+    const path = field === undefined || field === 'options' ? [...where] : [...where, ...parsePath(field === 'path' ? 'file' : field)];
     throw configError([`${locate(path)}: ${formatPath(path) || '(model)'}: ${error.message}`], { cause: error.code });
   }
+}
+
+/** Releases what a model holds open: an i-PI server (its clients get EXIT) or an ONNX session. */
+export async function closeModel(model: Model | undefined): Promise<void> {
+  const closable = model as (Model & { close?: () => Promise<void> }) | undefined;
+  if (typeof closable?.close === 'function') await closable.close();
 }

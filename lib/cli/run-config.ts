@@ -6,9 +6,9 @@ import type { BackendRequest } from '../native/index.js';
 /** Unit systems a config may name. */
 export type UnitsName = 'metal' | 'lj';
 
-/** `model`: the force field, `{ type: 'lj' | 'morse' | 'eam', ...parameters }`. */
+/** `model`: the force field, `{ type: 'lj' | 'morse' | 'eam' | 'onnx' | 'ipi', ...parameters }`. */
 export interface ModelConfig {
-  readonly type: 'lj' | 'morse' | 'eam';
+  readonly type: 'lj' | 'morse' | 'eam' | 'onnx' | 'ipi';
   readonly [parameter: string]: unknown;
 }
 
@@ -19,15 +19,18 @@ export interface StageConfig {
   readonly steps?: number;
   /** Force convergence threshold (optimizers). */
   readonly fmax?: number;
+  /** MD stages: Maxwell–Boltzmann velocities drawn for each system as it enters the stage. */
+  readonly velocities?: { readonly temperature: number; readonly seed?: number };
   readonly [parameter: string]: unknown;
 }
 
 /** `cell` of an optimizer stage: relax the cell too, toward pressure P. */
 export interface CellConfig {
-  readonly pressure?: number;
+  /** Target pressure with its unit (`'1 GPa'`); a bare number only in lj units. */
+  readonly pressure?: string | number;
   readonly hydrostaticStrain?: boolean;
-  /** Stress convergence threshold; default fmax/100 per length unit. */
-  readonly stress?: number;
+  /** Stress convergence threshold with its unit (`'0.01 GPa'`); default fmax/100 per length unit. */
+  readonly stress?: string | number;
 }
 
 /** One entry of `sinks`. */

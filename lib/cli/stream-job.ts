@@ -9,6 +9,8 @@ import { countFrames } from './frame-count.js';
 import type { Interrupt } from './interrupt.js';
 import { createProgress, progressMode } from './progress.js';
 import type { StreamConfig, UnitsName } from './run-config.js';
+import { emptyInputFinding, systemTemperatures, temperatureFindings, warningsOf, type Finding } from './run-checks.js';
+import type { InputSelection } from './selection.js';
 import type { RunSummary } from './summary.js';
 
 /** Everything a streamed run needs, built and checked by the command. */
@@ -23,8 +25,15 @@ export interface StreamJob {
   /** Files the sinks and hooks write, for the summary. */
   outputs: string[];
   stream: Required<StreamConfig>;
+  /** The systems of the input this run takes (--shard, --resume); all of them when absent. */
+  selection?: InputSelection;
   quiet?: boolean;
   progressInterval: number;
+  /**
+   * The highest thermostat target of the pipeline's stages, when it has any: a system that leaves hotter
+   * than TEMPERATURE_FACTOR times it flags the run (run-checks.ts).
+   */
+  targetTemperature?: number;
 }
 
 /**
@@ -34,7 +43,8 @@ export interface StreamJob {
  */
 export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promise<RunSummary> {
   const extxyz = structureFormat(job.input) === 'extxyz';
-  const systems = extxyz ? ((await countFrames(job.input)) ?? 0) : 1;
+  const inSource = extxyz ? ((await countFrames(job.input)) ?? 0) : 1;
+  const systems = job.selection?.size(inSource) ?? inSource;
   const mode = progressMode(job.quiet);
   const progress = createProgress({ mode, label: job.command, unit: 'systems', total: systems, interval: job.progressInterval, countLabel: job.command === 'run' ? 'finished' : 'converged' });
   const startStep = job.engine.stepCount;
@@ -43,9 +53,16 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
   let step = 0;
   // The largest force in the batch, as of the last progress report.
   let detail: string | undefined;
-  // A sink of its own counts the systems as they leave, for the progress bar and the summary.
+  const findings: Finding[] = [];
+  const target = job.targetTemperature;
+  // A sink of its own counts the systems as they leave, for the progress bar and the summary, and checks
+  // their temperature against the pipeline's thermostats.
   const counter: StreamSink = {
     write(leaving: readonly System[]): void {
+      if (target !== undefined) {
+        const name = (s: number): string => `system ${String(leaving[s].info?.systemId ?? '?')} of the input`;
+        findings.push(...temperatureFindings(systemTemperatures(leaving, job.units), leaving.map(() => target), job.units, name));
+      }
       done += leaving.length;
       converged += leaving.filter((system) => system.info?.converged === true).length;
       progress.update({ done, step, converged, detail });
@@ -66,7 +83,8 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
   interrupt.signal.addEventListener('abort', onSignal);
   const started = performance.now();
   try {
-    await job.engine.runStream(extxyz ? streamExtxyz(job.input, { units: job.units }) : readStructures(job.input), {
+    const source = extxyz ? streamExtxyz(job.input, { units: job.units }) : readStructures(job.input);
+    await job.engine.runStream(job.selection?.from(source) ?? source, {
       sinks: [counter, ...job.sinks],
       units: job.units,
       signal: interrupt.signal,
@@ -84,6 +102,7 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
     progress.stop();
   }
   for (const file of job.staged) await file.commit(job.command);
+  if (inSource === 0) findings.push(emptyInputFinding(job.input));
   return {
     command: job.command,
     input: job.input,
@@ -94,5 +113,6 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
     seconds: (performance.now() - started) / 1000,
     interrupted: interrupt.received ?? null,
     outputs: job.outputs,
+    warnings: warningsOf(findings),
   };
 }

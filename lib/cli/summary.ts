@@ -1,5 +1,7 @@
 // What a command prints when it ends: one human line, or the JSON summary with --json. Both go to stdout;
-// --quiet silences the line but not --json (a script asked for it).
+// --quiet silences the line but not --json (a script asked for it). Warnings about a flagged run
+// (run-checks.ts) go to stderr whatever the flags, and mark the summary; with --strict they make it exit 3.
+import { EXIT_FLAGGED, EXIT_OK } from './exit-code.js';
 
 /** The outcome of relax, md or run. */
 export interface RunSummary {
@@ -18,6 +20,8 @@ export interface RunSummary {
   interrupted: string | null;
   /** Files written. */
   outputs: string[];
+  /** Why the run is flagged (run-checks.ts): absurd temperatures, energy drift, an empty input; empty when it is not. */
+  warnings: string[];
 }
 
 function describe(summary: RunSummary): string {
@@ -27,7 +31,8 @@ function describe(summary: RunSummary): string {
   const counts = converged === null ? `${processed}/${systems} systems` : `${processed}/${systems} systems written, ${converged} ${done}, ${processed - converged} ${notDone}`;
   const stop = interrupted === null ? '' : `interrupted by ${interrupted} after step ${steps}; `;
   const written = outputs.length === 0 ? '' : ` → ${outputs.join(', ')}`;
-  return `${command}: ${stop}${counts}, ${steps} steps in ${seconds.toFixed(2)} s${written}`;
+  const flagged = summary.warnings.length === 0 ? '' : ` [FLAGGED: ${summary.warnings.length} warning${summary.warnings.length === 1 ? '' : 's'}]`;
+  return `${command}: ${stop}${counts}, ${steps} steps in ${seconds.toFixed(2)} s${written}${flagged}`;
 }
 
 /**
@@ -38,6 +43,19 @@ function describe(summary: RunSummary): string {
  * // relax: 256/256 systems written, 256 converged, 0 unconverged, 133 steps in 0.42 s → relaxed.extxyz
  */
 export function printSummary(summary: RunSummary, options: { json?: boolean; quiet?: boolean }): void {
+  for (const warning of summary.warnings) process.stderr.write(`hookmd: warning: ${warning}\n`);
   if (options.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else if (options.quiet !== true) process.stdout.write(`${describe(summary)}\n`);
+}
+
+/**
+ * The exit code of a run that ended without an error: 128 + n after signal n, else 3 for a flagged run
+ * under --strict, else 0.
+ *
+ * @example
+ * return finalExitCode(summary, interrupt.exitCode, options.strict);
+ */
+export function finalExitCode(summary: { warnings: readonly string[] }, interrupted: number | undefined, strict: boolean | undefined): number {
+  if (interrupted !== undefined) return interrupted;
+  return strict === true && summary.warnings.length > 0 ? EXIT_FLAGGED : EXIT_OK;
 }

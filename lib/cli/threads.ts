@@ -2,9 +2,9 @@
 // and a pool of a million fails inside the addon ("Resource temporarily unavailable", exit code 1);
 // capping it makes such a value a usage error (exit code 2) before the addon is asked.
 import { HookmdRangeError } from '../errors.js';
+import { MAX_THREADS } from '../native/index.js';
 
-/** The largest thread pool `--threads` or a config's `threads` may ask for. */
-export const MAX_THREADS = 1024;
+export { MAX_THREADS };
 
 /** Throws INVALID_THREADS when `threads` is over {@link MAX_THREADS}. */
 export function checkThreads(threads: number): number {

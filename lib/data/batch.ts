@@ -5,6 +5,7 @@
 // buffers, views are copies, written back when the engine commits them.
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { activeBackend, loadBinding } from '../native/index.js';
+import { checkKeys } from '../option-keys.js';
 import type { BackendName, NativeBatch, NativeFieldArrays, NativeFieldName, TransferStats } from '../native/index.js';
 import { chemicalSymbol } from './elements.js';
 import { assembleSystems, type PackedSystems } from './pack.js';
@@ -52,6 +53,8 @@ type AppendedRows = Pick<NativeFieldArrays, (typeof APPENDED_ATOM_FIELDS)[number
 /** The results a model computes, whose validity the batch tracks per system. */
 export type ResultField = 'energy' | 'forces' | 'stress';
 const RESULT_FIELDS: readonly ResultField[] = ['energy', 'forces', 'stress'];
+/** The fields results belong to: a change to any of them makes a system's results stale. */
+type GeometryField = 'positions' | 'cell' | 'atomicNumbers';
 
 /**
  * B systems and N atoms in structure-of-arrays form (docs/ARCHITECTURE.md).
@@ -82,6 +85,8 @@ export class Batch {
   // Per result and system: 1 when the stored result belongs to the current positions and cell.
   #valid: Record<ResultField, Uint8Array> = { energy: new Uint8Array(0), forces: new Uint8Array(0), stress: new Uint8Array(0) };
   #anyValid = false;
+  // What the valid results belong to, kept at the first writing access to a geometry field (#geometryAccess).
+  #geometry: Partial<Record<GeometryField, Float64Array | Int32Array>> = {};
 
   private constructor(units: UnitSystem) {
     this.units = units;
@@ -134,10 +139,12 @@ export class Batch {
     this.#native.resetTransferStats();
   }
 
-  /** N×3 positions (Å in metal). Writing access: energy, forces and stress no longer count as valid. */
+  /**
+   * N×3 positions (Å in metal), for reading and writing. A write that changes a system's positions makes its
+   * energy, forces and stress stale; reading them changes nothing (`resultValid`).
+   */
   get positions(): Float64Array {
-    if (this.#anyValid) this.#geometryWritten();
-    return this.#access('positions', true);
+    return this.#geometryAccess('positions');
   }
   /** N×3 velocities (Å/fs in metal). */
   get velocities(): Float64Array { return this.#access('velocities', true); }
@@ -147,7 +154,7 @@ export class Batch {
   get masses(): Float64Array { return this.#access('masses', true); }
   /** N atomic numbers. */
   get atomicNumbers(): Int32Array {
-    const view = this.#access('atomicNumbers', true);
+    const view = this.#geometryAccess('atomicNumbers');
     // Models cache species types per version of this field; on one memory the access alone would not
     // move it, so declare the write (on cpu this only moves the version).
     if (this.#unified) this.#native.acquire('atomicNumbers', true);
@@ -159,27 +166,28 @@ export class Batch {
   get energy(): Float64Array { return this.#access('energy', true); }
   /** B×9 stress, row-major 3×3 (eV/Å³ in metal, ASE's sign convention). */
   get stress(): Float64Array { return this.#access('stress', true); }
-  /** B×9 cells; rows are lattice vectors. Writing access: energy, forces and stress no longer count as valid. */
+  /** B×9 cells; rows are lattice vectors. A write that changes a system's cell makes its results stale, as for `positions`. */
   get cell(): Float64Array {
-    if (this.#anyValid) this.#geometryWritten();
-    return this.#access('cell', true);
+    return this.#geometryAccess('cell');
   }
 
   /**
-   * Per system, 1 when the stored `field` (energy, forces or stress) was computed for the current positions
-   * and cell (a copy). `toSystems()`, sinks and writers carry only valid results (docs/dynamics.md, "Results").
-   * Access through `batch.positions` or `batch.cell` counts as a write; read with `batch.read('positions')`.
+   * Per system, 1 when the stored `field` (energy, forces or stress) was computed for the current positions,
+   * cell and species (a copy). `toSystems()`, sinks and writers carry only valid results (docs/dynamics.md,
+   * "Results"). A write through `batch.positions`, `batch.cell` or `batch.atomicNumbers` makes stale the
+   * results of the systems whose values it changed; reading through them keeps every result.
    *
    * @example
    * model.compute(batch, { stress: true });
    * batch.resultValid('stress');   // Uint8Array [1, 1, ...]
    * batch.positions[0] += 0.1;
-   * batch.resultValid('stress');   // Uint8Array [0, 0, ...]
+   * batch.resultValid('stress');   // Uint8Array [0, 1, ...]: system 0 moved
    */
   resultValid(field: ResultField): Uint8Array {
     if (!RESULT_FIELDS.includes(field)) {
       throw new HookmdTypeError('UNKNOWN_FIELD', `Batch.resultValid: field must be energy, forces or stress, got ${JSON.stringify(field)}`, { field: 'field', value: field });
     }
+    this.#reconcile();
     return this.#valid[field].slice();
   }
 
@@ -188,6 +196,7 @@ export class Batch {
    * systems flagged in `systems`. Models and engines call it; fields left out keep their state.
    */
   markResults(fields: Partial<Record<ResultField, boolean>>, systems?: ArrayLike<number>): void {
+    this.#reconcile();
     for (const field of RESULT_FIELDS) {
       const value = fields[field];
       if (value === undefined) continue;
@@ -198,8 +207,36 @@ export class Batch {
     this.#anyValid = RESULT_FIELDS.some((field) => this.#valid[field].includes(1));
   }
 
-  #geometryWritten(): void {
-    this.markResults({ energy: false, forces: false, stress: false });
+  /**
+   * A writing access to positions, cell or atomicNumbers. While results are valid, the values they belong to
+   * are kept at the first such access; the next use of the results (#reconcile) compares against them.
+   */
+  #geometryAccess<K extends GeometryField>(field: K): NativeFieldArrays[K] {
+    const view = this.#access(field, true);
+    if (this.#anyValid && this.#geometry[field] === undefined) this.#geometry[field] = view.slice();
+    return view;
+  }
+
+  /**
+   * Makes stale the results of the systems whose geometry changed since #geometryAccess kept it. It reads the
+   * views handed out, which are current until native code runs again: it runs before the results are used,
+   * and before every write-back (commitHostViews), which precedes any native code in an engine.
+   */
+  #reconcile(): void {
+    const kept = Object.entries(this.#geometry) as Array<[GeometryField, Float64Array | Int32Array]>;
+    if (kept.length === 0) return;
+    this.#geometry = {};
+    const ptr = this.#layout('ptr');
+    const changed = new Uint8Array(this.numSystems);
+    for (const [field, before] of kept) {
+      const now = this.#views[field] as Float64Array | Int32Array;
+      const width = FIELD_WIDTH[field];
+      for (let s = 0; s < this.numSystems; s++) {
+        const [lo, hi] = field === 'cell' ? [9 * s, 9 * s + 9] : [width * ptr[s], width * ptr[s + 1]];
+        for (let k = lo; k < hi && changed[s] === 0; k++) if (now[k] !== before[k]) changed[s] = 1;
+      }
+    }
+    if (changed.includes(1)) this.markResults({ energy: false, forces: false, stress: false }, changed);
   }
   /** B×3 periodicity flags. */
   get pbc(): Uint8Array { return this.#access('pbc', true); }
@@ -231,6 +268,7 @@ export class Batch {
     if (name in FIELD_WIDTH || this.#extra.has(name)) {
       throw new HookmdError('DUPLICATE_FIELD', `Batch.registerField: field ${JSON.stringify(name)} already exists`, { field: name });
     }
+    checkKeys('Batch.registerField', spec, ['per', 'components', 'fill']);
     const components = spec.components ?? 1;
     if (!Number.isInteger(components) || components < 1) {
       throw new HookmdRangeError('INVALID_COMPONENTS', `Batch.registerField: components must be an integer ≥ 1, got ${components}`, {
@@ -509,6 +547,7 @@ export class Batch {
 
   // Only #fill reallocates native storage, so it is the one place that drops cached views.
   #resetViews(): void {
+    this.#geometry = {};
     this.#views = {};
     this.#layoutCopies = {};
     this.#synced.clear();
@@ -540,6 +579,7 @@ export class Batch {
 
   /** @internal Writes back copied views touched through the field getters (after a hook dispatch). */
   commitHostViews(): void {
+    this.#reconcile();
     if (!this.#copies) return;
     for (const field of this.#touched) this.#native.write(field, this.#views[field] as never);
     this.#touched.clear();

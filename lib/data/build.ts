@@ -1,5 +1,6 @@
 // Common inputs, made the way ASE's ase.build makes them: bulk crystals, supercells and rattled copies.
-import { HookmdError, HookmdRangeError } from '../errors.js';
+import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { atomicNumber } from './elements.js';
 import { createRng } from './random.js';
 import type { System } from './system.js';
@@ -49,16 +50,43 @@ function scaled(fractional: number[][], cell: number[][]): number[][] {
   return fractional.map((f) => [0, 1, 2].map((k) => f[0] * cell[0][k] + f[1] * cell[1][k] + f[2] * cell[2][k]));
 }
 
+// ASE's bulk() keywords that hookmd takes under another name, or not at all.
+const BULK_ALIASES = {
+  crystalstructure: "the structure is the second argument: bulk(symbol, 'fcc', { a })",
+  covera: 'hookmd takes c itself: { c: covera·a } (hcp)',
+  orthorhombic: 'hookmd builds the primitive cell, or with { cubic: true } the conventional cubic one',
+  latticeconstant: 'a',
+  alat: 'a',
+};
+
 /**
- * A periodic bulk crystal (ASE's `bulk`).
+ * The options of `bulk`, checked: ASE's positional lattice constant (`bulk('Cu', 'fcc', 3.61)`) and unknown
+ * keys are errors that show the spelling hookmd takes.
+ */
+function bulkOptions(symbol: string, structure: unknown, options: unknown): BulkOptions {
+  if (typeof options === 'number') {
+    throw new HookmdTypeError('INVALID_OPTIONS', `bulk: the lattice constant goes in the options object: bulk('${symbol}', '${String(structure)}', { a: ${options} }) (ASE's positional a)`, {
+      field: 'options',
+      value: options,
+      suggestion: `{ a: ${options} }`,
+    });
+  }
+  return checkKeys('bulk', options, ['a', 'c', 'cubic'], '', BULK_ALIASES) as BulkOptions;
+}
+
+/**
+ * A periodic bulk crystal (ASE's `bulk`). The options may come second when the element's reference
+ * structure is meant: `bulk('Cu', { cubic: true })`.
  *
  * @example
  * const argon = bulk('Ar', 'fcc', { a: 5.26, cubic: true }); // 4 atoms, 5.26 Å cubic cell
  */
-export function bulk(symbol: string, structure?: CrystalStructure, options: BulkOptions = {}): System {
+export function bulk(symbol: string, structure?: CrystalStructure | BulkOptions, options: BulkOptions = {}): System {
   atomicNumber(symbol);
+  if (structure !== null && typeof structure === 'object' && arguments.length < 3) [structure, options] = [undefined, structure];
+  options = bulkOptions(symbol, structure, options);
   const reference = REFERENCE[symbol];
-  const kind = structure ?? reference?.[0];
+  const kind = (structure as CrystalStructure | undefined) ?? reference?.[0];
   if (kind === undefined) {
     throw new HookmdError('MISSING_STRUCTURE', `bulk: no reference structure for ${symbol}; pass one`, { field: 'structure', value: symbol });
   }
@@ -104,11 +132,28 @@ export function bulk(symbol: string, structure?: CrystalStructure, options: Bulk
   return { symbols: positions.map(() => symbol), positions, cell, pbc: [true, true, true] };
 }
 
+// Three counts, one per lattice vector; one integer n stands for [n, n, n], as in ASE's Atoms.repeat(n).
+function repeatCounts(counts: unknown): readonly [number, number, number] {
+  if (typeof counts === 'number') return [counts, counts, counts];
+  if (!Array.isArray(counts) || counts.length !== 3) {
+    const padded = Array.isArray(counts) && counts.length < 3 ? ` (for ${counts.length === 0 ? 'no' : counts.length === 1 ? 'one' : 'two'} repeated direction${counts.length === 1 ? '' : 's'} write [${[...counts, 1, 1, 1].slice(0, 3).join(', ')}])` : '';
+    throw new HookmdTypeError('INVALID_REPEAT', `repeat: counts must be three integers [nx, ny, nz], one per lattice vector, or one integer for all three, got ${JSON.stringify(counts)}${padded}`, {
+      field: 'counts',
+      value: counts,
+    });
+  }
+  return counts as [number, number, number];
+}
+
 /**
- * A supercell: `counts[k]` copies along lattice vector k, atoms ordered block by block as ASE's
- * `Atoms.repeat` orders them.
+ * A supercell: `counts[k]` copies along lattice vector k (one integer n means [n, n, n]), atoms ordered
+ * block by block as ASE's `Atoms.repeat` orders them.
+ *
+ * @example
+ * const cube = repeat(bulk('Cu', 'fcc', { cubic: true }), [3, 3, 3]); // 108 atoms
  */
-export function repeat(system: System, counts: readonly [number, number, number]): System {
+export function repeat(system: System, repeats: readonly [number, number, number] | number): System {
+  const counts = repeatCounts(repeats);
   for (const [k, n] of counts.entries()) {
     if (!Number.isInteger(n) || n < 1) {
       throw new HookmdRangeError('INVALID_REPEAT', `repeat: counts[${k}] must be an integer ≥ 1, got ${n}`, { field: 'counts', index: k, value: n });
@@ -146,13 +191,35 @@ export function repeat(system: System, counts: readonly [number, number, number]
   };
 }
 
+/** Options of `rattle`, ASE's keywords of `Atoms.rattle`. */
+export interface RattleOptions {
+  /** Standard deviation of each displacement (Å in metal units; ASE's default 0.001). */
+  stdev?: number;
+  /** Seed of the random stream (default 42, as ASE's). */
+  seed?: number;
+}
+
 /**
  * A copy with every coordinate displaced by a normal deviate of standard deviation `stdev`
- * (ASE's `Atoms.rattle`; the stream is hookmd's own, reproducible for a seed but not numpy's).
+ * (ASE's `Atoms.rattle`; the stream is hookmd's own, reproducible for a seed but not numpy's). ASE's
+ * keywords may come as an object: `rattle(system, { stdev: 0.1, seed: 1 })`.
+ *
+ * @example
+ * const shaken = rattle(bulk('Ar', 'fcc', { cubic: true }), 0.05, 7);
  */
-export function rattle(system: System, stdev: number, seed = 42): System {
+export function rattle(system: System, stdev: number | RattleOptions = 0.001, seed = 42): System {
+  if (stdev !== null && typeof stdev === 'object') {
+    if (arguments.length > 2) {
+      throw new HookmdTypeError('INVALID_OPTIONS', 'rattle: give the seed either in the options object or as the third argument, not both', { field: 'seed', value: seed });
+    }
+    const options = checkKeys('rattle', stdev, ['stdev', 'seed'], '', { rng: 'seed' }) as RattleOptions;
+    return rattle(system, options.stdev ?? 0.001, options.seed ?? 42);
+  }
   if (!(Number.isFinite(stdev) && stdev >= 0)) {
     throw new HookmdRangeError('INVALID_STDEV', `rattle: stdev must be a finite number ≥ 0, got ${stdev}`, { field: 'stdev', value: stdev });
+  }
+  if (!Number.isSafeInteger(seed)) {
+    throw new HookmdRangeError('INVALID_SEED', `rattle: seed must be a safe integer, got ${seed}`, { field: 'seed', value: seed });
   }
   const s = normalizeSystem(system, 0, METAL, 'rattle');
   const rng = createRng(seed);

@@ -9,7 +9,7 @@ export { MAX_ATOMS } from './limits.js';
 export { namedRecord, setNamed } from './named-record.js';
 export type { NormalizedSystem } from './validate.js';
 export { bulk, rattle, repeat } from './build.js';
-export type { BulkOptions, CrystalStructure } from './build.js';
+export type { BulkOptions, CrystalStructure, RattleOptions } from './build.js';
 export { surface } from './surface.js';
 export type { SurfaceKind, SurfaceOptions } from './surface.js';
 export { molecule, MOLECULES } from './molecule.js';

@@ -1,6 +1,7 @@
 // Small molecules with the geometries of ASE's ase.build.molecule (the G2 test set: MP2(full)/6-31G(d)
 // structures from Curtiss et al., J. Chem. Phys. 106, 1063 (1997)), atoms in ASE's order.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import type { System } from './system.js';
 
 type Geometry = readonly (readonly [string, number, number, number])[];
@@ -57,7 +58,7 @@ export function molecule(name: string, options: MoleculeOptions = {}): System {
   }
   const positions = geometry.map(([, x, y, z]) => [x, y, z]);
   const system: System = { symbols: geometry.map(([symbol]) => symbol), positions, pbc: false };
-  const { vacuum } = options;
+  const { vacuum } = checkKeys('molecule', options, ['vacuum']) as MoleculeOptions;
   if (vacuum === undefined) return system;
   if (!(Number.isFinite(vacuum) && vacuum >= 0)) {
     throw new HookmdRangeError('INVALID_VACUUM', `molecule: vacuum must be a finite number >= 0, got ${vacuum}`, { field: 'vacuum', value: vacuum });

@@ -1,6 +1,7 @@
 // Surface slabs, made as ASE's ase.build.fcc100/fcc110/fcc111/bcc100/bcc110 make them (its _surface):
 // layers stacked along z from the bottom, atoms ordered layer by layer from the bottom, then row by row.
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { referenceState } from './build.js';
 import { atomicNumber } from './elements.js';
 import type { System } from './system.js';
@@ -80,9 +81,14 @@ export function surface(symbol: string, kind: SurfaceKind, options: SurfaceOptio
   if (!KINDS.includes(kind)) {
     throw new HookmdTypeError('UNKNOWN_STRUCTURE', `surface: kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`, { field: 'kind', value: kind });
   }
-  if (options === null || typeof options !== 'object') {
-    throw new HookmdTypeError('INVALID_OPTIONS', 'surface: options must be an object with size', { field: 'options', value: options });
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    const size = Array.isArray(options) ? JSON.stringify(options) : '[nx, ny, layers]';
+    throw new HookmdTypeError('INVALID_OPTIONS', `surface: options must be an object with size: surface('${symbol}', '${kind}', { size: ${size} }) (ASE's size keyword)`, {
+      field: 'options',
+      value: options,
+    });
   }
+  checkKeys('surface', options, ['size', 'vacuum', 'a', 'orthogonal'], '', { layers: 'the layers are size[2]: { size: [nx, ny, layers] }' });
   const size = checkSize(options.size);
   const structure = kind.slice(0, 3) as 'fcc' | 'bcc';
   const reference = referenceState(symbol);

@@ -2,6 +2,7 @@
 // every failure is a typed error naming the system, the field and the bad value (docs/ARCHITECTURE.md).
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { atomicNumber, isAtomicNumber, standardMass } from './elements.js';
+import { checkKeys } from '../option-keys.js';
 import { checkAtomCount } from './limits.js';
 import type { System, Vectors } from './system.js';
 import type { UnitSystem } from './units.js';
@@ -263,9 +264,9 @@ export function normalizeSystemAt(system: System, where: string, units: UnitSyst
 /**
  * The options object of `Batch.fromSystems` (and the like): undefined means none; anything but an object
  * is INVALID_OPTIONS, so that `fromSystems(systems, null)` is a typed error rather than a property read
- * of null.
+ * of null, and a key outside `known` is UNKNOWN_OPTION.
  */
-export function checkBatchOptions(options: unknown, operation: string): { units?: unknown } {
+export function checkBatchOptions(options: unknown, operation: string, known: readonly string[] = ['units']): { units?: unknown } {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new HookmdTypeError('INVALID_OPTIONS', `${operation}: options must be an object such as { units: 'lj' }, got ${options === null ? 'null' : typeof options}`, {
@@ -273,5 +274,5 @@ export function checkBatchOptions(options: unknown, operation: string): { units?
       value: options,
     });
   }
-  return options as { units?: unknown };
+  return checkKeys(operation, options, known);
 }

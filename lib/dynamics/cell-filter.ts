@@ -52,14 +52,12 @@ export class CellFilter {
         value: hydrostatic,
       });
     }
-    this.scalarPressure = options.scalarPressure ?? 0;
+    const scalarPressure = engineParameter('CellFilter', 'scalarPressure', options.scalarPressure ?? 0, 'finite');
+    const cellFactor = engineParameter('CellFilter', 'cellFactor', options.cellFactor ?? 0, options.cellFactor === undefined ? 'nonNegative' : 'positive');
+    this.scalarPressure = scalarPressure.value;
     this.hydrostaticStrain = hydrostatic;
-    this.cellFactor = options.cellFactor ?? 0;
-    this.#parameters = [
-      engineParameter('CellFilter', 'scalarPressure', this.scalarPressure, 'finite'),
-      engineParameter('CellFilter', 'hydrostaticStrain', hydrostatic ? 1 : 0, 'integer≥0'),
-      engineParameter('CellFilter', 'cellFactor', this.cellFactor, options.cellFactor === undefined ? 'nonNegative' : 'positive'),
-    ];
+    this.cellFactor = cellFactor.value;
+    this.#parameters = [scalarPressure, engineParameter('CellFilter', 'hydrostaticStrain', hydrostatic ? 1 : 0, 'integer≥0'), cellFactor];
   }
 
   /** @internal The optimizer's native spec, relaxing through this filter. */

@@ -10,19 +10,22 @@ import type { AnyHook, AnyMethodHook, DynamicsContext, Hook, HookHandle, HookInf
 import { loadBinding } from '../native/index.js';
 import { abortable } from './abortable.js';
 import { acquireBatch } from './batch-lock.js';
-import type { EngineModel } from './engine-model.js';
+import { pendingCompute, type EngineModel } from './engine-model.js';
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
+import { frozenPerSystem } from './degrees-of-freedom.js';
+import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
-import { expandParameter, type IntegratorSpec, type PerSystem } from './parameters.js';
+import { expandParameter, isStatus, type IntegratorSpec, type PerSystem } from './parameters.js';
 import type { RunOptions, RunResult } from './result.js';
 import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type StreamResult } from './stream-options.js';
 import { StreamOutput } from './stream-output.js';
 import { StreamFlight, SourceFailure, type StreamFailure } from './stream-flight.js';
 import { StreamSource, type SystemSource } from './stream-source.js';
 import { SystemScalars } from './scalars.js';
+import { observeStates } from './state-observers.js';
 import { DynamicsStage } from './stage.js';
 import { StepWalker, type StepCounter } from './step-walker.js';
 
@@ -53,6 +56,13 @@ export interface DynamicsOptions {
 
 // The options every engine takes; each subclass adds its own.
 const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exitStatus'];
+// ASE's keywords for the same engine parameters, where folding case and `_` does not find the hookmd name.
+const ASE_KEYWORDS: Readonly<Record<string, string>> = { timestep: 'dt', astart: 'alphaStart', fa: 'fAlpha', taut: 'tdamp', ttime: 'tdamp', calculator: 'model', calc: 'model' };
+
+// run(batch, { fmax }) reads as ASE's opt.run(fmax=…), but fmax belongs to the engine's convergence: taken
+// for a run option it would be ignored and the run would go all its steps unconverged.
+const FMAX_ADVICE = 'fmax is a convergence criterion of the engine: new FIRE({ model, convergence: ConvergenceHook.fromFmax(0.01) })';
+const RUN_ALIASES = { fmax: FMAX_ADVICE, maxSteps: 'steps', nsteps: 'steps' };
 
 // The longest stretch run() spends in native code before it lets the event loop turn.
 const CHUNK_BUDGET_SECONDS = 0.02;
@@ -107,15 +117,17 @@ export abstract class Dynamics {
   /** `known` lists the options the subclass takes beyond those of every engine; any other key is UNKNOWN_OPTION. */
   protected constructor(options: DynamicsOptions, known: readonly string[] = []) {
     const owner = this.constructor.name;
-    checkKeys(owner, options, [...DYNAMICS_KEYS, ...known]);
+    const keys = [...DYNAMICS_KEYS, ...known];
+    checkKeys(owner, options, keys, '', Object.fromEntries(Object.entries(ASE_KEYWORDS).filter(([, key]) => keys.includes(key))));
     const model = options.model;
     if (model === null || typeof model !== 'object' || typeof model.compute !== 'function') {
       throw new HookmdTypeError('INVALID_MODEL', `${owner}: model must be a model object with compute(batch)`, { field: 'model' });
     }
     this.model = model;
     this.exitStatus = options.exitStatus ?? 1;
-    if (!Number.isInteger(this.exitStatus)) {
-      throw new HookmdRangeError('INVALID_EXIT_STATUS', `${owner}: exitStatus must be an integer, got ${this.exitStatus}`, {
+    // Statuses are int32 words in native code: a larger exitStatus would wrap there.
+    if (!isStatus(this.exitStatus)) {
+      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: exitStatus must be an integer in the int32 range [-2147483648, 2147483647], got ${this.exitStatus}`, {
         field: 'exitStatus',
         value: this.exitStatus,
       });
@@ -262,7 +274,7 @@ export abstract class Dynamics {
    */
   async run(batch: Batch, options: RunOptions): Promise<RunResult> {
     const owner = `${this.constructor.name}.run`;
-    const steps = this.#checkRun(batch, options);
+    const steps = this.#checkRun(batch, options, false);
     const signal = options.signal;
     const release = acquireBatch(batch, owner);
     try {
@@ -273,7 +285,9 @@ export abstract class Dynamics {
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return await runner.run(async () => {
         const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter, owner);
+        const stepper = this.#prepare(batch, counter);
+        await this.#computeStart(batch, counter.value, owner);
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         let taken = 0;
         let lastYield = performance.now();
         while (taken < steps && active > 0 && !control.stopRequested) {
@@ -288,6 +302,7 @@ export abstract class Dynamics {
             lastYield = performance.now();
           }
         }
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         return this.#result(batch, taken, active, control, counter, walker);
       });
     } finally {
@@ -331,8 +346,11 @@ export abstract class Dynamics {
 
   /** `run()` without awaiting: an async hook is an ASYNC_HOOK_IN_SYNC_RUN error. */
   runSync(batch: Batch, options: Omit<RunOptions, 'signal'>): RunResult {
-    const steps = this.#checkRun(batch, options);
+    const steps = this.#checkRun(batch, options, true);
     const owner = `${this.constructor.name}.runSync`;
+    if (this.model.asyncCompute === true) {
+      throw new HookmdTypeError('ASYNC_MODEL_IN_SYNC_RUN', `${owner}: ${this.model.name ?? 'the model'} computes asynchronously; use await run()`, { field: 'model' });
+    }
     const release = acquireBatch(batch, owner);
     try {
       const counter = this.#startCounter();
@@ -342,7 +360,9 @@ export abstract class Dynamics {
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
       return runner.runSync(() => {
         const active = this.#claim(batch, options.keepStatus === true);
-        const stepper = this.#prepare(batch, counter, owner);
+        const stepper = this.#prepare(batch, counter);
+        this.#computeStart(batch, counter.value, owner);
+        observeStates(this.#tiers, ctx, counter.value, null, true, owner);
         let taken = 0;
         while (taken < steps && active > 0 && !control.stopRequested) {
           try {
@@ -352,6 +372,7 @@ export abstract class Dynamics {
           }
           if (stepper.allConverged()) break;
         }
+        observeStates(this.#tiers, ctx, counter.value, null, true, owner);
         return this.#result(batch, taken, active, control, counter, walker);
       });
     } finally {
@@ -393,8 +414,8 @@ export abstract class Dynamics {
    * await fire.runStream(readManyStructures(), { sinks: [sink], maxAtoms: 4096, units: 'lj' });
    */
   async runStream(source: SystemSource, options: StreamOptions): Promise<StreamResult> {
-    const opts = checkStreamOptions(options);
     const owner = `${this.constructor.name}.runStream`;
+    const opts = checkStreamOptions(options, owner, { fmax: FMAX_ADVICE, steps: 'a stream runs until its source is empty: maxSteps caps the steps of each system' });
     const input = new StreamSource(source);
     const output = new StreamOutput(opts.sinks, opts.restoreOrder);
     const flight = new StreamFlight(opts.units, this.exitStatus);
@@ -477,7 +498,9 @@ export abstract class Dynamics {
     lastEngine.set(batch, this);
     try {
       await runner.run(async () => {
-        const stepper = this.#prepare(batch, counter, owner);
+        const stepper = this.#prepare(batch, counter);
+        await this.#computeStart(batch, counter.value, owner);
+        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         let lastYield = performance.now();
         for (;;) {
           let taken = 0;
@@ -490,7 +513,7 @@ export abstract class Dynamics {
             }
           }
           const stopping = control.stopRequested;
-          const keep = await this.#graduate(batch, output, flight, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
+          const keep = await this.#graduate(batch, ctx, output, flight, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
           if (stopping) return;
           const kept = batch.read('numAtoms');
           const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
@@ -499,8 +522,10 @@ export abstract class Dynamics {
           if (keep.length === batch.numSystems && added.length === 0) continue;
           this.#admit(flight, () => batch.refill(keep, added));
           sourceStatus(batch, keep.length, added);
-          this.#rebind(stepper, batch, keep, added.length);
+          await this.#rebind(stepper, batch, keep, added.length, counter.value, owner);
           admit();
+          const entering = Uint8Array.from({ length: batch.numSystems }, (_, s) => (s >= keep.length ? 1 : 0));
+          if (added.length > 0) await observeStates(this.#tiers, ctx, counter.value, entering, false, owner);
         }
       });
     } finally {
@@ -509,7 +534,7 @@ export abstract class Dynamics {
   }
 
   /** Sends systems that converged (or ran out of steps, or all when `everything`) to the output; returns the rest. */
-  async #graduate(batch: Batch, output: StreamOutput, flight: StreamFlight, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
+  async #graduate(batch: Batch, ctx: MutableContext<DynamicsHookContext>, output: StreamOutput, flight: StreamFlight, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
     const status = batch.read('status');
     const ids = batch.read('systemId');
     const leaving: number[] = [];
@@ -519,10 +544,14 @@ export abstract class Dynamics {
       (done || everything ? leaving : keep).push(s);
     }
     if (leaving.length === 0) return keep;
+    // Logs and trajectories get each leaving system's last state (docs/dynamics.md, "Logs and trajectories").
+    const mask = new Uint8Array(batch.numSystems);
+    for (const s of leaving) mask[s] = 1;
+    await observeStates(this.#tiers, ctx, now, mask, false, `${this.constructor.name}.runStream`);
     // Sinks that need the stress get it for the positions the systems leave with (docs/pipeline.md).
     if (output.needsStress && !batch.resultValid('stress').every((valid, s) => valid === 1 || !leaving.includes(s))) {
       batch.commitHostViews();
-      this.model.compute(batch, { stress: true });
+      await this.model.compute(batch, { stress: true });
       batch.invalidateHostViews();
     }
     const systems = batch.toSystems(leaving);
@@ -539,18 +568,35 @@ export abstract class Dynamics {
   }
 
   /** After an in-place refill: remaps the stepper's per-system state and parameters, and computes new forces. */
-  #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number): void {
+  async #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number, step: number, owner: string): Promise<void> {
     stepper.remap(Int32Array.from(keep), added);
     stepper.updateParameters(this.#expandedParameters(batch));
     if (this.#bound?.stepper === stepper) this.#bound.generation = nativeBatchOf(batch).generation;
-    this.#computeStart(batch);
-    batch.invalidateHostViews();
+    await this.#computeStart(batch, step, owner);
   }
 
-  /** The compute before a run's first step (or after a refill): with the stress when the update reads it. */
-  #computeStart(batch: Batch): void {
-    if (this.integratorSpec().needsStress === true) this.model.compute(batch, { stress: true });
-    else this.model.compute(batch);
+  /**
+   * The compute before a run's first step (or after a refill), with the stress when the update reads it;
+   * a promise only for an async model. The model's own compute also prepares it for the batch (skin from
+   * the batch's units). Its failure from numbers that are not finite names the systems and the step, as a
+   * failure inside a step does.
+   */
+  #computeStart(batch: Batch, step: number, owner: string): void | Promise<void> {
+    batch.commitHostViews();
+    const failed = (error: unknown): never => {
+      throw diagnoseBlowUp(error, batch, step, owner);
+    };
+    let pending: Promise<void> | undefined;
+    try {
+      pending = pendingCompute(this.integratorSpec().needsStress === true ? this.model.compute(batch, { stress: true }) : this.model.compute(batch));
+    } catch (error) {
+      failed(error);
+    }
+    if (pending === undefined) {
+      batch.invalidateHostViews();
+      return undefined;
+    }
+    return pending.then(() => batch.invalidateHostViews(), failed);
   }
 
   #expandedParameters(batch: Batch): Record<string, Float64Array> {
@@ -559,10 +605,12 @@ export abstract class Dynamics {
     return expanded;
   }
 
-  #checkRun(batch: Batch, options: RunOptions | Omit<RunOptions, 'signal'>): number {
-    const owner = `${this.constructor.name}.run`;
+  #checkRun(batch: Batch, options: RunOptions | Omit<RunOptions, 'signal'>, sync: boolean): number {
+    const owner = `${this.constructor.name}.${sync ? 'runSync' : 'run'}`;
     if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', `${owner}: batch must be a Batch`, { field: 'batch' });
-    const steps = options?.steps;
+    if (sync) checkKeys(owner, options, ['steps', 'keepStatus'], '', { ...RUN_ALIASES, signal: 'runSync cannot be aborted: await run(batch, { steps, signal })' });
+    else checkKeys(owner, options, ['steps', 'signal', 'keepStatus'], '', RUN_ALIASES);
+    const steps = options.steps;
     if (!Number.isSafeInteger(steps) || steps < 0) {
       throw new HookmdRangeError('INVALID_STEPS', `${owner}: steps must be a safe integer ≥ 0, got ${steps}`, { field: 'steps', value: steps });
     }
@@ -572,12 +620,21 @@ export abstract class Dynamics {
   #context(batch: Batch, control: RunControl, counter: StepCounter): MutableContext<DynamicsHookContext> {
     return createContext(
       { stage: DynamicsStage.BEFORE_STEP, stepCount: counter.value, workflow: this, control, registry: this.#tiers },
-      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch, this.model, this.timeStep !== undefined), subStage: null as number | null },
+      { batch, model: this.model, convergedMask: null as Uint8Array | null, convergedFrom: null as Int32Array | null, scalars: new SystemScalars(batch, this.model, this.#frozen(batch)), subStage: null as number | null },
     );
   }
 
-  /** Binds the native stepper to `batch` (once per batch) and computes the forces of the start positions. */
-  #prepare(batch: Batch, counter: StepCounter, owner: string): NativeStepperHandle {
+  /** The frozen atoms of each system under this engine's FreezeAtomsHooks, or undefined without any. */
+  #frozen(batch: Batch): Int32Array | undefined {
+    const hooks = this.#nativeHooks.filter((hook): hook is FreezeAtomsHook & NativeCapable => hook instanceof FreezeAtomsHook);
+    if (hooks.length === 0) return undefined;
+    const flags = new Uint8Array(batch.numAtoms);
+    for (const hook of hooks) hook.maskFor(batch).forEach((frozen, i) => { if (frozen === 1) flags[i] = 1; });
+    return frozenPerSystem(batch, flags);
+  }
+
+  /** Binds the native stepper to `batch` (once per batch); #computeStart then computes the start forces. */
+  #prepare(batch: Batch, counter: StepCounter): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
@@ -590,15 +647,6 @@ export abstract class Dynamics {
     }
     const stepper = this.#bound.stepper;
     stepper.stepCount = counter.value;
-    batch.commitHostViews();
-    // The model's own compute also prepares it for the batch (skin from the batch's units). Its failure
-    // from numbers that are not finite names the systems and the step, as a failure inside a step does.
-    try {
-      this.#computeStart(batch);
-    } catch (error) {
-      throw diagnoseBlowUp(error, batch, counter.value, owner);
-    }
-    batch.invalidateHostViews();
     return stepper;
   }
 
@@ -620,6 +668,7 @@ export abstract class Dynamics {
 function sourceStatus(batch: Batch, offset: number, systems: readonly System[]): void {
   systems.forEach((system, k) => {
     const status = system.info?.status;
+    // Checked before the batch admitted the system (StreamFlight.checkStatuses).
     if (status !== undefined) batch.status[offset + k] = status as number;
   });
 }

@@ -44,7 +44,8 @@ export class FusedStage extends Dynamics {
   readonly #fusedHooks: AnyHook[] = [];
 
   constructor(options: FusedStageOptions) {
-    const stages = options?.stages;
+    // A copy: the caller's array may change later, the pipeline may not.
+    const stages: unknown = Array.isArray(options?.stages) ? Object.freeze([...options.stages]) : options?.stages;
     if (!Array.isArray(stages) || stages.length === 0 || !stages.every((stage) => stage instanceof Dynamics)) {
       throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: stages must be a non-empty array of engines', { field: 'stages' });
     }

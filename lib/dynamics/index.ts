@@ -6,6 +6,8 @@ export type { RunOptions, RunResult } from './result.js';
 export type { EngineParameter, ParameterRule, PerSystem } from './parameters.js';
 export { initializeVelocities, temperatures } from './velocities.js';
 export type { VelocityOptions } from './velocities.js';
+export type { InitialVelocityOptions } from './initial-velocities.js';
+export type { StateObserver } from './state-observers.js';
 export { VelocityVerlet } from './integrators/velocity-verlet.js';
 export type { VelocityVerletOptions } from './integrators/velocity-verlet.js';
 export { Langevin } from './integrators/langevin.js';

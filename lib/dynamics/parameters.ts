@@ -68,10 +68,30 @@ export interface EngineParameter {
   readonly rule: ParameterRule;
 }
 
-/** Checks a parameter when the engine is built, so errors point at the constructor call. */
+/**
+ * Checks a parameter when the engine is built, so errors point at the constructor call. An array is
+ * copied first and the copy is what gets checked and kept: a caller who changes its array afterwards
+ * (`dt[0] = -1`) changes nothing in the engine.
+ */
 export function engineParameter(owner: string, name: string, value: PerSystem, rule: ParameterRule): EngineParameter {
-  checkParameter(owner, name, value, rule);
-  return { name, value, rule };
+  const captured = capture(value);
+  checkParameter(owner, name, captured, rule);
+  return { name, value: captured, rule };
+}
+
+/** A scalar as is; anything array-like as a frozen copy of its values, read once. */
+export function capture(value: PerSystem): PerSystem {
+  if (value === null || typeof value !== 'object' || typeof value.length !== 'number') return value;
+  return Object.freeze(Array.from(value));
+}
+
+/** The range of the native status words (int32). */
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/** True for an integer that fits the native int32 status words. */
+export function isStatus(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX;
 }
 
 /** The native integrator an engine runs, and its parameters. */

@@ -1,6 +1,8 @@
 // Per-system scalars for hooks: computed on first access within a dispatch and cached for the rest of it, so
 // hooks that never read them cost nothing.
 import { nativeBatchOf, type Batch } from '../data/index.js';
+import { HookmdTypeError } from '../errors.js';
+import { degreesOfFreedom } from './degrees-of-freedom.js';
 import type { EngineModel } from './engine-model.js';
 
 /** |det(cell)| of each system (0 for a system without a cell). */
@@ -26,7 +28,7 @@ function volumes(cells: Float64Array): Float64Array {
 export class SystemScalars {
   readonly #batch: Batch;
   readonly #model: EngineModel | undefined;
-  readonly #moving: boolean;
+  readonly #frozen: Int32Array | undefined;
   #kinetic: Float64Array | undefined;
   #temperature: Float64Array | undefined;
   #fmax: Float64Array | undefined;
@@ -36,13 +38,13 @@ export class SystemScalars {
 
   /**
    * `model` evaluates the stress when the step did not; without it, `stress` is the batch's as it stands.
-   * `moving` (default true) says the velocities are motion; under an optimizer they are its bookkeeping,
-   * and the pressure leaves out their kinetic part.
+   * `frozen` counts each system's frozen atoms, which change its degrees of freedom (an engine passes those
+   * of its FreezeAtomsHooks).
    */
-  constructor(batch: Batch, model?: EngineModel, moving = true) {
+  constructor(batch: Batch, model?: EngineModel, frozen?: Int32Array) {
     this.#batch = batch;
     this.#model = model;
-    this.#moving = moving;
+    this.#frozen = frozen;
   }
 
   /** Potential energy per system (energy units). */
@@ -61,12 +63,18 @@ export class SystemScalars {
     return Float64Array.from(this.energy, (e, s) => e + kinetic[s]);
   }
 
-  /** Kinetic temperature per system, 2·KE/(3N·k_B) (ASE's convention). */
+  /**
+   * Kinetic temperature per system, 2·KE/(dof·k_B) with hookmd's degrees of freedom: 3N − 3, or 3·N_mobile
+   * with frozen atoms (docs/dynamics.md, "Temperature"), as the thermostats count them.
+   */
   get temperature(): Float64Array {
     if (this.#temperature === undefined) {
       const n = this.#batch.read('numAtoms');
       const kB = this.#batch.units.kB;
-      this.#temperature = Float64Array.from(this.kineticEnergy, (k, s) => (n[s] > 0 ? (2 * k) / (3 * n[s] * kB) : 0));
+      this.#temperature = Float64Array.from(this.kineticEnergy, (k, s) => {
+        const dof = degreesOfFreedom(n[s], this.#frozen?.[s] ?? 0);
+        return dof > 0 ? (2 * k) / (dof * kB) : 0;
+      });
     }
     return this.#temperature;
   }
@@ -89,6 +97,9 @@ export class SystemScalars {
     if (this.#stress === undefined) {
       const batch = this.#batch;
       if (this.#model !== undefined && !batch.resultValid('stress').every((valid) => valid === 1)) {
+        if (this.#model.asyncCompute === true) {
+          throw new HookmdTypeError('ASYNC_MODEL_STRESS', `scalars.stress: ${this.#model.name ?? 'the model'} computes asynchronously, so the stress must come with the step's compute: give the hook needs: ['stress']`, { field: 'stress' });
+        }
         // Only the energy and stress: the forces stay those the step computed.
         batch.commitHostViews();
         this.#model.compute(batch, { forces: false, stress: true });
@@ -101,13 +112,13 @@ export class SystemScalars {
 
   /**
    * Pressure per system, LAMMPS's definition: P = (2·KE/3 + tr(W)/3)/V = 2·KE/(3V) − tr(σ)/3, the kinetic
-   * part from all velocities (energy/length³; 0 for a system without a cell volume). Under an optimizer
-   * only the virial part, −tr(σ)/3, as LAMMPS reports it during minimize.
+   * part from all velocities (energy/length³; 0 for a system without a cell volume). Under an optimizer the
+   * atoms are at rest, so it is the virial part, −tr(σ)/3, as LAMMPS reports it during minimize.
    */
   get pressure(): Float64Array {
     if (this.#pressure === undefined) {
       const [stress, volume] = [this.stress, this.volume];
-      const kinetic = this.#moving ? this.kineticEnergy : new Float64Array(volume.length);
+      const kinetic = this.kineticEnergy;
       this.#pressure = Float64Array.from(volume, (v, s) => (v > 0 ? (2 * kinetic[s]) / (3 * v) - (stress[9 * s] + stress[9 * s + 4] + stress[9 * s + 8]) / 3 : 0));
     }
     return this.#pressure;

@@ -5,7 +5,7 @@ import type { Batch } from '../data/index.js';
 import { HookmdAbortError } from '../errors.js';
 import type { MutableContext } from '../hooks/index.js';
 import type { DynamicsHookContext } from './dynamics.js';
-import type { EngineModel } from './engine-model.js';
+import { pendingCompute, type EngineModel } from './engine-model.js';
 import type { HookTiers } from './hook-tiers.js';
 import type { ConvergenceHook } from './hooks/convergence-hook.js';
 import type { NativeStepperHandle } from './native-stepper.js';
@@ -75,7 +75,7 @@ export class StepWalker {
     batch.markResults({ energy: true, forces: true, stress });
   }
 
-  /** One step, stage by stage; crosses into JS only where a hook is due (or to compute with a JS model). */
+  /** One step, stage by stage; crosses into JS only where a hook is due (or to compute with a JS model, awaited when async). */
   #stepByStage(stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, sync: boolean): number | Promise<number> {
     const step = this.#counter.value;
     const batch: Batch = ctx.batch;
@@ -96,9 +96,12 @@ export class StepWalker {
           reached(stage);
           const pending = this.#tiers.due(stage, step) ? this.#dispatch(stage, ctx, stepper, sync) : undefined;
           const compute = (): number | Promise<number> => {
-            this.#model.compute(batch, { stress });
-            batch.commitHostViews();
-            return walk(i + 1);
+            const computed = pendingCompute(this.#model.compute(batch, { stress }));
+            const next = (): number | Promise<number> => {
+              batch.commitHostViews();
+              return walk(i + 1);
+            };
+            return computed === undefined ? next() : computed.then(next);
           };
           return pending === undefined ? compute() : pending.then(compute);
         }

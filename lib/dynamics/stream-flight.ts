@@ -5,6 +5,7 @@ import { Batch, normalizeSystem, unitSystem, type ResolvedSystem, type System } 
 import { HookmdError, HookmdTypeError, isHookmdError } from '../errors.js';
 import type { StreamOutput } from './stream-output.js';
 import type { StreamSource } from './stream-source.js';
+import { isStatus } from './parameters.js';
 
 /**
  * The error a failed `runStream` rejects with: its own code and message, plus `pending`, every system the
@@ -126,8 +127,8 @@ export class StreamFlight {
 /** A source system may carry its starting status (`info.status`), which must be an integer. */
 function statusProblem(system: System, index: number): HookmdTypeError | undefined {
   const status = system?.info?.status;
-  if (status === undefined || Number.isSafeInteger(status)) return undefined;
-  return new HookmdTypeError('INVALID_STATUS', `runStream: systems[${index}].info.status must be an integer, got ${String(status)}`, { field: 'info.status', index, value: status });
+  if (status === undefined || isStatus(status)) return undefined;
+  return new HookmdTypeError('INVALID_STATUS', `runStream: systems[${index}].info.status must be an integer in the int32 range, got ${String(status)}`, { field: 'info.status', index, value: status });
 }
 
 function attachPending(error: unknown, pending: readonly System[], owner: string): StreamFailure {

@@ -1,5 +1,6 @@
 // Options and result of runStream, checked once at the top.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys, type OptionAliases } from '../option-keys.js';
 import type { StreamSink } from './stream-output.js';
 
 /** Options of `engine.runStream(source, options)` (docs/pipeline.md). */
@@ -50,10 +51,11 @@ function positiveInteger(name: string, value: unknown): number {
   return value;
 }
 
-export function checkStreamOptions(options: StreamOptions): CheckedStreamOptions {
+export function checkStreamOptions(options: StreamOptions, owner: string, aliases: OptionAliases): CheckedStreamOptions {
   if (options === null || typeof options !== 'object') {
     throw new HookmdTypeError('INVALID_STREAM_OPTION', 'runStream: options must be an object with maxAtoms', { field: 'options' });
   }
+  checkKeys(owner, options, ['sinks', 'maxAtoms', 'maxSystems', 'refillEvery', 'maxSteps', 'units', 'restoreOrder', 'signal'], '', aliases);
   const sinks = options.sinks ?? [];
   sinks.forEach((sink, i) => {
     if (sink === null || typeof sink !== 'object' || typeof sink.write !== 'function') {

@@ -3,6 +3,7 @@
 
 import { HookmdError, HookmdRangeError, HookmdTypeError, isHookmdError } from '../errors.js';
 import { describeCause, show } from './errors.js';
+import { checkKeys } from '../option-keys.js';
 import type { AnyHook, ErrorPolicy } from './hook.js';
 import { isModuleType, moduleFactory } from './module-types.js';
 
@@ -65,6 +66,7 @@ export function registerHookType(name: string, factory: HookFactory, options: Re
       value: factory,
     });
   }
+  checkKeys('registerHookType', options, ['replace']);
   if (factories.has(name) && options.replace !== true) {
     throw new HookmdError('DUPLICATE_HOOK_TYPE', `registerHookType: '${name}' is already registered; pass { replace: true } to replace it`, {
       name,

@@ -8,6 +8,7 @@ import { isThenable } from './dispatch.js';
 import type { HookHandle } from './handle.js';
 import type { AnyHook } from './hook.js';
 import type { HookLogger } from './types.js';
+import { checkKeys } from '../option-keys.js';
 
 /**
  * What a runner drives: a registry (or anything that lists registrations the same way).
@@ -75,7 +76,7 @@ export class HookRunner<C = unknown> {
 
   constructor(sources: HookSource | readonly HookSource[], options: HookRunnerOptions<C> = {}) {
     this.sources = Array.isArray(sources) ? [...(sources as readonly HookSource[])] : [sources as HookSource];
-    this.options = options;
+    this.options = checkKeys('HookRunner', options, ['context', 'logger']) as HookRunnerOptions<C>;
   }
 
   /** Runs `body` between the hooks' open and close; resolves to its result. */

@@ -8,6 +8,7 @@ import type { AnyHook, ErrorPolicy, HookTier } from './hook.js';
 import { isMethodHook, stageMethods } from './method-hooks.js';
 import type { StageSlot, StageTable } from './slots.js';
 import { deriveStateKey } from './state.js';
+import { checkedTrigger } from './triggers/checked.js';
 import { every } from './triggers/every.js';
 import type { Trigger } from './triggers/trigger.js';
 import { checkHook, hookName } from './validate.js';
@@ -90,7 +91,7 @@ export function makeRecord(
   // A method-style hook may leave out frequency: it then fires at every step of its stages.
   const period = hook.frequency ?? 1;
   const frequency = hook.trigger === undefined ? period : 0;
-  const trigger = hook.trigger ?? every(period);
+  const trigger = hook.trigger === undefined ? every(period) : checkedTrigger(hook.trigger);
   const stateKey =
     typeof hook.stateDict === 'function' ? deriveStateKey(name, hook.stateKey, hook.config ?? fallbackConfig) : null;
   return new HookRecord(

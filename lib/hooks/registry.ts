@@ -1,6 +1,7 @@
 // hookmd hook kernel: HookRegistry, the hooks of one workflow, keyed by that workflow's stage set.
 
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys as checkOptionKeys } from '../option-keys.js';
 import { buildEntries } from './config.js';
 import type { StepContext } from './context.js';
 import { RegistryCore } from './core.js';
@@ -37,6 +38,7 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
   private readonly byValue: ReadonlyMap<StageValue, StageSlot>;
 
   constructor(stages: E, options: HookRegistryOptions = {}) {
+    checkOptionKeys('HookRegistry', options, ['workflow', 'logger', 'methodAliases']);
     this.stages = stages;
     this.core = new RegistryCore(stages, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases);
     this.dense = this.core.table.dense;
@@ -72,6 +74,7 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
    * registry.fromConfig([{ type: './my-hooks.js#Uploader', errorPolicy: 'warn' }], { baseDir: '/runs/a' });
    */
   fromConfig(entries: readonly unknown[], options: FromConfigOptions = {}): Array<HookHandle<AnyHook>> {
+    checkOptionKeys('HookRegistry.fromConfig', options, ['baseDir']);
     const built = buildEntries(entries, (hook, args) => makeRecord(hook, this.core.seq++, this.core.table, 'fromConfig', args), options.baseDir);
     const handles = this.commit(built.map((b) => b.record), 'fromConfig');
     built.forEach((b, i) => {
@@ -251,6 +254,7 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
 
   /** Restores hook states saved by `stateDict()`. */
   loadStateDict(state: StateDict, options: LoadStateOptions = {}): void {
+    checkOptionKeys('HookRegistry.loadStateDict', options, ['strict']);
     if (state === null || typeof state !== 'object') {
       throw new HookmdTypeError('INVALID_STATE', `loadStateDict: state must be an object, got ${show(state)}`, { value: state });
     }

@@ -73,6 +73,11 @@ export abstract class BufferedSink<E> implements Sink {
     return this.#enqueue(() => this.#flush());
   }
 
+  /** Writes the buffer out and stays open: what was written so far is in storage when the promise settles. */
+  async flush(): Promise<void> {
+    await this.#enqueue(() => this.#flush());
+  }
+
   /** Refuses further writes, writes the buffer out and finalizes the storage; retried by a second call if it fails. */
   async close(): Promise<void> {
     this.#closed = true;

@@ -5,6 +5,7 @@ import { open } from 'node:fs/promises';
 import { unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookmdError, HookmdTypeError, isHookmdError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { ExtxyzFrameParser, type ReadExtxyzOptions } from './extxyz-frame.js';
 import { limitError } from './extxyz-limits.js';
 import { readLines, readLinesSync, type LineTooLong } from './line-reader.js';
@@ -17,6 +18,7 @@ function checkArguments(operation: string, path: unknown, options: ReadExtxyzOpt
   if (options === null || typeof options !== 'object') {
     throw new HookmdTypeError('INVALID_OPTIONS', `${operation}: options must be an object`, { field: 'options', value: options });
   }
+  checkKeys(operation, options, ['units', 'maxLineBytes', 'maxFrameAtoms']);
   unitSystem(options.units ?? 'metal');
 }
 

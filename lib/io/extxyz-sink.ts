@@ -3,6 +3,7 @@ import { open, writeFile } from 'node:fs/promises';
 
 import type { System } from '../data/index.js';
 import { HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { BufferedSink } from './buffered-sink.js';
 import { formatFrameAt, type WriteExtxyzOptions } from './extxyz-write.js';
 import type { SinkOptions } from './sink.js';
@@ -32,7 +33,7 @@ export class ExtxyzSink extends BufferedSink<string> {
   #started: boolean;
 
   constructor(path: string, options: ExtxyzSinkOptions = {}) {
-    super('ExtxyzSink', options, 64);
+    super('ExtxyzSink', checkKeys('ExtxyzSink', options, ['capacity', 'units', 'append']), 64);
     if (typeof path !== 'string' || path === '') {
       throw new HookmdTypeError('INVALID_PATH', 'ExtxyzSink: path must be a non-empty string', { field: 'path', value: path });
     }

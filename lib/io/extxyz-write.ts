@@ -3,6 +3,7 @@
 import { chemicalSymbol, normalizeSystem, standardMass, unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { formatNumber, formatValue, quote } from './extxyz-keyvalue.js';
 import { FIELD_COLUMNS, MATRIX_KEYS, momentumFactor, RESERVED_KEYS, toFortran } from './extxyz-mapping.js';
@@ -114,6 +115,7 @@ function checkUnits(operation: string, options: WriteExtxyzOptions): 'metal' | '
   if (options === null || typeof options !== 'object') {
     throw new HookmdTypeError('INVALID_OPTIONS', `${operation}: options must be an object`, { field: 'options', value: options });
   }
+  checkKeys(operation, options, ['units']);
   return unitSystem(options.units ?? 'metal').name;
 }
 

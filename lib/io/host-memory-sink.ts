@@ -1,6 +1,7 @@
 // HostMemorySink: keeps systems in a JS array, for tests, services and small runs.
 import type { System } from '../data/index.js';
 import { HookmdError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import type { Batch } from '../data/index.js';
 import { checkCapacity, sinkClosed, systemsToWrite, type Sink, type SinkOptions } from './sink.js';
 
@@ -22,7 +23,7 @@ export class HostMemorySink implements Sink {
   #closed = false;
 
   constructor(options: SinkOptions = {}) {
-    this.capacity = checkCapacity('HostMemorySink', options?.capacity, Infinity, true);
+    this.capacity = checkCapacity('HostMemorySink', checkKeys('HostMemorySink', options, ['capacity']).capacity as number | undefined, Infinity, true);
   }
 
   /** Systems accepted over the sink's life (drained ones included). */

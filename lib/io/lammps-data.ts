@@ -3,6 +3,7 @@
 import { atomicNumber, chemicalSymbol, normalizeSystem, standardMass, unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { checkReadSystem } from './read-check.js';
 import { cartesianToFractional, det3, fractionalToCartesian, LineCursor } from './structure-text.js';
@@ -235,6 +236,7 @@ export function formatLammpsData(system: System, options: WriteLammpsDataOptions
   if (options === null || typeof options !== 'object') {
     throw new HookmdTypeError('INVALID_OPTIONS', 'writeLammpsData: options must be an object', { field: 'options', value: options });
   }
+  checkKeys('writeLammpsData', options, ['species'], '', { specorder: 'species' });
   const s = normalizeSystem(system, 0, unitSystem('metal'), 'writeLammpsData');
   const cell = [0, 1, 2].map((r) => Array.from(s.cell.subarray(3 * r, 3 * r + 3)));
   const volume = det3(cell);

@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 
 import type { System } from '../data/index.js';
 import { HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { parseCif } from './cif.js';
 import { readExtxyz } from './extxyz-read.js';
 import { parseLammpsData, type LammpsSpecies } from './lammps-data.js';
@@ -90,6 +91,7 @@ export function readStructures(path: string, options: ReadStructuresOptions = {}
   if (options === null || typeof options !== 'object') {
     throw new HookmdTypeError('INVALID_OPTIONS', 'readStructures: options must be an object', { field: 'options', value: options });
   }
+  checkKeys('readStructures', options, ['format', 'species']);
   const { format } = options;
   if (format !== undefined && !FORMATS.includes(format)) {
     throw new HookmdTypeError('INVALID_OPTIONS', `readStructures: format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`, { field: 'format', value: format });

@@ -16,6 +16,9 @@ import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
  *   everything it holds and forgets it.
  * - `close()` drains, then finalizes the storage; later writes throw SINK_CLOSED. Closing twice is
  *   harmless.
+ * - `flush()` (optional; file sinks have it) writes what is buffered to storage and leaves the sink open:
+ *   the store is complete as it stands. A snapshot hook that keeps its sink open across runs flushes it at
+ *   the end of each run.
  * - `count`: systems accepted by `write` over the sink's life (buffered or stored).
  * - `capacity`: for HostMemorySink, the most systems held at once; for file sinks, the buffer size
  *   that triggers a write to storage.
@@ -51,6 +54,8 @@ export interface Sink {
   drain(): System[] | Promise<System[]>;
   /** Drains and finalizes; later writes throw SINK_CLOSED. */
   close(): void | Promise<void>;
+  /** Writes what is buffered to storage and stays open (sinks without a buffer need none). */
+  flush?(): void | Promise<void>;
 }
 
 /** Options shared by the sinks. */
@@ -109,7 +114,8 @@ export function checkSystems(owner: string, systems: unknown): asserts systems i
 
 /** The SINK_CLOSED error of a write after close. */
 export function sinkClosed(owner: string): HookmdError {
-  return new HookmdError('SINK_CLOSED', `${owner}.write: the sink is closed`, { sink: owner });
+  const hint = 'a snapshot hook closes its sink when its run ends; give it ownsSink: false to keep the sink open for later runs';
+  return new HookmdError('SINK_CLOSED', `${owner}.write: the sink is closed (${hint})`, { sink: owner });
 }
 
 /** Wraps an I/O or downstream failure as SINK_WRITE_FAILED (typed errors of that code pass through). */

@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 
 import type { System } from '../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { BufferedSink } from './buffered-sink.js';
 import type { SinkOptions } from './sink.js';
 import { ZarrAppender, zarrRecord, type ZarrRecord } from './zarr-appender.js';
@@ -41,7 +42,7 @@ export class ZarrSink extends BufferedSink<ZarrRecord> {
   readonly #appender: ZarrAppender;
 
   constructor(path: string, options: ZarrSinkOptions = {}) {
-    super('ZarrSink', options, 1024);
+    super('ZarrSink', checkKeys('ZarrSink', options, ['capacity', 'chunkAtoms', 'chunkSystems']), 1024);
     if (typeof path !== 'string' || path === '') {
       throw new HookmdTypeError('INVALID_PATH', 'ZarrSink: path must be a non-empty string', { field: 'path', value: path });
     }

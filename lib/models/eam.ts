@@ -3,6 +3,7 @@
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import type { Batch } from '../data/index.js';
 import { loadBinding } from '../native/index.js';
+import { checkKeys } from '../option-keys.js';
 import type { NativeNeighborStats, NativePotential } from '../native/models-binding.js';
 import { readEamFile, type EamElement, type EamFormat } from './eam-file.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
@@ -23,7 +24,8 @@ export interface EAMOptions {
   skin?: number;
 }
 
-const KEYS = new Set(['file', 'format', 'skin']);
+// What LAMMPS's pair_style/pair_coeff take that an EAM file already holds.
+const EAM_ALIASES = { cutoff: 'an EAM file sets its own cutoff', path: 'file', filename: 'file', potential: 'file' };
 
 /**
  * The embedded-atom method, E = Σ_i F_i(ρ̄_i) + ½ Σ_{i≠j} φ_ij(r_ij) with ρ̄_i = Σ_j ρ_j(r_ij) (Finnis–Sinclair:
@@ -54,9 +56,7 @@ export class EAM implements Model {
     if (options === null || typeof options !== 'object') {
       throw new HookmdTypeError('INVALID_OPTIONS', 'EAM: options must be an object with a file', { field: 'options', value: options });
     }
-    for (const key of Object.keys(options)) {
-      if (!KEYS.has(key)) throw new HookmdTypeError('INVALID_OPTIONS', `EAM: unknown option '${key}' (expected file, format, skin)`, { field: key });
-    }
+    checkKeys('EAM', options, ['file', 'format', 'skin'], '', EAM_ALIASES);
     const { skin } = options;
     if (skin !== undefined && (typeof skin !== 'number' || !Number.isFinite(skin) || skin < 0)) {
       throw new HookmdRangeError('INVALID_SKIN', `EAM: skin must be a finite number >= 0, got ${JSON.stringify(skin)}`, { field: 'skin', value: skin });

@@ -3,6 +3,7 @@
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import type { Batch } from '../data/index.js';
 import { flattenNumbers } from '../data/flatten-numbers.js';
+import { computeRequest } from './compute-options.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
 import { checkKeys } from '../option-keys.js';
 
@@ -100,7 +101,7 @@ export class JsModel implements Model {
 
   /** Calls the callback and writes its checked results into the batch. */
   compute(batch: Batch, options: ComputeOptions = {}): void {
-    const request = { forces: options.forces ?? true, stress: options.stress ?? false };
+    const request = computeRequest(this.name, options);
     const result: unknown = this.#fn(batch, request);
     if (result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function') {
       throw new HookmdTypeError('ASYNC_MODEL', `${this.name}: the callback returned a promise; compute is synchronous`, { field: 'result' });

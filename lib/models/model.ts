@@ -47,6 +47,11 @@ export interface Model {
   readonly cutoff: number;
   /** The native potential the dynamics engine calls directly; undefined for models computed in JS. */
   readonly native: NativePotential | undefined;
-  compute(batch: Batch, options?: ComputeOptions): void;
+  /**
+   * True for models whose compute returns a promise (OnnxModel, IpiModel): await it; engines await it in
+   * `run()` and `runStream()`, and `runSync()` refuses them.
+   */
+  readonly asyncCompute?: boolean;
+  compute(batch: Batch, options?: ComputeOptions): void | Promise<void>;
   describe(): ModelDescription;
 }

@@ -1,6 +1,6 @@
 // The typed surface of the native addon. Only lib/native touches the .node file; every other layer sees
 // these interfaces.
-import type { NativeEamConstructor, NativeLennardJonesConstructor, NativeMorseConstructor } from './models-binding.js';
+import type { NativeEamConstructor, NativeEdgeListConstructor, NativeLennardJonesConstructor, NativeMorseConstructor } from './models-binding.js';
 
 /** Element type of each native Batch field, as a typed array. */
 export interface NativeFieldArrays {
@@ -42,6 +42,27 @@ export type BackendName = 'cpu' | 'mirror' | 'cuda';
 
 /** The vector-instruction level of the CPU kernels (`backendInfo().cpuSimd`). */
 export type CpuSimd = 'avx512' | 'avx2' | 'baseline';
+
+/**
+ * What set the CPU thread-pool size (`backendInfo().threadLimit`): HOOKMD_THREADS, a `setThreads(n)`
+ * call, the CPU affinity mask (taskset, cpusets), a cgroup CPU quota (containers, `docker --cpus`), or the
+ * cores the machine reports.
+ */
+export type ThreadLimit = 'HOOKMD_THREADS' | 'setThreads' | 'affinity' | 'cgroup' | 'cores';
+
+/** The thread-pool limit as the addon reports it. */
+export interface NativeThreadLimit {
+  limit: ThreadLimit;
+  /** What the limit said, e.g. "affinity mask of 1 CPUs". */
+  detail: string;
+  /** CPUs the process may keep busy: the smallest of the cores, the affinity mask and the cgroup quota. */
+  cpus: number;
+}
+
+/** A default thread budget as the addon decides it (`decideThreadBudget`, the policy's test seam). */
+export interface NativeThreadBudget extends NativeThreadLimit {
+  threads: number;
+}
 
 /** The backend-owned storage of one Batch (native class `NativeBatch`). */
 export interface NativeBatch {
@@ -92,10 +113,16 @@ export interface NativeBinding {
   LennardJones: NativeLennardJonesConstructor;
   Morse: NativeMorseConstructor;
   EAM: NativeEamConstructor;
+  EdgeList: NativeEdgeListConstructor;
   setErrorFactory(factory: (code: string, message: string) => Error): void;
   setThreads(n: number): number;
   getThreads(): number;
-  hardwareThreads(): number;
+  threadLimit(): NativeThreadLimit;
+  /**
+   * The default budget decided from `hookmdThreads` (undefined: unset) and the cgroup files under `root`, a
+   * directory standing for "/", with this process's cores and affinity mask. For tests of the policy.
+   */
+  decideThreadBudget(root: string, hookmdThreads?: string): NativeThreadBudget;
   backends(): NativeBackendProbe[];
   externalViews(): boolean;
   cpuSimd(): CpuSimd;

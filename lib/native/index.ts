@@ -1,10 +1,12 @@
 export {
   activeBackend,
+  addBackendNote,
   backendInfo,
   configureNative,
   getThreads,
   injectBinding,
   loadBinding,
+  MAX_THREADS,
   PACKAGE_ROOT,
   parseBackendRequest,
   setThreads,
@@ -19,6 +21,9 @@ export type {
   NativeBinding,
   NativeFieldArrays,
   NativeFieldName,
+  NativeThreadBudget,
+  NativeThreadLimit,
   ReduceOp,
+  ThreadLimit,
   TransferStats,
 } from './binding.js';

@@ -4,7 +4,8 @@
 import { createRequire } from 'node:module';
 
 import { HookmdError, HookmdRangeError } from '../errors.js';
-import type { BackendName, CpuSimd, NativeBinding } from './binding.js';
+import { checkKeys } from '../option-keys.js';
+import type { BackendName, CpuSimd, NativeBinding, ThreadLimit } from './binding.js';
 import { CUDA_PACKAGE, cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary, PACKAGE_ROOT } from './locate.js';
 
 /**
@@ -30,6 +31,16 @@ export interface BackendInfo {
   cudaBuild: boolean;
   /** CPU worker threads. */
   threads: number;
+  /**
+   * What set `threads`: 'HOOKMD_THREADS', 'setThreads', or by default the tightest of 'affinity' (the CPU
+   * affinity mask: taskset, cpusets), 'cgroup' (a CPU quota: containers, `docker --cpus`, rounded up to
+   * whole CPUs) and 'cores' (docs/performance.md, "Threads").
+   */
+  threadLimit: ThreadLimit;
+  /** What that limit said, e.g. "cgroup quota of 1.5 CPUs (/sys/fs/cgroup/cpu.max 150000 100000)". */
+  threadLimitDetail: string;
+  /** CPUs this process may keep busy: the smallest of the cores, the affinity mask and the cgroup quota. */
+  cpus: number;
   /** Whether typed-array views alias native memory (false: copies synced explicitly). */
   externalViews: boolean;
   /**
@@ -39,6 +50,11 @@ export interface BackendInfo {
    */
   cpuSimd: CpuSimd;
   napiVersion: number;
+  /**
+   * What else runs where, added by the components that chose: e.g. an OnnxModel that runs on onnxruntime's
+   * CPU provider while hookmd's backend is cuda, and why (docs/models.md).
+   */
+  notes: string[];
 }
 
 interface LoadedNative {
@@ -71,6 +87,7 @@ export function parseBackendRequest(value: unknown, source: string): BackendRequ
  * choice is an error, since two addons cannot share objects.
  */
 export function configureNative(options: { backend?: BackendRequest }): void {
+  checkKeys('configureNative', options, ['backend'], '', { platform: 'backend', device: 'backend' });
   const request = parseBackendRequest(options.backend ?? 'auto', 'configureNative');
   if (loaded !== undefined && loaded.requested !== request) {
     throw new HookmdError(
@@ -162,9 +179,27 @@ function checkSimdSetting(value: string | undefined): void {
   });
 }
 
+/**
+ * The largest thread pool HOOKMD_THREADS, `--threads` or a config's `threads` may ask for: far more threads
+ * than cores only costs memory and scheduling, and a pool of a million fails inside the addon.
+ */
+export const MAX_THREADS = 1024;
+
+/** HOOKMD_THREADS sizes the pool when the addon loads; a value it would ignore is refused here instead. */
+function checkThreadsSetting(value: string | undefined): void {
+  if (value === undefined || value === '') return;
+  const n = Number(value);
+  if (/^[0-9]+$/.test(value) && n >= 1 && n <= MAX_THREADS) return;
+  throw new HookmdRangeError('INVALID_THREADS', `HOOKMD_THREADS: must be an integer from 1 to ${MAX_THREADS}, got ${JSON.stringify(value)}`, {
+    field: 'HOOKMD_THREADS',
+    value,
+  });
+}
+
 function current(): LoadedNative {
   if (loaded === undefined) {
     checkSimdSetting(process.env.HOOKMD_SIMD);
+    checkThreadsSetting(process.env.HOOKMD_THREADS);
     const request = configuredRequest ?? parseBackendRequest(process.env.HOOKMD_BACKEND ?? 'auto', 'HOOKMD_BACKEND');
     loaded = load(request);
   }
@@ -193,6 +228,7 @@ export function injectBinding(binding: NativeBinding, backend: BackendName = 'cp
 export function backendInfo(): BackendInfo {
   const { binding, backend, requested, fallbackReason, binary } = current();
   const probe = binding.backends().find((entry) => entry.name === backend);
+  const limit = binding.threadLimit();
   return {
     backend,
     requested,
@@ -201,13 +237,27 @@ export function backendInfo(): BackendInfo {
     binary,
     cudaBuild: binding.cudaBuild,
     threads: binding.getThreads(),
+    threadLimit: limit.limit,
+    threadLimitDetail: limit.detail,
+    cpus: limit.cpus,
     externalViews: binding.externalViews(),
     cpuSimd: binding.cpuSimd(),
     napiVersion: binding.napiVersion,
+    notes: [...notes],
   };
 }
 
-/** Sets the CPU thread-pool size (n < 1 or undefined: every core). Returns the new size. */
+const notes = new Set<string>();
+
+/** @internal Adds a line to `backendInfo().notes` (once: the same note twice is kept once). */
+export function addBackendNote(note: string): void {
+  notes.add(note);
+}
+
+/**
+ * Sets the CPU thread-pool size; n = 0 or undefined restores the default (HOOKMD_THREADS, else the CPUs this
+ * process may use: its affinity mask and cgroup quota, at most every core). Returns the new size.
+ */
 export function setThreads(n?: number): number {
   if (n !== undefined && (!Number.isInteger(n) || n < 0)) {
     throw new HookmdRangeError('INVALID_THREADS', `setThreads: n must be a non-negative integer, got ${n}`, {

@@ -1,6 +1,6 @@
-// The typed surface of the native potential classes (native/cpp/binding/LennardJonesWrap, MorseWrap, EamWrap). Only
-// lib/models constructs them; the dynamics engine hands `model.native` to the native stepping loop, which
-// calls the potential without crossing into JS.
+// The typed surface of the native potential classes (native/cpp/binding/LennardJonesWrap, MorseWrap, EamWrap)
+// and of the graph models' EdgeList (EdgeListWrap). Only lib/models constructs them; the dynamics engine
+// hands `model.native` to the native stepping loop, which calls the potential without crossing into JS.
 import type { NativeBatch } from './binding.js';
 
 /**
@@ -52,7 +52,6 @@ export type NativeLennardJonesConstructor = new (
 /** new Morse(rows of [z1, z2, D, alpha, r0, cutoff], shift, switchOn (0: off), skin?) */
 export type NativeMorseConstructor = new (pairs: Float64Array, shift: boolean, switchOn: number, skin?: number) => NativePotential;
 
-
 /** new EAM(format, atomic numbers, [nrho, drho, nr, dr, cutoff], frho, rhor, z2r, skin?), tables as the file lists them. */
 export type NativeEamConstructor = new (
   format: 'funcfl' | 'setfl' | 'fs',
@@ -63,3 +62,24 @@ export type NativeEamConstructor = new (
   z2r: Float64Array,
   skin?: number,
 ) => NativePotential;
+
+/**
+ * The directed edge list of graph models (native/cpp/models/EdgeList.h): every ordered pair within the
+ * cutoff, both directions, periodic images included, from neighbor lists rebuilt only when stale.
+ *
+ * @example
+ * const edges = new binding.EdgeList(5.0, 2.0);
+ * const count = edges.build(nativeBatch, index, shift); // writes when index holds 2·count and shift 3·count
+ */
+export interface NativeEdgeList {
+  /**
+   * Counts the edges of the batch's current positions and returns that count E; when `index` holds at least
+   * 2E values and `shift` 3E, also writes sources to index[0, E), targets to index[E, 2E) and the Cartesian
+   * image shifts (r_ij = x_j − x_i + shift) to shift[0, 3E).
+   */
+  build(batch: NativeBatch, index: BigInt64Array, shift: Float64Array | Float32Array): number;
+  neighborStats(): NativeNeighborStats;
+}
+
+/** new EdgeList(cutoff, skin), both in length units. */
+export type NativeEdgeListConstructor = new (cutoff: number, skin: number) => NativeEdgeList;

@@ -1,6 +1,6 @@
 // Adam (Kingma & Ba), step for step as torch.optim.Adam without weight decay:
 //   m ← β₁m + (1−β₁)g,  v ← β₂v + (1−β₂)g²,  u ← u − lr·(m/(1−β₁ᵗ)) / (√(v/(1−β₂ᵗ)) + ε).
-import { checkKeys, lrOption, numberArray, numberOption } from './options.js';
+import { checkKeys, lrOption, numberArray, numberOption, savedLr } from './options.js';
 import type { Optimizer } from './optimizer.js';
 import { HookmdError } from '../errors.js';
 
@@ -71,7 +71,7 @@ export class Adam implements Optimizer {
 
   loadStateDict(state: unknown): void {
     const s = (state ?? {}) as Record<string, unknown>;
-    this.lr = lrOption('Adam.loadStateDict', s.lr);
+    this.lr = savedLr('Adam.loadStateDict', s.lr);
     this.#step = numberOption('Adam.loadStateDict', 'step', s.step, 0);
     this.#m = s.m === null ? null : numberArray('Adam.loadStateDict', 'm', s.m, undefined);
     this.#v = s.v === null ? null : numberArray('Adam.loadStateDict', 'v', s.v, this.#m?.length);

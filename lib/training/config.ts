@@ -29,7 +29,8 @@ import type { TrainerOptions } from './trainer-options.js';
  * };
  */
 export interface TrainerConfigSource {
-  model: PairModelSpec;
+  /** The model to start from, or the path of a model file (`hookmd fit --out`, `--model-config`), relative to the config. */
+  model: PairModelSpec | Readonly<Record<string, unknown>> | string;
   train: string | readonly System[];
   validation?: string | readonly System[];
   optimizer?: Readonly<Record<string, unknown>>;
@@ -66,7 +67,7 @@ export function trainerOptionsFromConfig(source: TrainerConfigSource | string): 
   const validationSystems = data('validation', validation);
   const options = {
     ...rest,
-    model: modelFromSpec(model, 'Trainer.fromConfig'),
+    model: modelFromSpec(typeof model === 'string' ? readConfigFile(resolve(baseDir, model)) : model, 'Trainer.fromConfig'),
     train: data('train', train),
     ...(validationSystems === undefined ? {} : { validation: validationSystems }),
   } as unknown as TrainerOptions;

@@ -1,6 +1,8 @@
 // Optimizers and schedulers from config entries: `{ type: 'Adam', lr: 0.05 }`, `{ type: 'Cosine', tMax: 60 }`.
-// Instances pass through unchanged, so options accept either form.
+// Type names are matched as the model names are (any case: adam, SGD, cosine, ReduceLROnPlateau as in
+// PyTorch). Instances pass through unchanged, so options accept either form.
 import { HookmdError, HookmdTypeError } from '../errors.js';
+import { Vocabulary } from '../vocabulary.js';
 import { Adam, type AdamOptions } from './adam.js';
 import { CosineLR, type CosineLROptions } from './cosine-lr.js';
 import type { Optimizer } from './optimizer.js';
@@ -9,12 +11,18 @@ import type { LrScheduler } from './scheduler.js';
 import { SGD, type SGDOptions } from './sgd.js';
 import { StepLR, type StepLROptions } from './step-lr.js';
 
-const OPTIMIZERS: Readonly<Record<string, (options: Record<string, unknown>) => Optimizer>> = {
+type OptimizerName = 'Adam' | 'SGD';
+type SchedulerName = 'StepLR' | 'Cosine' | 'ReduceOnPlateau';
+
+const OPTIMIZER_NAMES = new Vocabulary<OptimizerName>({ Adam: [], SGD: [] });
+const SCHEDULER_NAMES = new Vocabulary<SchedulerName>({ StepLR: [], Cosine: ['CosineLR', 'CosineAnnealingLR'], ReduceOnPlateau: ['ReduceLROnPlateau'] });
+
+const OPTIMIZERS: Readonly<Record<OptimizerName, (options: Record<string, unknown>) => Optimizer>> = {
   Adam: (options) => new Adam(options as AdamOptions),
   SGD: (options) => new SGD(options as SGDOptions),
 };
 
-const SCHEDULERS: Readonly<Record<string, (options: Record<string, unknown>) => LrScheduler>> = {
+const SCHEDULERS: Readonly<Record<SchedulerName, (options: Record<string, unknown>) => LrScheduler>> = {
   StepLR: (options) => new StepLR(options as unknown as StepLROptions),
   Cosine: (options) => new CosineLR(options as unknown as CosineLROptions),
   ReduceOnPlateau: (options) => new ReduceOnPlateau(options as ReduceOnPlateauOptions),
@@ -30,7 +38,7 @@ export function optimizerFrom(value: unknown, owner: string): Optimizer {
   if (value !== null && typeof value === 'object' && typeof (value as Optimizer).step === 'function' && typeof (value as Optimizer).stateDict === 'function') {
     return value as Optimizer;
   }
-  return build(value, owner, 'optimizer', OPTIMIZERS, 'an optimizer (Adam, SGD)');
+  return build(value, owner, 'optimizer', OPTIMIZER_NAMES, OPTIMIZERS, 'an optimizer (Adam, SGD)');
 }
 
 /**
@@ -43,10 +51,17 @@ export function optimizerFrom(value: unknown, owner: string): Optimizer {
 export function schedulerFrom(value: unknown, owner: string): LrScheduler | null {
   if (value === undefined || value === null) return null;
   if (typeof (value as LrScheduler).step === 'function' && typeof (value as LrScheduler).stateDict === 'function') return value as LrScheduler;
-  return build(value, owner, 'lrScheduler', SCHEDULERS, 'a scheduler (StepLR, CosineLR, ReduceOnPlateau)');
+  return build(value, owner, 'lrScheduler', SCHEDULER_NAMES, SCHEDULERS, 'a scheduler (StepLR, CosineLR, ReduceOnPlateau)');
 }
 
-function build<T>(value: unknown, owner: string, field: string, table: Readonly<Record<string, (options: Record<string, unknown>) => T>>, what: string): T {
+function build<K extends string, T>(
+  value: unknown,
+  owner: string,
+  field: string,
+  names: Vocabulary<K>,
+  table: Readonly<Record<K, (options: Record<string, unknown>) => T>>,
+  what: string,
+): T {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new HookmdTypeError(`INVALID_${field === 'optimizer' ? 'OPTIMIZER' : 'SCHEDULER'}`, `${owner}: ${field} must be ${what} or { type, ...options }`, {
       field,
@@ -54,12 +69,12 @@ function build<T>(value: unknown, owner: string, field: string, table: Readonly<
     });
   }
   const { type, ...options } = value as Record<string, unknown>;
-  const make = typeof type === 'string' && Object.hasOwn(table, type) ? table[type] : undefined;
-  if (make === undefined) {
-    throw new HookmdError(`UNKNOWN_${field === 'optimizer' ? 'OPTIMIZER' : 'SCHEDULER'}`, `${owner}: ${field}.type must be one of ${Object.keys(table).join(', ')}, got ${JSON.stringify(type)}`, {
+  const name = names.resolve(type);
+  if (name === undefined) {
+    throw new HookmdError(`UNKNOWN_${field === 'optimizer' ? 'OPTIMIZER' : 'SCHEDULER'}`, `${owner}: ${field}.type must be one of ${names.describe()}, got ${JSON.stringify(type)}`, {
       field: `${field}.type`,
       value: type,
     });
   }
-  return make(options);
+  return table[name](options);
 }

@@ -2,9 +2,9 @@
 // order of stages and state changes here is the contract docs/training.md spells out; keep them in step.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
-import { HookmdError, HookmdTypeError } from '../errors.js';
+import { HookmdAbortError, HookmdError, HookmdTypeError } from '../errors.js';
 import { HookError } from '../hooks/index.js';
-import type { HookRegistry, MutableContext, RunControl } from '../hooks/index.js';
+import type { HookRegistry, MutableContext, RunControl, StopRequest } from '../hooks/index.js';
 import type { EpochRecord, TrainingCheckpoint } from './checkpoint.js';
 import { Predictions, type CheckpointWriter, type CheckpointWritten, type GradientClip, type LoadedCheckpoint, type TrainingHookContext } from './context.js';
 import type { LossStats, TrainingSet } from './dataset.js';
@@ -12,6 +12,7 @@ import { validationMetrics } from './metrics.js';
 import type { Optimizer } from './optimizer.js';
 import type { ParameterSpace, ParameterValues } from './parameters.js';
 import type { LrScheduler } from './scheduler.js';
+import { CheckpointHook } from './hooks/checkpoint-hook.js';
 import { epochOrder } from './shuffle.js';
 import { TrainingStage } from './stage.js';
 import type { ResolvedScalars } from './trainer-options.js';
@@ -67,7 +68,12 @@ export interface FitParts {
   readonly scalars: ResolvedScalars;
   readonly scratch: RunScratch;
   readonly snapshot: () => TrainingCheckpoint;
+  /** fit()'s AbortSignal: aborting ends the run after the current step (see {@link FitLoop.run}). */
+  readonly signal: AbortSignal | undefined;
 }
+
+// Who stopped a run that its AbortSignal ended (RunControl's `by`).
+const SIGNAL = 'signal';
 
 // The longest stretch fit() runs without letting the event loop turn.
 const YIELD_MS = 20;
@@ -85,7 +91,11 @@ export class FitLoop {
     this.#numBatches = Math.ceil(parts.train.size / parts.scalars.batchSize);
   }
 
-  /** One fit(): ON_CHECKPOINT_LOAD when it resumed (`loaded`), then BEFORE_TRAIN, the epochs and AFTER_TRAIN. */
+  /**
+   * One fit(): ON_CHECKPOINT_LOAD when it resumed (`loaded`), then BEFORE_TRAIN, the epochs and AFTER_TRAIN.
+   * When the signal aborts, the run ends after the current step: each CheckpointHook saves the state (a
+   * regular save point, with its stages), AFTER_TRAIN fires, and the run rejects with HookmdAbortError.
+   */
   async run(loaded: LoadedCheckpoint | null): Promise<void> {
     const { state, ctx, control, scalars } = this.#p;
     ctx.parameters = this.#p.space.values(state.theta);
@@ -95,6 +105,7 @@ export class FitLoop {
       ctx.loadedCheckpoint = null;
     }
     await this.#fire(TrainingStage.BEFORE_TRAIN);
+    this.#checkSignal();
     while (state.epoch < scalars.epochs && !control.stopRequested) {
       ctx.epoch = state.epoch;
       // A run resumed mid-epoch already fired this epoch's BEFORE_EPOCH.
@@ -108,12 +119,39 @@ export class FitLoop {
           state.epochLossSum += loss;
           state.batchIndex = b + 1;
         });
+        this.#checkSignal();
       }
-      await this.#finishEpoch();
+      // An epoch that the signal cut short stays open, so that a resume finishes it (a hook's stop request
+      // still closes the epoch it ends).
+      if (state.batchIndex === this.#numBatches || control.stopped?.by !== SIGNAL) await this.#finishEpoch();
+      this.#checkSignal();
     }
+    const aborted = control.stopped?.by === SIGNAL;
+    if (aborted) await this.#saveInterrupted((control.stopped as StopRequest).reason);
     ctx.epoch = state.epoch;
     ctx.stepCount = state.stepCount;
     await this.#fire(TrainingStage.AFTER_TRAIN);
+    if (aborted) {
+      const reason = (control.stopped as StopRequest).reason;
+      throw new HookmdAbortError(`Trainer.fit: aborted (${reason}) after optimizer step ${state.stepCount}, in epoch ${state.epoch}`, {
+        reason, stepCount: state.stepCount, epoch: state.epoch, batchIndex: state.batchIndex,
+      });
+    }
+  }
+
+  // Turns an aborted signal into the run's stop request (kept apart from stops that hooks request).
+  #checkSignal(): void {
+    const { signal, control } = this.#p;
+    if (signal?.aborted === true && !control.stopRequested) control.requestStop(String(signal.reason ?? 'aborted'), SIGNAL);
+  }
+
+  // Each enabled CheckpointHook saves the state after the last completed step, through a save point.
+  async #saveInterrupted(reason: string): Promise<void> {
+    const { registry, scratch } = this.#p;
+    for (const handle of registry.handles()) {
+      if (handle.enabled && handle.hook instanceof CheckpointHook) scratch.pending.push({ writer: handle.hook.interruptWriter(reason), hookName: handle.name });
+    }
+    await this.#savePoint();
   }
 
   /**

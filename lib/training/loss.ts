@@ -5,6 +5,7 @@ import type { System } from '../data/index.js';
 import type { TrainLosses } from '../hooks/index.js';
 import type { LennardJones, Morse } from '../models/index.js';
 import { TrainingSet } from './dataset.js';
+import { checkKeys } from './options.js';
 import { resolveLossWeights, type LossWeights } from './loss-weights.js';
 import { errorMetrics, type ErrorMetrics } from './metrics.js';
 import { ParameterSpace, type ParameterValues } from './parameters.js';
@@ -61,6 +62,7 @@ export class ForceMatchingLoss {
     if (options === null || typeof options !== 'object') {
       throw new HookmdTypeError('INVALID_OPTIONS', 'ForceMatchingLoss: options must be an object', { field: 'options', value: options });
     }
+    checkKeys('ForceMatchingLoss', options, ['model', 'systems', 'weights', 'units'], '', { lossWeights: 'weights' });
     this.#space = ParameterSpace.fromModel(options.model, 'ForceMatchingLoss');
     const weights = resolveLossWeights(options.weights, 'ForceMatchingLoss');
     this.#set = new TrainingSet(options.systems, this.#space, weights, options.units ?? 'metal', 'systems');
@@ -78,6 +80,7 @@ export class ForceMatchingLoss {
    * gradient when `gradient` is true.
    */
   evaluate(options: { parameters?: Readonly<ParameterValues>; systems?: ArrayLike<number>; gradient?: boolean } = {}): LossEvaluation {
+    checkKeys('ForceMatchingLoss.evaluate', options, ['parameters', 'systems', 'gradient']);
     const theta = options.parameters === undefined ? this.#space.initial : this.#space.fromValues(options.parameters, 'ForceMatchingLoss.evaluate');
     const systems = options.systems === undefined ? Int32Array.from({ length: this.#set.size }, (_, s) => s) : Int32Array.from(options.systems);
     for (const s of systems) {

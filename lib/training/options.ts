@@ -22,6 +22,14 @@ export function lrOption(owner: string, value: unknown): number {
   return lr;
 }
 
+/**
+ * @internal The learning rate of a saved optimizer state: finite and ≥ 0, since a scheduler may have
+ * taken it to 0 (CosineLR at tMax with etaMin 0), and a resumed run must still load it.
+ */
+export function savedLr(owner: string, value: unknown): number {
+  return numberOption(owner, 'lr', value, 0);
+}
+
 /** @internal Rejects options the constructor does not know (one helper for every layer). */
 export { checkKeys } from '../option-keys.js';
 

@@ -4,7 +4,7 @@
 // docs/training.md for why log-parametrization rather than projection).
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { atomicNumber } from '../data/index.js';
-import { LennardJones, Morse } from '../models/index.js';
+import { LennardJones, MODEL_KINDS, Morse } from '../models/index.js';
 import type { LennardJonesOptions, Model, MorseOptions } from '../models/index.js';
 
 /**
@@ -155,20 +155,23 @@ export class ParameterSpace {
 }
 
 /**
- * Builds a LennardJones or Morse model from `{ type, ...options }` (config files).
+ * Builds a LennardJones or Morse model from `{ type, ...options }` (config files), with the model names
+ * of the command line: `lj`, `LennardJones`, `morse`, `Morse` (any case).
  *
  * @example
  * modelFromSpec({ type: 'Morse', D: 0.34, alpha: 1.36, r0: 2.87, cutoff: 7 }, 'config');
+ * modelFromSpec({ type: 'lj', epsilon: 0.0104, sigma: 3.4, cutoff: 8.5 }, 'config');
  */
 export function modelFromSpec(spec: unknown, owner: string): LennardJones | Morse {
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-    throw new HookmdTypeError('INVALID_MODEL', `${owner}: model must be { type: 'LennardJones' | 'Morse', ...options }`, { field: 'model', value: spec });
+    throw new HookmdTypeError('INVALID_MODEL', `${owner}: model must be { type: 'lj' | 'morse', ...options }`, { field: 'model', value: spec });
   }
   const { type, ...options } = spec as Record<string, unknown>;
-  if (type === 'LennardJones') return new LennardJones(options as LennardJonesOptions);
-  if (type === 'Morse') return new Morse(options as MorseOptions);
-  throw new HookmdError('UNSUPPORTED_MODEL', `${owner}: model.type must be 'LennardJones' or 'Morse', got ${JSON.stringify(type)}`, {
-    field: 'model.type',
-    value: type,
-  });
+  const kind = MODEL_KINDS.resolve(type);
+  if (kind === 'lj') return new LennardJones(options as LennardJonesOptions);
+  if (kind === 'morse') return new Morse(options as MorseOptions);
+  const problem = kind === undefined
+    ? `model.type must be lj (LennardJones) or morse (Morse), got ${JSON.stringify(type)}`
+    : `a Trainer fits lj (LennardJones) and morse (Morse) models, whose loss has analytic parameter gradients; not ${kind}`;
+  throw new HookmdError('UNSUPPORTED_MODEL', `${owner}: ${problem}`, { field: 'model.type', value: type });
 }

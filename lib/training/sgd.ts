@@ -1,7 +1,7 @@
 // Stochastic gradient descent with momentum, step for step as torch.optim.SGD without weight decay:
 //   b ← μb + (1 − τ)g (b ← g at the first step),  d = g + μb (Nesterov) or b,  u ← u − lr·d.
 import { HookmdError } from '../errors.js';
-import { checkKeys, lrOption, numberArray, numberOption } from './options.js';
+import { checkKeys, lrOption, numberArray, numberOption, savedLr } from './options.js';
 import type { Optimizer } from './optimizer.js';
 
 /**
@@ -74,7 +74,7 @@ export class SGD implements Optimizer {
 
   loadStateDict(state: unknown): void {
     const s = (state ?? {}) as Record<string, unknown>;
-    this.lr = lrOption('SGD.loadStateDict', s.lr);
+    this.lr = savedLr('SGD.loadStateDict', s.lr);
     this.#buffer = s.buffer === null ? null : numberArray('SGD.loadStateDict', 'buffer', s.buffer, undefined);
   }
 }

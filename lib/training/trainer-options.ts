@@ -55,10 +55,17 @@ export interface TrainerOptions {
  *
  * @example
  * await trainer.fit({ resumeFrom: 'checkpoints/last.json' });
+ * await trainer.fit({ signal: AbortSignal.timeout(3_600_000) });
  */
 export interface FitOptions {
   /** A checkpoint (file path or object) to continue from. */
   resumeFrom?: string | TrainingCheckpoint;
+  /**
+   * Aborting it ends the fit after the current optimizer step: every CheckpointHook writes the state
+   * (`interrupted.json`, and `last.json` with saveLast), AFTER_TRAIN fires, the hooks close, and fit()
+   * rejects with HookmdAbortError (code ABORTED); `resumeFrom` that checkpoint continues exactly.
+   */
+  signal?: AbortSignal;
 }
 
 /** @internal The scalar options with their defaults. */

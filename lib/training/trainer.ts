@@ -16,6 +16,7 @@ import { resolveLossWeights, type ResolvedLossWeights } from './loss-weights.js'
 import { configHash, makeMetadata, type RunMetadata } from './metadata.js';
 import { optimizerFrom, schedulerFrom } from './factories.js';
 import type { Optimizer } from './optimizer.js';
+import { checkKeys } from './options.js';
 import { ParameterSpace, type PairModelSpec, type ParameterValues } from './parameters.js';
 import type { LrScheduler } from './scheduler.js';
 import { TRAINER_METHOD_ALIASES, TrainingStage } from './stage.js';
@@ -149,6 +150,7 @@ export class Trainer {
    * const trainer = Trainer.fromConfig('fit-argon.yaml');
    */
   static fromConfig(source: TrainerConfigSource | string, options: { readonly logger?: HookLogger } = {}): Trainer {
+    checkKeys('Trainer.fromConfig', options, ['logger']);
     const { options: trainerOptions, hooks, baseDir } = trainerOptionsFromConfig(source);
     const trainer = new Trainer(options.logger === undefined ? trainerOptions : { ...trainerOptions, logger: options.logger });
     trainer.hooks.fromConfig(hooks, { baseDir });
@@ -247,14 +249,16 @@ export class Trainer {
    * runs, then close, and the error (a HookError naming the hook and stage, for a hook) propagates.
    */
   async fit(options: FitOptions = {}): Promise<TrainingHistory> {
-    if (options === null || typeof options !== 'object') {
-      throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer.fit: options must be an object', { field: 'options', value: options });
+    checkKeys('Trainer.fit', options, ['resumeFrom', 'signal'], '', { resume: 'resumeFrom', ckpt_path: 'resumeFrom' });
+    const signal = options.signal;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+      throw new HookmdTypeError('INVALID_OPTIONS', 'Trainer.fit: signal must be an AbortSignal', { field: 'signal', value: signal });
     }
     return this.#exclusive('Trainer.fit', async () => {
       let loaded: LoadedCheckpoint | null = null;
       if (options.resumeFrom !== undefined) loaded = this.#resume(options.resumeFrom);
       const resumedFrom = typeof loaded?.checkpoint.metadata?.runId === 'string' ? loaded.checkpoint.metadata.runId : null;
-      const { ctx, control, loop, metadata } = this.#prepare(resumedFrom);
+      const { ctx, control, loop, metadata } = this.#prepare(resumedFrom, signal);
       await new HookRunner(this.hooks, { context: () => ctx, logger: this.logger }).run(() => loop.run(loaded));
       return { epochs: this.history, stepCount: this.stepCount, parameters: this.parameters, stopped: control.stopped, metadata };
     });
@@ -274,7 +278,7 @@ export class Trainer {
   async trainingStep(batch: ArrayLike<number>): Promise<TrainingStepResult> {
     const systems = this.#checkBatch(batch);
     return this.#exclusive('Trainer.trainingStep', async () => {
-      const { ctx, loop } = this.#prepare(null);
+      const { ctx, loop } = this.#prepare(null, undefined);
       ctx.batchIndex = this.#state.batchIndex;
       const loss = await loop.step(systems);
       return { loss, losses: ctx.losses, gradNorm: ctx.gradNorm, parameters: this.parameters, stepCount: this.stepCount };
@@ -308,7 +312,7 @@ export class Trainer {
   }
 
   // The metadata, context and loop of one run (a fit() or a trainingStep()).
-  #prepare(resumedFrom: string | null): { ctx: MutableContext<TrainingHookContext>; control: RunControl; loop: FitLoop; metadata: RunMetadata } {
+  #prepare(resumedFrom: string | null, signal: AbortSignal | undefined): { ctx: MutableContext<TrainingHookContext>; control: RunControl; loop: FitLoop; metadata: RunMetadata } {
     const metadata = makeMetadata(this.config, this.hooks.list(), resumedFrom);
     this.#metadata = metadata;
     const control = new RunControl();
@@ -318,7 +322,7 @@ export class Trainer {
     });
     const loop = new FitLoop({
       registry: this.hooks, ctx, control, state: this.#state, space: this.#space, train: this.#train, validation: this.#validation,
-      optimizer: this.optimizer, scheduler: this.lrScheduler, scalars: this.#scalars, scratch, snapshot: () => this.checkpoint(),
+      optimizer: this.optimizer, scheduler: this.lrScheduler, scalars: this.#scalars, scratch, snapshot: () => this.checkpoint(), signal,
     });
     return { ctx, control, loop, metadata };
   }

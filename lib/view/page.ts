@@ -40,6 +40,7 @@ main { display: grid; grid-template-columns: minmax(360px, 1fr) minmax(360px, 1f
 main > section { min-width: 0; }
 .table-wrap { overflow-x: auto; }
 #viewer { position: relative; width: 100%; height: 420px; border: 1px solid #ccc; }
+#no-webgl { margin: 0; padding: 1em; color: #555; }
 .controls { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
 #frame { flex: 1; }
 table { border-collapse: collapse; width: 100%; margin-top: 8px; font-size: 13px; }

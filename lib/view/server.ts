@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { basename } from 'node:path';
 
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
 import { servedPage, viewAssets } from './page.js';
 import type { ViewData } from './view-model.js';
 
@@ -55,7 +56,7 @@ export class ViewServer {
 
   /** Starts listening; resolves once the port is bound (VIEW_LISTEN_FAILED when it cannot be). */
   static async start(data: () => ViewData, options: ViewServerOptions = {}): Promise<ViewServer> {
-    const { host = '127.0.0.1', port = 0, files = [] } = options;
+    const { host = '127.0.0.1', port = 0, files = [] } = checkKeys('ViewServer.start', options, ['host', 'port', 'files']) as ViewServerOptions;
     if (typeof host !== 'string' || host === '') throw new HookmdTypeError('INVALID_OPTIONS', 'view: host must be a non-empty string', { field: 'host', value: host });
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HookmdRangeError('INVALID_OPTIONS', `view: port must be an integer from 0 to 65535, got ${port}`, { field: 'port', value: port });
     const server = new ViewServer(data, host, files);

@@ -5,8 +5,6 @@
 #include <cmath>
 
 #include "cuda/CudaAtomAccess.cu.inc"
-#include "math/CounterRandom.h"
-#include "math/LangevinUpdate.h"
 #include "math/VelocityVerletUpdate.h"
 
 namespace hookmd::kernel {
@@ -49,31 +47,6 @@ __global__ void __launch_bounds__(kBlockSize) kickKernel(AtomStepArgs a) {
   store3(a.d_velocities, i, v);
 }
 
-// Langevin::preUpdate for one atom; the noise is keyed by the atom's index within its system, so it does
-// not depend on where the system sits in the batch.
-__global__ void __launch_bounds__(kBlockSize) baoabKernel(LangevinStepArgs l) {
-  const AtomStepArgs& a = l.atoms;
-  std::int32_t s = 0;
-  const std::int64_t i = selectedAtom(a, s);
-  if (i < 0) return;
-  const double dt = a.d_dt[s];
-  const LangevinSystem system = l.d_systems[s];
-  const double mass = a.d_masses[i];
-  double x[3], v[3], f[3];
-  load3(a.d_positions, i, x);
-  load3(a.d_velocities, i, v);
-  load3(a.d_forces, i, f);
-  halfKick(v, f, a.forceToAccel / mass, 0.5 * dt);
-  drift(x, v, 0.5 * dt);
-  double noise[3];
-  atomGaussian3(system.seed, static_cast<std::uint32_t>(l.d_systemId[s]), l.step,
-                static_cast<std::uint32_t>(i - l.d_ptr[s]), noise);
-  ornsteinUhlenbeck(v, system.c1, system.c2 * thermalSpeed(l.kB * system.temperature, a.forceToAccel, mass), noise);
-  drift(x, v, 0.5 * dt);
-  store3(a.d_positions, i, x);
-  store3(a.d_velocities, i, v);
-}
-
 unsigned int blocksFor(std::int64_t atoms) { return static_cast<unsigned int>((atoms + kBlockSize - 1) / kBlockSize); }
 
 }  // namespace
@@ -87,12 +60,6 @@ cudaError_t verletKickDrift(const AtomStepArgs& args) {
 cudaError_t verletKick(const AtomStepArgs& args) {
   if (args.numAtoms == 0) return cudaSuccess;
   kickKernel<<<blocksFor(args.numAtoms), kBlockSize>>>(args);
-  return cudaGetLastError();
-}
-
-cudaError_t langevinBaoab(const LangevinStepArgs& args) {
-  if (args.atoms.numAtoms == 0) return cudaSuccess;
-  baoabKernel<<<blocksFor(args.atoms.numAtoms), kBlockSize>>>(args);
   return cudaGetLastError();
 }
 

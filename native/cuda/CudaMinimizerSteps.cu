@@ -15,6 +15,12 @@ namespace {
 
 constexpr int kFireWidth = 4;
 
+/** The batch velocity of atom i: an optimizer's step leaves it at rest. */
+__device__ __forceinline__ void storeZero3(double* velocities, std::int64_t i) {
+  const double zero[3] = {0.0, 0.0, 0.0};
+  store3(velocities, i, zero);
+}
+
 /** Adds one atom's F·v, F·F and v·v to sums[0..2] through accumulatePower. */
 __device__ __forceinline__ void addPower(double* sums, const double* velocity, const double* force) {
   FirePower power{sums[0], sums[1], sums[2]};
@@ -62,6 +68,7 @@ struct FireProgram {
       load3(a.d_positions, i, x);
       applyCappedStep(x, v, system.dt, system.stepNorm, system.maxStep);
       store3(a.d_positions, i, x);
+      storeZero3(a.d_batchVelocities, i);
     }
   }
 
@@ -135,6 +142,7 @@ struct Fire2Program {
       fire2MatchVelocity(v, system.stepNorm, system.maxStep);
       store3(a.d_positions, i, x);
       store3(a.d_velocities, i, v);
+      storeZero3(a.d_batchVelocities, i);
     }
   }
 
@@ -191,6 +199,7 @@ struct GradientDescentProgram {
       load3(a.d_positions, i, x);
       applyCappedStep(x, f, system.stepSize, system.stepNorm, system.maxStep);
       store3(a.d_positions, i, x);
+      storeZero3(a.d_batchVelocities, i);
     }
   }
 

@@ -18,8 +18,11 @@ struct MinimizerArrays {
   SystemLayout layout;
   SystemSelection selection;
   double* d_positions;
+  /** The optimizer's own velocities (cuda/CudaAtomRows.h), indexed as the batch's atoms; null when it keeps none. */
   double* d_velocities;
   const double* d_forces;
+  /** The batch's velocities, which every step holds at zero for the systems it updates (dynamics/Optimizer.h). */
+  double* d_batchVelocities;
 };
 
 struct FireStepArgs {
@@ -44,7 +47,7 @@ struct GradientDescentStepArgs {
 
 cudaError_t fireStep(const FireStepArgs& args);
 cudaError_t fire2Step(const Fire2StepArgs& args);
-/** Velocities are neither read nor written (arrays.d_velocities may be null). */
+/** Keeps no velocities of its own (arrays.d_velocities may be null). */
 cudaError_t gradientDescentStep(const GradientDescentStepArgs& args);
 
 }  // namespace hookmd::kernel

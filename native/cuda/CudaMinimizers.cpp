@@ -1,8 +1,10 @@
 // The CUDA FIRE, FIRE2 and GradientDescent (dynamics/Fire.h, Fire2.h, GradientDescent.h): each preUpdate is
-// one per-system program (CudaMinimizerSteps.cuh) over the device arrays; per-system parameters and state
-// rows live on the device, the rows in the CPU layout.
+// one per-system program (CudaMinimizerSteps.cuh) over the device arrays; per-system parameters, state rows
+// and FIRE's own velocities live on the device, in the CPU layout, and the batch velocities of the systems
+// a step updates are held at zero as the CPU Optimizer holds them (dynamics/Optimizer.h).
 #include <vector>
 
+#include "cuda/CudaAtomRows.h"
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaCheck.h"
 #include "cuda/CudaIntegratorTypes.h"
@@ -10,6 +12,7 @@
 #include "cuda/CudaSystemLayout.h"
 #include "cuda/CudaSystemRows.h"
 #include "cuda/DeviceUpload.h"
+#include "dynamics/StateParts.h"
 
 namespace hookmd {
 
@@ -28,13 +31,18 @@ std::vector<Params> fireParameters(const char* owner, const char* delay, const P
   return systems;
 }
 
-/** What every minimizer step reads; call onDevice() first. */
-kernel::MinimizerArrays minimizerArrays(CudaBackend& backend, CudaSystemLayout& layout, const StepContext& context) {
+/** Every minimizer step reads and writes these, and writes the batch velocities. */
+const FieldSet kMinimizerReads{Field::Positions, Field::Velocities, Field::Forces, Field::Ptr, Field::Status};
+const FieldSet kMinimizerWrites{Field::Positions, Field::Velocities};
+
+/** What every minimizer step reads; call onDevice() first. `velocities`: the optimizer's own, or null. */
+kernel::MinimizerArrays minimizerArrays(CudaBackend& backend, CudaSystemLayout& layout, const StepContext& context, double* velocities) {
   return kernel::MinimizerArrays{layout.prepare(backend),
                                  SystemSelection{backend.deviceData<const std::int32_t>(Field::Status), context.exitStatus, context.stage},
                                  backend.deviceData<double>(Field::Positions),
-                                 backend.deviceData<double>(Field::Velocities),
-                                 backend.deviceData<const double>(Field::Forces)};
+                                 velocities,
+                                 backend.deviceData<const double>(Field::Forces),
+                                 backend.deviceData<double>(Field::Velocities)};
 }
 
 /** FIRE and FIRE2 differ only in their parameter names, their step and their fresh row. */
@@ -45,7 +53,13 @@ class CudaFireFamily final : public Integrator {
 
   CudaFireFamily(CudaBackend& backend, const char* name, const char* delay, std::vector<double> fresh, Step step,
                  const Parameters& parameters, std::int64_t numSystems)
-      : backend_(backend), name_(name), delay_(delay), step_(step), rows_(name, std::move(fresh), numSystems), layout_(name) {
+      : backend_(backend),
+        name_(name),
+        delay_(delay),
+        step_(step),
+        rows_(name, std::move(fresh), numSystems),
+        velocities_(name, 3, numSystems),
+        layout_(name) {
     updateParameters(parameters, numSystems);
   }
   const char* name() const noexcept override { return name_; }
@@ -53,9 +67,9 @@ class CudaFireFamily final : public Integrator {
   // The whole step runs here, with the forces of the current positions.
   void preUpdate(const StepContext& context) override {
     rows_.requireCount(backend_.numSystems(), parameterCount_);
-    backend_.onDevice({Field::Positions, Field::Velocities, Field::Forces, Field::Ptr, Field::Status},
-                      {Field::Positions, Field::Velocities});
-    cudaCheck(step_(minimizerArrays(backend_, layout_, context), d_parameters_.as<const Params>(), rows_.device()), name_);
+    velocities_.fit(backend_);
+    backend_.onDevice(kMinimizerReads, kMinimizerWrites);
+    cudaCheck(step_(minimizerArrays(backend_, layout_, context, velocities_.device()), d_parameters_.as<const Params>(), rows_.device()), name_);
   }
   void postUpdate(const StepContext&) override {}
 
@@ -65,9 +79,18 @@ class CudaFireFamily final : public Integrator {
     parameterCount_ = systems.size();
   }
 
-  std::vector<double> state() const override { return rows_.save(); }
-  void loadState(const std::vector<double>& state) override { rows_.load(state); }
-  void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
+  /** The CPU optimizer's layout (dynamics/Optimizer.h): the rows, then the velocities, as joinState() parts. */
+  std::vector<double> state() const override { return joinState({rows_.save(), velocities_.save()}); }
+  void loadState(const std::vector<double>& state) override {
+    const std::vector<std::vector<double>> parts = splitState(state, 2, name_);
+    velocities_.check(parts[1]);
+    rows_.load(parts[0]);
+    velocities_.load(parts[1]);
+  }
+  void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override {
+    rows_.remap(keep, added);
+    velocities_.remap(keep, added);
+  }
 
  private:
   CudaBackend& backend_;
@@ -75,6 +98,7 @@ class CudaFireFamily final : public Integrator {
   const char* delay_;
   Step step_;
   CudaSystemRows rows_;
+  CudaAtomRows velocities_;
   CudaSystemLayout layout_;
   DeviceBuffer d_parameters_;
   std::size_t parameterCount_ = 0;
@@ -98,9 +122,8 @@ class CudaGradientDescent final : public Integrator {
 
   void preUpdate(const StepContext& context) override {
     rows_.requireCount(backend_.numSystems(), parameterCount_);
-    backend_.onDevice({Field::Positions, Field::Forces, Field::Ptr, Field::Status}, {Field::Positions});
-    kernel::MinimizerArrays arrays = minimizerArrays(backend_, layout_, context);
-    arrays.d_velocities = nullptr;
+    backend_.onDevice(kMinimizerReads, kMinimizerWrites);
+    const kernel::MinimizerArrays arrays = minimizerArrays(backend_, layout_, context, nullptr);
     cudaCheck(kernel::gradientDescentStep(kernel::GradientDescentStepArgs{arrays, d_stepSize_.as<const double>(),
                                                                           d_maxStep_.as<const double>()}),
               "GradientDescent");

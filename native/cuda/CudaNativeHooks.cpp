@@ -41,6 +41,7 @@ class CudaFreezeAtoms final : public NativeHook {
   }
   const char* name() const noexcept override { return "FreezeAtomsHook"; }
   void remap(const std::vector<std::int64_t>&, std::int64_t) override { refuseFreezeAtomsRemap(); }
+  const std::vector<std::uint8_t>* frozenAtoms() const noexcept override { return &mask_; }
 
   void apply(Backend&, DynamicsStage stage, std::int64_t, const std::uint8_t*) override {
     const bool clearForces = stage == DynamicsStage::AfterCompute;

@@ -4,6 +4,7 @@
 
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaCheck.h"
+#include "cuda/CudaFrozenCounts.h"
 #include "cuda/CudaIntegratorTypes.h"
 #include "cuda/CudaNoseHooverSteps.cuh"
 #include "cuda/CudaSystemLayout.h"
@@ -73,7 +74,8 @@ class CudaNoseHooverChain final : public Integrator {
                                   rows_.device(),
                                   chainLength_,
                                   backend_.units().kB,
-                                  backend_.units().forceToAccel};
+                                  backend_.units().forceToAccel,
+                                  frozen_.device(context, backend_.numSystems())};
   }
 
   CudaBackend& backend_;
@@ -83,6 +85,7 @@ class CudaNoseHooverChain final : public Integrator {
   int chainLength_;
   CudaSystemRows rows_;
   CudaSystemLayout layout_;
+  CudaFrozenCounts frozen_{"NoseHooverChain"};
   DeviceBuffer d_systems_;
   std::size_t parameterCount_ = 0;
 };

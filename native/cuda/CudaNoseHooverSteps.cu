@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "cuda/CudaSystemProgram.cu.inc"
+#include "math/DegreesOfFreedom.h"
 #include "math/NoseHooverChainUpdate.h"
 #include "math/Reductions.h"
 #include "math/VelocityVerletUpdate.h"
@@ -21,7 +22,7 @@ namespace {
 __device__ double chainHalfSteps(const NoseHooverArgs& a, std::int64_t s, double kinetic) {
   const ChainSystem system = a.d_systems[s];
   const int length = a.chainLength;
-  const double dof = fmax(0.0, 3.0 * (a.layout.d_ptr[s + 1] - a.layout.d_ptr[s]) - 3.0);
+  const double dof = degreesOfFreedom(a.layout.d_ptr[s + 1] - a.layout.d_ptr[s], a.d_frozen == nullptr ? 0 : a.d_frozen[s]);
   const ChainConstants constants = chainConstants(dof, a.kB * system.temperature, system.tdamp, system.dt);
   double* row = a.d_rows + static_cast<std::int64_t>(2 * length + 1) * s;
   const double scale = chainHalfStep(row, row + length, length, 2.0 * kinetic, constants);

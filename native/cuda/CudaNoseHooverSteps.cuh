@@ -32,6 +32,8 @@ struct NoseHooverArgs {
   int chainLength;
   double kB;
   double forceToAccel;
+  /** Frozen atoms per system (math/DegreesOfFreedom.h), or null when none is frozen. */
+  const std::int32_t* d_frozen;
 };
 
 /** Chain half step, velocity scaling, half kick and drift. */

@@ -1,12 +1,16 @@
 // The CUDA VelocityVerlet and Langevin (dynamics/VelocityVerlet.h, dynamics/Langevin.h): per-atom kernels
-// (CudaAtomSteps.cuh) over the device arrays, with the per-system time steps and thermostat constants in
-// device buffers uploaded by updateParameters.
+// (CudaAtomSteps.cuh) over the device arrays, and for Langevin's preUpdate a per-system program
+// (CudaLangevinSteps.cuh), with the per-system time steps and thermostat constants in device buffers
+// uploaded by updateParameters.
 #include <vector>
 
 #include "core/Error.h"
 #include "cuda/CudaAtomSteps.cuh"
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaCheck.h"
+#include "cuda/CudaFrozenCounts.h"
+#include "cuda/CudaLangevinSteps.cuh"
+#include "cuda/CudaSystemLayout.h"
 #include "cuda/CudaIntegratorTypes.h"
 #include "cuda/CudaSystemRows.h"
 #include "cuda/DeviceUpload.h"
@@ -87,12 +91,19 @@ class CudaLangevin final : public Integrator {
     backend_.onDevice({Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Ptr, Field::SystemId,
                        Field::SystemIndex, Field::Status},
                       {Field::Positions, Field::Velocities});
-    const kernel::LangevinStepArgs args{atomArgs(backend_, context, d_dt_),
-                                        backend_.deviceData<const std::int32_t>(Field::Ptr),
-                                        backend_.deviceData<const std::int32_t>(Field::SystemId),
-                                        d_systems_.as<const kernel::LangevinSystem>(),
-                                        backend_.units().kB,
-                                        context.step};
+    const kernel::LangevinArgs args{layout_.prepare(backend_),
+                                    SystemSelection{backend_.deviceData<const std::int32_t>(Field::Status), context.exitStatus, context.stage},
+                                    backend_.deviceData<double>(Field::Positions),
+                                    backend_.deviceData<double>(Field::Velocities),
+                                    backend_.deviceData<const double>(Field::Forces),
+                                    backend_.deviceData<const double>(Field::Masses),
+                                    d_dt_.as<const double>(),
+                                    backend_.deviceData<const std::int32_t>(Field::SystemId),
+                                    d_systems_.as<const kernel::LangevinSystem>(),
+                                    frozen_.device(context, backend_.numSystems()),
+                                    backend_.units().kB,
+                                    backend_.units().forceToAccel,
+                                    context.step};
     cudaCheck(kernel::langevinBaoab(args), "Langevin");
   }
 
@@ -132,6 +143,8 @@ class CudaLangevin final : public Integrator {
  private:
   CudaBackend& backend_;
   CudaSystemRows rows_;
+  CudaSystemLayout layout_{"Langevin"};
+  CudaFrozenCounts frozen_{"Langevin"};
   DeviceBuffer d_dt_;
   DeviceBuffer d_systems_;
   std::size_t parameterCount_ = 0;

@@ -4,11 +4,13 @@
  * objects and in libstdc++.a alike, through the __wrap_ functions here (ld --wrap), which call the oldest
  * version of each symbol. docs/install.md, "The glibc floor", lists them; scripts/glibc-floor/check.sh
  * fails the prebuild when any newer version is still needed. */
+#define _GNU_SOURCE /* struct stat64 */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 
 /* Binds hookmd_floor_<name> to <name>@<version>, the version every x86-64 glibc since 2.2.5 exports. */
 #define HOOKMD_PIN(name) __asm__(".symver hookmd_floor_" #name ", " #name "@GLIBC_2.2.5")
@@ -27,6 +29,10 @@ HOOKMD_PIN(pthread_setspecific);
 /* glibc 2.29 added exp and log without the SVID error wrappers; the 2.2.5 versions return the same values. */
 HOOKMD_PIN(exp);
 HOOKMD_PIN(log);
+/* glibc 2.33 exported fstat64 as a function; before, <sys/stat.h> inlined it as __fxstat64(_STAT_VER, ...),
+ * which every glibc still exports at 2.2.5. libstdc++'s std::basic_filebuf (std::ifstream, used by the
+ * thread budget to read cgroup files) calls it. */
+HOOKMD_PIN(__fxstat64);
 
 int hookmd_floor_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 int hookmd_floor_pthread_join(pthread_t, void **);
@@ -39,6 +45,7 @@ void *hookmd_floor_pthread_getspecific(pthread_key_t);
 int hookmd_floor_pthread_setspecific(pthread_key_t, const void *);
 double hookmd_floor_exp(double);
 double hookmd_floor_log(double);
+int hookmd_floor___fxstat64(int, int, struct stat64 *);
 
 int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg) {
   return hookmd_floor_pthread_create(thread, attr, start, arg);
@@ -59,6 +66,8 @@ void *__wrap_pthread_getspecific(pthread_key_t key) { return hookmd_floor_pthrea
 int __wrap_pthread_setspecific(pthread_key_t key, const void *value) { return hookmd_floor_pthread_setspecific(key, value); }
 double __wrap_exp(double x) { return hookmd_floor_exp(x); }
 double __wrap_log(double x) { return hookmd_floor_log(x); }
+/* _STAT_VER_LINUX (1 on x86-64) is the layout of struct stat64 that __fxstat64 fills in. */
+int __wrap_fstat64(int fd, struct stat64 *buf) { return hookmd_floor___fxstat64(1, fd, buf); }
 
 /* glibc 2.36 added arc4random; libstdc++'s std::random_device (never constructed by hookmd, but linked in
  * with random.o) calls it. getrandom exists since glibc 2.25. */

@@ -2,18 +2,11 @@
 // CPU reference the host mirrors (the fall-through a CUDA build takes too). Results must equal cpu's bit
 // for bit, through compute and through the native stepping loop.
 import { existsSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { LAMMPS_POTENTIALS } from '../helpers/lammps.js';
+import { libraryOn, type Hookmd } from '../helpers/library.js';
 
-type Hookmd = typeof import('../../lib/index.js');
-
-async function libraryOn(backend: 'cpu' | 'mirror'): Promise<Hookmd> {
-  vi.resetModules();
-  const hookmd = await import('../../lib/index.js');
-  hookmd.configureNative({ backend });
-  return hookmd;
-}
 
 function bits(values: ArrayLike<number>): string {
   return Buffer.from(Float64Array.from(values).buffer).toString('hex');

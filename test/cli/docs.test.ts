@@ -9,6 +9,8 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { CONFIG_SCHEMA } from '../../lib/cli/config-schema.js';
+import { STAGE_TYPES } from '../../lib/cli/stage-types.js';
 import { BIN, ensureBuilt, ROOT, workDir } from './run-cli.js';
 
 interface Example {
@@ -73,10 +75,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('docs/cli.md', () => {
   it('has examples of every command, and their input files', () => {
-    for (const command of ['info', 'relax', 'md', 'run', 'schema', 'demo']) {
+    for (const command of ['info', 'relax', 'md', 'run', 'merge', 'schema', 'demo']) {
       expect(doc.examples.some((e) => e.command.startsWith(`hookmd ${command} `) || e.command === `hookmd ${command}`)).toBe(true);
     }
     expect(doc.files.map(([name]) => name)).toEqual(expect.arrayContaining(['argon.xyz', 'pipeline.yaml', 'broken.yaml']));
+  });
+
+  it('lists every stage type a run config takes, each with its engine (issue 26, item 11)', () => {
+    const markdown = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
+    const documented = [...markdown.matchAll(/^\s*\| `(\w+)` \| `(\w+)`/gm)].map(([, type, engine]) => [type, engine]);
+    const stages = (CONFIG_SCHEMA.$defs?.stage.oneOf ?? []).map((variant) => variant.properties?.type?.const);
+    expect(documented.map(([type]) => type)).toEqual(stages);
+    expect(STAGE_TYPES.names).toEqual(stages);
+    for (const [type, engine] of documented) expect(STAGE_TYPES.resolve(engine), engine).toBe(type);
   });
 
   it.each(doc.examples.map((example) => [example.command, example] as const))('%s', (_, example) => {

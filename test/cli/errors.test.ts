@@ -26,11 +26,11 @@ describe.concurrent('usage errors exit 2 and name the problem', () => {
     [['relax'], "missing required argument 'input'"],
     [relax('--model', LJ_MODEL, '--fmax', '-1'), "option '--fmax <f>' argument '-1' is invalid. must be a number > 0."],
     [relax('--model', LJ_MODEL, '--max-steps', '2.5'), "option '--max-steps <n>' argument '2.5' is invalid. must be an integer ≥ 1."],
-    [relax('--model', LJ_MODEL, '--optimizer', 'bfgs'), "argument 'bfgs' is invalid. Allowed choices are fire, fire2, gd, lbfgs."],
+    [relax('--model', LJ_MODEL, '--optimizer', 'bfgs'), "argument 'bfgs' is invalid. Allowed choices are fire (FIRE), fire2 (FIRE2), gd (GradientDescent), lbfgs (LBFGS), in any case."],
     [relax(), 'hookmd: give a force field with exactly one of --model or --model-config'],
     [relax('--model', 'lj:epsilon=1,sigma=1'), 'hookmd: --model: cutoff: is required'],
     [relax('--model', 'lj:epsilon=1,sigma=-2,cutoff=2.5'), 'hookmd: --model: sigma: must be a number > 0, got -2'],
-    [relax('--model', 'buckingham:A=1'), "hookmd: --model: type: must be one of 'lj', 'morse', 'eam', got 'buckingham'"],
+    [relax('--model', 'buckingham:A=1'), "hookmd: --model: type: must be one of 'lj', 'morse', 'eam', 'onnx', 'ipi', got 'buckingham'"],
     [relax('--model', 'lj:epsilon=1,sigma=1,cutoff=2.5,switchOn=3'), 'hookmd: --model: switchOn: LennardJones: switchOn must be smaller than every cutoff (2.5), got 3'],
     [relax('--model', LJ_MODEL, '--out', 'no/such/dir/out.xyz'), 'hookmd: --out: cannot write no/such/dir/out.xyz: directory no/such/dir does not exist'],
     [relax('--model', LJ_MODEL, '--step-size', '0.1'), 'hookmd: --step-size: only with --optimizer gd'],
@@ -81,7 +81,7 @@ hooks:
 sinks:
   - { path: out.xyz, capacity: many }
 `), [
-      "bad.yaml:5: stages[0].stepz: is not a known key; expected one of type, steps, fmax, dt, dtMax, dtMin, maxStep, nMin, fInc, fDec, alphaStart, fAlpha",
+      "bad.yaml:5: stages[0].stepz: is not a known key (did you mean steps?); expected one of type, steps, fmax, dt, dtMax, dtMin, maxStep, nMin, fInc, fDec, alphaStart, fAlpha",
       'bad.yaml:6: stages[1].temperature: is required',
       'bad.yaml:6: stages[1].dt: must be a number > 0, got -1',
       "bad.yaml:8: sinks[0].capacity: must be an integer ≥ 1, got 'many'",

@@ -87,4 +87,28 @@ describe('hookmd fit', () => {
     const rows = readFileSync(log, 'utf8').trimEnd().split('\n');
     for (const row of rows.slice(1)) expect(row.split(',')).toHaveLength(rows[0].split(',').length);
   });
+
+  // Issue 26, item 7: a preempted cluster job gets SIGTERM. The fit stops after the current step, its
+  // CheckpointHook saves that state, and the job, started again with --resume, ends where it would have.
+  it('on SIGTERM saves a checkpoint and exits 143; --resume then ends bit for bit where an uninterrupted fit ends', async () => {
+    const hooks = (dirpath: string): string => `hooks:\n  - { type: TrainingLoggingHook, path: ${dirpath}.csv, bufferRows: 1 }\n  - { type: CheckpointHook, dirpath: ${dirpath}, saveLast: true, everyNEpochs: 100000 }\n`;
+    writeFileSync(join(dir, 'preempted.yaml'), fitConfig(500, hooks('preempted')));
+    const child = spawnCli(['fit', 'preempted.yaml', '--json', '--quiet'], { cwd: dir });
+    const done = collect(child, 120_000);
+    await waitForLines(join(dir, 'preempted.csv'), 20, child);
+    child.kill('SIGTERM');
+    const stopped = await done;
+    expect(stopped.stderr).not.toMatch(/^hookmd: /m);
+    expect(stopped.code).toBe(143);
+    const summary = JSON.parse(stopped.stdout) as { steps: number; epochs: number; interrupted: string };
+    expect(summary.interrupted).toBe('SIGTERM');
+    expect(summary.epochs).toBeLessThan(500);
+    const saved = JSON.parse(readFileSync(join(dir, 'preempted', 'last.json'), 'utf8')) as { stepCount: number; extra: unknown };
+    expect(saved).toMatchObject({ stepCount: summary.steps, extra: { interrupted: { reason: 'SIGTERM' } } });
+    const resumed = await runCli(['fit', 'preempted.yaml', '--resume', 'preempted/last.json', '--json', '--quiet'], { cwd: dir, timeoutMs: 120_000 });
+    expect(resumed.code).toBe(0);
+    writeFileSync(join(dir, 'straight.yaml'), fitConfig(500));
+    const straight = await runCli(['fit', 'straight.yaml', '--json', '--quiet'], { cwd: dir, timeoutMs: 120_000 });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ epochs: 500, parameters: JSON.parse(straight.stdout).parameters, steps: JSON.parse(straight.stdout).steps });
+  }, 300_000);
 });

@@ -60,7 +60,7 @@ describe('hookmd fit', () => {
     expect(readFileSync(join(dir, 'tally.txt'), 'utf8')).toBe('epoch 0\nepoch 1\nsteps 4\n');
     const summary = JSON.parse(result.stdout) as { epochs: number; metadata: { hooks: Array<{ name: string }> } };
     expect(summary.epochs).toBe(2);
-    expect(summary.metadata.hooks.map((h) => h.name)).toEqual(['Tally', 'Failing', 'hookmd fit: metadata', 'hookmd fit: progress', 'hookmd fit: interrupt']);
+    expect(summary.metadata.hooks.map((h) => h.name)).toEqual(['Tally', 'Failing', 'hookmd fit: metadata', 'hookmd fit: progress']);
   });
 
   it('prints the run metadata at the start and writes it next to --out; ConsoleLoggingHook logs from a config alone', async () => {
@@ -68,10 +68,10 @@ describe('hookmd fit', () => {
     const result = await runCli(['fit', 'project/console.yaml', '--out', 'fitted.json'], { cwd: dir });
     expect(result.code).toBe(0);
     const metadata = JSON.parse(readFileSync(join(dir, 'fitted.metadata.json'), 'utf8')) as { runId: string; gitCommit: string; configHash: string; hooks: unknown[] };
-    expect(metadata.hooks).toHaveLength(4);
+    expect(metadata.hooks).toHaveLength(3);
     expect(result.stderr).toContain(`fit: run ${metadata.runId} · commit ${metadata.gitCommit} · config ${metadata.configHash.slice(0, 12)} · hooks: ConsoleLoggingHook, hookmd fit: metadata`);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe(`run ${metadata.runId} · commit ${metadata.gitCommit} · config ${metadata.configHash.slice(0, 12)} · hooks: ConsoleLoggingHook, hookmd fit: metadata, hookmd fit: progress, hookmd fit: interrupt`);
+    expect(lines[0]).toBe(`run ${metadata.runId} · commit ${metadata.gitCommit} · config ${metadata.configHash.slice(0, 12)} · hooks: ConsoleLoggingHook, hookmd fit: metadata, hookmd fit: progress`);
     expect(lines[1]).toMatch(/^epoch 0 · step 2 · lr 0\.05 · loss /);
     expect(lines[2]).toMatch(/^epoch 1 · step 4 · /);
     expect(lines[3]).toMatch(/→ fitted\.json$/);

@@ -28,12 +28,13 @@ describe('hookmd md', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ command: 'md', systems: 3, steps: 300, converged: null, interrupted: null, outputs: ['traj.xyz', 'md.jsonl', 'final.xyz'] });
     const traj = readExtxyz(join(dir, 'traj.xyz'), { units: 'lj' });
-    expect(traj.map((s) => s.info?.step)).toEqual([0, 0, 0, 100, 100, 100, 200, 200, 200]);
+    // As LAMMPS's thermo and dumps: the input (step 0), every multiple of the interval, the last step.
+    expect(traj.map((s) => s.info?.step)).toEqual([0, 100, 200, 300].flatMap((step) => [step, step, step]));
     const rows = readFileSync(join(dir, 'md.jsonl'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, number>);
-    expect(rows.map((r) => r.step)).toEqual([0, 50, 100, 150, 200, 250].flatMap((step) => [step, step, step]));
+    expect(rows.map((r) => r.step)).toEqual([0, 50, 100, 150, 200, 250, 300].flatMap((step) => [step, step, step]));
     // The thermo of `hookmd md --log`: time in τ (step × dt), T, potential, kinetic and total energy.
     expect(Object.keys(rows[0])).toEqual(['step', 'time', 'system', 'systemId', 'status', 'temperature', 'energy', 'kineticEnergy', 'totalEnergy', 'fmax']);
-    expect(rows.at(-1)?.time).toBeCloseTo(250 * 0.005, 12);
+    expect(rows.at(-1)?.time).toBeCloseTo(300 * 0.005, 12);
     expect(rows.at(-1)?.totalEnergy).toBeCloseTo((rows.at(-1)?.energy ?? 0) + (rows.at(-1)?.kineticEnergy ?? 0), 12);
     const final = readExtxyz(join(dir, 'final.xyz'), { units: 'lj' });
     expect(final.map((s) => s.info?.step)).toEqual([300, 300, 300]);

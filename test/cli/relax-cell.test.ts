@@ -41,8 +41,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('hookmd relax --cell', () => {
   it.each(['fire', 'lbfgs'])('--optimizer %s relaxes cells to the target pressure and logs volume and pressure', async (optimizer) => {
     const pressure = GPA;
-    const result = await runCli(['relax', 'crystals.xyz', '--model', ARGON, '--optimizer', optimizer, '--cell', '--pressure', String(pressure),
-      '--fmax', '1e-5', '--smax', '1e-7', '--max-steps', '3000', '--out', `${optimizer}.xyz`, '--log', `${optimizer}.csv`], { cwd: dir });
+    const result = await runCli(['relax', 'crystals.xyz', '--model', ARGON, '--optimizer', optimizer, '--cell', '--pressure', `${pressure}eV/A^3`,
+      '--fmax', '1e-5', '--smax', '1e-7 eV/A^3', '--max-steps', '3000', '--out', `${optimizer}.xyz`, '--log', `${optimizer}.csv`], { cwd: dir });
     expect(result.stderr).not.toContain('hookmd:');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/3 converged, 0 unconverged/);
@@ -56,7 +56,7 @@ describe('hookmd relax --cell', () => {
   });
 
   it('--pressure without --cell is a usage error naming the flag', async () => {
-    const result = await runCli(['relax', 'crystals.xyz', '--model', ARGON, '--pressure', '1', '--quiet'], { cwd: dir });
+    const result = await runCli(['relax', 'crystals.xyz', '--model', ARGON, '--pressure', '1GPa', '--quiet'], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--pressure: only with --cell');
   });
@@ -65,7 +65,7 @@ describe('hookmd relax --cell', () => {
     writeFileSync(join(dir, 'cell.yaml'), `model: { type: lj, epsilon: 0.0104, sigma: 3.4, cutoff: 8.5 }
 input: crystals.xyz
 stages:
-  - { type: lbfgs, fmax: 1e-5, cell: { pressure: 0, stress: 1e-7 } }
+  - { type: lbfgs, fmax: 1e-5, cell: { pressure: 0 bar, stress: 1e-7 eV/A^3 } }
 sinks:
   - { path: run.xyz }
 `);

@@ -56,8 +56,9 @@ describe('hookmd run', () => {
     for (const s of relaxed) expect(Math.max(...(s.forces as number[][]).map((f) => Math.hypot(...f)))).toBeLessThanOrEqual(1e-3);
     const log = readFileSync(join(dir, 'pipeline.csv'), 'utf8').trimEnd().split('\n');
     expect(log[0]).toBe('step,time,system,systemId,status,temperature,energy,kineticEnergy,totalEnergy,fmax');
-    // Status is the sub-stage: rows from both the FIRE (0) and the Langevin (1) stage.
-    expect(new Set(log.slice(1).map((row) => row.split(',')[4]))).toEqual(new Set(['0', '1']));
+    // Status is the sub-stage: rows from both the FIRE (0) and the Langevin (1) stage, and the last state
+    // of each system as it leaves the pipeline, finished (2).
+    expect(new Set(log.slice(1).map((row) => row.split(',')[4]))).toEqual(new Set(['0', '1', '2']));
   });
 
   it('reads JSON configs, loads plugins that register hook types, and applies their arguments', async () => {

@@ -4,7 +4,8 @@
 // JavaScript first (types erased, nothing else changed). A block that throws, or exits non-zero, fails its
 // test. Blocks marked ```ts fragment (API synopses with placeholders) are skipped, and so are blocks titled
 // with a file name (```js title="count-hook.mjs"), which are inputs of docs/cli.md's shell examples, run by
-// test/cli/docs.test.ts.
+// test/cli/docs.test.ts. What a block shows it prints, in `// → value` comments, must be what it printed
+// (printed.ts: in order, whitespace aside, numbers to the digits written).
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ensureBuilt, ROOT, workDir } from '../cli/run-cli.js';
+import { printedExpectations, unmatched } from './printed.js';
 
 const ts = createRequire(import.meta.url)('typescript') as typeof import('typescript');
 const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
@@ -81,7 +83,7 @@ function typeErrors(examples: readonly Example[]): string[] {
   });
 }
 
-function run(example: Example): { status: number | null; output: string } {
+function run(example: Example): { status: number | null; output: string; stdout: string } {
   // A directory per block, with the shipped inputs: a block cannot lean on files another block wrote.
   const cwd = mkdtempSync(join(dir, 'block-'));
   cpSync(join(ROOT, 'docs', 'examples'), cwd, { recursive: true });
@@ -90,7 +92,7 @@ function run(example: Example): { status: number | null; output: string } {
   const file = join(cwd, 'example.mjs');
   writeFileSync(file, javascript(example));
   const result = spawnSync(process.execPath, [file], { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, HOOKMD_THREADS: '2' } });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+  return { status: result.status, output: `${result.stdout}\n${result.stderr}`, stdout: result.stdout };
 }
 
 describe('code blocks of README.md and docs/*.md', () => {
@@ -101,14 +103,41 @@ describe('code blocks of README.md and docs/*.md', () => {
     }
   });
 
-  it.each(examples.map((e) => [e.name, e] as const))('%s runs', (_, example) => {
-    const { status, output } = run(example);
+  it.each(examples.map((e) => [e.name, e] as const))('%s runs and prints what it shows', (_, example) => {
+    const { status, output, stdout } = run(example);
     expect(status, output).toBe(0);
+    expect(unmatched(stdout, printedExpectations(example.code))).toBeUndefined();
   }, 150_000);
+
+  it('pages show what their blocks print as `// →` comments, not as bare comments after a console.log', () => {
+    const bare = examples.flatMap((example) => example.code.split('\n').filter((line) => /console\.log\(.*\);\s*\/\/ (?!→)/.test(line)).map((line) => `${example.name}: ${line.trim()}`));
+    expect(bare).toEqual([]);
+  });
 
   it('the TypeScript blocks type-check against the published declarations (strict)', () => {
     const checked = examples.filter((e) => e.language === 'ts');
     expect(checked.length).toBeGreaterThan(3);
     expect(typeErrors(checked)).toEqual([]);
   }, 60_000);
+});
+
+describe('matching printed values (issue 26, item 11)', () => {
+  it('finds each expectation in order, whitespace aside, with … for anything', () => {
+    const stdout = "step 58 newly [ 1, 1 ] status [ 1, 1 ]\n{\n  steps: 119,\n  converged: Uint8Array(2) [ 1, 1 ],\n  activeAtStart: 2\n}\n";
+    expect(unmatched(stdout, ['step 58 newly [1, 1] status [1, 1]', '{ steps: 119, converged: Uint8Array(2) [ 1, 1 ], … }'])).toBeUndefined();
+    expect(unmatched(stdout, ['{ steps: 125, …'])).toMatch(/expected "\{ steps: 125, …"/);
+    expect(unmatched(stdout, ['steps: 119', 'step 58'])).toBeDefined();
+  });
+
+  it('takes numbers to the digits written', () => {
+    expect(unmatched('-44.326801378788986 2.1834e-3\n', ['-44.3268 2.18e-3'])).toBeUndefined();
+    expect(unmatched('-44.326801378788986\n', ['-44.3270'])).toBeDefined();
+    expect(unmatched('119\n', ['120'])).toBeDefined();
+    expect(unmatched('[ 20.3, 39.1, 60.9 ]\n', ['[ ≈20, ≈40, ≈60 ]'])).toBeUndefined();
+    expect(unmatched('[ 20.3, 37.1, 60.9 ]\n', ['[ ≈20, ≈40, ≈60 ]'])).toBeDefined();
+  });
+
+  it('reads `// →` comments after statements and on lines of their own', () => {
+    expect(printedExpectations("console.log(x); // → 5\n// → [1, 2]\n// a remark\n")).toEqual(['5', '[1, 2]']);
+  });
 });

@@ -48,7 +48,7 @@ describe('unknown option keys are UNKNOWN_OPTION (issue 19, item 13)', () => {
     ['WrapPeriodicHook', () => new WrapPeriodicHook({ freq: 1 } as never), 'freq'],
   ])('%s', (owner, build, field) => {
     expect(build).toThrow(expect.objectContaining({ code: 'UNKNOWN_OPTION', details: expect.objectContaining({ field }) }));
-    expect(build).toThrow(new RegExp(`^${String(owner).split(' ')[0]}: unknown option ${String(field).replace(/[[\]]/g, '\\$&')}; expected one of`));
+    expect(build).toThrow(new RegExp(`^${String(owner).split(' ')[0]}: unknown option ${String(field).replace(/[[\]]/g, '\\$&')}( \\(did you mean \\w+\\?\\))?; expected one of`));
   });
 
   it('FusedStage rejects unknown options of its own', async () => {

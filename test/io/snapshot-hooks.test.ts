@@ -14,9 +14,11 @@ import {
   FIRE,
   HookError,
   HostMemorySink,
+  initializeVelocities,
   LennardJones,
   readExtxyz,
   SnapshotHook,
+  VelocityVerlet,
 } from '../../lib/index.js';
 import type { Batch, DynamicsHookContext, Sink, System } from '../../lib/index.js';
 import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
@@ -31,37 +33,42 @@ describe('SnapshotHook', () => {
   it('writes every system, with its results, systemId and step, every `frequency` steps', () => {
     const sink = new HostMemorySink();
     const seen: Array<{ step: number; positions: number[]; energy: number[] }> = [];
+    // At BEFORE_STEP of step k the batch holds the state after k steps; the last state is the batch's after the run.
     const probe = {
-      stage: DynamicsStage.AFTER_STEP, frequency: 10, order: 10,
+      stage: DynamicsStage.BEFORE_STEP, frequency: 10, order: 10,
       call: (ctx: DynamicsHookContext): void => {
         seen.push({ step: ctx.stepCount, positions: Array.from(ctx.batch.read('positions')), energy: Array.from(ctx.batch.read('energy')) });
       },
     };
     const fire = new FIRE({ model: model(), hooks: [new SnapshotHook({ sink, frequency: 10 }), probe] });
-    fire.runSync(ljBatch([perturbedLj13(0.2), perturbedLj13(0.3, 1)]), { steps: 25 });
+    const batch = ljBatch([perturbedLj13(0.2), perturbedLj13(0.3, 1)]);
+    fire.runSync(batch, { steps: 25 });
+    seen.push({ step: 25, positions: Array.from(batch.read('positions')), energy: Array.from(batch.read('energy')) });
     const written = sink.read();
-    expect(written).toHaveLength(6);
-    expect(written.map((s) => s.info)).toEqual([0, 0, 10, 10, 20, 20].map((step, k) => ({ systemId: k % 2, step })));
+    // The input (step 0), every multiple of 10, and the last step.
+    expect(written).toHaveLength(8);
+    expect(written.map((s) => s.info)).toEqual([0, 0, 10, 10, 20, 20, 25, 25].map((step, k) => ({ systemId: k % 2, step })));
     written.forEach((system, k) => {
       const at = seen[Math.floor(k / 2)];
       expect((system.positions as number[][]).flat()).toEqual(at.positions.slice(39 * (k % 2), 39 * (k % 2 + 1)));
       expect(system.energy).toBe(at.energy[k % 2]);
       expect(system.forces).toHaveLength(13);
     });
-    expect(sink.count).toBe(6);
+    expect(sink.count).toBe(8);
   });
 
   it('opens and owns a file sink from a config entry; the file is complete when the run ends', async () => {
     const path = join(dir, 'trajectory.xyz');
-    const fire = new FIRE({ model: model() });
-    fire.hooks.fromConfig([{ type: 'SnapshotHook', path, frequency: 4, capacity: 2, units: 'lj' }]);
+    const md = new VelocityVerlet({ model: model(), dt: 0.002 });
+    md.hooks.fromConfig([{ type: 'SnapshotHook', path, frequency: 4, capacity: 2, units: 'lj' }]);
     const batch = ljBatch([perturbedLj13(0.2), perturbedLj13(0.1, 2), perturbedLj13(0.3, 3)]);
-    await fire.run(batch, { steps: 9 });
+    initializeVelocities(batch, { temperature: 0.1, seed: 1 });
+    await md.run(batch, { steps: 9 });
     const frames = readExtxyz(path, { units: 'lj' });
-    expect(frames.map((s) => [s.info?.step, s.info?.systemId])).toEqual([0, 4, 8].flatMap((step) => [[step, 0], [step, 1], [step, 2]]));
+    expect(frames.map((s) => [s.info?.step, s.info?.systemId])).toEqual([0, 4, 8, 9].flatMap((step) => [[step, 0], [step, 1], [step, 2]]));
     expect(frames.every((s) => s.energy !== undefined && s.forces?.length === 13)).toBe(true);
     // Momenta in lj units are m·v with m = 1: the last frames hold the batch's velocities.
-    const last = frames.slice(6).flatMap((s) => (s.velocities as number[][]).flat());
+    const last = frames.slice(9).flatMap((s) => (s.velocities as number[][]).flat());
     const velocities = Array.from(batch.read('velocities'));
     last.forEach((v, i) => expect(v).toBeCloseTo(velocities[i], 12));
     expect(last.some((v) => v !== 0)).toBe(true);
@@ -89,17 +96,23 @@ describe('SnapshotHook', () => {
     const fire = new FIRE({ model: model(), hooks: [new SnapshotHook({ sink: new FailingSink(), frequency: 1, ownsSink: true })] });
     const failure = fire.run(ljBatch([perturbedLj13(0.2), perturbedLj13(0.25, 1)]), { steps: 10 });
     await expect(failure).rejects.toBeInstanceOf(HookError);
-    await expect(failure).rejects.toMatchObject({ hookName: 'SnapshotHook', step: 2, cause: { code: 'SINK_WRITE_FAILED' } });
+    // The third write is the frame of step 2 (after the input and step 1), written at AFTER_STEP of step 1.
+    await expect(failure).rejects.toMatchObject({ hookName: 'SnapshotHook', step: 1, cause: { code: 'SINK_WRITE_FAILED' } });
     await expect(failure).rejects.toThrow(/FailingSink: write failed: downstream went away/);
     const frames = readExtxyz(path, { units: 'lj' });
     expect(frames.map((s) => s.info)).toEqual([{ systemId: 0, step: 0 }, { systemId: 1, step: 0 }, { systemId: 0, step: 1 }, { systemId: 1, step: 1 }]);
   });
 
-  it('does not close a sink it does not own; validates its options', async () => {
+  it('closes its sink when the run ends, unless ownsSink: false; validates its options', async () => {
     const sink = new HostMemorySink();
-    await new FIRE({ model: model(), hooks: [new SnapshotHook({ sink, frequency: 5 })] }).run(ljBatch([perturbedLj13(0.1)]), { steps: 3 });
+    await new FIRE({ model: model(), hooks: [new SnapshotHook({ sink, frequency: 5, ownsSink: false })] }).run(ljBatch([perturbedLj13(0.1)]), { steps: 3 });
     sink.write([{ symbols: ['Ar'], positions: [[0, 0, 0]] }]);
-    expect(sink.count).toBe(2);
+    // The input and the last step (3), then the system written here.
+    expect(sink.count).toBe(3);
+    const owned = new HostMemorySink();
+    await new FIRE({ model: model(), hooks: [new SnapshotHook({ sink: owned, frequency: 5 })] }).run(ljBatch([perturbedLj13(0.1)]), { steps: 3 });
+    expect(() => owned.write([{ symbols: ['Ar'], positions: [[0, 0, 0]] }])).toThrow(expect.objectContaining({ code: 'SINK_CLOSED' }));
+    expect(owned.read()).toHaveLength(2);
     expect(() => new SnapshotHook({ sink, path: 'x.xyz' })).toThrow(expect.objectContaining({ code: 'INVALID_SINK' }));
     expect(() => new SnapshotHook({ sink: {} as Sink })).toThrow(expect.objectContaining({ code: 'INVALID_SINK' }));
     expect(() => new SnapshotHook({ sink, frequency: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_FREQUENCY' }));
@@ -122,6 +135,7 @@ describe('ConvergedSnapshotHook', () => {
     }
     const steps = written.map((s) => s.info?.step as number);
     expect(steps).toEqual([...steps].sort((a, b) => a - b));
-    expect(Math.max(...steps)).toBe(result.stepCount - 1);
+    // A system that converges in step k is written as the state after k + 1 steps: the last one after all of them.
+    expect(Math.max(...steps)).toBe(result.stepCount);
   });
 });

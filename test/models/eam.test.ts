@@ -164,7 +164,7 @@ describe.skipIf(!hasPotentials)(`EAM ${hasPotentials ? '' : '(skipped: no /usr/s
       expect(() => new EAM({ file: join(scratch, 'nope.eam') })).toThrow(expect.objectContaining({ code: 'READ_FAILED' }));
       expect(() => new EAM({ file: potential('Cu_u3.eam'), format: 'tersoff' as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
       expect(() => new EAM({ file: potential('Cu_u3.eam'), skin: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_SKIN' }));
-      expect(() => new EAM({ file: potential('Cu_u3.eam'), cutoff: 3 } as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+      expect(() => new EAM({ file: potential('Cu_u3.eam'), cutoff: 3 } as never)).toThrow(expect.objectContaining({ code: 'UNKNOWN_OPTION' }));
     });
 
     it('reads a setfl file under any name by its content, and honours an explicit format', () => {

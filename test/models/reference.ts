@@ -65,9 +65,10 @@ function flat(system: System): Flat {
 
 /**
  * Visits every unordered pair (i, j, lattice translation) closer than `range` once, self-images included:
- * E = ½ Σ_i Σ_(j,n)≠(i,0) φ — the definition, by brute force over a generous box of images.
+ * E = ½ Σ_i Σ_(j,n)≠(i,0) φ — the definition, by brute force over a generous box of images. `image` is the
+ * lattice translation n of j (r = x_j + n·cell − x_i).
  */
-export function forEachPair(system: System, range: number, visit: (i: number, j: number, r: number) => void): void {
+export function forEachPair(system: System, range: number, visit: (i: number, j: number, r: number, image: [number, number, number]) => void): void {
   const { x, cell, pbc } = flat(system);
   const m = imageRange(cell, pbc, range);
   for (let i = 0; i < x.length; i++) {
@@ -78,7 +79,7 @@ export function forEachPair(system: System, range: number, visit: (i: number, j:
             if (i === j && (a > 0 || (a === 0 && (b > 0 || (b === 0 && c >= 0))))) continue;
             const d = [0, 1, 2].map((k) => x[j][k] + a * cell[0][k] + b * cell[1][k] + c * cell[2][k] - x[i][k]);
             const r = Math.hypot(d[0], d[1], d[2]);
-            if (r < range) visit(i, j, r);
+            if (r < range) visit(i, j, r, [a, b, c]);
           }
         }
       }

@@ -24,11 +24,12 @@ export function outputPath(name: string): string {
   return join(OUTPUT_DIR, name);
 }
 
-export function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
-  });
+/** Starts Chromium with software WebGL, or with `webgl: false` with none at all (as some browsers are). */
+export function launch(options: { webgl?: boolean } = {}): Promise<Browser> {
+  const graphics = options.webgl === false
+    ? ['--disable-3d-apis', '--disable-webgl', '--disable-gpu']
+    : ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'];
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', ...graphics] });
 }
 
 // Code that runs in the page is given as text: the tests are type-checked without the DOM's types.

@@ -37,8 +37,9 @@ export async function mdFiles(steps = 200, trajEvery = 20, logEvery = 10): Promi
   const log = join(dir, 'md.csv');
   const hooks = [new SnapshotHook({ path: traj, frequency: trajEvery }), new LoggingHook({ path: log, frequency: logEvery })];
   await new VelocityVerlet({ model: argonModel(), dt: 2, hooks }).run(argonBatch(), { steps });
-  // Step 0 fires, and the last step (steps − 1) fires when it is a multiple.
-  return { dir, traj, log, frames: Math.ceil(steps / trajEvery), rows: Math.ceil(steps / logEvery) };
+  // Step 0 (the input), every multiple of the interval, and the last step when it is not one.
+  const states = (every: number): number => Math.floor(steps / every) + 1 + (steps % every === 0 ? 0 : 1);
+  return { dir, traj, log, frames: states(trajEvery), rows: states(logEvery) };
 }
 
 /** Three frames of 8 atoms: a compact cube, the same cube twice as large, and a line. */

@@ -7,6 +7,7 @@ import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js'
 import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import type { NativeConvergenceArgs } from '../native-stepper.js';
+import { isStatus } from '../parameters.js';
 import { DynamicsStage } from '../stage.js';
 import { criterionValues, DERIVED_KEYS, PER_ATOM_KEYS, PER_SYSTEM_KEYS, type ReduceOp } from './criterion-values.js';
 
@@ -56,6 +57,9 @@ export interface ConvergenceHookOptions {
 }
 
 const REDUCE_OPS: readonly ReduceOp[] = ['min', 'max', 'norm', 'mean', 'sum', 'systemNorm'];
+const HOOK_KEYS: readonly string[] = ['criteria', 'frequency', 'sourceStatus', 'targetStatus', 'name'];
+// fromFmax and the like build the criteria themselves.
+const SHORTCUT_KEYS: readonly string[] = HOOK_KEYS.filter((key) => key !== 'criteria');
 
 // Values that are norms, changes or temperatures are never negative: a negative threshold could never be
 // met, and the run would go on to its step limit.
@@ -89,10 +93,10 @@ export class ConvergenceHook {
 
   constructor(options: ConvergenceHookOptions) {
     const owner = 'ConvergenceHook';
+    if (options !== null && typeof options === 'object') checkKeys(owner, options, HOOK_KEYS);
     if (options === null || typeof options !== 'object' || !Array.isArray(options.criteria) || options.criteria.length === 0) {
       throw new HookmdTypeError('INVALID_CRITERIA', `${owner}: criteria must be a non-empty array`, { field: 'criteria' });
     }
-    checkKeys(owner, options, ['criteria', 'frequency', 'sourceStatus', 'targetStatus', 'name']);
     options.criteria.forEach((c, i) => {
       checkKeys(owner, c, ['key', 'threshold', 'reduceOp', 'customOp', 'pressure'], `criteria[${i}].`);
       if (typeof c?.key !== 'string' || c.key === '') {
@@ -133,8 +137,11 @@ export class ConvergenceHook {
     this.frequency = frequency;
     this.criteria = options.criteria.map((c) => ({ ...c }));
     this.sourceStatus = options.sourceStatus ?? 0;
-    if (options.targetStatus !== undefined && options.targetStatus !== null && !Number.isInteger(options.targetStatus)) {
-      throw new HookmdRangeError('INVALID_STATUS', `${owner}: targetStatus must be an integer or null, got ${options.targetStatus}`, { field: 'targetStatus', value: options.targetStatus });
+    if (!isStatus(this.sourceStatus)) {
+      throw new HookmdRangeError('INVALID_STATUS', `${owner}: sourceStatus must be an integer in the int32 range, got ${this.sourceStatus}`, { field: 'sourceStatus', value: this.sourceStatus });
+    }
+    if (options.targetStatus !== undefined && options.targetStatus !== null && !isStatus(options.targetStatus)) {
+      throw new HookmdRangeError('INVALID_STATUS', `${owner}: targetStatus must be an integer in the int32 range, or null, got ${options.targetStatus}`, { field: 'targetStatus', value: options.targetStatus });
     }
     this.targetStatus = options.targetStatus;
     this.name = options.name ?? 'ConvergenceHook';
@@ -142,11 +149,13 @@ export class ConvergenceHook {
 
   /** Converged when the largest per-atom force norm is ≤ `threshold` (`{ key: 'forces', reduceOp: 'norm' }`). */
   static fromForces(threshold: number, options: Omit<ConvergenceHookOptions, 'criteria'> = {}): ConvergenceHook {
+    checkKeys('ConvergenceHook.fromForces', options, SHORTCUT_KEYS);
     return new ConvergenceHook({ ...options, criteria: [{ key: 'forces', threshold, reduceOp: 'norm' }] });
   }
 
   /** The same test as `fromForces`, through the derived key `fmax`. */
   static fromFmax(threshold: number, options: Omit<ConvergenceHookOptions, 'criteria'> = {}): ConvergenceHook {
+    checkKeys('ConvergenceHook.fromFmax', options, SHORTCUT_KEYS);
     return new ConvergenceHook({ ...options, criteria: [{ key: 'fmax', threshold }] });
   }
 
@@ -155,6 +164,7 @@ export class ConvergenceHook {
    * `stress` of the target −P·I (`pressure` P, default 0): the test of a variable-cell relaxation.
    */
   static fromFmaxAndStress(fmax: number, stress: number, options: Omit<ConvergenceHookOptions, 'criteria'> & { pressure?: number } = {}): ConvergenceHook {
+    checkKeys('ConvergenceHook.fromFmaxAndStress', options, [...SHORTCUT_KEYS, 'pressure']);
     const { pressure, ...rest } = options;
     return new ConvergenceHook({ ...rest, criteria: [{ key: 'fmax', threshold: fmax }, { key: 'stress', threshold: stress, pressure: pressure ?? 0 }] });
   }
@@ -195,7 +205,9 @@ export class ConvergenceHook {
     const target = this.targetStatus ?? ((ctx.workflow as { exitStatus?: number } | undefined)?.exitStatus ?? 1);
     const meets = new Uint8Array(batch.numSystems).fill(1);
     for (const c of this.criteria) {
-      const values = this.#values(batch, c);
+      // An engine's scalars know its frozen atoms, so the temperature is the one its logs report.
+      const scalars = (ctx as { scalars?: { temperature: Float64Array } }).scalars;
+      const values = c.key === 'temperature' && scalars !== undefined ? scalars.temperature : this.#values(batch, c);
       const verdict = c.customOp?.(values, c.threshold);
       for (let s = 0; s < meets.length; s++) {
         const ok = verdict === undefined ? values[s] <= c.threshold : Boolean(verdict[s]);

@@ -4,6 +4,7 @@
 // `systemNorm` is the norm over the whole system. The native loop computes the same numbers for its keys.
 import type { Batch } from '../../data/index.js';
 import type { NativeBatch } from '../../native/index.js';
+import { degreesOfFreedom } from '../degrees-of-freedom.js';
 
 /** Reductions within each entry, plus the whole-system norm. */
 export type ReduceOp = 'min' | 'max' | 'norm' | 'mean' | 'sum' | 'systemNorm';
@@ -11,7 +12,7 @@ export type ReduceOp = 'min' | 'max' | 'norm' | 'mean' | 'sum' | 'systemNorm';
 /** The batch arrays a criterion key may name, besides registered extra fields. */
 export const PER_ATOM_KEYS: readonly string[] = ['positions', 'velocities', 'forces', 'masses', 'atomicNumbers'];
 export const PER_SYSTEM_KEYS: readonly string[] = ['energy', 'stress', 'cell', 'status', 'systemId', 'numAtoms'];
-/** Keys derived from the batch: fmax (largest per-atom force norm), energyChange, kineticEnergy, temperature. */
+/** Keys derived from the batch: fmax (largest per-atom force norm), energyChange, kineticEnergy, temperature (docs/dynamics.md, "Temperature"). */
 export const DERIVED_KEYS: readonly string[] = ['fmax', 'energyChange', 'kineticEnergy', 'temperature'];
 const WIDTH: Record<string, number> = { positions: 3, velocities: 3, forces: 3, masses: 1, atomicNumbers: 1, energy: 1, stress: 9, cell: 9, status: 1, systemId: 1, numAtoms: 1 };
 
@@ -63,7 +64,10 @@ export function criterionValues(batch: Batch, native: NativeBatch, key: string, 
       return native.kineticEnergy();
     case 'temperature': {
       const n = batch.read('numAtoms');
-      return Float64Array.from(native.kineticEnergy(), (k, s) => (n[s] > 0 ? (2 * k) / (3 * n[s] * batch.units.kB) : 0));
+      return Float64Array.from(native.kineticEnergy(), (k, s) => {
+        const dof = degreesOfFreedom(n[s], 0);
+        return dof > 0 ? (2 * k) / (dof * batch.units.kB) : 0;
+      });
     }
     default:
       break;

@@ -34,13 +34,15 @@ export class FreezeAtomsHook {
     if ((options?.mask === undefined) === (options?.indices === undefined)) {
       throw new HookmdTypeError('INVALID_MASK', 'FreezeAtomsHook: give exactly one of mask or indices', { field: 'mask' });
     }
-    options.indices?.forEach((i, k) => {
+    // Copies, checked and kept: the atoms to freeze are those given now, whatever the caller's arrays become.
+    const indices = options.indices === undefined ? undefined : Array.from(options.indices);
+    indices?.forEach((i, k) => {
       if (!Number.isInteger(i) || i < 0) {
         throw new HookmdRangeError('INVALID_MASK', `FreezeAtomsHook: indices[${k}] must be an atom index ≥ 0, got ${i}`, { field: 'indices', index: k, value: i });
       }
     });
-    this.#mask = options.mask;
-    this.#indices = options.indices;
+    this.#mask = options.mask === undefined ? undefined : Array.from(options.mask);
+    this.#indices = indices;
   }
 
   /**

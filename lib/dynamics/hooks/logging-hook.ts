@@ -1,14 +1,16 @@
 // LoggingHook (docs/dynamics.md): one row per system per firing, to a csv or jsonl file and/or a callback.
 // Writes are synchronous and buffered, so the hook works under run() and runSync() alike.
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 
 import { setNamed } from '../../data/index.js';
 import { HookmdError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
-import { registerHookType } from '../../hooks/index.js';
+import { every, registerHookType } from '../../hooks/index.js';
+import type { Trigger } from '../../hooks/index.js';
 import { Dynamics, type DynamicsHookContext } from '../dynamics.js';
 import { SystemScalars } from '../scalars.js';
 import { DynamicsStage } from '../stage.js';
+import { stepsTaken } from '../state-observers.js';
 import { checkFrequency } from './builtin-options.js';
 
 /** A custom column: its value for system `system` (an index into `ctx.batch`). */
@@ -21,11 +23,16 @@ export type LogRow = Record<string, number | string>;
 export interface LoggingHookOptions {
   /** File to write (created, or emptied, at the first write). Give this, `writer`, or both. */
   path?: string;
+  /** Keep the rows already in `path` and add after them, as a resumed run does (the csv header goes only to an empty file). */
+  append?: boolean;
   /** File format (default 'csv'). */
   format?: 'csv' | 'jsonl';
-  /** Log every `frequency` steps (default 1). */
+  /** Log the state after every multiple of `frequency` steps (default 1). */
   frequency?: number;
-  /** The stage to log at, as a value or a name (default AFTER_STEP). */
+  /**
+   * The stage to log at, as a value or a name (default AFTER_STEP, where the step has moved the systems: the
+   * row of step n is the state after n steps).
+   */
   stage?: DynamicsStage | keyof typeof DynamicsStage;
   /** Extra columns, in order, after the built-in ones; one named like a built-in column replaces it in place (nvalchemi). */
   columns?: Readonly<Record<string, LogColumn>>;
@@ -75,8 +82,21 @@ function invalid(field: string, problem: string, value: unknown): HookmdTypeErro
 }
 
 /**
- * Logs the thermo of every system each time it fires, as LAMMPS's thermo output and ASE's MDLogger do:
- * step; time (step × dt, fs in metal units; empty under an optimizer, whose steps are not time); system
+ * @internal The gating of a state recorder at `stage`: the state after every multiple of `frequency` steps.
+ * From AFTER_POST_UPDATE on, step k shows the state after k + 1 steps, so the hook fires when k + 1 is a
+ * multiple; at earlier stages when k is.
+ */
+export function multiplesOf(stage: DynamicsStage, frequency: number): Trigger | undefined {
+  return stepsTaken(stage, 0) === 1 ? every(frequency, { phase: frequency - 1 }) : undefined;
+}
+
+/**
+ * Logs the thermo of every system, as LAMMPS's thermo output and ASE's MDLogger do: a row per system for
+ * the state a run starts from (step 0 of a first run: the input positions and their energy), for the state
+ * after every multiple of `frequency` steps, and for the state the run ends in (its last step, always); in
+ * runStream also as each system enters and leaves the batch. A state is logged once, however many of these
+ * fall on it. Columns: step (steps taken); time (step × dt, fs in metal units; empty under an optimizer,
+ * whose steps are not time); system
  * (index in the batch), systemId and status; temperature (K); energy (the potential energy), kineticEnergy
  * and totalEnergy (eV); fmax (eV/Å); then the custom columns. The header (csv: the column names) is fixed at
  * construction and written once. File rows are buffered and appended `bufferRows` at a time;
@@ -91,6 +111,8 @@ function invalid(field: string, problem: string, value: unknown): HookmdTypeErro
 export class LoggingHook {
   readonly stage: DynamicsStage;
   readonly frequency: number;
+  /** Fires when the state at its stage is that after a multiple of `frequency` steps. */
+  readonly trigger: Trigger | undefined;
   readonly name: string;
   readonly needs: readonly string[];
   /** The column names, in order (the csv header). */
@@ -103,13 +125,17 @@ export class LoggingHook {
   readonly #bufferRows: number;
   #lines: string[] = [];
   #started = false;
+  readonly #append: boolean;
   #engine: Dynamics | undefined;
+  /** The step of each system's last row (by systemId), so a state is logged once. */
+  readonly #logged = new Map<number, number>();
 
   constructor(options: LoggingHookOptions) {
     if (options === null || typeof options !== 'object') throw invalid('options', 'must be an object', options);
-    checkKeys('LoggingHook', options, ['path', 'format', 'frequency', 'stage', 'columns', 'writer', 'bufferRows', 'pressure', 'name']);
-    const { path, format = 'csv', writer, columns = {}, bufferRows = 1000, pressure = false } = options;
+    checkKeys('LoggingHook', options, ['path', 'format', 'frequency', 'stage', 'columns', 'writer', 'bufferRows', 'pressure', 'append', 'name']);
+    const { path, format = 'csv', writer, columns = {}, bufferRows = 1000, pressure = false, append = false } = options;
     if (typeof pressure !== 'boolean') throw invalid('pressure', 'must be a boolean', pressure);
+    if (typeof append !== 'boolean') throw invalid('append', 'must be a boolean', append);
     if (path !== undefined && (typeof path !== 'string' || path === '')) throw invalid('path', 'must be a non-empty string', path);
     if (writer !== undefined && typeof writer !== 'function') throw invalid('writer', 'must be a function', writer);
     if (path === undefined && writer === undefined) throw invalid('path', 'is required when there is no writer', path);
@@ -121,6 +147,7 @@ export class LoggingHook {
     }
     this.stage = dynamicsStageOption('LoggingHook', options.stage, DynamicsStage.AFTER_STEP);
     this.frequency = checkFrequency('LoggingHook', options.frequency ?? 1);
+    this.trigger = multiplesOf(this.stage, this.frequency);
     this.name = options.name ?? 'LoggingHook';
     this.path = path;
     this.format = format;
@@ -128,6 +155,7 @@ export class LoggingHook {
     this.#bufferRows = bufferRows;
     this.#columns = Object.entries(columns);
     this.#pressure = pressure;
+    this.#append = append;
     const builtins = pressure ? [...LOG_COLUMNS, ...PRESSURE_COLUMNS] : LOG_COLUMNS;
     this.header = [...builtins, ...this.#columns.map(([name]) => name).filter((name) => !builtins.includes(name))];
     const needs = ['energy', 'forces', 'velocities', 'masses', 'status', 'systemId'];
@@ -143,15 +171,26 @@ export class LoggingHook {
   }
 
   call(ctx: DynamicsHookContext): void {
+    this.#log(ctx, stepsTaken(this.stage, ctx.stepCount), null);
+  }
+
+  /** The state a run starts or ends in (rows of `ctx.stepCount` steps), for the systems in `systems` (null: all). */
+  observeState(ctx: DynamicsHookContext, systems: Uint8Array | null): void {
+    this.#log(ctx, ctx.stepCount, systems);
+  }
+
+  #log(ctx: DynamicsHookContext, step: number, systems: Uint8Array | null): void {
     const { batch } = ctx;
     const scalars = ctx.scalars ?? new SystemScalars(batch, ctx.model);
     const [energy, kinetic, fmax, temperature] = [scalars.energy, scalars.kineticEnergy, scalars.fmax, scalars.temperature];
     const [status, ids] = [batch.read('status'), batch.read('systemId')];
     const dt = this.#engine?.timeStep;
     for (let s = 0; s < batch.numSystems; s++) {
-      const time = dt === undefined ? '' : ctx.stepCount * (typeof dt === 'number' ? dt : dt[s]);
+      if ((systems !== null && systems[s] === 0) || this.#logged.get(ids[s]) === step) continue;
+      this.#logged.set(ids[s], step);
+      const time = dt === undefined ? '' : step * (typeof dt === 'number' ? dt : dt[s]);
       const row: LogRow = {
-        step: ctx.stepCount, time, system: s, systemId: ids[s], status: status[s], temperature: temperature[s],
+        step, time, system: s, systemId: ids[s], status: status[s], temperature: temperature[s],
         energy: energy[s], kineticEnergy: kinetic[s], totalEnergy: energy[s] + kinetic[s], fmax: fmax[s],
       };
       if (this.#pressure) {
@@ -175,6 +214,7 @@ export class LoggingHook {
   /** Appends the buffered rows to the file now (the header first, on the first write). */
   flush(): void {
     if (this.path === undefined || (this.#started && this.#lines.length === 0)) return;
+    if (!this.#started && this.#append && existsSync(this.path) && statSync(this.path).size > 0) this.#started = true;
     const head = !this.#started && this.format === 'csv' ? `${this.header.map(csvCell).join(',')}\n` : '';
     const text = head + this.#lines.map((line) => `${line}\n`).join('');
     try {

@@ -8,7 +8,9 @@ import { openSink, type Sink } from '../../io/index.js';
 import { sinkWriteFailed } from '../../io/sink.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
-import { dynamicsStageOption } from './logging-hook.js';
+import { dynamicsStageOption, multiplesOf } from './logging-hook.js';
+import { stepsTaken } from '../state-observers.js';
+import type { Trigger } from '../../hooks/index.js';
 import { checkKeys } from '../../option-keys.js';
 
 /** Options shared by the snapshot hooks. */
@@ -21,7 +23,11 @@ export interface SnapshotSinkOptions {
   capacity?: number;
   /** Units of the runs, for the sink opened for `path` (default 'metal'); a batch in others is UNITS_MISMATCH. */
   units?: 'metal' | 'lj';
-  /** Whether `close()` (at the end of each run) closes the sink; default false for `sink`, true for `path`. */
+  /**
+   * Whether the hook closes its sink when a run ends (default true, for `sink` and `path` alike), so that
+   * what it wrote is in storage, finalized, when `run()` returns. With false the sink is flushed instead
+   * and stays open for later runs; close it yourself.
+   */
   ownsSink?: boolean;
   name?: string;
 }
@@ -31,9 +37,9 @@ const SINK_KEYS: readonly string[] = ['sink', 'path', 'capacity', 'units', 'owns
 
 /** Options of `new SnapshotHook`. */
 export interface SnapshotHookOptions extends SnapshotSinkOptions {
-  /** Snapshot every `frequency` steps (default 1). */
+  /** Snapshot the state after every multiple of `frequency` steps (default 1). */
   frequency?: number;
-  /** The stage to snapshot at, as a value or a name (default AFTER_STEP). */
+  /** The stage to snapshot at, as a value or a name (default AFTER_STEP: the frame of step n is the state after n steps). */
   stage?: DynamicsStage | keyof typeof DynamicsStage;
 }
 
@@ -63,7 +69,7 @@ class SinkBinding {
     }
     this.#units = path === undefined ? undefined : unitSystem(options.units ?? 'metal').name;
     this.sink = sink ?? openSink(path as string, { capacity: options.capacity, units: this.#units as 'metal' | 'lj' });
-    this.owns = options.ownsSink ?? path !== undefined;
+    this.owns = options.ownsSink ?? true;
     this.#label = this.sink.constructor?.name ?? 'Sink';
   }
 
@@ -83,9 +89,9 @@ class SinkBinding {
     return Promise.resolve(pending).catch((error: unknown) => Promise.reject(this.#wrap(error)));
   }
 
-  close(): void | Promise<void> {
-    if (!this.owns) return undefined;
-    return this.sink.close();
+  /** At the end of a run: closes an owned sink, flushes one that stays open. */
+  finish(): void | Promise<void> {
+    return this.owns ? this.sink.close() : this.sink.flush?.();
   }
 
   #wrap(error: unknown): unknown {
@@ -93,35 +99,42 @@ class SinkBinding {
   }
 }
 
-/** The systems at `indices` of the context's batch (all by default), with `info.step` set. */
-function snapshot(ctx: Context, extra: Record<string, unknown>, indices?: number[]): System[] {
+/** The systems at `indices` of the context's batch (all by default), with `info.step` = `step`. */
+function snapshot(ctx: Context, step: number, extra: Record<string, unknown>, indices?: number[]): System[] {
   const batch = indices === undefined ? ctx.batch : ctx.batch.select(indices);
   const ids = batch.read('systemId');
-  return batch.toSystems().map((system, s) => ({ ...system, info: { ...system.info, systemId: ids[s], step: ctx.stepCount, ...extra } }));
+  return batch.toSystems().map((system, s) => ({ ...system, info: { ...system.info, systemId: ids[s], step, ...extra } }));
 }
 
 /**
  * Writes every system of the batch (`batch.toSystems()`, results included, with `info.systemId`
- * and `info.step`) to a sink every `frequency` steps. The hook does not own a sink it is given:
- * close that sink yourself after the run, or pass `ownsSink: true` so that the hook's `close()` (at
- * the end of the run) closes it. Async sinks (file sinks) need `run()`, not `runSync()`.
+ * and `info.step`, the steps taken) to a sink, as LAMMPS's dumps and ASE's trajectories do: the state a run
+ * starts from (frame 0 of a first run: the input), the state after every multiple of `frequency` steps,
+ * and the state the run ends in (its last step, always); in runStream also as each system enters and
+ * leaves the batch. A state is written once, however many of these fall on it. When the run ends the hook closes its sink, so the
+ * file or store is complete when `run()` returns; with `ownsSink: false` it flushes the sink instead and
+ * leaves it open for later runs. Async sinks (file sinks) need `run()`, not `runSync()`.
  *
  * @example
- * const trajectory = new ExtxyzSink('md.xyz');
- * await new VelocityVerlet({ model, dt: 1, hooks: [new SnapshotHook({ sink: trajectory, frequency: 100 })] }).run(batch, { steps: 10_000 });
- * await trajectory.close();
+ * await new VelocityVerlet({ model, dt: 1, hooks: [new SnapshotHook({ sink: new ZarrSink('md.zarr'), frequency: 100 })] }).run(batch, { steps: 10_000 });
+ * const frames = await readZarr('md.zarr');
  */
 export class SnapshotHook {
   readonly stage: DynamicsStage;
   readonly frequency: number;
+  /** Fires when the state at its stage is that after a multiple of `frequency` steps. */
+  readonly trigger: Trigger | undefined;
   readonly name: string;
   readonly #binding: SinkBinding;
+  /** The step of each system's last frame (by systemId), so a state is written once. */
+  readonly #written = new Map<number, number>();
 
   constructor(options: SnapshotHookOptions) {
     this.#binding = new SinkBinding('SnapshotHook', options);
     checkKeys('SnapshotHook', options, [...SINK_KEYS, 'frequency', 'stage']);
     this.stage = dynamicsStageOption('SnapshotHook', options.stage, DynamicsStage.AFTER_STEP);
     this.frequency = checkFrequency('SnapshotHook', options.frequency ?? 1);
+    this.trigger = multiplesOf(this.stage, this.frequency);
     this.name = options.name ?? 'SnapshotHook';
   }
 
@@ -136,17 +149,36 @@ export class SnapshotHook {
   }
 
   call(ctx: Context): void | Promise<void> {
-    return this.#binding.write(snapshot(ctx, {}), ctx.batch);
+    return this.#write(ctx, stepsTaken(ctx.stage, ctx.stepCount), null);
   }
 
+  /** The state a run starts or ends in (frames of `ctx.stepCount` steps), for the systems in `systems` (null: all). */
+  observeState(ctx: Context, systems: Uint8Array | null): void | Promise<void> {
+    return this.#write(ctx, ctx.stepCount, systems);
+  }
+
+  #write(ctx: Context, step: number, systems: Uint8Array | null): void | Promise<void> {
+    const ids = ctx.batch.read('systemId');
+    const indices: number[] = [];
+    ids.forEach((id, s) => {
+      if ((systems !== null && systems[s] === 0) || this.#written.get(id) === step) return;
+      this.#written.set(id, step);
+      indices.push(s);
+    });
+    if (indices.length === 0) return undefined;
+    return this.#binding.write(snapshot(ctx, step, {}, indices.length === ids.length ? undefined : indices), ctx.batch);
+  }
+
+  /** Closes the sink, or flushes it with `ownsSink: false` (run automatically when a run ends). */
   close(): void | Promise<void> {
-    return this.#binding.close();
+    return this.#binding.finish();
   }
 }
 
 /**
  * At ON_CONVERGE, writes the systems that converged in that step (those of `ctx.convergedMask`),
- * with `info.systemId`, `info.step` and `info.converged = true`. Sink ownership as in SnapshotHook.
+ * with `info.systemId`, `info.step` and `info.converged = true`. The sink is closed (or, with
+ * `ownsSink: false`, flushed) when the run ends, as in SnapshotHook.
  *
  * @example
  * const relaxed = new HostMemorySink();
@@ -178,11 +210,13 @@ export class ConvergedSnapshotHook {
       if (flag) indices.push(s);
     });
     if (indices.length === 0) return undefined;
-    return this.#binding.write(snapshot(ctx, { converged: true }, indices), ctx.batch);
+    // The system converged in step k: the state written is the one after k + 1 steps.
+    return this.#binding.write(snapshot(ctx, ctx.stepCount + 1, { converged: true }, indices), ctx.batch);
   }
 
+  /** Closes the sink, or flushes it with `ownsSink: false` (run automatically when a run ends). */
   close(): void | Promise<void> {
-    return this.#binding.close();
+    return this.#binding.finish();
   }
 }
 

@@ -1,5 +1,6 @@
 // Langevin dynamics (NVT), BAOAB splitting.
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
+import { initialVelocityParameters, withInitialVelocities, type InitialVelocityOptions } from '../initial-velocities.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
 
 /** Options of `Langevin`. */
@@ -12,6 +13,8 @@ export interface LangevinOptions extends DynamicsOptions {
   friction: PerSystem;
   /** Random seed (an integer ≥ 0); each system draws from its own stream keyed by its systemId. */
   seed?: PerSystem;
+  /** Draw each system's velocities from Maxwell–Boltzmann the first time the engine steps it (LAMMPS's `velocity create`). */
+  velocities?: InitialVelocityOptions;
 }
 
 /**
@@ -22,11 +25,13 @@ export interface LangevinOptions extends DynamicsOptions {
  * const nvt = new Langevin({ model: lj, dt: 2, temperature: 300, friction: 0.01, seed: 1 });
  */
 export class Langevin extends Dynamics {
+  readonly #velocities: EngineParameter[] | undefined;
   readonly #dt: EngineParameter;
   readonly #parameters: EngineParameter[];
 
   constructor(options: LangevinOptions) {
-    super(options, ['dt', 'temperature', 'friction', 'seed']);
+    super(options, ['dt', 'temperature', 'friction', 'seed', 'velocities']);
+    this.#velocities = initialVelocityParameters('Langevin', options.velocities);
     this.#dt = engineParameter('Langevin', 'dt', options.dt, 'positive');
     this.#parameters = [
       this.#dt,
@@ -43,6 +48,6 @@ export class Langevin extends Dynamics {
 
   /** @internal The native integrator's name and its per-system parameters. */
   integratorSpec(): IntegratorSpec {
-    return { type: 'Langevin', parameters: this.#parameters };
+    return withInitialVelocities({ type: 'Langevin', parameters: this.#parameters }, this.#velocities);
   }
 }

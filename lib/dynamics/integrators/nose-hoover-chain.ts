@@ -1,6 +1,7 @@
 // Nosé–Hoover chain thermostat (NVT).
 import { HookmdRangeError } from '../../errors.js';
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
+import { initialVelocityParameters, withInitialVelocities, type InitialVelocityOptions } from '../initial-velocities.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
 
 /** Options of `NoseHooverChain`. */
@@ -13,6 +14,8 @@ export interface NoseHooverChainOptions extends DynamicsOptions {
   tdamp?: PerSystem;
   /** Chain length (default 3). */
   chainLength?: number;
+  /** Draw each system's velocities from Maxwell–Boltzmann the first time the engine steps it (LAMMPS's `velocity create`). */
+  velocities?: InitialVelocityOptions;
 }
 
 /**
@@ -22,11 +25,13 @@ export interface NoseHooverChainOptions extends DynamicsOptions {
  * const nvt = new NoseHooverChain({ model: lj, dt: 0.005, temperature: 1.44 });
  */
 export class NoseHooverChain extends Dynamics {
+  readonly #velocities: EngineParameter[] | undefined;
   readonly #dt: EngineParameter;
   readonly #parameters: EngineParameter[];
 
   constructor(options: NoseHooverChainOptions) {
-    super(options, ['dt', 'temperature', 'tdamp', 'chainLength']);
+    super(options, ['dt', 'temperature', 'tdamp', 'chainLength', 'velocities']);
+    this.#velocities = initialVelocityParameters('NoseHooverChain', options.velocities);
     const chainLength = options.chainLength ?? 3;
     if (!Number.isInteger(chainLength) || chainLength < 1 || chainLength > 10) {
       throw new HookmdRangeError('INVALID_PARAMETER', `NoseHooverChain: chainLength must be an integer in [1, 10], got ${chainLength}`, {
@@ -52,6 +57,6 @@ export class NoseHooverChain extends Dynamics {
 
   /** @internal The native integrator's name and its per-system parameters. */
   integratorSpec(): IntegratorSpec {
-    return { type: 'NoseHooverChain', parameters: this.#parameters };
+    return withInitialVelocities({ type: 'NoseHooverChain', parameters: this.#parameters }, this.#velocities);
   }
 }

@@ -1,5 +1,6 @@
 // NPT with Langevin dynamics and stochastic cell rescaling (native/cpp/dynamics/NptLangevin.h).
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
+import { initialVelocityParameters, withInitialVelocities, type InitialVelocityOptions } from '../initial-velocities.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
 
 /** Options of `NPTLangevin`. */
@@ -18,6 +19,8 @@ export interface NptLangevinOptions extends DynamicsOptions {
   tauP?: PerSystem;
   /** Random seed (an integer ≥ 0), for the atoms' noise and the barostat's. */
   seed?: PerSystem;
+  /** Draw each system's velocities from Maxwell–Boltzmann the first time the engine steps it (LAMMPS's `velocity create`). */
+  velocities?: InitialVelocityOptions;
 }
 
 /**
@@ -30,11 +33,13 @@ export interface NptLangevinOptions extends DynamicsOptions {
  * const npt = new NPTLangevin({ model: lj, dt: 0.005, temperature: 1.5, pressure: 1.0, friction: 1, compressibility: 0.1, tauP: 1, seed: 1 });
  */
 export class NPTLangevin extends Dynamics {
+  readonly #velocities: EngineParameter[] | undefined;
   readonly #dt: EngineParameter;
   readonly #parameters: EngineParameter[];
 
   constructor(options: NptLangevinOptions) {
-    super(options, ['dt', 'temperature', 'pressure', 'compressibility', 'friction', 'tauP', 'seed']);
+    super(options, ['dt', 'temperature', 'pressure', 'compressibility', 'friction', 'tauP', 'seed', 'velocities']);
+    this.#velocities = initialVelocityParameters('NPTLangevin', options.velocities);
     const dt = options.dt;
     this.#dt = engineParameter('NPTLangevin', 'dt', dt, 'positive');
     this.#parameters = [
@@ -55,6 +60,6 @@ export class NPTLangevin extends Dynamics {
 
   /** @internal The native integrator's name and its per-system parameters. */
   integratorSpec(): IntegratorSpec {
-    return { type: 'NPTLangevin', parameters: this.#parameters, needsStress: true };
+    return withInitialVelocities({ type: 'NPTLangevin', parameters: this.#parameters, needsStress: true }, this.#velocities);
   }
 }

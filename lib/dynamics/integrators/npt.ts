@@ -1,6 +1,7 @@
 // NPT: Nosé–Hoover chains with the Martyna–Tobias–Klein barostat, as LAMMPS's fix npt (native/cpp/dynamics/Npt.h).
 import { HookmdRangeError, HookmdTypeError } from '../../errors.js';
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
+import { initialVelocityParameters, withInitialVelocities, type InitialVelocityOptions } from '../initial-velocities.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
 
 /** Options of `NPT`. */
@@ -19,6 +20,8 @@ export interface NptOptions extends DynamicsOptions {
   couple?: 'iso' | 'aniso';
   /** Links of each Nosé–Hoover chain (default 3, as LAMMPS's tchain and pchain). */
   chainLength?: number;
+  /** Draw each system's velocities from Maxwell–Boltzmann the first time the engine steps it (LAMMPS's `velocity create`). */
+  velocities?: InitialVelocityOptions;
 }
 
 const times = (value: PerSystem, factor: number): PerSystem => (typeof value === 'number' ? factor * value : Array.from(value, (v) => factor * v));
@@ -34,11 +37,13 @@ const times = (value: PerSystem, factor: number): PerSystem => (typeof value ===
  * npt.register({ stage: DynamicsStage.AFTER_STEP, frequency: 100, call: (ctx) => console.log(ctx.scalars.volume[0]) });
  */
 export class NPT extends Dynamics {
+  readonly #velocities: EngineParameter[] | undefined;
   readonly #dt: EngineParameter;
   readonly #parameters: EngineParameter[];
 
   constructor(options: NptOptions) {
-    super(options, ['dt', 'temperature', 'pressure', 'tdamp', 'pdamp', 'couple', 'chainLength']);
+    super(options, ['dt', 'temperature', 'pressure', 'tdamp', 'pdamp', 'couple', 'chainLength', 'velocities']);
+    this.#velocities = initialVelocityParameters('NPT', options.velocities);
     const couple = options.couple ?? 'iso';
     if (couple !== 'iso' && couple !== 'aniso') {
       throw new HookmdTypeError('INVALID_PARAMETER', `NPT: couple must be 'iso' or 'aniso', got ${JSON.stringify(couple)}`, { field: 'couple', value: couple });
@@ -66,6 +71,6 @@ export class NPT extends Dynamics {
 
   /** @internal The native integrator's name and its per-system parameters. */
   integratorSpec(): IntegratorSpec {
-    return { type: 'NPT', parameters: this.#parameters, needsStress: true };
+    return withInitialVelocities({ type: 'NPT', parameters: this.#parameters, needsStress: true }, this.#velocities);
   }
 }

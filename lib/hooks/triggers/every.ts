@@ -1,8 +1,10 @@
 // hookmd triggers: every(n, { phase }), HOOMD's Periodic(period, phase).
 
 import { rangeError } from '../errors.js';
+import { checkKeys } from '../../option-keys.js';
 import { periodicSignature, type Signature } from './signature.js';
 import { checkStep, type Trigger, type TriggerPeriodicity } from './trigger.js';
+import { builtInTrigger } from './checked.js';
 
 /**
  * Options of {@link every}.
@@ -46,6 +48,7 @@ export class Every implements Trigger {
     return this.phase === 0 ? `every(${this.period})` : `every(${this.period}, phase ${this.phase})`;
   }
 }
+builtInTrigger(Every);
 
 /**
  * The steps where both fire, as one `Every`: x ≡ a.phase (mod a.period), x ≡ b.phase (mod b.period),
@@ -105,5 +108,6 @@ export function every(n: number, options: EveryOptions = {}): Trigger {
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) {
     throw rangeError('INVALID_TRIGGER', 'every', 'n', `must be an integer ≥ 1, got ${String(n)}`, n);
   }
+  checkKeys('every', options, ['phase'], '', { offset: 'phase' });
   return new Every(n, checkStep('every', 'phase', options.phase ?? 0));
 }

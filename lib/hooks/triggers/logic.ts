@@ -7,6 +7,7 @@ import { agree } from './search.js';
 import { allOf, anyOf, constancy, negated, NEVER, signatureOf, UNKNOWN, type Signature } from './signature.js';
 import { After, Before, at } from './steps.js';
 import { checkTriggers, combinePeriodicity, nextOffOf, type Trigger, type TriggerPeriodicity } from './trigger.js';
+import { builtInTrigger } from './checked.js';
 
 const probeNext = (t: Trigger, s: number): number => t.next(s);
 
@@ -80,6 +81,7 @@ abstract class Composite implements Trigger {
     return this.plan.length === 1 ? unwrap(this.plan[0]) : this;
   }
 }
+builtInTrigger(Composite);
 
 // The simplest equivalent of `t`, for the plans of enclosing composites: or(x) is x, not(not(x)) is x,
 // not(after(k)) is before(k + 1), not(before(k)) is after(k − 1).
@@ -258,6 +260,7 @@ class Not implements Trigger {
     return `not(${this.child.describe()})`;
   }
 }
+builtInTrigger(Not);
 
 /**
  * Fires when every child fires. `next` is exact for the built-in triggers (see docs/hooks.md for the

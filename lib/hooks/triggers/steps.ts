@@ -2,6 +2,7 @@
 
 import { ALWAYS, NEVER, type Signature } from './signature.js';
 import { checkStep, type Trigger, type TriggerPeriodicity } from './trigger.js';
+import { builtInTrigger } from './checked.js';
 
 class At implements Trigger {
   readonly periodicity: TriggerPeriodicity;
@@ -42,6 +43,7 @@ class At implements Trigger {
     return lo;
   }
 }
+builtInTrigger(At);
 
 /**
  * Fires exactly at the given steps (HOOMD's `On`, for several steps). Order and repeats don't matter.
@@ -86,6 +88,7 @@ export class After implements Trigger {
 export function after(k: number): Trigger {
   return new After(checkStep('after', 'k', k));
 }
+builtInTrigger(After);
 
 /** before(k); exported so that `not(after(k))` can become `before(k + 1)`. */
 export class Before implements Trigger {
@@ -107,6 +110,7 @@ export class Before implements Trigger {
     return `before(${this.k})`;
   }
 }
+builtInTrigger(Before);
 
 /**
  * Fires at every step strictly before `k` (HOOMD's `Before`).

@@ -2,6 +2,7 @@
 // closed-form `next(step)` so that an engine can run natively until the next step some hook needs.
 
 import { rangeError, typeError } from '../errors.js';
+import { checkedTrigger } from './checked.js';
 
 /**
  * Eventual periodicity: for every step s ≥ `from`, `fires(s) === fires(s + period)`. Composite triggers
@@ -116,7 +117,7 @@ export function checkStep(op: string, field: string, value: unknown): number {
   return value;
 }
 
-/** Validates the children of a composite trigger. */
+/** Validates the children of a composite trigger; a user's trigger among them gets its answers checked. */
 export function checkTriggers(op: string, children: readonly unknown[], min: number): Trigger[] {
   if (children.length < min) {
     throw typeError('INVALID_TRIGGER', op, 'triggers', `needs at least ${min} trigger(s), got ${children.length}`, children);
@@ -126,7 +127,7 @@ export function checkTriggers(op: string, children: readonly unknown[], min: num
       throw typeError('INVALID_TRIGGER', op, `triggers[${i}]`, 'must have fires(), next() and describe()', t);
     }
   });
-  return children as Trigger[];
+  return (children as Trigger[]).map(checkedTrigger);
 }
 
 /**

@@ -1,7 +1,9 @@
 // hookmd triggers: wallClock(seconds), the one polling trigger: it depends on time, not on the step.
 
 import { rangeError } from '../errors.js';
+import { checkKeys } from '../../option-keys.js';
 import type { Trigger } from './trigger.js';
+import { builtInTrigger } from './checked.js';
 
 /**
  * Options of {@link wallClock}.
@@ -55,6 +57,7 @@ class WallClock implements Trigger {
     return `wallClock(${this.seconds}s)`;
   }
 }
+builtInTrigger(WallClock);
 
 /**
  * Fires at the first polled step after each `seconds` of wall-clock time. The clock starts at the
@@ -69,5 +72,6 @@ export function wallClock(seconds: number, options: WallClockOptions = {}): Trig
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
     throw rangeError('INVALID_TRIGGER', 'wallClock', 'seconds', `must be a finite number > 0, got ${String(seconds)}`, seconds);
   }
+  checkKeys('wallClock', options, ['now']);
   return new WallClock(seconds, options.now ?? (() => performance.now()));
 }

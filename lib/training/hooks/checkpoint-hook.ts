@@ -9,7 +9,7 @@ import { HookmdError, HookmdTypeError } from '../../errors.js';
 import { registerHookType, type ErrorPolicy } from '../../hooks/index.js';
 import { writeFileAtomic } from '../../io/atomic-write.js';
 import { encodeCheckpoint, type TrainingCheckpoint } from '../checkpoint.js';
-import type { TrainingHookContext } from '../context.js';
+import type { CheckpointWriter, TrainingHookContext } from '../context.js';
 import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
 import { checkKeys, integerOption, modeOption, readMetric, stringOption } from '../options.js';
 import { TrainingStage } from '../stage.js';
@@ -169,6 +169,22 @@ export class CheckpointHook {
       for (const path of evicted) await rm(path, { force: true });
       return written;
     });
+  }
+
+  /**
+   * @internal The writer of the checkpoint a fit takes when its AbortSignal ends it (SIGTERM in `hookmd
+   * fit`): the state after the last completed step, as `interrupted.json` and, with saveLast, `last.json`,
+   * with `extra.interrupted: { reason }`. A fit resumed from it continues exactly.
+   */
+  interruptWriter(reason: string): CheckpointWriter {
+    return async (checkpoint) => {
+      await mkdir(this.dirpath, { recursive: true });
+      const text = encodeCheckpoint({ ...checkpoint, extra: { ...checkpoint.extra, interrupted: { reason } } });
+      const written = [join(this.dirpath, 'interrupted.json'), ...(this.saveLast ? [join(this.dirpath, 'last.json')] : [])];
+      for (const path of written) await writeFileAtomic(path, (chunk) => chunk(text), this.name);
+      if (this.saveLast) this.#lastPath = join(this.dirpath, 'last.json');
+      return written;
+    };
   }
 
   /** Writes `on-exception.json` (the state at the failure, for inspection or a resume). */

@@ -4,6 +4,7 @@
 // checked when the hook is made, so a typo fails at construction, never at save time. A '/' of a metric
 // name becomes '_' in the file name.
 import { HookmdError } from '../../errors.js';
+import { checkKeys } from '../../option-keys.js';
 import { findMetric, isTrainerMetric, metricKey } from '../metric-names.js';
 
 const FIELD = /\{([^{}:]*)(?::([^{}]*))?\}/g;
@@ -45,6 +46,7 @@ export class FilenameTemplate {
 
   /** Parses `template`; INVALID_FILENAME_TEMPLATE for a bad field or spec, UNKNOWN_TEMPLATE_KEY for an unknown key. */
   constructor(template: string, owner: string, options: FilenameTemplateOptions = {}) {
+    checkKeys(owner, options, ['autoInsertMetricName', 'metrics'], '', { auto_insert_metric_name: 'autoInsertMetricName' });
     this.template = template;
     this.autoInsertMetricName = options.autoInsertMetricName === true;
     const declared = new Set((options.metrics ?? []).map(metricKey));

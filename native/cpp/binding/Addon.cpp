@@ -7,6 +7,7 @@
 #include "binding/AddonData.h"
 #include "binding/BatchWrap.h"
 #include "binding/EamWrap.h"
+#include "binding/EdgeListWrap.h"
 #include "binding/LennardJonesWrap.h"
 #include "binding/LossWrap.h"
 #include "binding/ModuleFunctions.h"
@@ -38,6 +39,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   exports.Set("LennardJones", LennardJonesWrap::define(env));
   exports.Set("Morse", MorseWrap::define(env));
   exports.Set("EAM", EamWrap::define(env));
+  exports.Set("EdgeList", EdgeListWrap::define(env));
   exports.Set("NativeStepper", StepperWrap::define(env));
   exports.Set("PairLoss", LossWrap::define(env));
   exportModuleFunctions(env, exports);

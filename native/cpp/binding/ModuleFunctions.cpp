@@ -1,11 +1,15 @@
 #include "binding/ModuleFunctions.h"
 
+#include <string>
+#include <thread>
+
 #include "binding/AddonData.h"
 #include "binding/Args.h"
 #include "binding/ArrayViews.h"
 #include "binding/Errors.h"
 #include "core/BackendRegistry.h"
 #include "core/CpuFeatures.h"
+#include "core/ThreadBudget.h"
 #include "core/ThreadPool.h"
 
 namespace hookmd::binding {
@@ -29,8 +33,38 @@ Napi::Value getThreads(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), ThreadPool::global().threads());
 }
 
-Napi::Value hardwareThreads(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), ThreadPool::hardwareThreads());
+/** Which limit set the pool's size (backendInfo().threadLimit), what it said, and the CPUs it may use. */
+Napi::Value threadLimit(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const ThreadPool& pool = ThreadPool::global();
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("limit", threadLimitName(pool.limit()));
+  out.Set("detail", pool.limitDetail());
+  out.Set("cpus", systemThreadBudget().cpus);
+  return out;
+}
+
+/**
+ * The default budget as it would be decided from `environment` (HOOKMD_THREADS, or undefined) and the cgroup
+ * files under `root` (a directory standing for "/"), with this process's cores and affinity: the policy's
+ * test seam (test/native/thread-budget.test.ts).
+ */
+Napi::Value decideThreadBudget(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsString()) throwJs(env, "INVALID_ARGUMENT", "decideThreadBudget: root must be a string");
+  const std::string root = info[0].As<Napi::String>().Utf8Value();
+  const bool hasEnvironment = info.Length() > 1 && info[1].IsString();
+  const std::string environment = hasEnvironment ? info[1].As<Napi::String>().Utf8Value() : std::string();
+  const unsigned cores = std::thread::hardware_concurrency();
+  const ThreadBudget budget = hookmd::decideThreadBudget(hasEnvironment ? environment.c_str() : nullptr,
+                                                         cores == 0 ? 1 : static_cast<int>(cores), affinityCpus(),
+                                                         readCgroupQuota(root));
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("threads", budget.threads);
+  out.Set("limit", threadLimitName(budget.limit));
+  out.Set("detail", budget.detail);
+  out.Set("cpus", budget.cpus);
+  return out;
 }
 
 Napi::Value backends(const Napi::CallbackInfo& info) {
@@ -62,7 +96,8 @@ void exportModuleFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("setErrorFactory", Napi::Function::New(env, setErrorFactory, "setErrorFactory"));
   exports.Set("setThreads", Napi::Function::New(env, setThreads, "setThreads"));
   exports.Set("getThreads", Napi::Function::New(env, getThreads, "getThreads"));
-  exports.Set("hardwareThreads", Napi::Function::New(env, hardwareThreads, "hardwareThreads"));
+  exports.Set("threadLimit", Napi::Function::New(env, threadLimit, "threadLimit"));
+  exports.Set("decideThreadBudget", Napi::Function::New(env, decideThreadBudget, "decideThreadBudget"));
   exports.Set("backends", Napi::Function::New(env, backends, "backends"));
   exports.Set("externalViews", Napi::Function::New(env, externalViews, "externalViews"));
   exports.Set("cpuSimd", Napi::Function::New(env, cpuSimd, "cpuSimd"));

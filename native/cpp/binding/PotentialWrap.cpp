@@ -60,4 +60,14 @@ std::optional<double> PotentialWrap::optionalSkin(const Napi::CallbackInfo& info
   return requireNumber(info, index, what);
 }
 
+Napi::Object PotentialWrap::neighborStatsObject(Napi::Env env, const NeighborStats& stats) {
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("builds", static_cast<double>(stats.builds));
+  out.Set("resets", static_cast<double>(stats.resets));
+  out.Set("pairs", static_cast<double>(stats.pairs));
+  out.Set("systems", static_cast<double>(stats.systems));
+  out.Set("bytes", static_cast<double>(stats.bytes));
+  return out;
+}
+
 }  // namespace hookmd::binding

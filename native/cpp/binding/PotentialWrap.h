@@ -33,6 +33,8 @@ class PotentialWrap {
                                                     std::size_t columns);
   /** An optional skin: undefined gives an unset optional. */
   static std::optional<double> optionalSkin(const Napi::CallbackInfo& info, std::size_t index, const char* what);
+  /** { builds, resets, pairs, systems, bytes }, as `neighborStats()` returns them. */
+  static Napi::Object neighborStatsObject(Napi::Env env, const NeighborStats& stats);
 };
 
 template <class T>
@@ -83,14 +85,7 @@ class PotentialWrapBase : public Napi::ObjectWrap<T> {
   }
 
   Napi::Value neighborStats(const Napi::CallbackInfo& info) {
-    const NeighborStats stats = potential_->neighborStats();
-    Napi::Object out = Napi::Object::New(info.Env());
-    out.Set("builds", static_cast<double>(stats.builds));
-    out.Set("resets", static_cast<double>(stats.resets));
-    out.Set("pairs", static_cast<double>(stats.pairs));
-    out.Set("systems", static_cast<double>(stats.systems));
-    out.Set("bytes", static_cast<double>(stats.bytes));
-    return out;
+    return PotentialWrap::neighborStatsObject(info.Env(), potential_->neighborStats());
   }
 
   Napi::Value virial(const Napi::CallbackInfo& info) {

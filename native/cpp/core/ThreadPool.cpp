@@ -1,17 +1,21 @@
 #include "core/ThreadPool.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdlib>
 
 namespace hookmd {
 
 namespace {
 thread_local bool insideParallelRegion = false;
 
-// Long enough to bridge the gaps between the parallel loops of one step, short enough that a pool left
-// idle goes to sleep at once on the scale of a user's program.
+// The longest spin: long enough to bridge the gaps between the parallel loops of one step, short enough that
+// a pool left idle goes to sleep at once on the scale of a user's program.
 constexpr std::chrono::microseconds kSpinTime{200};
+// The shortest spin after a short wait: waits vary from call to call, and sleeping costs a wake-up of tens of
+// microseconds.
+constexpr std::chrono::microseconds kMinSpin{20};
+// A spin that found this much time passing between two of its checks (64 pauses, about a microsecond) was
+// descheduled: some other thread wants this CPU, so the spin yields from then on.
+constexpr std::chrono::microseconds kLostCore{50};
 
 void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -20,38 +24,41 @@ void cpuRelax() {
   asm volatile("yield");
 #endif
 }
-
-int threadsFromEnvironment() {
-  const char* value = std::getenv("HOOKMD_THREADS");
-  if (value == nullptr) return ThreadPool::hardwareThreads();
-  const int n = std::atoi(value);
-  return n >= 1 ? n : ThreadPool::hardwareThreads();
-}
 }  // namespace
 
-int ThreadPool::hardwareThreads() {
-  const unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : static_cast<int>(n);
-}
-
 ThreadPool& ThreadPool::global() {
-  static ThreadPool pool(threadsFromEnvironment());
+  static ThreadPool pool(0);
   return pool;
 }
 
-ThreadPool::ThreadPool(int threads) { start(threads < 1 ? hardwareThreads() : threads); }
+ThreadPool::ThreadPool(int threads) {
+  if (threads < 1) {
+    const ThreadBudget& budget = systemThreadBudget();
+    start(budget.threads, budget.limit, budget.detail);
+  } else {
+    start(threads, ThreadLimit::Explicit, "setThreads(" + std::to_string(threads) + ")");
+  }
+}
 
 ThreadPool::~ThreadPool() { stop(); }
 
 void ThreadPool::setThreads(int n) {
   std::lock_guard<std::mutex> submit(submitMutex_);
   stop();
-  start(n < 1 ? hardwareThreads() : n);
+  if (n < 1) {
+    const ThreadBudget& budget = systemThreadBudget();
+    start(budget.threads, budget.limit, budget.detail);
+  } else {
+    start(n, ThreadLimit::Explicit, "setThreads(" + std::to_string(n) + ")");
+  }
 }
 
-void ThreadPool::start(int threads) {
+void ThreadPool::start(int threads, ThreadLimit limit, std::string detail) {
   stopping_ = false;
-  spin_ = threads <= hardwareThreads();
+  limit_ = limit;
+  limitDetail_ = std::move(detail);
+  spin_ = threads <= systemThreadBudget().cpus;
+  callerWait_ = Clock::duration::zero();
   // New workers (after setThreads) have seen every job so far: starting them at 0 made each run a stale
   // job and decrement busyWorkers_ for a job it never took, so a later parallelFor could wait forever.
   const std::uint64_t seen = jobSerial_.load();
@@ -68,17 +75,40 @@ void ThreadPool::stop() {
   workers_.clear();
 }
 
+ThreadPool::Clock::duration ThreadPool::spinBudget(Clock::duration lastWait) const {
+  // A wait the spin could not have bridged last time (a long serial stretch, or a thread that lost its CPU
+  // to another process) is likely again: sleep at once. Otherwise spin up to twice the last wait.
+  if (!spin_ || lastWait > kSpinTime) return Clock::duration::zero();
+  return std::min<Clock::duration>(kSpinTime, std::max<Clock::duration>(kMinSpin, 2 * lastWait));
+}
+
 template <class Ready>
-void ThreadPool::spinUntil(const Ready& ready) const {
-  if (!spin_) return;
-  const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
+bool ThreadPool::spinUntil(const Ready& ready, Clock::duration budget) const {
+  if (budget <= Clock::duration::zero()) return ready();
+  const Clock::time_point begin = Clock::now();
+  Clock::time_point last = begin;
+  bool contended = false;
   for (;;) {
     for (int k = 0; k < 64; ++k) {
-      if (ready()) return;
+      if (ready()) return true;
       cpuRelax();
     }
-    if (std::chrono::steady_clock::now() >= deadline) return;
+    const Clock::time_point now = Clock::now();
+    if (now - begin >= budget) return false;
+    contended = contended || now - last > kLostCore;
+    last = now;
+    if (contended) std::this_thread::yield();
   }
+}
+
+template <class Ready>
+void ThreadPool::waitUntil(const Ready& ready, std::condition_variable& condition, Clock::duration& lastWait) {
+  const Clock::time_point begin = Clock::now();
+  if (!spinUntil(ready, spinBudget(lastWait))) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    condition.wait(lock, ready);
+  }
+  lastWait = Clock::now() - begin;
 }
 
 void ThreadPool::runChunks(int threadIndex) {
@@ -98,11 +128,11 @@ void ThreadPool::runChunks(int threadIndex) {
 }
 
 void ThreadPool::workerLoop(int index, std::uint64_t seen) {
+  Clock::duration lastWait = Clock::duration::zero();
   for (;;) {
-    spinUntil([&] { return jobSerial_.load(std::memory_order_acquire) != seen; });
+    waitUntil([&] { return stopping_ || jobSerial_.load(std::memory_order_acquire) != seen; }, wake_, lastWait);
     {
-      std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || jobSerial_.load() != seen; });
+      std::lock_guard<std::mutex> lock(mutex_);
       if (stopping_) return;
       seen = jobSerial_.load();
     }
@@ -136,10 +166,9 @@ void ThreadPool::parallelFor(std::int64_t begin, std::int64_t end, std::int64_t 
   }
   wake_.notify_all();
   runChunks(0);
-  spinUntil([&] { return busyWorkers_.load(std::memory_order_acquire) == 0; });
+  waitUntil([&] { return busyWorkers_.load(std::memory_order_acquire) == 0; }, done_, callerWait_);
   {
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [&] { return busyWorkers_.load() == 0; });
+    std::lock_guard<std::mutex> lock(mutex_);
     job_ = nullptr;
   }
   if (firstError_) std::rethrow_exception(firstError_);

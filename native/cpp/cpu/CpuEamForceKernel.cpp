@@ -5,10 +5,13 @@
 #include <cmath>
 #include <utility>
 
+#include "core/CpuFeatures.h"
+#include "core/Simd.h"
 #include "core/ThreadPool.h"
+#include "cpu/OwnerSums.h"
+#include "cpu/EamRadial.h"
 #include "cpu/SystemSchedule.h"
 #include "math/EamEval.h"
-#include "math/PairGeometry.h"
 #include "neighbor/OverlapCheck.h"
 
 namespace hookmd {
@@ -18,126 +21,194 @@ namespace {
 /** Everything the pair loops read besides the chunk, gathered once per call. */
 struct Tables {
   const EamGrid& grid;
-  const double* rhor;
-  const double* z2r;
-  const std::size_t* rhorOffset;
-  const std::size_t* z2rOffset;
-  int numTypes;
+  const EamPairRows& rows;
 };
 
-template <class Visit>
-void forEachPair(const CpuEamForceKernel::Chunk& task, double cutoffSq, Visit&& visit) {
-  const NeighborChunk& chunk = *task.chunk;
+// kOne: a one-element potential, where both atoms of a pair read the same tables (no type lookups, and one
+// density or density derivative per pair instead of two). Radial: the body of the radial stage
+// (cpu/EamRadial.h); each loop is compiled once per body, for its instruction set.
+template <class Radial, bool kOne>
+HOOKMD_ALWAYS_INLINE void densityLoopWith(const CpuEamForceKernel::Chunk& task, const Tables& t, double* rho) {
+  NeighborChunk& chunk = *task.chunk;
   const std::int32_t* owners = task.list->owners.data();
-  const double* shifts = task.list->shifts.data();
-  const int bits = task.list->imageBits;
-  const std::uint32_t mask = task.list->imageMask;
-  const std::uint32_t* entries = chunk.entries.data();
+  const EntryDecoder decoder(*task.list);
+  std::uint32_t* entries = chunk.entries.data();
   const double* x = task.x;
+  const std::uint8_t* types = task.types;
+  const double cutoffSq = t.grid.cutoffSq;
+  const std::size_t block = t.rows.densityBlock();
+  constexpr int kStride = eamDensityRowStride(kOne);
+  EamPairTile tile;
   for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) {
     const std::int32_t i = owners[slot];
     const double xi[3] = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
+    const double* rowsOfI = t.rows.density(kOne ? 0 : types[i], 0);
+    const std::uint32_t begin = chunk.start[slot - chunk.ownerBegin];
     const std::uint32_t end = chunk.start[slot - chunk.ownerBegin + 1];
-    for (std::uint32_t e = chunk.start[slot - chunk.ownerBegin]; e < end; ++e) {
-      const std::uint32_t packed = entries[e];
-      const std::int32_t j = static_cast<std::int32_t>(packed >> bits);
-      const double* shift = shifts + 3 * (packed & mask);
-      const double d[3] = {x[3 * j] + shift[0] - xi[0], x[3 * j + 1] + shift[1] - xi[1], x[3 * j + 2] + shift[2] - xi[2]};
-      const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-      if (r2 < cutoffSq) visit(i, j, d, r2);
+    // Pairs inside the cutoff move to the front, in their order (a partition that swaps each pair with the
+    // first one outside; the order of those outside changes, which nothing reads). The force pass then
+    // reads only [begin, inside), and the inside pairs, the ones that count, are summed in the same order
+    // by every pass and every compute at the same positions.
+    std::uint32_t inside = begin;
+    double rhoI = 0.0;
+    for (std::uint32_t e = begin; e < end;) {
+      int n = 0;
+      for (; e < end && n < kEamTile; ++e) {
+        const std::uint32_t packed = entries[e];
+        double d[3];
+        decoder.offset(packed, x, xi, d);
+        const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        const bool within = r2 < cutoffSq;
+        // Unconditional, so no branch to mispredict: swapping two pairs outside keeps the partition.
+        entries[e] = entries[inside];
+        entries[inside] = packed;
+        inside += within;
+        tile.r2[n] = r2;
+        tile.j[n] = decoder.neighbor(packed);
+        n += within;
+      }
+      Radial::template run<false>(t.grid, tile, n);
+      for (int k = 0; k < n; ++k) {
+        const std::int32_t j = tile.j[k];
+        const double* row = rowsOfI + (kOne ? 0 : types[j] * block) + tile.m[k] * kStride;
+        const double onI = eamCubic(row, tile.p[k]);
+        rhoI += onI;
+        rho[j] += kOne ? onI : eamCubic(row + 4, tile.p[k]);
+      }
     }
+    task.insideEnd[slot] = inside;
+    rho[i] += rhoI;
   }
 }
 
-// kSingle: a one-element potential, where both atoms of a pair read the same tables (no type lookups, and
-// one density or density derivative per pair instead of two).
-template <bool kSingle>
-void densityLoop(const CpuEamForceKernel::Chunk& task, const Tables& t, double* rho) {
+template <class Radial, bool kForces, bool kVirial, bool kOne>
+HOOKMD_ALWAYS_INLINE void forceLoopWith(const CpuEamForceKernel::Chunk& task, const Tables& t, const double* fp,
+                                        double* f, SystemSums& sums) {
+  const NeighborChunk& chunk = *task.chunk;
+  const std::int32_t* owners = task.list->owners.data();
+  const EntryDecoder decoder(*task.list);
+  const std::uint32_t* entries = chunk.entries.data();
+  const double* x = task.x;
   const std::uint8_t* types = task.types;
-  forEachPair(task, t.grid.cutoffSq, [&](std::int32_t i, std::int32_t j, const double*, double r2) {
-    int m;
-    double p;
-    eamRadialIndex(t.grid, std::sqrt(r2), m, p);
-    if constexpr (kSingle) {
-      const double density = eamDensity(t.rhor, m, p);
-      rho[i] += density;
-      rho[j] += density;
-    } else {
-      const int ti = types[i];
-      const int tj = types[j];
-      rho[i] += eamDensity(t.rhor + t.rhorOffset[ti * t.numTypes + tj], m, p);
-      rho[j] += eamDensity(t.rhor + t.rhorOffset[tj * t.numTypes + ti], m, p);
+  const std::size_t block = t.rows.forceBlock();
+  constexpr int kStride = eamForceRowStride(kOne);
+  EamPairTile tile;
+  OwnerSums<kForces, kVirial, false> owner;
+  for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) {
+    const std::int32_t i = owners[slot];
+    const double xi[3] = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
+    const double fpI = fp[i];
+    const double* rowsOfI = t.rows.force(kOne ? 0 : types[i], 0);
+    const std::uint32_t end = task.insideEnd[slot];
+    for (std::uint32_t e = chunk.start[slot - chunk.ownerBegin]; e < end;) {
+      const int n = static_cast<int>(std::min<std::uint32_t>(kEamTile, end - e));
+      for (int k = 0; k < n; ++k, ++e) {
+        const std::uint32_t packed = entries[e];
+        double d[3];
+        decoder.offset(packed, x, xi, d);
+        tile.dx[k] = d[0];
+        tile.dy[k] = d[1];
+        tile.dz[k] = d[2];
+        tile.r2[k] = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        tile.j[k] = decoder.neighbor(packed);
+      }
+      Radial::template run<true>(t.grid, tile, n);
+      for (int k = 0; k < n; ++k) {
+        const std::int32_t j = tile.j[k];
+        const double* row = rowsOfI + (kOne ? 0 : types[j] * block) + tile.m[k] * kStride;
+        double fOverR;
+        double pairEnergy;
+        eamPairForce<kOne>(row, tile.p[k], tile.recip[k], fpI, fp[j], fOverR, pairEnergy);
+        const double d[3] = {tile.dx[k], tile.dy[k], tile.dz[k]};
+        owner.add(nullptr, 0, tile.r2[k], d, fOverR, pairEnergy, kForces ? f + 3 * j : nullptr);
+      }
     }
-  });
+    owner.finishOwner(kForces ? f + 3 * i : nullptr);
+  }
+  owner.addTo(sums);
 }
 
-template <bool kForces, bool kVirial, bool kSingle>
-void forceLoop(const CpuEamForceKernel::Chunk& task, const Tables& t, const double* fp, double* f,
-               SystemSums& sums) {
-  const std::uint8_t* types = task.types;
-  double energy = 0.0;
-  double virial[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-  forEachPair(task, t.grid.cutoffSq, [&](std::int32_t i, std::int32_t j, const double* d, double r2) {
-    const double r = std::sqrt(r2);
-    int m;
-    double p;
-    eamRadialIndex(t.grid, r, m, p);
-    double fOverR;
-    double pairEnergy;
-    if constexpr (kSingle) {
-      eamPairForceOneElement(t.rhor, t.z2r, m, p, r, fp[i], fp[j], fOverR, pairEnergy);
-    } else {
-      const int ti = types[i];
-      const int tj = types[j];
-      eamPairForce(t.rhor + t.rhorOffset[ti * t.numTypes + tj], t.rhor + t.rhorOffset[tj * t.numTypes + ti],
-                   t.z2r + t.z2rOffset[ti * t.numTypes + tj], m, p, r, fp[i], fp[j], fOverR, pairEnergy);
-    }
-    energy += pairEnergy;
-    if constexpr (kForces) {
-      const double fx = fOverR * d[0];
-      const double fy = fOverR * d[1];
-      const double fz = fOverR * d[2];
-      f[3 * i] -= fx;
-      f[3 * i + 1] -= fy;
-      f[3 * i + 2] -= fz;
-      f[3 * j] += fx;
-      f[3 * j + 1] += fy;
-      f[3 * j + 2] += fz;
-    }
-    if constexpr (kVirial) addPairVirial(virial, d, fOverR);
-  });
-  sums.energy += energy;
-  for (int c = 0; c < 6; ++c) sums.virial[c] += virial[c];
-}
-
+using DensityLoop = void (*)(const CpuEamForceKernel::Chunk&, const Tables&, double*);
 using ForceLoop = void (*)(const CpuEamForceKernel::Chunk&, const Tables&, const double*, double*, SystemSums&);
 
-template <std::size_t... kCodes>
-constexpr std::array<ForceLoop, sizeof...(kCodes)> forceLoops(std::index_sequence<kCodes...>) {
-  return {{&forceLoop<(kCodes & 4) != 0, (kCodes & 2) != 0, (kCodes & 1) != 0>...}};
+/** The loops of one radial body, compiled for its instruction set (the wrappers below add the target). */
+template <class Radial>
+struct EamLoops {
+  template <bool kOne>
+  static void density(const CpuEamForceKernel::Chunk& task, const Tables& t, double* rho) {
+    densityLoopWith<Radial, kOne>(task, t, rho);
+  }
+  template <std::size_t kCode>
+  static void force(const CpuEamForceKernel::Chunk& task, const Tables& t, const double* fp, double* f, SystemSums& sums) {
+    forceLoopWith<Radial, (kCode & 4) != 0, (kCode & 2) != 0, (kCode & 1) != 0>(task, t, fp, f, sums);
+  }
+};
+
+#if HOOKMD_X86_SIMD
+template <class Radial>
+struct Avx2Loops {
+  template <bool kOne>
+  HOOKMD_TARGET_AVX2 static void density(const CpuEamForceKernel::Chunk& task, const Tables& t, double* rho) {
+    densityLoopWith<Radial, kOne>(task, t, rho);
+  }
+  template <std::size_t kCode>
+  HOOKMD_TARGET_AVX2 static void force(const CpuEamForceKernel::Chunk& task, const Tables& t, const double* fp, double* f,
+                                       SystemSums& sums) {
+    forceLoopWith<Radial, (kCode & 4) != 0, (kCode & 2) != 0, (kCode & 1) != 0>(task, t, fp, f, sums);
+  }
+};
+
+template <class Radial>
+struct Avx512Loops {
+  template <bool kOne>
+  HOOKMD_TARGET_AVX512 static void density(const CpuEamForceKernel::Chunk& task, const Tables& t, double* rho) {
+    densityLoopWith<Radial, kOne>(task, t, rho);
+  }
+  template <std::size_t kCode>
+  HOOKMD_TARGET_AVX512 static void force(const CpuEamForceKernel::Chunk& task, const Tables& t, const double* fp,
+                                         double* f, SystemSums& sums) {
+    forceLoopWith<Radial, (kCode & 4) != 0, (kCode & 2) != 0, (kCode & 1) != 0>(task, t, fp, f, sums);
+  }
+};
+#endif
+
+/** One instruction set's loops: density by one element, force by forces·4 + virial·2 + one element. */
+struct LoopSet {
+  std::array<DensityLoop, 2> density;
+  std::array<ForceLoop, 8> force;
+};
+
+template <class Loops, std::size_t... kCodes>
+constexpr LoopSet loopSet(std::index_sequence<kCodes...>) {
+  return LoopSet{{{&Loops::template density<false>, &Loops::template density<true>}}, {{&Loops::template force<kCodes>...}}};
 }
 
-/** Every forceLoop, indexed by forces·4 + virial·2 + single. */
-constexpr std::array<ForceLoop, 8> kForceLoops = forceLoops(std::make_index_sequence<8>());
+/** The loops for the SIMD level this process runs at (the same bits at every level). */
+const LoopSet& loopsForCpu() {
+  static const LoopSet scalar = loopSet<EamLoops<ScalarRadial>>(std::make_index_sequence<8>());
+#if HOOKMD_X86_SIMD
+  static const LoopSet avx2 = loopSet<Avx2Loops<Avx2Radial>>(std::make_index_sequence<8>());
+  static const LoopSet avx512 = loopSet<Avx512Loops<Avx512Radial>>(std::make_index_sequence<8>());
+  switch (simdLevel()) {
+    case SimdLevel::Avx512: return avx512;
+    case SimdLevel::Avx2: return avx2;
+    case SimdLevel::Baseline: break;
+  }
+#endif
+  return scalar;
+}
 
 }  // namespace
 
 CpuEamForceKernel::CpuEamForceKernel(const EamForceSpec& spec)
-    : model_(spec.model), tables_(spec.tables), grid_(spec.tables->grid()), numTypes_(spec.tables->numElements()) {
-  const std::size_t rTable = static_cast<std::size_t>(grid_.nr + 1) * kEamSplineStride;
+    : model_(spec.model), tables_(spec.tables), grid_(spec.tables->grid()), numTypes_(spec.tables->numElements()),
+      rows_(*spec.tables) {
   const std::size_t rhoTable = static_cast<std::size_t>(grid_.nrho + 1) * kEamSplineStride;
-  for (int a = 0; a < numTypes_; ++a) {
-    frhoOffset_.push_back(a * rhoTable);
-    for (int b = 0; b < numTypes_; ++b) {
-      rhorOffset_.push_back(tables_->rhorTableOf(a, b) * rTable);
-      z2rOffset_.push_back(tables_->z2rTableOf(a, b) * rTable);
-    }
-  }
+  for (int a = 0; a < numTypes_; ++a) frhoOffset_.push_back(a * rhoTable);
 }
 
 void CpuEamForceKernel::density(const Chunk& task, double* rho) const {
-  const Tables t{grid_, tables_->rhorSplines().data(), tables_->z2rSplines().data(), rhorOffset_.data(), z2rOffset_.data(), numTypes_};
-  numTypes_ == 1 ? densityLoop<true>(task, t, rho) : densityLoop<false>(task, t, rho);
+  loopsForCpu().density[numTypes_ == 1 ? 1 : 0](task, Tables{grid_, rows_}, rho);
 }
 
 double CpuEamForceKernel::embed(const std::uint8_t* types, const double* rho, double* fp, std::int64_t begin,
@@ -153,8 +224,7 @@ double CpuEamForceKernel::embed(const std::uint8_t* types, const double* rho, do
 }
 
 void CpuEamForceKernel::forces(const Chunk& chunk, const double* fp, double* f, bool virial, SystemSums& sums) const {
-  const Tables t{grid_, tables_->rhorSplines().data(), tables_->z2rSplines().data(), rhorOffset_.data(), z2rOffset_.data(), numTypes_};
-  kForceLoops[(f != nullptr ? 4 : 0) | (virial ? 2 : 0) | (numTypes_ == 1 ? 1 : 0)](chunk, t, fp, f, sums);
+  loopsForCpu().force[(f != nullptr ? 4 : 0) | (virial ? 2 : 0) | (numTypes_ == 1 ? 1 : 0)](chunk, Tables{grid_, rows_}, fp, f, sums);
 }
 
 void CpuEamForceKernel::execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
@@ -162,6 +232,7 @@ void CpuEamForceKernel::execute(Backend& backend, const ComputeRequest& request,
   BatchStorage& storage = backend.arraysFor(Kernel::EamForces, request.reads(), request.writes());
   neighbors_.bind(storage, std::sqrt(grid_.cutoffSq), skin);
   if (request.stress) virial.assign(9 * static_cast<std::size_t>(storage.numSystems()), 0.0);
+  insideEnd_.resize(static_cast<std::size_t>(storage.numSystems()));
   const ForcePass pass{storage, request, types.types->data(), virial};
 
   const int threads = ThreadPool::global().threads();
@@ -172,28 +243,35 @@ void CpuEamForceKernel::execute(Backend& backend, const ComputeRequest& request,
   checkOverlaps(model_, backend, storage, request.systems, neighbors_);
 }
 
+CpuEamForceKernel::Chunk CpuEamForceKernel::systemChunk(std::int64_t s, const ForcePass& pass, Workspace& workspace) {
+  neighbors_.update(s, pass.storage, workspace.scratch);
+  SystemNeighborList& list = neighbors_.list(s);
+  std::vector<std::uint32_t>& insideEnd = insideEnd_[s];
+  insideEnd.resize(static_cast<std::size_t>(list.atomCount));
+  return Chunk{&list, nullptr, listPositions(list, pass.storage, workspace.wrapped), pass.types + list.atomBegin,
+               insideEnd.data()};
+}
+
 void CpuEamForceKernel::computeSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace) {
   BatchStorage& storage = pass.storage;
-  neighbors_.update(s, storage, workspace.scratch);
-  const SystemNeighborList& list = neighbors_.list(s);
-  const std::int64_t begin = list.atomBegin;
-  const std::int64_t count = list.atomCount;
-  const std::uint8_t* types = pass.types + begin;
-  const Chunk base{&list, nullptr, listPositions(list, storage, workspace.wrapped), types};
+  const Chunk base = systemChunk(s, pass, workspace);
+  std::vector<NeighborChunk>& chunks = neighbors_.list(s).chunks;
+  const std::int64_t begin = base.list->atomBegin;
+  const std::int64_t count = base.list->atomCount;
 
   workspace.rho.assign(static_cast<std::size_t>(count), 0.0);
   workspace.fp.resize(static_cast<std::size_t>(count));
-  for (const NeighborChunk& chunk : list.chunks) {
+  for (NeighborChunk& chunk : chunks) {
     Chunk task = base;
     task.chunk = &chunk;
     density(task, workspace.rho.data());
   }
   SystemSums sums;
-  sums.energy = embed(types, workspace.rho.data(), workspace.fp.data(), 0, count);
+  sums.energy = embed(base.types, workspace.rho.data(), workspace.fp.data(), 0, count);
 
   double* f = pass.request.forces ? storage.f64(Field::Forces) + 3 * begin : nullptr;
   if (f != nullptr) std::fill(f, f + 3 * count, 0.0);
-  for (const NeighborChunk& chunk : list.chunks) {
+  for (NeighborChunk& chunk : chunks) {
     Chunk task = base;
     task.chunk = &chunk;
     forces(task, workspace.fp.data(), f, pass.request.stress, sums);
@@ -205,12 +283,11 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pass
   BatchStorage& storage = pass.storage;
   ThreadPool& pool = ThreadPool::global();
   Workspace& main = workspaces_[0];
-  neighbors_.update(s, storage, main.scratch);
-  const SystemNeighborList& list = neighbors_.list(s);
+  const Chunk base = systemChunk(s, pass, main);
+  const SystemNeighborList& list = *base.list;
+  std::vector<NeighborChunk>& chunks = neighbors_.list(s).chunks;
   const std::int64_t begin = list.atomBegin;
   const std::int64_t count = list.atomCount;
-  const std::uint8_t* types = pass.types + begin;
-  const Chunk base{&list, nullptr, listPositions(list, storage, main.wrapped), types};
 
   // Group 0 writes the system's arrays directly; the others accumulate into buffers of their own.
   const ChunkGroups chunkGroups = groupChunks(list, pool.threads());
@@ -230,7 +307,7 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pass
       for (std::int64_t g = lo; g < hi; ++g) {
         Chunk task = base;
         for (std::size_t c = chunkGroups.firstChunk[g]; c < chunkGroups.firstChunk[g + 1]; ++c) {
-          task.chunk = &list.chunks[c];
+          task.chunk = &chunks[c];
           body(static_cast<int>(g), task);
         }
       }
@@ -240,7 +317,9 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pass
   main.rho.assign(static_cast<std::size_t>(count), 0.0);
   main.fp.resize(static_cast<std::size_t>(count));
   for (int g = 1; g < groups; ++g) std::fill(workspaces_[g].groupRho.get() + low[g], workspaces_[g].groupRho.get() + high[g], 0.0);
-  runGroups([&](int g, const Chunk& task) { density(task, g == 0 ? main.rho.data() : workspaces_[g].groupRho.get()); });
+  runGroups([&](int g, const Chunk& task) {
+    density(task, g == 0 ? main.rho.data() : workspaces_[g].groupRho.get());
+  });
   addGroupBuffers(chunkGroups, count, main.rho.data(), 1, [&](int g) { return workspaces_[g].groupRho.get(); });
 
   // Embedding, in fixed atom blocks so the energy sums in the same order for any thread count.
@@ -248,7 +327,7 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pass
   std::vector<double> blockEnergy(static_cast<std::size_t>(blocks), 0.0);
   pool.parallelFor(0, blocks, 1, [&](std::int64_t lo, std::int64_t hi, int) {
     for (std::int64_t b = lo; b < hi; ++b) {
-      blockEnergy[b] = embed(types, main.rho.data(), main.fp.data(), b * kAtomsPerTask, std::min(count, (b + 1) * kAtomsPerTask));
+      blockEnergy[b] = embed(base.types, main.rho.data(), main.fp.data(), b * kAtomsPerTask, std::min(count, (b + 1) * kAtomsPerTask));
     }
   });
   SystemSums total;

@@ -2,6 +2,10 @@
 // as the pair potentials: a density pass with Newton's third law, the embedding of every atom, then a force
 // pass, over the thread schedule of SystemSchedule.h (a large system's chunk groups accumulate densities
 // and forces into buffers of their own, added in group order).
+//
+// The density pass also reorders each owner's pairs so those inside the cutoff come first, and records
+// where they end: the force pass then visits exactly those pairs, with no cutoff test and no work
+// for the skin shell. Both passes read the tables packed per pair interval (models/EamPairRows.h).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +14,7 @@
 
 #include "cpu/SystemSchedule.h"
 #include "kernels/EamForceKernel.h"
+#include "models/EamPairRows.h"
 
 namespace hookmd {
 
@@ -24,9 +29,12 @@ class CpuEamForceKernel final : public EamForceKernel {
   /** One neighbor chunk, in the system's local atom numbering. */
   struct Chunk {
     const SystemNeighborList* list;
-    const NeighborChunk* chunk;
+    /** Mutable: the density pass reorders each owner's pairs. */
+    NeighborChunk* chunk;
     const double* x;
     const std::uint8_t* types;
+    /** Per owner slot of the list: the end of its pairs inside the cutoff (set by the density pass). */
+    std::uint32_t* insideEnd;
   };
 
  private:
@@ -43,6 +51,8 @@ class CpuEamForceKernel final : public EamForceKernel {
 
   void computeSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace);
   void computeLargeSystem(std::int64_t s, const ForcePass& pass);
+  /** The chunk-independent part of a system's chunk tasks. */
+  Chunk systemChunk(std::int64_t s, const ForcePass& pass, Workspace& workspace);
   void density(const Chunk& chunk, double* rho) const;
   /** F and F' of atoms [begin, end); returns the sum of F. */
   double embed(const std::uint8_t* types, const double* rho, double* fp, std::int64_t begin, std::int64_t end) const;
@@ -52,11 +62,12 @@ class CpuEamForceKernel final : public EamForceKernel {
   std::shared_ptr<const EamTables> tables_;
   EamGrid grid_;
   int numTypes_;
-  /** Offsets (in doubles) of each type's or type pair's spline table. */
+  EamPairRows rows_;
+  /** Offsets (in doubles) of each type's embedding spline table. */
   std::vector<std::size_t> frhoOffset_;
-  std::vector<std::size_t> rhorOffset_;
-  std::vector<std::size_t> z2rOffset_;
   std::vector<Workspace> workspaces_;
+  /** Per system, the insideEnd array of its chunks (indexed by owner slot). */
+  std::vector<std::vector<std::uint32_t>> insideEnd_;
   NeighborCache neighbors_;
 };
 

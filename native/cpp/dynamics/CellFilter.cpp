@@ -1,5 +1,6 @@
 #include "dynamics/CellFilter.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/Error.h"
@@ -11,12 +12,14 @@
 namespace hookmd {
 
 namespace {
-constexpr int kRowWidth = 28;
-constexpr int kStarted = 0, kOriginalCell = 1, kLog = 10, kCellVelocity = 19;
+constexpr int kRowWidth = 19;
+constexpr int kStarted = 0, kOriginalCell = 1, kLog = 10;
+constexpr int kCellRows = 3;
 }  // namespace
 
 CellFilter::CellFilter(std::unique_ptr<Optimizer> optimizer, const Parameters& parameters, std::int64_t numSystems)
     : optimizer_(std::move(optimizer)), rows_("CellFilter", std::vector<double>(kRowWidth, 0.0), numSystems) {
+  optimizer_->setExtraRows(kCellRows);
   updateParameters(parameters, numSystems);
 }
 
@@ -34,21 +37,21 @@ void CellFilter::updateParameters(const Parameters& parameters, std::int64_t num
 }
 
 void CellFilter::preUpdate(const StepContext& context) {
-  const bool velocities = optimizer_->usesVelocities();
   BatchStorage& host = context.backend.arraysFor(
       Kernel::Integrator,
-      FieldSet{Field::Status, Field::Positions, Field::Forces, Field::Stress, Field::Cell, Field::Pbc, Field::Ptr}.with(Field::Velocities, velocities),
-      FieldSet{Field::Positions, Field::Cell}.with(Field::Velocities, velocities));
+      {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Stress, Field::Cell, Field::Pbc, Field::Ptr},
+      {Field::Positions, Field::Velocities, Field::Cell});
   const std::int64_t numSystems = host.numSystems();
   rows_.requireCount(numSystems, systems_.size());
   optimizer_->requireCount(numSystems);
   requirePeriodicCells("CellFilter", host, context.active);
-  const std::size_t rows = static_cast<std::size_t>(host.numAtoms() + 3 * numSystems);
+  const std::int32_t* ptr = host.i32(Field::Ptr);
+  optimizer_->fitVelocities(ptr, numSystems);
+  const std::size_t rows = static_cast<std::size_t>(host.numAtoms() + kCellRows * numSystems);
   x_.resize(3 * rows);
   f_.resize(3 * rows);
-  if (velocities) v_.resize(3 * rows);
   double* x = host.f64(Field::Positions);
-  double* v = velocities ? host.f64(Field::Velocities) : nullptr;
+  double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
   const double* stress = host.f64(Field::Stress);
   double* cells = host.f64(Field::Cell);
@@ -62,7 +65,6 @@ void CellFilter::preUpdate(const StepContext& context) {
       for (int k = 0; k < 9; ++k) {
         row[kOriginalCell + k] = cell[k];
         row[kLog + k] = 0.0;
-        row[kCellVelocity + k] = 0.0;
       }
       row[kStarted] = 1.0;
     }
@@ -83,36 +85,24 @@ void CellFilter::preUpdate(const StepContext& context) {
       for (int k = 0; k < 3; ++k) gradient[i * 3 + k] = virial[i * 3] * inverse[k * 3] + virial[i * 3 + 1] * inverse[k * 3 + 1] + virial[i * 3 + 2] * inverse[k * 3 + 2];
     }
     logDeformationForce(logDeformation, gradient, logForce);
-    const std::int64_t first = begin + 3 * s;
+    const std::int64_t first = begin + kCellRows * s;
     double* xs = x_.data() + 3 * first;
     double* fs = f_.data() + 3 * first;
-    double* vs = velocities ? v_.data() + 3 * first : nullptr;
     for (std::int64_t i = 0; i < atoms; ++i) {
       timesTransposed(x + 3 * (begin + i), inverse, xs + 3 * i);
       timesMatrix(f + 3 * (begin + i), deformation, fs + 3 * i);
-      if (vs != nullptr) {
-        for (int c = 0; c < 3; ++c) vs[3 * i + c] = v[3 * (begin + i) + c];
-      }
     }
     for (int k = 0; k < 9; ++k) {
       xs[3 * atoms + k] = factor * logDeformation[k];
       fs[3 * atoms + k] = logForce[k] / factor;
-      if (vs != nullptr) vs[3 * atoms + k] = row[kCellVelocity + k];
     }
-    optimizer_->stepSystem(s, OptimizerRows{xs, vs, fs, atoms + 3});
-    for (int k = 0; k < 9; ++k) {
-      row[kLog + k] = xs[3 * atoms + k] / factor;
-      if (vs != nullptr) row[kCellVelocity + k] = vs[3 * atoms + k];
-    }
+    std::fill(v + 3 * begin, v + 3 * end, 0.0);
+    optimizer_->stepSystem(s, OptimizerRows{xs, optimizer_->velocities(s), fs, atoms + kCellRows});
+    for (int k = 0; k < 9; ++k) row[kLog + k] = xs[3 * atoms + k] / factor;
     matrixExp(row + kLog, 3, deformation);
     const double* original = row + kOriginalCell;
     for (int r = 0; r < 3; ++r) timesTransposed(original + 3 * r, deformation, cell + 3 * r);
-    for (std::int64_t i = 0; i < atoms; ++i) {
-      timesTransposed(xs + 3 * i, deformation, x + 3 * (begin + i));
-      if (vs != nullptr) {
-        for (int c = 0; c < 3; ++c) v[3 * (begin + i) + c] = vs[3 * i + c];
-      }
-    }
+    for (std::int64_t i = 0; i < atoms; ++i) timesTransposed(xs + 3 * i, deformation, x + 3 * (begin + i));
   });
 }
 

@@ -9,8 +9,11 @@
 // (1: the virial is replaced by its trace/3 on the diagonal, so the cell keeps its shape), cellFactor (> 0;
 // 0 means the system's number of atoms, ASE's default), and the wrapped optimizer's own parameters.
 //
-// state(): [width of the wrapped optimizer's state, that state, then numSystems, 28, and per system: started,
-// C0 (9), L (9), the cell rows' velocities (9)].
+// The wrapped optimizer keeps the velocities of all N + 3 rows itself (three extra rows per system), and the
+// batch velocities stay at zero (dynamics/Optimizer.h).
+//
+// state(): [width of the wrapped optimizer's state, that state, then numSystems, 19, and per system: started,
+// C0 (9), L (9)].
 #pragma once
 
 #include <cstdint>
@@ -44,8 +47,8 @@ class CellFilter final : public Integrator {
   std::unique_ptr<Optimizer> optimizer_;
   std::vector<Settings> systems_;
   SystemRows rows_;
-  /** The filtered rows of every system, (N + 3) per system of N atoms: positions, velocities, forces. */
-  std::vector<double> x_, v_, f_;
+  /** The filtered rows of every system, (N + 3) per system of N atoms: positions and forces. */
+  std::vector<double> x_, f_;
 };
 
 }  // namespace hookmd

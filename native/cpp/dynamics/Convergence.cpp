@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "cpu/CpuReductions.h"
+#include "math/DegreesOfFreedom.h"
 #include "math/Reductions.h"
 
 namespace hookmd {
@@ -66,7 +67,7 @@ void reduceAtoms(Backend& backend, Field field, EntryOp op, double* out) {
 }
 }  // namespace
 
-void Convergence::values(Backend& backend, const Criterion& criterion, std::vector<double>& out) {
+void Convergence::values(Backend& backend, const Criterion& criterion, const std::int32_t* frozenCount, std::vector<double>& out) {
   const std::int64_t numSystems = backend.numSystems();
   out.assign(static_cast<std::size_t>(numSystems), 0.0);
   const bool needsEnergy = criterion.key == ConvergenceKey::Energy || criterion.key == ConvergenceKey::EnergyChange;
@@ -107,7 +108,8 @@ void Convergence::values(Backend& backend, const Criterion& criterion, std::vect
       const std::int32_t* numAtoms = backend.host({Field::NumAtoms}).i32(Field::NumAtoms);
       const double kB = backend.units().kB;
       for (std::int64_t s = 0; s < numSystems; ++s) {
-        out[s] = numAtoms[s] > 0 ? 2.0 * out[s] / (3.0 * numAtoms[s] * kB) : 0.0;
+        const double dof = degreesOfFreedom(numAtoms[s], frozenCount == nullptr ? 0 : frozenCount[s]);
+        out[s] = dof > 0.0 ? 2.0 * out[s] / (dof * kB) : 0.0;
       }
       break;
     }
@@ -115,12 +117,12 @@ void Convergence::values(Backend& backend, const Criterion& criterion, std::vect
 }
 
 std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vector<std::uint8_t>& newly,
-                                   std::vector<std::int32_t>& from) {
+                                   std::vector<std::int32_t>& from, const std::int32_t* frozenCount) {
   if (!due(step)) return 0;
   const std::int64_t numSystems = backend.numSystems();
   std::vector<std::uint8_t> meets(static_cast<std::size_t>(numSystems), 1);
   for (const Criterion& criterion : criteria_) {
-    values(backend, criterion, scratch_);
+    values(backend, criterion, frozenCount, scratch_);
     for (std::int64_t s = 0; s < numSystems; ++s) {
       if (!(scratch_[s] <= criterion.threshold)) meets[s] = 0;
     }

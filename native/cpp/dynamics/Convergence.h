@@ -49,9 +49,11 @@ class Convergence {
   /**
    * Checks every system with status == sourceStatus when the check is due at `step`; flags those that meet
    * every criterion in `newly`, records sourceStatus for them in `from`, and (unless detect-only) sets their
-   * status to targetStatus. Returns the number of systems flagged.
+   * status to targetStatus. Returns the number of systems flagged. `frozenCount` (per system, or null)
+   * gives the temperature key its degrees of freedom (math/DegreesOfFreedom.h).
    */
-  std::int64_t evaluate(Backend& backend, std::int64_t step, std::vector<std::uint8_t>& newly, std::vector<std::int32_t>& from);
+  std::int64_t evaluate(Backend& backend, std::int64_t step, std::vector<std::uint8_t>& newly, std::vector<std::int32_t>& from,
+                        const std::int32_t* frozenCount);
   /** Whether the check at `step` reads the stress, which the step's compute must then provide. */
   bool needsStress(std::int64_t step) const;
   /** Keeps per-system memory (previous energies) for the systems at `keep` and appends `added`. */
@@ -59,7 +61,7 @@ class Convergence {
 
  private:
   bool due(std::int64_t step) const;
-  void values(Backend& backend, const Criterion& criterion, std::vector<double>& out);
+  void values(Backend& backend, const Criterion& criterion, const std::int32_t* frozenCount, std::vector<double>& out);
 
   std::vector<Criterion> criteria_;
   HookSchedule schedule_;

@@ -6,7 +6,8 @@
 
 namespace hookmd {
 
-Fire::Fire(const Parameters& parameters, std::int64_t numSystems) : rows_("FIRE", {0.0, 0.0, 0.0, 1.0}, numSystems) {
+Fire::Fire(const Parameters& parameters, std::int64_t numSystems)
+    : Optimizer("FIRE", true, numSystems), rows_("FIRE", {0.0, 0.0, 0.0, 1.0}, numSystems) {
   updateParameters(parameters, numSystems);
 }
 

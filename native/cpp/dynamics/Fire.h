@@ -1,15 +1,15 @@
 // FIRE energy minimization, exactly ase.optimize.FIRE (ASE 3.22, without the downhill check) applied to each
 // system on its own, with nvalchemi's floor dt ≥ dtMin. The whole step runs in preUpdate with the forces of
 // the current positions; postUpdate does nothing. Unit-free like ASE (masses ignored, v += dt·F, dr = dt·v);
-// velocities live in the batch's velocities field.
+// the velocities are the optimizer's own (dynamics/Optimizer.h), and the batch's stay at zero.
 //
 // Parameters (one value per system; ASE's defaults): dt (0.1, the starting step), dtMax (1.0), dtMin
 // (0.02·dt), maxStep (0.2, cap on the norm of a system's whole displacement), nMin (5, P>0 steps before dt
 // grows), fInc (1.1), fDec (0.5), alphaStart (0.1), fAlpha (0.99).
 //
-// state(): [numSystems, 4, then per system dt, α, nSteps (the current P>0 streak), first (1 until the
-// system's first step, which zeroes its velocities and starts dt and α from the parameters; dt and α read
-// 0 until then)].
+// state(): two joinState() parts (dynamics/StateParts.h): [numSystems, 4, then per system dt, α, nSteps (the
+// current P>0 streak), first (1 until the system's first step, which zeroes its velocities and starts dt
+// and α from the parameters; dt and α read 0 until then)], then the velocities (dynamics/AtomRows.h).
 #pragma once
 
 #include <cstdint>
@@ -29,9 +29,11 @@ class Fire final : public Optimizer {
   void stepSystem(std::int64_t s, const OptimizerRows& rows) override;
   void requireCount(std::int64_t numSystems) const override { rows_.requireCount(numSystems, systems_.size()); }
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
-  std::vector<double> state() const override { return rows_.save(); }
-  void loadState(const std::vector<double>& state) override { rows_.load(state); }
-  void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
+
+ protected:
+  std::vector<double> ownState() const override { return rows_.save(); }
+  void loadOwnState(const std::vector<double>& state) override { rows_.load(state); }
+  void remapOwn(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
 
  private:
   std::vector<FireParameters> systems_;

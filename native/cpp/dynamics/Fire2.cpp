@@ -7,7 +7,8 @@
 
 namespace hookmd {
 
-Fire2::Fire2(const Parameters& parameters, std::int64_t numSystems) : rows_("FIRE2", {0.0, 0.0, 0.0, 0.0}, numSystems) {
+Fire2::Fire2(const Parameters& parameters, std::int64_t numSystems)
+    : Optimizer("FIRE2", true, numSystems), rows_("FIRE2", {0.0, 0.0, 0.0, 0.0}, numSystems) {
   updateParameters(parameters, numSystems);
 }
 

@@ -1,7 +1,8 @@
 // FIRE 2.0 energy minimization (Guénolé et al., Comput. Mater. Sci. 175, 109584 (2020), Algorithm 2) per
 // system: semi-implicit Euler (v += dt·F, mix, x += dt·v), the inertia correction x −= ½·dt·v when P = F·v
 // ≤ 0, and the delayed start. The whole step runs in preUpdate; postUpdate does nothing. Unit-free like
-// FIRE: unit masses, so velocities carry force·time units. The forces used right after an inertia
+// FIRE: unit masses, so velocities carry force·time units; they are the optimizer's own (dynamics/Optimizer.h),
+// and the batch's stay at zero. The forces used right after an inertia
 // correction are those of the uncorrected positions, since the engine computes forces once per step.
 //
 // Parameters (one value per system): dt (starting step), dtMax, dtMin (dt only shrinks while dt·fDec ≥
@@ -9,9 +10,9 @@
 // by the same factor), nDelay (P>0 steps before dt grows; no dt decrease or α reset during the first
 // nDelay steps), fInc, fDec, alphaStart, fAlpha.
 //
-// state(): [numSystems, 4, then per system dt, α, nPositive (the current P>0 streak), steps (steps taken;
-// 0 until the first step, which zeroes the velocities and starts dt and α from the parameters; dt and α
-// read 0 until then)].
+// state(): two joinState() parts (dynamics/StateParts.h): [numSystems, 4, then per system dt, α, nPositive (the
+// current P>0 streak), steps (steps taken; 0 until the first step, which zeroes the velocities and starts
+// dt and α from the parameters; dt and α read 0 until then)], then the velocities (dynamics/AtomRows.h).
 #pragma once
 
 #include <cstdint>
@@ -31,9 +32,11 @@ class Fire2 final : public Optimizer {
   void stepSystem(std::int64_t s, const OptimizerRows& rows) override;
   void requireCount(std::int64_t numSystems) const override { rows_.requireCount(numSystems, systems_.size()); }
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
-  std::vector<double> state() const override { return rows_.save(); }
-  void loadState(const std::vector<double>& state) override { rows_.load(state); }
-  void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
+
+ protected:
+  std::vector<double> ownState() const override { return rows_.save(); }
+  void loadOwnState(const std::vector<double>& state) override { rows_.load(state); }
+  void remapOwn(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
 
  private:
   std::vector<Fire2Parameters> systems_;

@@ -45,9 +45,7 @@ const std::uint8_t* FusedIntegrator::maskFor(const StepContext& context, int sta
 
 void FusedIntegrator::preUpdate(const StepContext& context) {
   for (std::size_t k = 0; k < stages_.size(); ++k) {
-    const StepContext own{context.backend, maskFor(context, static_cast<int>(k)), context.step, context.exitStatus,
-                          static_cast<std::int32_t>(k)};
-    stages_[k]->preUpdate(own);
+    stages_[k]->preUpdate(context.subStage(maskFor(context, static_cast<int>(k)), static_cast<std::int32_t>(k)));
   }
 }
 
@@ -61,8 +59,7 @@ void FusedIntegrator::postUpdate(const StepContext& context) {
     for (std::int64_t s = 0; s < numSystems; ++s) {
       if (mask[s]) stageOf[s] = static_cast<std::int32_t>(k);
     }
-    const StepContext own{context.backend, mask, context.step, context.exitStatus, static_cast<std::int32_t>(k)};
-    stages_[k]->postUpdate(own);
+    stages_[k]->postUpdate(context.subStage(mask, static_cast<std::int32_t>(k)));
   }
   // Acquired after the sub-stages ran: each of them may have synced other fields in between.
   std::int32_t* status = context.backend.arraysFor(Kernel::Integrator, {Field::Status}, {Field::Status}).i32(Field::Status);

@@ -7,7 +7,7 @@
 namespace hookmd {
 
 GradientDescent::GradientDescent(const Parameters& parameters, std::int64_t numSystems)
-    : rows_("GradientDescent", {}, numSystems) {
+    : Optimizer("GradientDescent", false, numSystems), rows_("GradientDescent", {}, numSystems) {
   updateParameters(parameters, numSystems);
 }
 

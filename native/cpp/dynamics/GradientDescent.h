@@ -21,11 +21,12 @@ class GradientDescent final : public Optimizer {
   const char* name() const noexcept override { return "GradientDescent"; }
   void stepSystem(std::int64_t s, const OptimizerRows& rows) override;
   void requireCount(std::int64_t numSystems) const override { rows_.requireCount(numSystems, stepSize_.size()); }
-  bool usesVelocities() const noexcept override { return false; }
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
-  std::vector<double> state() const override { return rows_.save(); }
-  void loadState(const std::vector<double>& state) override { rows_.load(state); }
-  void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
+
+ protected:
+  std::vector<double> ownState() const override { return rows_.save(); }
+  void loadOwnState(const std::vector<double>& state) override { rows_.load(state); }
+  void remapOwn(const std::vector<std::int64_t>& keep, std::int64_t added) override { rows_.remap(keep, added); }
 
  private:
   std::vector<double> stepSize_;

@@ -27,6 +27,20 @@ struct StepContext {
    */
   std::int32_t exitStatus;
   std::int32_t stage = -1;
+  /**
+   * Frozen atoms (FreezeAtomsHook), which change the degrees of freedom (math/DegreesOfFreedom.h): per
+   * system their count and per atom a flag (host memory), or null when no atom is frozen.
+   */
+  const std::int32_t* frozenCount = nullptr;
+  const std::uint8_t* frozenAtoms = nullptr;
+
+  /** The same step for the systems flagged in `systems`, as sub-stage `subStage` of a FusedStage. */
+  StepContext subStage(const std::uint8_t* systems, std::int32_t subStage) const {
+    StepContext own = *this;
+    own.active = systems;
+    own.stage = subStage;
+    return own;
+  }
 };
 
 class Integrator {

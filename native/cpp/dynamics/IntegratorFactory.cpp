@@ -6,6 +6,7 @@
 #include "dynamics/Fire2.h"
 #include "dynamics/FusedIntegrator.h"
 #include "dynamics/GradientDescent.h"
+#include "dynamics/InitialVelocities.h"
 #include "dynamics/Langevin.h"
 #include "dynamics/Lbfgs.h"
 #include "dynamics/NoseHooverChain.h"
@@ -25,6 +26,10 @@ std::unique_ptr<Optimizer> createOptimizer(const std::string& type, const Parame
   if (type == "LBFGS") return std::make_unique<Lbfgs>(parameters, numSystems);
   fail("UNKNOWN_INTEGRATOR", "createIntegrator: a cell filter wraps FIRE, FIRE2, GradientDescent or LBFGS, not '" + type + "'");
 }
+
+bool isMolecularDynamics(const std::string& type) {
+  return type == "VelocityVerlet" || type == "Langevin" || type == "NoseHooverChain" || type == "NPT" || type == "NPTLangevin";
+}
 }  // namespace
 
 std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string& type, const Parameters& parameters,
@@ -39,6 +44,15 @@ std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string
   if (type == "FIRE2") return std::make_unique<Fire2>(parameters, numSystems);
   if (type == "GradientDescent") return std::make_unique<GradientDescent>(parameters, numSystems);
   if (type == "LBFGS") return std::make_unique<Lbfgs>(parameters, numSystems);
+  // "Velocities:NoseHooverChain": the named MD integrator, which draws each system's velocities first.
+  const std::string velocities = "Velocities:";
+  if (type.compare(0, velocities.size(), velocities) == 0) {
+    const std::string inner = type.substr(velocities.size());
+    if (!isMolecularDynamics(inner)) {
+      fail("UNKNOWN_INTEGRATOR", "createIntegrator: initial velocities go with VelocityVerlet, Langevin, NoseHooverChain, NPT or NPTLangevin, not '" + inner + "'");
+    }
+    return std::make_unique<InitialVelocities>(createIntegrator(backend, inner, parameters, numSystems), parameters, numSystems);
+  }
   // "CellFilter:FIRE": the named optimizer relaxing positions and cell together.
   const std::string filtered = "CellFilter:";
   if (type.compare(0, filtered.size(), filtered) == 0) {
@@ -57,7 +71,7 @@ std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string
     return std::make_unique<FusedIntegrator>(backend, types, parameters, numSystems);
   }
   fail("UNKNOWN_INTEGRATOR", "createIntegrator: unknown integrator '" + type +
-                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, NPT, NPTLangevin, FIRE, FIRE2, GradientDescent, LBFGS, CellFilter:<optimizer>, Fused:A|B|...)");
+                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, NPT, NPTLangevin, FIRE, FIRE2, GradientDescent, LBFGS, Velocities:<integrator>, CellFilter:<optimizer>, Fused:A|B|...)");
 }
 
 }  // namespace hookmd

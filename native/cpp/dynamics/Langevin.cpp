@@ -10,17 +10,6 @@
 
 namespace hookmd {
 
-namespace {
-// Doubles represent every integer up to 2^53 exactly; beyond that the seed the user wrote is not the one
-// stored, and a non-integral or non-finite value has no integer meaning at all.
-std::uint64_t seedFrom(double value) {
-  if (!(std::fabs(value) <= 9007199254740992.0) || value != std::floor(value)) {
-    fail("INVALID_PARAMETER", "Langevin: seed must be an integer with |seed| ≤ 2^53, got " + std::to_string(value));
-  }
-  return static_cast<std::uint64_t>(static_cast<std::int64_t>(value));
-}
-}  // namespace
-
 Langevin::Langevin(const Parameters& parameters, std::int64_t numSystems) : rows_("Langevin", {}, numSystems) {
   updateParameters(parameters, numSystems);
 }
@@ -33,7 +22,7 @@ void Langevin::updateParameters(const Parameters& parameters, std::int64_t numSy
   std::vector<System> systems(static_cast<std::size_t>(numSystems));
   for (std::size_t s = 0; s < systems.size(); ++s) {
     const LangevinCoefficients coefficients = langevinCoefficients(friction[s], dt[s]);
-    systems[s] = System{dt[s], temperature[s], coefficients.c1, coefficients.c2, seedFrom(seed[s])};
+    systems[s] = System{dt[s], temperature[s], coefficients.c1, coefficients.c2, seedParameter("Langevin", "seed", seed[s])};
   }
   systems_ = std::move(systems);
 }
@@ -50,6 +39,7 @@ void Langevin::preUpdate(const StepContext& context) {
   const std::int32_t* systemId = host.i32(Field::SystemId);
   const double forceToAccel = host.units.forceToAccel;
   const double kB = host.units.kB;
+  noiseMomentum_.resize(3 * static_cast<std::size_t>(host.numAtoms()));
   forEachActiveAtom(host, context.active, [&](std::int64_t i, std::int32_t s) {
     const System& system = systems_[s];
     double* xi = x + 3 * i;
@@ -59,8 +49,29 @@ void Langevin::preUpdate(const StepContext& context) {
     double noise[3];
     atomGaussian3(system.seed, static_cast<std::uint32_t>(systemId[s]), context.step,
                   static_cast<std::uint32_t>(i - ptr[s]), noise);
-    ornsteinUhlenbeck(vi, system.c1, system.c2 * thermalSpeed(kB * system.temperature, forceToAccel, m[i]), noise);
-    drift(xi, vi, 0.5 * system.dt);
+    const double kick = system.c2 * thermalSpeed(kB * system.temperature, forceToAccel, m[i]);
+    ornsteinUhlenbeck(vi, system.c1, kick, noise);
+    for (int c = 0; c < 3; ++c) noiseMomentum_[3 * i + c] = m[i] * kick * noise[c];
+  });
+  // Where no atom is frozen the noise gives the system no momentum (LAMMPS's fix langevin `zero yes`): the
+  // dynamics then conserve it, as the temperature's 3N − 3 degrees of freedom assume (math/DegreesOfFreedom.h).
+  // Each system's sum runs in atom order, whatever the thread count.
+  drift_.assign(3 * static_cast<std::size_t>(host.numSystems()), 0.0);
+  forEachActiveSystem(host, context.active, [&](std::int64_t s, std::int32_t begin, std::int32_t end) {
+    if (context.frozenCount != nullptr && context.frozenCount[s] > 0) return;
+    double momentum[3] = {0.0, 0.0, 0.0};
+    double mass = 0.0;
+    for (std::int32_t i = begin; i < end; ++i) {
+      mass += m[i];
+      for (int c = 0; c < 3; ++c) momentum[c] += noiseMomentum_[3 * i + c];
+    }
+    if (mass > 0.0) {
+      for (int c = 0; c < 3; ++c) drift_[3 * s + c] = momentum[c] / mass;
+    }
+  });
+  forEachActiveAtom(host, context.active, [&](std::int64_t i, std::int32_t s) {
+    for (int c = 0; c < 3; ++c) v[3 * i + c] -= drift_[3 * s + c];
+    drift(x + 3 * i, v + 3 * i, 0.5 * systems_[s].dt);
   });
 }
 

@@ -1,6 +1,8 @@
 // Langevin dynamics (NVT) with the BAOAB splitting (Leimkuhler & Matthews, Appl. Math. Res. Express 2013).
 // preUpdate runs B (v += dt/2·a), A (x += dt/2·v), O (v ← c1·v + c2·√(kB·T/m)·ξ), A; postUpdate runs the
-// final B with the new forces. ξ comes from counter-based Philox noise keyed by (seed, system id, step,
+// final B with the new forces. In a system without frozen atoms the O step's noise is made momentum-free
+// (its mass-weighted mean is removed, LAMMPS's fix langevin `zero yes`, as ASE's Langevin fixes the centre
+// of mass), so the 3N − 3 degrees of freedom of the reported temperature are the ones thermalized. ξ comes from counter-based Philox noise keyed by (seed, system id, step,
 // atom index within the system), so a trajectory depends only on the seed, never on the thread count or on
 // where the system sits in the batch.
 //
@@ -39,6 +41,9 @@ class Langevin final : public Integrator {
   };
   std::vector<System> systems_;
   SystemRows rows_;
+  /** Scratch of preUpdate: each atom's noise momentum m·c2·σ·ξ, and each system's drift from it. */
+  std::vector<double> noiseMomentum_;
+  std::vector<double> drift_;
 };
 
 }  // namespace hookmd

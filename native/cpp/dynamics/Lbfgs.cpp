@@ -9,7 +9,8 @@
 
 namespace hookmd {
 
-Lbfgs::Lbfgs(const Parameters& parameters, std::int64_t numSystems) : histories_(static_cast<std::size_t>(numSystems)) {
+Lbfgs::Lbfgs(const Parameters& parameters, std::int64_t numSystems)
+    : Optimizer("LBFGS", false, numSystems), histories_(static_cast<std::size_t>(numSystems)) {
   updateParameters(parameters, numSystems);
 }
 
@@ -91,7 +92,7 @@ void Lbfgs::stepSystem(std::int64_t s, const OptimizerRows& rows) {
   ++history.iteration;
 }
 
-std::vector<double> Lbfgs::state() const {
+std::vector<double> Lbfgs::ownState() const {
   std::vector<double> out{static_cast<double>(histories_.size())};
   for (std::size_t s = 0; s < histories_.size(); ++s) {
     const History& h = histories_[s];
@@ -111,7 +112,7 @@ std::vector<double> Lbfgs::state() const {
   return out;
 }
 
-void Lbfgs::loadState(const std::vector<double>& state) {
+void Lbfgs::loadOwnState(const std::vector<double>& state) {
   const auto bad = [] { fail("INVALID_STATE", "LBFGS: the saved state is malformed or from another batch"); };
   std::size_t at = 0;
   const auto next = [&]() -> double {
@@ -148,7 +149,7 @@ void Lbfgs::loadState(const std::vector<double>& state) {
   histories_ = std::move(histories);
 }
 
-void Lbfgs::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {
+void Lbfgs::remapOwn(const std::vector<std::int64_t>& keep, std::int64_t added) {
   std::vector<History> histories;
   histories.reserve(keep.size() + static_cast<std::size_t>(added));
   for (std::int64_t k : keep) {

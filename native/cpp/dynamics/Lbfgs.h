@@ -23,11 +23,12 @@ class Lbfgs final : public Optimizer {
   const char* name() const noexcept override { return "LBFGS"; }
   void stepSystem(std::int64_t s, const OptimizerRows& rows) override;
   void requireCount(std::int64_t numSystems) const override;
-  bool usesVelocities() const noexcept override { return false; }
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
-  std::vector<double> state() const override;
-  void loadState(const std::vector<double>& state) override;
-  void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override;
+
+ protected:
+  std::vector<double> ownState() const override;
+  void loadOwnState(const std::vector<double>& state) override;
+  void remapOwn(const std::vector<std::int64_t>& keep, std::int64_t added) override;
 
  private:
   struct Settings {

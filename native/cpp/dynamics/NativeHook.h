@@ -31,6 +31,8 @@ class NativeHook {
   virtual void apply(Backend& backend, DynamicsStage stage, std::int64_t step, const std::uint8_t* active) = 0;
   /** Called when the batch was compacted/refilled: keep systems `keep`, append `added` (per-atom state resets). */
   virtual void remap(const std::vector<std::int64_t>&, std::int64_t) {}
+  /** The atoms it holds fixed, one flag per atom of the batch (FreezeAtomsHook), or null. */
+  virtual const std::vector<std::uint8_t>* frozenAtoms() const noexcept { return nullptr; }
 
  private:
   HookSchedule schedule_;

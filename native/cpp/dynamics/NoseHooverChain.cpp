@@ -5,6 +5,7 @@
 
 #include "core/Error.h"
 #include "cpu/AtomLoops.h"
+#include "math/DegreesOfFreedom.h"
 #include "math/NoseHooverChainUpdate.h"
 #include "math/Reductions.h"
 #include "math/VelocityVerletUpdate.h"
@@ -45,18 +46,18 @@ void NoseHooverChain::updateParameters(const Parameters& parameters, std::int64_
   systems_ = std::move(systems);
 }
 
-void NoseHooverChain::chainHalfSteps(const BatchStorage& host, const std::uint8_t* active) {
+void NoseHooverChain::chainHalfSteps(const BatchStorage& host, const StepContext& context) {
   const double* v = host.f64(Field::Velocities);
   const double* m = host.f64(Field::Masses);
   const double forceToAccel = host.units.forceToAccel;
   const double kB = host.units.kB;
   const int length = chainLength_;
   scale_.resize(static_cast<std::size_t>(host.numSystems()));
-  forEachActiveSystem(host, active, [&](std::int64_t s, std::int32_t begin, std::int32_t end) {
+  forEachActiveSystem(host, context.active, [&](std::int64_t s, std::int32_t begin, std::int32_t end) {
     double kinetic = 0.0;
     for (std::int64_t i = begin; i < end; ++i) kinetic += atomKineticEnergy(m[i], v + 3 * i, forceToAccel);
     const System& system = systems_[s];
-    const double dof = std::max(0.0, 3.0 * (end - begin) - 3.0);
+    const double dof = degreesOfFreedom(end - begin, context.frozenCount == nullptr ? 0 : context.frozenCount[s]);
     const ChainConstants constants = chainConstants(dof, kB * system.temperature, system.tdamp, system.dt);
     double* row = rows_.row(s);
     scale_[s] = chainHalfStep(row, row + length, length, 2.0 * kinetic, constants);
@@ -70,7 +71,7 @@ void NoseHooverChain::preUpdate(const StepContext& context) {
       {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
       {Field::Positions, Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
-  chainHalfSteps(host, context.active);
+  chainHalfSteps(host, context);
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
@@ -95,7 +96,7 @@ void NoseHooverChain::postUpdate(const StepContext& context) {
   forEachActiveAtom(host, context.active, [&](std::int64_t i, std::int32_t s) {
     halfKick(v + 3 * i, f + 3 * i, forceToAccel / m[i], 0.5 * systems_[s].dt);
   });
-  chainHalfSteps(host, context.active);
+  chainHalfSteps(host, context);
   forEachActiveAtom(host, context.active, [&](std::int64_t i, std::int32_t s) { scaleVelocity(v + 3 * i, scale_[s]); });
 }
 

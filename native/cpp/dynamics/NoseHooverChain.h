@@ -4,8 +4,8 @@
 //
 // Parameters: dt (time), temperature and tdamp (the thermostat period, time) per system; chainLength (the
 // number of links M ≥ 1, one value for the whole batch, fixed for the integrator's life). The thermostat
-// counts dof = 3N − 3 degrees of freedom per system, assuming the total momentum is conserved (zero and
-// unchanged by the forces); with dof ≤ 0 it leaves the system alone. Masses are Q1 = dof·kB·T·tdamp² and
+// counts the degrees of freedom every temperature in hookmd counts (math/DegreesOfFreedom.h): 3N − 3, or
+// 3·N_mobile with frozen atoms; with dof ≤ 0 it leaves the system alone. Masses are Q1 = dof·kB·T·tdamp² and
 // Qk = kB·T·tdamp² (k ≥ 2).
 //
 // state(): [numSystems, 2M + 1, then per system ξ1..ξM, v_ξ1..v_ξM, E_thermostat], where
@@ -41,7 +41,7 @@ class NoseHooverChain final : public Integrator {
     double tdamp;
   };
   /** Advances each active system's chain by dt/2 and stores its velocity scale factor in scale_. */
-  void chainHalfSteps(const BatchStorage& host, const std::uint8_t* active);
+  void chainHalfSteps(const BatchStorage& host, const StepContext& context);
 
   int chainLength_;
   std::vector<System> systems_;

@@ -7,6 +7,7 @@
 #include "core/Error.h"
 #include "cpu/AtomLoops.h"
 #include "dynamics/PeriodicCells.h"
+#include "math/DegreesOfFreedom.h"
 #include "math/MtkBarostatUpdate.h"
 #include "math/NoseHooverChainUpdate.h"
 #include "math/Reductions.h"
@@ -53,7 +54,7 @@ void Npt::updateParameters(const Parameters& parameters, std::int64_t numSystems
   systems_ = std::move(systems);
 }
 
-void Npt::thermostats(BatchStorage& host, std::int64_t s, std::int32_t begin, std::int32_t end, bool barostatFirst) {
+void Npt::thermostats(BatchStorage& host, std::int64_t s, std::int32_t begin, std::int32_t end, std::int64_t frozen, bool barostatFirst) {
   double* v = host.f64(Field::Velocities);
   const double* m = host.f64(Field::Masses);
   const double forceToAccel = host.units.forceToAccel;
@@ -74,7 +75,7 @@ void Npt::thermostats(BatchStorage& host, std::int64_t s, std::int32_t begin, st
   const auto particleChain = [&] {
     double twoKE = 0.0;
     for (std::int64_t i = begin; i < end; ++i) twoKE += 2.0 * atomKineticEnergy(m[i], v + 3 * i, forceToAccel);
-    const double dof = std::max(0.0, 3.0 * (end - begin) - 3.0);
+    const double dof = degreesOfFreedom(end - begin, frozen);
     const double scale = chainHalfStep(row, row + length, length, twoKE, chainConstants(dof, kT, system.tdamp, system.dt));
     for (std::int64_t i = begin; i < end; ++i) scaleVelocity(v + 3 * i, scale);
   };
@@ -147,7 +148,7 @@ void Npt::preUpdate(const StepContext& context) {
     if (end == begin) return;
     const System& system = systems_[s];
     const double* omegaDot = rows_.row(s) + 4 * chainLength_;
-    thermostats(host, s, begin, end, true);
+    thermostats(host, s, begin, end, context.frozenCount == nullptr ? 0 : context.frozenCount[s], true);
     barostatHalf(host, s, begin, end);
     pressVelocities(v, begin, end, omegaDot, system.dt);
     for (std::int64_t i = begin; i < end; ++i) halfKick(v + 3 * i, f + 3 * i, forceToAccel / m[i], 0.5 * system.dt);
@@ -182,7 +183,7 @@ void Npt::postUpdate(const StepContext& context) {
     for (std::int64_t i = begin; i < end; ++i) halfKick(v + 3 * i, f + 3 * i, forceToAccel / m[i], 0.5 * system.dt);
     pressVelocities(v, begin, end, rows_.row(s) + 4 * chainLength_, system.dt);
     barostatHalf(host, s, begin, end);
-    thermostats(host, s, begin, end, false);
+    thermostats(host, s, begin, end, context.frozenCount == nullptr ? 0 : context.frozenCount[s], false);
   });
 }
 

@@ -7,7 +7,8 @@
 //
 // Parameters (one value per system): dt, temperature, pressure (energy/volume), tdamp and pdamp (time),
 // couple (0: iso, one strain rate for all axes; 1: aniso, one per axis, each towards the same pressure);
-// chainLength M (one value for the batch). The particle chain counts dof = 3N − 3. Masses, as LAMMPS sets
+// chainLength M (one value for the batch). The particle chain counts hookmd's dof (math/DegreesOfFreedom.h:
+// 3N − 3, or 3·N_mobile with frozen atoms). Masses, as LAMMPS sets
 // them: Q1 = dof·kB·T·tdamp², Qk = kB·T·tdamp²; barostat W = (N + 1)·kB·T·pdamp²; barostat chain kB·T·pdamp²
 // for every link, its first link driven towards kB·T (iso) or 3·kB·T (aniso).
 //
@@ -42,7 +43,8 @@ class Npt final : public Integrator {
     bool iso;
   };
   /** Both chains by dt/2 around the particle scaling: the order of LAMMPS's initial or final integrate. */
-  void thermostats(BatchStorage& host, std::int64_t s, std::int32_t begin, std::int32_t end, bool barostatFirst);
+  /** The particle and barostat chains of system s; `frozen` atoms change the particles' degrees of freedom. */
+  void thermostats(BatchStorage& host, std::int64_t s, std::int32_t begin, std::int32_t end, std::int64_t frozen, bool barostatFirst);
   /** ω̇ half kick from the current kinetic tensor and stress, then the velocity scaling of nh_v_press. */
   void barostatHalf(BatchStorage& host, std::int64_t s, std::int32_t begin, std::int32_t end);
 

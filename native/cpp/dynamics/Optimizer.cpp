@@ -1,23 +1,63 @@
 #include "dynamics/Optimizer.h"
 
+#include <algorithm>
+
+#include "core/Error.h"
 #include "cpu/AtomLoops.h"
+#include "dynamics/StateParts.h"
 
 namespace hookmd {
 
+Optimizer::Optimizer(const char* owner, bool keepsVelocities, std::int64_t numSystems) : owner_(owner) {
+  if (keepsVelocities) velocities_ = std::make_unique<AtomRows>(owner, 3, 0, numSystems);
+}
+
+void Optimizer::setExtraRows(int rows) {
+  if (velocities_) velocities_ = std::make_unique<AtomRows>(owner_, 3, rows, velocities_->count());
+}
+
+void Optimizer::fitVelocities(const std::int32_t* ptr, std::int64_t numSystems) {
+  if (velocities_) velocities_->fit(ptr, numSystems);
+}
+
 // Each system is one task, so the sums inside a step run in atom order whatever the thread count.
 void Optimizer::preUpdate(const StepContext& context) {
-  const bool velocities = usesVelocities();
   BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator,
-      FieldSet{Field::Status, Field::Positions, Field::Forces, Field::Ptr}.with(Field::Velocities, velocities),
-      FieldSet{Field::Positions}.with(Field::Velocities, velocities));
+      Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Ptr},
+      {Field::Positions, Field::Velocities});
   requireCount(host.numSystems());
+  const std::int32_t* ptr = host.i32(Field::Ptr);
+  fitVelocities(ptr, host.numSystems());
   double* x = host.f64(Field::Positions);
-  double* v = velocities ? host.f64(Field::Velocities) : nullptr;
+  double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);
   forEachActiveSystem(host, context.active, [&](std::int64_t s, std::int32_t begin, std::int32_t end) {
-    stepSystem(s, OptimizerRows{x + 3 * begin, v == nullptr ? nullptr : v + 3 * begin, f + 3 * begin, end - begin});
+    std::fill(v + 3 * begin, v + 3 * end, 0.0);
+    stepSystem(s, OptimizerRows{x + 3 * begin, velocities(s), f + 3 * begin, end - begin});
   });
+}
+
+std::vector<double> Optimizer::state() const {
+  if (!velocities_) return ownState();
+  return joinState({ownState(), velocities_->save()});
+}
+
+void Optimizer::loadState(const std::vector<double>& state) {
+  if (!velocities_) {
+    loadOwnState(state);
+    return;
+  }
+  const std::vector<std::vector<double>> parts = splitState(state, 2, owner_);
+  // Both parts are checked before either is kept, so a bad state changes nothing.
+  AtomRows velocities = *velocities_;
+  velocities.load(parts[1]);
+  loadOwnState(parts[0]);
+  *velocities_ = std::move(velocities);
+}
+
+void Optimizer::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {
+  remapOwn(keep, added);
+  if (velocities_) velocities_->remap(keep, added);
 }
 
 }  // namespace hookmd

@@ -2,10 +2,18 @@
 // (position, velocity, force). Without a cell filter the rows are the system's atoms in the batch arrays; a
 // CellFilter hands the same step its atoms in the undeformed cell plus three rows of cell coordinates, as
 // ASE's optimizers see a filter's (N + 3) × 3 arrays.
+//
+// An optimizer's velocities (FIRE's, FIRE2's) are its own state, kept here per atom (AtomRows), never in the
+// batch: they are minimizer bookkeeping, not motion. Every step holds the batch velocities of the systems it
+// updates at zero, so no temperature, no momenta and no next engine ever sees them (docs/dynamics.md,
+// "Optimizer state").
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <vector>
 
+#include "dynamics/AtomRows.h"
 #include "dynamics/Integrator.h"
 
 namespace hookmd {
@@ -13,7 +21,7 @@ namespace hookmd {
 /** One system's degrees of freedom: `count` rows of 3 positions, velocities and forces. */
 struct OptimizerRows {
   double* x;
-  /** Null for an optimizer that keeps no velocities. */
+  /** The optimizer's own velocities of these rows; null for an optimizer that keeps none. */
   double* v;
   const double* f;
   std::int64_t count;
@@ -21,16 +29,39 @@ struct OptimizerRows {
 
 class Optimizer : public Integrator {
  public:
+  /** `keepsVelocities`: the step carries velocities from one step to the next (FIRE, FIRE2). */
+  Optimizer(const char* owner, bool keepsVelocities, std::int64_t numSystems);
+
   /** One step of system `s` on `rows`, with the forces of the current positions; systems run concurrently. */
   virtual void stepSystem(std::int64_t s, const OptimizerRows& rows) = 0;
   /** Checked before a round of stepSystem calls: per-system state and parameters cover `numSystems`. */
   virtual void requireCount(std::int64_t numSystems) const = 0;
-  /** Whether the step reads and writes velocities (gradient descent and L-BFGS keep none). */
-  virtual bool usesVelocities() const noexcept { return true; }
+
+  /** A cell filter's rows: every system steps `rows` more rows than it has atoms. Call before the first step. */
+  void setExtraRows(int rows);
+  /** Sizes the velocities for the batch layout `ptr`: new systems start at rest. */
+  void fitVelocities(const std::int32_t* ptr, std::int64_t numSystems);
+  /** System s's velocity rows after fitVelocities(), or null when the optimizer keeps none. */
+  double* velocities(std::int64_t s) { return velocities_ ? velocities_->system(s) : nullptr; }
 
   /** The whole step runs here, on the batch's atoms, with the forces of the current positions. */
   void preUpdate(const StepContext& context) override;
   void postUpdate(const StepContext&) override {}
+
+  /** ownState(), then (when kept) the velocities, as joinState() parts (dynamics/StateParts.h). */
+  std::vector<double> state() const final;
+  void loadState(const std::vector<double>& state) final;
+  void remap(const std::vector<std::int64_t>& keep, std::int64_t added) final;
+
+ protected:
+  /** The per-system state of the step (dt, α, histories). */
+  virtual std::vector<double> ownState() const = 0;
+  virtual void loadOwnState(const std::vector<double>& state) = 0;
+  virtual void remapOwn(const std::vector<std::int64_t>& keep, std::int64_t added) = 0;
+
+ private:
+  const char* owner_;
+  std::unique_ptr<AtomRows> velocities_;
 };
 
 }  // namespace hookmd

@@ -2,6 +2,7 @@
 // every default, so native code only checks presence and length.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -39,5 +40,16 @@ class Parameters {
  private:
   std::map<std::string, std::vector<double>> values_;
 };
+
+/**
+ * A seed stored in a double: doubles represent every integer up to 2^53 exactly; beyond that the seed the
+ * user wrote is not the one stored, and a non-integral or non-finite value has no integer meaning at all.
+ */
+inline std::uint64_t seedParameter(const std::string& owner, const std::string& name, double value) {
+  if (!(std::fabs(value) <= 9007199254740992.0) || value != std::floor(value)) {
+    fail("INVALID_PARAMETER", owner + ": " + name + " must be an integer with |" + name + "| ≤ 2^53, got " + std::to_string(value));
+  }
+  return static_cast<std::uint64_t>(static_cast<std::int64_t>(value));
+}
 
 }  // namespace hookmd

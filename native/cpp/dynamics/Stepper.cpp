@@ -15,6 +15,24 @@ Stepper::Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator
       exitStatus_(exitStatus),
       layout_(backend.generation()) {}
 
+void Stepper::addHook(std::unique_ptr<NativeHook> hook) {
+  if (const std::vector<std::uint8_t>* frozen = hook->frozenAtoms()) {
+    // Its mask names atoms of this batch (FreezeAtomsHook refuses a refill), so the counts stay valid.
+    const BatchStorage& host = backend_.host({Field::Ptr});
+    const std::int64_t numSystems = host.numSystems();
+    const std::int32_t* ptr = host.i32(Field::Ptr);
+    if (static_cast<std::int64_t>(frozen->size()) == host.numAtoms()) {
+      frozenAtoms_.resize(frozen->size(), 0);
+      frozenCount_.assign(static_cast<std::size_t>(numSystems), 0);
+      for (std::size_t i = 0; i < frozen->size(); ++i) frozenAtoms_[i] = frozenAtoms_[i] || (*frozen)[i];
+      for (std::int64_t s = 0; s < numSystems; ++s) {
+        for (std::int32_t i = ptr[s]; i < ptr[s + 1]; ++i) frozenCount_[s] += frozenAtoms_[i];
+      }
+    }
+  }
+  hooks_.push_back(std::move(hook));
+}
+
 void Stepper::requireLayout() const {
   if (backend_.generation() == layout_) return;
   fail("BATCH_RESIZED", "the batch was resized during a run (systems appended or removed, for instance by a hook); " +
@@ -105,7 +123,11 @@ void Stepper::compute(const std::uint8_t* systems) {
 
 void Stepper::actionBefore(int point) {
   requireLayout();
-  const StepContext context{backend_, active_.data(), stepCount_, exitStatus_};
+  StepContext context{backend_, active_.data(), stepCount_, exitStatus_};
+  if (!frozenCount_.empty()) {
+    context.frozenCount = frozenCount_.data();
+    context.frozenAtoms = frozenAtoms_.data();
+  }
   switch (static_cast<DynamicsStage>(point)) {
     case DynamicsStage::BeforeStep: beginStep(); break;
     case DynamicsStage::AfterPreUpdate:
@@ -120,7 +142,9 @@ void Stepper::actionBefore(int point) {
       break;
     case DynamicsStage::AfterStep: restoreFinished(); break;
     case DynamicsStage::OnConverge:
-      for (auto& convergence : convergence_) newlyCount_ += convergence->evaluate(backend_, stepCount_, newly_, newlyFrom_);
+      for (auto& convergence : convergence_) {
+        newlyCount_ += convergence->evaluate(backend_, stepCount_, newly_, newlyFrom_, context.frozenCount);
+      }
       break;
     default: break;
   }

@@ -32,7 +32,8 @@ class Stepper {
 
   Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator> integrator, std::int32_t exitStatus);
 
-  void addHook(std::unique_ptr<NativeHook> hook) { hooks_.push_back(std::move(hook)); }
+  /** Adds a native hook; one that freezes atoms changes the degrees of freedom the integrator counts. */
+  void addHook(std::unique_ptr<NativeHook> hook);
   void addConvergence(std::unique_ptr<Convergence> convergence) { convergence_.push_back(std::move(convergence)); }
   Integrator& integrator() { return *integrator_; }
 
@@ -102,6 +103,9 @@ class Stepper {
   ComputeFn compute_;
   std::unique_ptr<Integrator> integrator_;
   std::vector<std::unique_ptr<NativeHook>> hooks_;
+  /** Frozen atoms of every FreezeAtomsHook (one flag per atom) and their count per system; empty when none. */
+  std::vector<std::uint8_t> frozenAtoms_;
+  std::vector<std::int32_t> frozenCount_;
   std::vector<std::unique_ptr<Convergence>> convergence_;
   std::int32_t exitStatus_;
   /** The storage generation the per-system state was sized for. */

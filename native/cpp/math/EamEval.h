@@ -31,11 +31,17 @@ struct EamGrid {
   double cutoffSq;
 };
 
+/** ((v₀p + v₁)p + v₂)p + v₃: a cubic's value from its four coefficients. */
+HD double eamCubic(const double* v, double p) { return ((v[0] * p + v[1]) * p + v[2]) * p + v[3]; }
+
+/** (d₀p + d₁)p + d₂: a cubic's derivative from the three coefficients of its derivative. */
+HD double eamCubicDerivative(const double* d, double p) { return (d[0] * p + d[1]) * p + d[2]; }
+
 /** Value of the cubic in the interval whose coefficients start at `c`. */
-HD double eamSplineValue(const double* c, double p) { return ((c[3] * p + c[4]) * p + c[5]) * p + c[6]; }
+HD double eamSplineValue(const double* c, double p) { return eamCubic(c + 3, p); }
 
 /** Derivative (per unit of the tabulated variable) of the same cubic. */
-HD double eamSplineDerivative(const double* c, double p) { return (c[0] * p + c[1]) * p + c[2]; }
+HD double eamSplineDerivative(const double* c, double p) { return eamCubicDerivative(c, p); }
 
 /**
  * Interval m (1-based) and local coordinate p of distance r, clamped to the last interval as LAMMPS does.
@@ -76,45 +82,36 @@ HD void eamEmbedding(const EamGrid& grid, const double* frho, double rho, double
   if (rho > grid.rhomax) energy += derivative * (rho - grid.rhomax);
 }
 
-/** The density that one neighbor at distance r contributes, from its rhor table. */
-HD double eamDensity(const double* rhor, int m, double p) { return eamSplineValue(rhor + m * kEamSplineStride, p); }
+/**
+ * The r tables packed for the pair loops: one row per interval m (1-based, row 0 unused) and ordered
+ * element pair (a, b), a the owner's element and b the neighbor's, holding everything one pass reads for a
+ * pair in adjacent doubles (one or two cache lines instead of one per table). The coefficients are the
+ * spline tables' own, so every value is bit for bit what the separate tables give.
+ *
+ * Density rows: the value cubic (c₃..c₆) of the density the neighbor puts on the owner, then, with several
+ * elements, of the density the owner puts on the neighbor. Force rows: the 7 coefficients of z2r, the
+ * derivative cubic (c₀..c₂) of the density the neighbor puts on the owner, then, with several elements, of
+ * the reverse.
+ */
+HD constexpr int eamDensityRowStride(bool oneElement) { return oneElement ? 4 : 8; }
+HD constexpr int eamForceRowStride(bool oneElement) { return oneElement ? 10 : 13; }
 
 /**
- * One pair's force and pair energy. `rhoOfJAtI` is the table of the density atom j puts on atom i,
- * `rhoOfIAtJ` the reverse, `z2r` the pair table; fpI and fpJ are F'(ρ̄) of the two atoms. Writes
- * fOverR = −(dE/dr)/r, the convention of the pair evaluators (the force on j is fOverR·(x_j − x_i)), and
- * φ(r).
+ * One pair's force and pair energy from its packed force row, p its position in the row's interval and
+ * recip = 1/r. fpI and fpJ are F'(ρ̄) of the two atoms. Writes fOverR = −(dE/dr)/r, the convention of the
+ * pair evaluators (the force on j is fOverR·(x_j − x_i)), and φ(r).
  */
-HD void eamPairForce(const double* rhoOfJAtI, const double* rhoOfIAtJ, const double* z2r, int m, double p, double r,
-                     double fpI, double fpJ, double& fOverR, double& pairEnergy) {
-  const int row = m * kEamSplineStride;
-  const double rhoip = eamSplineDerivative(rhoOfIAtJ + row, p);
-  const double rhojp = eamSplineDerivative(rhoOfJAtI + row, p);
-  const double z2p = eamSplineDerivative(z2r + row, p);
-  const double z2 = eamSplineValue(z2r + row, p);
-  const double recip = 1.0 / r;
+template <bool kOneElement>
+HD void eamPairForce(const double* row, double p, double recip, double fpI, double fpJ, double& fOverR, double& pairEnergy) {
+  const double rhojp = eamCubicDerivative(row + 7, p);
+  // One element: both atoms read the same density, so one derivative serves both terms.
+  const double rhoip = kOneElement ? rhojp : eamCubicDerivative(row + 10, p);
+  const double z2p = eamSplineDerivative(row, p);
+  const double z2 = eamSplineValue(row, p);
   const double phi = z2 * recip;
   // φ' = (z' − φ)/r; dE/dr gathers the embedding terms of both atoms and the pair term.
   const double phip = z2p * recip - phi * recip;
   const double psip = fpI * rhojp + fpJ * rhoip + phip;
-  fOverR = -psip * recip;
-  pairEnergy = phi;
-}
-
-/**
- * eamPairForce for a pair of one element, whose two densities come from the same table `rhor`: one
- * derivative instead of two, and the same sums in the same order, so the result is bit for bit the same.
- */
-HD void eamPairForceOneElement(const double* rhor, const double* z2r, int m, double p, double r, double fpI, double fpJ,
-                               double& fOverR, double& pairEnergy) {
-  const int row = m * kEamSplineStride;
-  const double rhop = eamSplineDerivative(rhor + row, p);
-  const double z2p = eamSplineDerivative(z2r + row, p);
-  const double z2 = eamSplineValue(z2r + row, p);
-  const double recip = 1.0 / r;
-  const double phi = z2 * recip;
-  const double phip = z2p * recip - phi * recip;
-  const double psip = fpI * rhop + fpJ * rhop + phip;
   fOverR = -psip * recip;
   pairEnergy = phi;
 }

@@ -58,6 +58,11 @@ class NeighborCache {
   void build(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch);
 
   const SystemNeighborList& list(std::int64_t s) const { return lists_[s]; }
+  /**
+   * For a kernel that reorders the pairs within each owner's range (EAM keeps those inside the cutoff
+   * first); the set of pairs, and so the list's meaning, must stay the same.
+   */
+  SystemNeighborList& list(std::int64_t s) { return lists_[s]; }
   NeighborStats stats() const;
 
  private:

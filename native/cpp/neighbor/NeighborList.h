@@ -68,6 +68,31 @@ struct SystemNeighborList {
   std::size_t bytes() const;
 };
 
+/**
+ * Unpacks a list's entries in a pair loop: the neighbor's index and the vector to its image. A copy of what
+ * it needs, so a loop holds it in registers even where it stores through pointers the compiler cannot tell
+ * apart from the list.
+ */
+struct EntryDecoder {
+  const double* shifts;
+  int bits;
+  std::uint32_t mask;
+
+  explicit EntryDecoder(const SystemNeighborList& list)
+      : shifts(list.shifts.data()), bits(list.imageBits), mask(list.imageMask) {}
+
+  std::int32_t neighbor(std::uint32_t entry) const { return static_cast<std::int32_t>(entry >> bits); }
+
+  /** d = x_j + shift − x_i for entry's neighbor j (x: 3 per atom, local), xi the owner's position. */
+  void offset(std::uint32_t entry, const double* x, const double* xi, double* d) const {
+    const std::int32_t j = neighbor(entry);
+    const double* shift = shifts + 3 * (entry & mask);
+    d[0] = x[3 * j] + shift[0] - xi[0];
+    d[1] = x[3 * j + 1] + shift[1] - xi[1];
+    d[2] = x[3 * j + 2] + shift[2] - xi[2];
+  }
+};
+
 /** Owner slots per chunk. Fixed, so results never depend on how many threads build or evaluate. */
 constexpr std::int32_t kChunkAtoms = 1024;
 

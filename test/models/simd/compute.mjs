@@ -1,9 +1,13 @@
 // Child of simd-parity.test.ts: computes energies, forces and stress for a fixed set of systems and prints
 // them as exact bytes (base64), with the SIMD level in use. HOOKMD_SIMD decides that level, so the parent
 // runs this twice and compares the output.
+import { existsSync } from 'node:fs';
+
 const [libraryUrl] = process.argv.slice(2);
 const hookmd = await import(libraryUrl);
-const { Batch, LennardJones, Morse, bulk, repeat, backendInfo, setThreads } = hookmd;
+const { Batch, EAM, LennardJones, Morse, bulk, repeat, backendInfo, setThreads } = hookmd;
+// Debian's lammps-data; the parent skips the EAM cases without it.
+const POTENTIALS = '/usr/share/lammps/potentials';
 
 // A fixed linear congruential generator: both runs must see the same positions.
 let state = 12345;
@@ -33,19 +37,41 @@ const systems = {
   'cluster of 300': argon(cluster(300, 6)),
   'cell narrower than the cutoff': argon(rattle([[0, 0, 0], [0.9, 0.8, 0.7]], 0.05), { cell: [[1.7, 0, 0], [0.9, 1.6, 0], [-0.6, 0.5, 1.8]], pbc: true }),
 };
+// Each model runs on one batch of its systems, so the small ones share the batched path and the large one
+// is chunked.
 const models = {
-  'LennardJones rc 2.5 skin 0.3': () => new LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, skin: 0.3 }),
-  'Morse rc 3 skin 0.5': () => new Morse({ D: 0.3, alpha: 1.6, r0: 1.12, cutoff: 3, skin: 0.5 }),
+  'LennardJones rc 2.5 skin 0.3': { systems, units: 'lj', make: () => new LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, skin: 0.3 }) },
+  'Morse rc 3 skin 0.5': { systems, units: 'lj', make: () => new Morse({ D: 0.3, alpha: 1.6, r0: 1.12, cutoff: 3, skin: 0.5 }) },
 };
+
+// EAM, metal units: one element (Cu_u3.eam) and two (AlCu.eam.alloy), on a rattled crystal large enough
+// for the chunked path, a small one and a triclinic alloy cell.
+const copper = repeat(bulk('Cu', 'fcc', { a: 3.615, cubic: true }), [7, 7, 7]);
+const smallCopper = repeat(bulk('Cu', 'fcc', { a: 3.615, cubic: true }), [2, 2, 3]);
+const alloy = smallCopper.atomicNumbers.map((z, k) => (k % 3 === 0 ? 13 : z));
+const metals = {
+  'Cu crystal, rattled (1372 atoms)': { atomicNumbers: copper.atomicNumbers, positions: rattle(copper.positions, 0.15), cell: copper.cell, pbc: true },
+  'small Cu crystal': { atomicNumbers: smallCopper.atomicNumbers, positions: rattle(smallCopper.positions, 0.1), cell: smallCopper.cell, pbc: true },
+};
+if (existsSync(POTENTIALS)) {
+  models['EAM Cu_u3.eam skin 1'] = { systems: metals, units: 'metal', make: () => new EAM({ file: `${POTENTIALS}/Cu_u3.eam`, skin: 1 }) };
+  models['EAM AlCu.eam.alloy skin 0.5'] = {
+    systems: {
+      ...metals,
+      'triclinic Al-Cu': { atomicNumbers: alloy, positions: rattle(smallCopper.positions, 0.1), cell: [[7.23, 0, 0], [1.2, 7.23, 0], [-0.8, 0.9, 10.845]], pbc: true },
+    },
+    units: 'metal',
+    make: () => new EAM({ file: `${POTENTIALS}/AlCu.eam.alloy`, skin: 0.5 }),
+  };
+}
 
 const bytes = (array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
 const results = {};
 for (const threads of [1, 2]) {
   setThreads(threads);
-  for (const [modelName, makeModel] of Object.entries(models)) {
-    // One batch of all systems, so the small ones share the batched path and the large one is chunked.
-    const batch = Batch.fromSystems(Object.values(systems), { units: 'lj' });
-    const model = makeModel();
+  for (const [modelName, { systems: modelSystems, units, make }] of Object.entries(models)) {
+    const batch = Batch.fromSystems(Object.values(modelSystems), { units });
+    const model = make();
     model.compute(batch, { stress: true });
     results[`${modelName}, ${threads} threads`] = {
       pairs: model.neighborStats().pairs,

@@ -19,6 +19,7 @@ class FreezeAtoms final : public NativeHook {
   /** Its mask names atoms of one fixed batch, so a refill (runStream) cannot carry it: INVALID_HOOK. */
   void remap(const std::vector<std::int64_t>&, std::int64_t) override { refuseFreezeAtomsRemap(); }
   void apply(Backend& backend, DynamicsStage stage, std::int64_t step, const std::uint8_t* active) override;
+  const std::vector<std::uint8_t>* frozenAtoms() const noexcept override { return &mask_; }
 
  private:
   std::vector<std::uint8_t> mask_;

@@ -184,6 +184,7 @@ export type {
   RunOptions,
   RunResult,
   StateObserver,
+  StreamFailure,
   StreamOptions,
   StreamResult,
   StreamSink,

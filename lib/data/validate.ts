@@ -216,7 +216,14 @@ export function periodicVolume(cell: Float64Array, pbc: Uint8Array): number {
  * `operation` starts every error message, e.g. 'Batch.fromSystems'.
  */
 export function normalizeSystem(system: System, index: number, units: UnitSystem, operation: string): NormalizedSystem {
-  const where = `${operation}: systems[${index}]`;
+  return normalizeSystemAt(system, `${operation}: systems[${index}]`, units, index);
+}
+
+/**
+ * normalizeSystem with messages led by `where` itself (`where.positions[2][0] is NaN ...`), for readers
+ * that name a system by its file and line rather than its index in a call.
+ */
+export function normalizeSystemAt(system: System, where: string, units: UnitSystem, index: number = 0): NormalizedSystem {
   if (system === null || typeof system !== 'object') {
     throw new HookmdTypeError('INVALID_SYSTEM', `${where} must be an object`, { field: 'systems', index, value: system });
   }

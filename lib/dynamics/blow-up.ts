@@ -3,9 +3,9 @@
 import type { Batch } from '../data/index.js';
 import { HookmdError, isHookmdError } from '../errors.js';
 
-// Native codes that a non-finite coordinate produces on its way through a step. OVERLAPPING_ATOMS already
-// names the pair; the run adds the step and keeps that more specific code.
-const BLOW_UP_CODES: readonly string[] = ['INVALID_POSITIONS', 'OVERLAPPING_ATOMS'];
+// Codes that a non-finite number produces on its way through a step (NON_FINITE_RESULT: a model's compute
+// that gave one). OVERLAPPING_ATOMS already names the pair; the run adds the step and keeps that code.
+const BLOW_UP_CODES: readonly string[] = ['INVALID_POSITIONS', 'OVERLAPPING_ATOMS', 'NON_FINITE_RESULT'];
 
 interface SystemDiagnosis {
   system: number;

@@ -25,6 +25,7 @@ import { expandParameter, isStatus, type IntegratorSpec, type PerSystem } from '
 import type { RunOptions, RunResult } from './result.js';
 import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type StreamResult } from './stream-options.js';
 import { StreamOutput } from './stream-output.js';
+import { StreamFlight, SourceFailure, type StreamFailure } from './stream-flight.js';
 import { StreamSource, type SystemSource } from './stream-source.js';
 import { SystemScalars } from './scalars.js';
 import { observeStates } from './state-observers.js';
@@ -603,30 +604,72 @@ export abstract class Dynamics {
    * await fire.runStream(readManyStructures(), { sinks: [sink], maxAtoms: 4096, units: 'lj' });
    */
   async runStream(source: SystemSource, options: StreamOptions): Promise<StreamResult> {
-    const opts = checkStreamOptions(options, `${this.constructor.name}.runStream`, { fmax: FMAX_ADVICE, steps: 'a stream runs until its source is empty: maxSteps caps the steps of each system' });
+    const owner = `${this.constructor.name}.runStream`;
+    const opts = checkStreamOptions(options, owner, { fmax: FMAX_ADVICE, steps: 'a stream runs until its source is empty: maxSteps caps the steps of each system' });
     const input = new StreamSource(source);
     const output = new StreamOutput(opts.sinks, opts.restoreOrder);
+    const flight = new StreamFlight(opts.units, this.exitStatus);
     const counter = this.#startCounter();
     const startStep = counter.value;
+    let failure: StreamFailure | undefined;
     try {
-      const first = await input.take(opts.maxAtoms, opts.maxSystems, true);
+      const first = await this.#pull(input, flight, opts.maxAtoms, opts.maxSystems, true);
       if (first.length > 0) {
-        const batch = Batch.fromSystems(first, { units: opts.units });
+        const batch = this.#admit(flight, () => Batch.fromSystems(first, { units: opts.units }));
         sourceStatus(batch, 0, first);
-        await this.#stream(batch, input, output, opts, counter);
+        await this.#stream(batch, input, output, flight, opts, counter);
       }
-    } finally {
-      await input.close();
-      await output.close();
+    } catch (error) {
+      // Every system pulled from the source that did not reach every sink comes back with the error.
+      failure = flight.fail(error, output, input, counter.value, owner);
     }
+    // Closing flushes what the sinks hold; after a failure, the failure is what the caller needs to see.
+    for (const close of [() => input.close(), () => output.close()]) {
+      try {
+        await close();
+      } catch (error) {
+        failure ??= flight.fail(error, output, input, counter.value, owner);
+      }
+    }
+    if (failure !== undefined) throw failure;
     const steps = counter.value - startStep;
     return { processed: output.processed, converged: output.converged, unconverged: output.processed - output.converged, steps };
   }
 
-  async #stream(batch: Batch, input: StreamSource, output: StreamOutput, opts: CheckedStreamOptions, counter: StepCounter): Promise<void> {
+  /** Takes systems from the source; they count as in flight (StreamFlight) until the batch admits them. */
+  async #pull(input: StreamSource, flight: StreamFlight, freeAtoms: number, freeSystems: number, mustTake: boolean): Promise<System[]> {
+    try {
+      const taken = await input.take(freeAtoms, freeSystems, mustTake);
+      flight.arrive(taken, input);
+      return taken;
+    } catch (error) {
+      if (error instanceof SourceFailure) flight.arrive(error.taken, input);
+      throw error;
+    }
+  }
+
+  /**
+   * Builds or refills the batch with the arriving systems. A system the batch refuses fails the stream with
+   * that system's own error, naming its position in the source; the valid ones stay in flight.
+   */
+  #admit<T>(flight: StreamFlight, admit: () => T): T {
+    let result: T;
+    try {
+      flight.checkStatuses();
+      result = admit();
+    } catch (error) {
+      // Validation stops at the first bad system of the whole call; name it by its place in the source.
+      throw flight.firstInvalid() ?? error;
+    }
+    flight.admitted();
+    return result;
+  }
+
+  async #stream(batch: Batch, input: StreamSource, output: StreamOutput, flight: StreamFlight, opts: CheckedStreamOptions, counter: StepCounter): Promise<void> {
     const owner = `${this.constructor.name}.runStream`;
     const walker = this.#walker(counter);
-    const enteredAt = new Map<number, number>();
+    const { enteredAt } = flight;
+    flight.batch = batch;
     const convergedAt = new Map<number, number>();
     const admit = (): void => batch.read('systemId').forEach((id) => { if (!enteredAt.has(id)) enteredAt.set(id, counter.value); });
     admit();
@@ -660,14 +703,14 @@ export abstract class Dynamics {
             }
           }
           const stopping = control.stopRequested;
-          const keep = await this.#graduate(batch, ctx, output, enteredAt, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
+          const keep = await this.#graduate(batch, ctx, output, flight, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
           if (stopping) return;
           const kept = batch.read('numAtoms');
           const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
-          const added = await input.take(opts.maxAtoms - keptAtoms, opts.maxSystems - keep.length, keep.length === 0);
+          const added = await this.#pull(input, flight, opts.maxAtoms - keptAtoms, opts.maxSystems - keep.length, keep.length === 0);
           if (keep.length === 0 && added.length === 0) return;
           if (keep.length === batch.numSystems && added.length === 0) continue;
-          batch.refill(keep, added);
+          this.#admit(flight, () => batch.refill(keep, added));
           sourceStatus(batch, keep.length, added);
           this.#rebind(stepper, batch, keep, added.length);
           await this.#prime(walker, stepper, ctx, owner, false);
@@ -682,13 +725,13 @@ export abstract class Dynamics {
   }
 
   /** Sends systems that converged (or ran out of steps, or all when `everything`) to the output; returns the rest. */
-  async #graduate(batch: Batch, ctx: MutableContext<DynamicsHookContext>, output: StreamOutput, enteredAt: Map<number, number>, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
+  async #graduate(batch: Batch, ctx: MutableContext<DynamicsHookContext>, output: StreamOutput, flight: StreamFlight, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
     const status = batch.read('status');
     const ids = batch.read('systemId');
     const leaving: number[] = [];
     const keep: number[] = [];
     for (let s = 0; s < batch.numSystems; s++) {
-      const done = status[s] >= this.exitStatus || now - (enteredAt.get(ids[s]) ?? now) >= maxSteps;
+      const done = status[s] >= this.exitStatus || now - (flight.enteredAt.get(ids[s]) ?? now) >= maxSteps;
       (done || everything ? leaving : keep).push(s);
     }
     if (leaving.length === 0) return keep;
@@ -703,16 +746,15 @@ export abstract class Dynamics {
       batch.invalidateHostViews();
     }
     const systems = batch.toSystems(leaving);
-    await output.emit(leaving.map((s, k) => {
+    const graduates = leaving.map((s, k) => {
       const system = systems[k];
-      const converged = status[s] >= this.exitStatus;
-      const entered = enteredAt.get(ids[s]) ?? now;
-      const steps = converged && convergedAt.has(ids[s]) ? (convergedAt.get(ids[s]) as number) - entered + 1 : now - entered;
-      system.info = { ...system.info, systemId: ids[s], converged, steps, status: status[s] };
-      enteredAt.delete(ids[s]);
+      system.info = flight.leaveInfo(system.info, ids[s], status[s], now, convergedAt.get(ids[s]));
+      flight.enteredAt.delete(ids[s]);
       convergedAt.delete(ids[s]);
+      flight.graduated.add(ids[s]);
       return system;
-    }));
+    });
+    await output.emit(graduates);
     return keep;
   }
 
@@ -843,19 +885,14 @@ function stepCount(owner: string, field: string, value: unknown): number | undef
 }
 
 /**
- * Systems a stream takes keep a status their source gave them (`info.status`, an integer), as nvalchemi's
- * samplers do; the others start at 0. `offset` is the batch index of the first of `systems`.
+ * Systems a stream takes keep a status their source gave them (`info.status`, an integer that StreamFlight
+ * checked before admission), as nvalchemi's samplers do; the others start at 0. `offset` is the batch
+ * index of the first of `systems`.
  */
 function sourceStatus(batch: Batch, offset: number, systems: readonly System[]): void {
   systems.forEach((system, k) => {
     const status = system.info?.status;
-    if (status === undefined) return;
-    if (!isStatus(status)) {
-      throw new HookmdTypeError('INVALID_STATUS', `runStream: info.status of a source system must be an integer in the int32 range, got ${String(status)}`, {
-        field: 'info.status',
-        value: status,
-      });
-    }
-    batch.status[offset + k] = status as number;
+    // Checked before the batch admitted the system (StreamFlight.checkStatuses).
+    if (status !== undefined) batch.status[offset + k] = status as number;
   });
 }

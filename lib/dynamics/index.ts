@@ -50,6 +50,7 @@ export { SystemScalars } from './scalars.js';
 export type { StreamOptions, StreamResult } from './stream-options.js';
 export type { StreamSink } from './stream-output.js';
 export type { SystemSource } from './stream-source.js';
+export type { StreamFailure } from './stream-flight.js';
 export { FusedStage, fuse } from './fused-stage.js';
 export type { FusedStageOptions, SubStageContext } from './fused-stage.js';
 import './hooks/register-builtins.js';

@@ -15,6 +15,8 @@ export class StreamOutput {
   readonly #sinks: readonly StreamSink[];
   readonly #restoreOrder: boolean;
   readonly #held = new Map<number, ResolvedSystem>();
+  // Systems whose write failed: a failed stream hands them back (StreamFlight.fail).
+  readonly #unwritten: ResolvedSystem[] = [];
   #nextId = 0;
   processed = 0;
   converged = 0;
@@ -45,12 +47,18 @@ export class StreamOutput {
     return this.#write(ready);
   }
 
-  async #write(systems: readonly System[]): Promise<void> {
+  /** Systems handed to the output that did not reach every sink: held back for their turn, or whose write failed. */
+  pending(): ResolvedSystem[] {
+    return [...this.#held.values(), ...this.#unwritten];
+  }
+
+  async #write(systems: readonly ResolvedSystem[]): Promise<void> {
     if (systems.length === 0) return;
     for (const sink of this.#sinks) {
       try {
         await sink.write(systems);
       } catch (cause) {
+        this.#unwritten.push(...systems);
         throw new HookmdError('SINK_WRITE_FAILED', `runStream: a sink failed while writing ${systems.length} systems: ${String((cause as Error)?.message ?? cause)}`, {
           systems: systems.map((s) => s.info?.systemId),
         }, { cause });

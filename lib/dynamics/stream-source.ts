@@ -2,6 +2,7 @@
 // an atom budget without taking a system it cannot hold yet.
 import type { System } from '../data/index.js';
 import { HookmdTypeError } from '../errors.js';
+import { SourceFailure } from './stream-flight.js';
 
 /** Any source of systems: an array, a generator, an async generator, a stream of parsed frames. */
 export type SystemSource = Iterable<System> | AsyncIterable<System>;
@@ -48,17 +49,27 @@ export class StreamSource {
   async take(freeAtoms: number, freeSystems: number, mustTake: boolean): Promise<System[]> {
     const taken: System[] = [];
     let free = freeAtoms;
-    while (taken.length < freeSystems) {
-      const next = await this.#peek();
-      if (next === undefined) break;
-      const n = atomCount(next);
-      if (n > free && !(mustTake && taken.length === 0)) break;
-      taken.push(next);
-      this.#next = undefined;
-      this.pulled++;
-      free -= n;
+    try {
+      while (taken.length < freeSystems) {
+        const next = await this.#peek();
+        if (next === undefined) break;
+        const n = atomCount(next);
+        if (n > free && !(mustTake && taken.length === 0)) break;
+        taken.push(next);
+        this.#next = undefined;
+        this.pulled++;
+        free -= n;
+      }
+    } catch (cause) {
+      // What this call already took was pulled from the source: the failure must not lose it.
+      throw new SourceFailure(cause, taken);
     }
     return taken;
+  }
+
+  /** The look-ahead: pulled from the source, not yet handed out (it did not fit), or undefined. */
+  get held(): System | undefined {
+    return this.#next;
   }
 
   /** Lets the source clean up (closes generators) when the stream ends early. */

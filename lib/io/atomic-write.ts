@@ -1,11 +1,12 @@
 // Whole-file writes that either complete or leave nothing: the data goes to a temporary file in the
 // target's directory (so the final rename stays on one filesystem and is atomic), which is renamed over
 // the target only once everything has been written. Temporaries not yet renamed or removed are removed
-// when the process exits, also through process.exit() (a second Ctrl-C), so none is left behind.
+// when the process exits, also through process.exit() (a second Ctrl-C), so none is left behind; those of a
+// process that was killed are removed by the next one that writes the same file.
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 import { HookmdError, isHookmdError } from '../errors.js';
 
@@ -20,8 +21,46 @@ function removeLive(): void {
   live.clear();
 }
 
+// Targets whose directory was searched for temporaries a killed process left.
+const swept = new Set<string>();
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists, it is someone else's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporaries of `path` that a process killed mid-write left (SIGKILL skips the exit handler):
+ * `.<name>.<pid>.<hex>.tmp` of a pid that no longer runs. Once per target and process.
+ */
+function sweepStale(path: string): void {
+  const target = resolve(path);
+  if (swept.has(target)) return;
+  swept.add(target);
+  const prefix = `.${basename(target)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length));
+    if (match === null) continue;
+    const pid = Number(match[1]);
+    if (pid !== process.pid && !isAlive(pid)) rmSync(join(dirname(target), name), { force: true, recursive: true });
+  }
+}
+
 // A temporary sibling of `path`, tracked until it is renamed or removed.
 function temporaryFor(path: string): string {
+  sweepStale(path);
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   if (!cleanupInstalled) {
     process.on('exit', removeLive);

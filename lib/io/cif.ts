@@ -4,6 +4,7 @@
 import { atomicNumber } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookmdError } from '../errors.js';
+import { checkReadSystem } from './read-check.js';
 import { fractionalToCartesian } from './structure-text.js';
 
 interface Token {
@@ -15,8 +16,8 @@ interface Token {
 
 class CifError {
   constructor(readonly file: string) {}
-  at(line: number, message: string, code = 'CIF_PARSE'): HookmdError {
-    return new HookmdError(code, `readStructures: ${this.file}:${line}: ${message}`, { file: this.file, line });
+  at(line: number, message: string, code: string = 'CIF_PARSE', cause?: unknown): HookmdError {
+    return new HookmdError(code, `readStructures: ${this.file}:${line}: ${message}`, { file: this.file, line }, cause === undefined ? undefined : { cause });
   }
 }
 
@@ -62,6 +63,8 @@ function tokenize(text: string, errors: CifError): Token[] {
 interface Loop {
   tags: string[];
   rows: Token[][];
+  /** The line of its loop_ keyword. */
+  line: number;
 }
 
 interface Block {
@@ -96,7 +99,7 @@ function parseBlocks(tokens: Token[], errors: CifError): Block[] {
       }
       const rows: Token[][] = [];
       for (let r = 0; r < values.length; r += tags.length) rows.push(values.slice(r, r + tags.length));
-      block.loops.push({ tags, rows });
+      block.loops.push({ tags, rows, line: token.line });
     } else if (!token.quoted && token.text.startsWith('_')) {
       const value = tokens[k + 1];
       if (value === undefined || isKeyword(value)) throw errors.at(token.line, `${token.text} has no value`);
@@ -153,11 +156,17 @@ function parseOperation(text: string, line: number, errors: CifError): Operation
       const sign = m[1] === '-' ? -1 : 1;
       const [num, den = '1'] = (m[2] ?? '1').split('/');
       const value = (sign * Number(num)) / Number(den);
+      if (!Number.isFinite(value)) throw errors.at(line, `symmetry operation '${text}': '${term}' is not a finite number (a zero denominator?)`);
       if (m[3] === undefined) row[3] += value;
       else row['xyz'.indexOf(m[3])] += value;
     }
     return row;
   });
+  // A crystallographic operation maps the lattice onto itself: in fractional coordinates its matrix has
+  // determinant ±1. Any other would squeeze sites onto each other or off the lattice.
+  const det = rows[0][0] * (rows[1][1] * rows[2][2] - rows[1][2] * rows[2][1]) - rows[0][1] * (rows[1][0] * rows[2][2] - rows[1][2] * rows[2][0]) +
+    rows[0][2] * (rows[1][0] * rows[2][1] - rows[1][1] * rows[2][0]);
+  if (!(Math.abs(Math.abs(det) - 1) < 1e-6)) throw errors.at(line, `symmetry operation '${text}' is not a symmetry operation: its matrix has determinant ${det}, not ±1`);
   return (s) => rows.map((r) => r[0] * s[0] + r[1] * s[1] + r[2] * s[2] + r[3]);
 }
 
@@ -170,9 +179,9 @@ function column(loop: Loop, ...names: string[]): number {
 }
 
 /** The element of an atom site: its type symbol, else its label ("Fe1", "O2-" → Fe, O). */
-function siteElement(symbolToken: Token | undefined, label: Token | undefined, errors: CifError): string {
+function siteElement(symbolToken: Token | undefined, label: Token | undefined, errors: CifError, line: number): string {
   const token = symbolToken ?? label;
-  if (token === undefined) throw errors.at(0, 'an atom site has neither _atom_site_type_symbol nor _atom_site_label');
+  if (token === undefined) throw errors.at(line, 'an atom site has neither _atom_site_type_symbol nor _atom_site_label');
   const match = /^([A-Za-z]{1,2})/.exec(token.text);
   for (const candidate of match === null ? [] : [match[1] as string, (match[1] as string).slice(0, 1)]) {
     const symbol = candidate.charAt(0).toUpperCase() + candidate.slice(1).toLowerCase();
@@ -214,6 +223,8 @@ export function parseCif(text: string, file: string): System {
   let operations: Operation[] = [(s) => [...s]];
   if (symmetryLoop !== undefined) {
     const c = column(symmetryLoop, '_space_group_symop_operation_xyz', '_symmetry_equiv_pos_as_xyz');
+    // An empty list would expand every site to nothing: at least the identity must be listed.
+    if (symmetryLoop.rows.length === 0) throw errors.at(symmetryLoop.line, 'the symmetry-operation loop lists no operations (it needs at least x,y,z)');
     operations = symmetryLoop.rows.map((row) => parseOperation((row[c] as Token).text, (row[c] as Token).line, errors));
   } else {
     const single = item('_space_group_symop_operation_xyz') ?? item('_symmetry_equiv_pos_as_xyz');
@@ -224,16 +235,19 @@ export function parseCif(text: string, file: string): System {
     }
   }
 
-  const sites = block.loops.find((l) => column(l, '_atom_site_fract_x') >= 0) as Loop;
-  const cx = column(sites, '_atom_site_fract_x');
-  const cy = column(sites, '_atom_site_fract_y');
-  const cz = column(sites, '_atom_site_fract_z');
-  if (cy < 0 || cz < 0) throw errors.at(sites.rows[0]?.[0]?.line ?? 1, 'the atom-site loop lacks _atom_site_fract_y or _atom_site_fract_z');
+  const sites = block.loops.find((l) => l.tags.some((t) => t.startsWith('_atom_site_fract_'))) as Loop;
+  const [cx, cy, cz] = ['x', 'y', 'z'].map((axis) => column(sites, `_atom_site_fract_${axis}`));
+  const absent = [[cx, 'x'], [cy, 'y'], [cz, 'z']].filter(([c]) => (c as number) < 0).map(([, axis]) => `_atom_site_fract_${axis}`);
+  if (absent.length > 0) throw errors.at(sites.line, `the atom-site loop lacks ${absent.join(' and ')}`);
+  if (sites.rows.length === 0) throw errors.at(sites.line, 'the atom-site loop lists no sites');
+  if (sites.rows.length * operations.length > MAX_IMAGES) {
+    throw errors.at(sites.line, `${sites.rows.length} sites under ${operations.length} operations make more than ${MAX_IMAGES} images; hookmd expands at most that many`, 'CIF_UNSUPPORTED');
+  }
   const cs = column(sites, '_atom_site_type_symbol');
   const cl = column(sites, '_atom_site_label');
   const co = column(sites, '_atom_site_occupancy');
-  const symprec = 1e-3;
   const kinds: { symbol: string; s: number[]; site: number }[] = [];
+  const images = new ImageIndex();
   sites.rows.forEach((row, site) => {
     const label = cl >= 0 ? row[cl] : undefined;
     const name = label?.text ?? `site ${site + 1}`;
@@ -244,25 +258,80 @@ export function parseCif(text: string, file: string): System {
         throw errors.at(token.line, `site ${name} has occupancy ${token.text}; only fully occupied sites (1) can be simulated`, 'CIF_PARTIAL_OCCUPANCY');
       }
     }
-    const symbol = siteElement(cs >= 0 ? row[cs] : undefined, label, errors);
+    const symbol = siteElement(cs >= 0 ? row[cs] : undefined, label, errors, (row[0] as Token).line);
     const position = [cx, cy, cz].map((c) => cifNumber(row[c], `the fractional coordinate of ${name}`, errors, (row[0] as Token).line));
     for (const operation of operations) {
       const image = operation(position).map((v) => v - Math.floor(v));
-      const same = kinds.find((k) => k.s.every((v, c) => {
-        const d = Math.abs(v - image[c]);
-        return d < symprec || Math.abs(d - 1) < symprec;
-      }));
-      if (same === undefined) kinds.push({ symbol, s: image, site });
-      else if (same.site !== site) {
-        throw errors.at((row[0] as Token).line, `site ${name} has an image on top of site ${sites.rows[same.site]?.[cl]?.text ?? same.site + 1}`, 'CIF_OVERLAP');
+      const same = images.find(image, (k) => kinds[k].s);
+      if (same === undefined) {
+        images.add(image, kinds.length);
+        kinds.push({ symbol, s: image, site });
+      } else if (kinds[same].site !== site) {
+        const other = kinds[same].site;
+        throw errors.at((row[0] as Token).line, `site ${name} has an image on top of site ${sites.rows[other]?.[cl]?.text ?? other + 1}`, 'CIF_OVERLAP');
       }
     }
   });
-  return {
+  const system: System = {
     symbols: kinds.map((k) => k.symbol),
     positions: kinds.map((k) => fractionalToCartesian(k.s, cell)),
     cell,
     pbc: true,
     info: { name: block.name },
   };
+  const lineOf = (field: string, index: number | undefined): number =>
+    field === 'positions' && index !== undefined ? (sites.rows[kinds[index].site]?.[0]?.line ?? sites.line) : firstLine;
+  return checkReadSystem(system, 'metal', lineOf, (reason, line, cause, code) => errors.at(line, reason, code, cause));
+}
+
+/** Images closer than this (fractional, per coordinate, across the cell's faces) are one site, as ASE's symprec. */
+const SYMPREC = 1e-3;
+/** The most atoms a CIF may expand to (sites × operations). */
+const MAX_IMAGES = 10_000_000;
+
+/**
+ * Fractional positions in [0, 1)³ hashed on a grid of SYMPREC-wide cells, so that finding a position within
+ * SYMPREC of a given one (across the cell's faces too) looks at 27 cells instead of every position.
+ */
+class ImageIndex {
+  readonly #cells = Math.round(1 / SYMPREC);
+  readonly #grid = new Map<number, number[]>();
+
+  #cellOf(image: readonly number[]): number[] {
+    return image.map((v) => Math.min(this.#cells - 1, Math.floor(v * this.#cells)));
+  }
+
+  #key(a: number, b: number, c: number): number {
+    const n = this.#cells;
+    const wrap = (i: number): number => ((i % n) + n) % n;
+    return (wrap(a) * n + wrap(b)) * n + wrap(c);
+  }
+
+  add(image: readonly number[], index: number): void {
+    const [a, b, c] = this.#cellOf(image);
+    const key = this.#key(a, b, c);
+    const list = this.#grid.get(key);
+    if (list === undefined) this.#grid.set(key, [index]);
+    else list.push(index);
+  }
+
+  /** The first index added whose position (`positionOf`) is within SYMPREC of `image`, or undefined. */
+  find(image: readonly number[], positionOf: (index: number) => readonly number[]): number | undefined {
+    const [a, b, c] = this.#cellOf(image);
+    let found: number | undefined;
+    for (let da = -1; da <= 1; da++) {
+      for (let db = -1; db <= 1; db++) {
+        for (let dc = -1; dc <= 1; dc++) {
+          for (const k of this.#grid.get(this.#key(a + da, b + db, c + dc)) ?? []) {
+            const same = positionOf(k).every((v, i) => {
+              const d = Math.abs(v - image[i]);
+              return d < SYMPREC || Math.abs(d - 1) < SYMPREC;
+            });
+            if (same && (found === undefined || k < found)) found = k;
+          }
+        }
+      }
+    }
+    return found;
+  }
 }

@@ -7,6 +7,10 @@ import { convertValue, isFloatToken, parseFloatToken, splitEntries } from './ext
 import { checkLimits, limitError, type CheckedLimits, type ExtxyzLimits } from './extxyz-limits.js';
 import { capitalize, FIELD_COLUMNS, fromFortran, fromVoigt, MATRIX_KEYS, momentumFactor, type ColumnField } from './extxyz-mapping.js';
 import { columnCount, DEFAULT_PROPERTIES, parseProperties, parseToken, type PropertyColumn } from './extxyz-properties.js';
+import { checkReadSystem } from './read-check.js';
+
+// Fields a batch validates per atom: their errors point at the atom's line.
+const PER_ATOM = new Set(['positions', 'velocities', 'forces', 'masses', 'symbols', 'atomicNumbers']);
 
 /** Options of `readExtxyz` and `streamExtxyz`: the units, and the size limits (docs/formats.md). */
 export interface ReadExtxyzOptions extends ExtxyzLimits {
@@ -32,8 +36,8 @@ interface ReadFrame {
 }
 
 /** The EXTXYZ_PARSE error: `<operation>: <file>:<line>: <what>`. */
-export function parseError(operation: string, file: string, line: number, what: string, cause?: unknown): HookmdError {
-  return new HookmdError('EXTXYZ_PARSE', `${operation}: ${file}:${line}: ${what}`, { file, line }, cause === undefined ? undefined : { cause });
+export function parseError(operation: string, file: string, line: number, what: string, cause?: unknown, code: string = 'EXTXYZ_PARSE'): HookmdError {
+  return new HookmdError(code, `${operation}: ${file}:${line}: ${what}`, { file, line }, cause === undefined ? undefined : { cause });
 }
 
 /**
@@ -165,8 +169,8 @@ export class ExtxyzFrameParser {
     frame.vectors.push(rest.map(parseFloatToken));
   }
 
-  #error(line: number, what: string, cause?: unknown): HookmdError {
-    return parseError(this.#operation, this.#file, line, what, cause);
+  #error(line: number, what: string, cause?: unknown, code?: string): HookmdError {
+    return parseError(this.#operation, this.#file, line, what, cause, code);
   }
 
   #parseHeader(text: string, line: number): Header {
@@ -265,7 +269,9 @@ export class ExtxyzFrameParser {
     }
     if (Object.keys(arrays).length > 0) info.arrays = arrays;
     system.info = info;
-    return system;
+    // Values that parse can still be refused by a batch (NaN, a zero-volume Lattice, a mass of 0).
+    const lineOf = (field: string, index: number | undefined): number => (index !== undefined && PER_ATOM.has(field) ? header.line + 1 + index : header.line);
+    return checkReadSystem(system, this.#units, lineOf, (reason, line, cause, code) => this.#error(line, reason, cause, code));
   }
 
   #symbol(symbol: string, line: number): string {

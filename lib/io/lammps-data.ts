@@ -5,6 +5,7 @@ import type { System } from '../data/index.js';
 import { HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { checkReadSystem } from './read-check.js';
 import { cartesianToFractional, det3, fractionalToCartesian, LineCursor } from './structure-text.js';
 
 /** LAMMPS metal velocities are Å/ps; hookmd's are Å/fs. */
@@ -39,7 +40,7 @@ function elementOfMass(mass: number): string | undefined {
  * positions. Throws LAMMPS_DATA_PARSE naming the file and line.
  */
 export function parseLammpsData(text: string, file: string, species?: LammpsSpecies): System {
-  const cursor = new LineCursor(text, 'LAMMPS_DATA_PARSE', `readStructures: ${file}`);
+  const cursor = new LineCursor(text, 'LAMMPS_DATA_PARSE', 'readStructures', file);
   cursor.next('the title line');
   const clean = (line: string): string => line.replace(/#.*/, '').trim();
   let atoms = -1;
@@ -78,8 +79,9 @@ export function parseLammpsData(text: string, file: string, species?: LammpsSpec
   if (sawBox < 3) throw cursor.error('the header needs xlo xhi, ylo yhi and zlo zhi', 1);
 
   const masses = new Map<number, number>();
+  const massLines = new Map<number, number>();
   const rows = new Map<number, { type: number; x: number[]; line: number }>();
-  const velocities = new Map<number, number[]>();
+  const velocities = new Map<number, { v: number[]; line: number }>();
   const readSection = (name: string, headerLine: number): void => {
     let seen = 0;
     const expected = name === 'Masses' ? types : atoms;
@@ -97,6 +99,7 @@ export function parseLammpsData(text: string, file: string, species?: LammpsSpec
         const mass = cursor.number(t[1], `the mass of type ${type}`);
         if (!(mass > 0)) throw cursor.error(`the mass of type ${type} must be > 0, got ${mass}`);
         masses.set(type, mass);
+        massLines.set(type, cursor.line);
       } else if (name === 'Atoms') {
         if (t.length !== 5 && t.length !== 8) {
           throw cursor.error(`an atomic-style Atoms line has 5 or 8 columns (id type x y z [ix iy iz]), got ${t.length}`);
@@ -107,10 +110,14 @@ export function parseLammpsData(text: string, file: string, species?: LammpsSpec
         if (!Number.isInteger(type) || type < 1 || type > types) throw cursor.error(`atom ${id}: type ${t[1]} is not in 1..${types}`);
         if (rows.has(id)) throw cursor.error(`atom id ${id} appears twice`);
         const x = t.slice(2).map((v) => cursor.number(v, `atom ${id}'s ${t.length === 8 ? 'position and image flags' : 'position'}`));
+        if (t.length === 8 && !x.slice(3).every(Number.isInteger)) throw cursor.error(`atom ${id}: image flags must be integers, got '${t.slice(5).join(' ')}'`);
         rows.set(id, { type, x, line: cursor.line });
       } else if (name === 'Velocities') {
+        // LAMMPS reads Velocities after Atoms, one line per atom it knows.
         const id = cursor.number(t[0], 'the atom id');
-        velocities.set(id, cursor.numbers(t.slice(1), 3, `atom ${id}'s velocity`));
+        if (!rows.has(id)) throw cursor.error(`Velocities: atom id ${t[0]} is not in the Atoms section${rows.size === 0 ? ' (Atoms must come first)' : ''}`);
+        if (velocities.has(id)) throw cursor.error(`Velocities: atom id ${id} appears twice`);
+        velocities.set(id, { v: cursor.numbers(t.slice(1), 3, `atom ${id}'s velocity`), line: cursor.line });
       }
     }
     if (seen < expected) throw cursor.error(`the ${name} section (line ${headerLine}) has ${seen} of ${expected} lines`, cursor.lines.length);
@@ -149,19 +156,20 @@ export function parseLammpsData(text: string, file: string, species?: LammpsSpec
     [box.tilt[1], box.tilt[2], box.z[1] - box.z[0]],
   ];
   if (cell[0][0] <= 0 || cell[1][1] <= 0 || cell[2][2] <= 0) throw cursor.error('the box has a non-positive length', 1, 'SINGULAR_CELL');
-  const symbolOfType = new Map<number, string>();
-  for (let type = 1; type <= types; type++) {
-    const given = speciesOf(species, type);
-    const mass = masses.get(type);
-    const symbol = given ?? (mass === undefined ? undefined : elementOfMass(mass));
-    if (symbol !== undefined) {
-      try {
-        atomicNumber(symbol);
-      } catch {
-        throw new HookmdTypeError('INVALID_OPTIONS', `readStructures: species for type ${type} is '${symbol}', not an element symbol`, { field: 'species', value: symbol });
-      }
-      symbolOfType.set(type, symbol);
+  for (const [type, symbol] of Object.entries(species ?? {})) {
+    try {
+      atomicNumber(symbol);
+    } catch {
+      const shown = Array.isArray(species) ? Number(type) + 1 : type;
+      throw new HookmdTypeError('INVALID_OPTIONS', `readStructures: species for type ${shown} is '${symbol}', not an element symbol`, { field: 'species', value: symbol });
     }
+  }
+  const symbolOfType = new Map<number, string>();
+  // Only the types atoms use: the header's count can be any integer, and a loop up to it could hang.
+  for (const type of new Set([...rows.values()].map((row) => row.type))) {
+    const mass = masses.get(type);
+    const symbol = speciesOf(species, type) ?? (mass === undefined ? undefined : elementOfMass(mass));
+    if (symbol !== undefined) symbolOfType.set(type, symbol);
   }
   const ids = [...rows.keys()].sort((a, b) => a - b);
   const symbols: string[] = [];
@@ -183,8 +191,16 @@ export function parseLammpsData(text: string, file: string, species?: LammpsSpec
     positions.push([0, 1, 2].map((c) => [x, y, z][c] + ix * cell[0][c] + iy * cell[1][c] + iz * cell[2][c]));
   }
   const system: System = { symbols, positions, masses: atomMasses, cell, pbc: true, info: { lammpsTypes: ids.map((id) => rows.get(id)?.type) } };
-  if (velocities.size > 0) system.velocities = ids.map((id) => (velocities.get(id) ?? [0, 0, 0]).map((v) => v * PS_PER_FS));
-  return system;
+  // The section has a line per atom and no id twice or unknown, so every atom has its velocity.
+  if (velocities.size > 0) system.velocities = ids.map((id) => (velocities.get(id) as { v: number[] }).v.map((v) => v * PS_PER_FS));
+  const lineOf = (field: string, index: number | undefined): number => {
+    const id = index === undefined ? undefined : ids[index];
+    if (id !== undefined && field === 'positions') return rows.get(id)?.line ?? 1;
+    if (id !== undefined && field === 'velocities') return velocities.get(id)?.line ?? 1;
+    if (id !== undefined && field === 'masses') return massLines.get(rows.get(id)?.type ?? 0) ?? 1;
+    return 1;
+  };
+  return checkReadSystem(system, 'metal', lineOf, (reason, line, cause, code) => cursor.error(reason, line, code, cause));
 }
 
 /** Options of `writeLammpsData`. */

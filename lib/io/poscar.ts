@@ -4,6 +4,7 @@ import { atomicNumber, chemicalSymbol, normalizeSystem, unitSystem } from '../da
 import type { System } from '../data/index.js';
 import { HookmdTypeError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { checkReadSystem } from './read-check.js';
 import { cartesianToFractional, det3, fractionalToCartesian, LineCursor } from './structure-text.js';
 
 function isSymbol(token: string): boolean {
@@ -22,7 +23,7 @@ function isSymbol(token: string): boolean {
  * species from the comment line, as ASE does. Throws POSCAR_PARSE naming the file and line.
  */
 export function parsePoscar(text: string, file: string): System {
-  const cursor = new LineCursor(text, 'POSCAR_PARSE', `readStructures: ${file}`);
+  const cursor = new LineCursor(text, 'POSCAR_PARSE', 'readStructures', file);
   const comment = cursor.next('the comment line').trim();
   const scaleTokens = cursor.tokens('the scale factor');
   if (scaleTokens.length === 0) throw cursor.error('the scale-factor line is empty');
@@ -31,6 +32,7 @@ export function parsePoscar(text: string, file: string): System {
     : [cursor.number(scaleTokens[0], 'the scale factor')];
   const scaleLine = cursor.line;
   let cell = [0, 1, 2].map((k) => cursor.numbers(cursor.tokens(`lattice vector ${k + 1}`), 3, `lattice vector ${k + 1}`));
+  const latticeLine = cursor.line - 2;
   const volume = det3(cell);
   if (Math.abs(volume) < 1e-12) throw cursor.error('the lattice vectors span no volume', cursor.line, 'SINGULAR_CELL');
   if (scales.length === 3 && scales.some((x) => x <= 0)) throw cursor.error('three scale factors must all be > 0', scaleLine);
@@ -66,6 +68,7 @@ export function parsePoscar(text: string, file: string): System {
 
   const positions: number[][] = [];
   const flags: boolean[][] = [];
+  const firstAtomLine = cursor.line + 1;
   for (let atom = 0; atom < total; atom++) {
     const tokens = cursor.tokens(`atom ${atom + 1} of ${total}`);
     const xyz = cursor.numbers(tokens, 3, `atom ${atom + 1}'s coordinates`);
@@ -82,7 +85,9 @@ export function parsePoscar(text: string, file: string): System {
     info.selectiveDynamics = flags;
     info.fixed = flags.map((f) => !f[0] && !f[1] && !f[2]);
   }
-  return { symbols: atomSymbols, positions, cell, pbc: true, info };
+  // The scale factors can still carry finite numbers past a double, or squeeze the cell to nothing.
+  const lineOf = (field: string, index: number | undefined): number => (field === 'positions' && index !== undefined ? firstAtomLine + index : latticeLine);
+  return checkReadSystem({ symbols: atomSymbols, positions, cell, pbc: true, info }, 'metal', lineOf, (reason, line, cause, code) => cursor.error(reason, line, code, cause));
 }
 
 function fixedFlags(system: System, n: number, where: string): boolean[][] | undefined {

@@ -22,20 +22,22 @@ export function readStructureText(operation: string, path: string): string {
 export class LineCursor {
   readonly lines: string[];
   readonly #code: string;
-  readonly #where: string;
+  readonly #operation: string;
+  readonly #file: string;
   #next = 0;
 
-  /** `code` is the error code of every failure (e.g. POSCAR_PARSE); `where` starts messages ('readStructures: POSCAR'). */
-  constructor(text: string, code: string, where: string) {
+  /** `code` is the error code of every failure (e.g. POSCAR_PARSE); messages start `${operation}: ${file}:${line}:`. */
+  constructor(text: string, code: string, operation: string, file: string) {
     this.lines = text.split(/\r?\n/);
     if (this.lines[this.lines.length - 1] === '') this.lines.pop();
     this.#code = code;
-    this.#where = where;
+    this.#operation = operation;
+    this.#file = file;
   }
 
-  /** An error naming the file and `line` (1-based; default: the line last read). */
-  error(message: string, line: number = this.#next, code: string = this.#code): HookmdError {
-    return new HookmdError(code, `${this.#where}:${line}: ${message}`, { line });
+  /** An error naming the file and `line` (1-based; default: the line last read), with `{ file, line }` as details. */
+  error(message: string, line: number = this.#next, code: string | undefined = this.#code, cause?: unknown): HookmdError {
+    return new HookmdError(code ?? this.#code, `${this.#operation}: ${this.#file}:${line}: ${message}`, { file: this.#file, line }, cause === undefined ? undefined : { cause });
   }
 
   /** 1-based number of the line last read. */

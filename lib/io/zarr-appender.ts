@@ -5,7 +5,7 @@ import * as zarr from 'zarrita';
 
 import { normalizeSystem, unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
-import { HookmdTypeError } from '../errors.js';
+import { HookmdTypeError, isHookmdError } from '../errors.js';
 import { chunkRows, ZARR_ARRAYS, ZARR_LAYOUT, type ZarrArraySpec, type ZarrChunking } from './zarr-layout.js';
 import { AtomicFileSystemStore } from './zarr-store.js';
 
@@ -27,13 +27,20 @@ function encodeJson(value: unknown): Uint8Array {
 
 function infoBytes(info: Record<string, unknown>, where: string): Uint8Array {
   if (Object.keys(info).length === 0) return new Uint8Array(0);
-  const text = JSON.stringify(info, (key, v: unknown) => {
-    if (typeof v === 'function' || typeof v === 'symbol') {
-      throw new HookmdTypeError('INVALID_INFO', `${where}.info.${key} is a ${typeof v}, which has no JSON form`, { field: `info.${key}` });
-    }
-    if (typeof v === 'bigint') return Number(v);
-    return ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v;
-  });
+  let text: string;
+  try {
+    text = JSON.stringify(info, (key, v: unknown) => {
+      if (typeof v === 'function' || typeof v === 'symbol') {
+        throw new HookmdTypeError('INVALID_INFO', `${where}.info.${key} is a ${typeof v}, which has no JSON form`, { field: `info.${key}` });
+      }
+      if (typeof v === 'bigint') return Number(v);
+      return ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v;
+    });
+  } catch (error) {
+    if (isHookmdError(error)) throw error;
+    // JSON.stringify's own refusal: an info that contains itself (or a toJSON that throws).
+    throw new HookmdTypeError('INVALID_INFO', `${where}.info has no JSON form: ${(error as Error).message.split('\n')[0]}`, { field: 'info', cause: error });
+  }
   return encoder.encode(text);
 }
 

@@ -41,6 +41,16 @@ export interface EamFileData {
 /** Largest file read (bytes): the largest NIST potentials are a few MB. */
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
+/** The most elements one file may describe (native/cpp/models/EamTables keeps species types in a byte). */
+const MAX_ELEMENTS = 32;
+
+/**
+ * The largest table index native code may compute. Tables are indexed with 32-bit ints: a distance r < cutoff
+ * lands at index cutoff/dr + 1, and every table holds (n + 1)·7 spline coefficients (EamEval.h).
+ */
+const MAX_TABLE_INDEX = 2 ** 31 - 1;
+const SPLINE_STRIDE = 7;
+
 class Cursor {
   readonly #lines: string[];
   readonly #file: string;
@@ -51,6 +61,16 @@ class Cursor {
   constructor(text: string, file: string) {
     this.#lines = text.split(/\r?\n/);
     this.#file = file;
+  }
+
+  /**
+   * The most numbers the rest of the file can hold: each takes a character and a separator. A header that
+   * declares more is refused before any table is allocated for it.
+   */
+  capacity(): number {
+    let characters = 0;
+    for (let k = this.#line; k < this.#lines.length; k++) characters += (this.#lines[k] ?? '').length + 1;
+    return Math.ceil(characters / 2);
   }
 
   fail(message: string, line = this.#line): never {
@@ -105,7 +125,20 @@ function positive(cursor: Cursor, token: string | undefined, what: string): numb
   return value;
 }
 
-function grid(cursor: Cursor): { nrho: number; drho: number; nr: number; dr: number; cutoff: number } {
+interface Grid {
+  nrho: number;
+  drho: number;
+  nr: number;
+  dr: number;
+  cutoff: number;
+}
+
+/**
+ * The grid line, checked so that every index native code derives from it fits a 32-bit int: the table
+ * sizes, (n + 1)·7 coefficients, and the index of the longest distance, cutoff/dr + 1. A spacing whose
+ * inverse overflows a double, or a table that ends beyond it, is refused too.
+ */
+function grid(cursor: Cursor): Grid {
   const t = cursor.nextLine('the grid line (Nrho drho Nr dr cutoff)');
   if (t.length < 5) cursor.fail(`the grid line needs Nrho drho Nr dr cutoff, got ${t.length} values`);
   const nrho = integer(cursor, t[0], 'Nrho', 5);
@@ -113,7 +146,25 @@ function grid(cursor: Cursor): { nrho: number; drho: number; nr: number; dr: num
   const nr = integer(cursor, t[2], 'Nr', 5);
   const dr = positive(cursor, t[3], 'dr');
   const cutoff = positive(cursor, t[4], 'cutoff');
+  const maxPoints = Math.floor(MAX_TABLE_INDEX / SPLINE_STRIDE) - 1;
+  for (const [name, points] of [['Nrho', nrho], ['Nr', nr]] as const) {
+    if (points > maxPoints) cursor.fail(`${name} = ${points} is more points than a table may hold (${maxPoints}: its ${SPLINE_STRIDE} spline coefficients per point are indexed with 32-bit ints)`);
+  }
+  for (const [name, spacing, points] of [['drho', drho, nrho], ['dr', dr, nr]] as const) {
+    if (!Number.isFinite(1 / spacing)) cursor.fail(`${name} = ${spacing} is too small: its inverse overflows a double`);
+    if (!Number.isFinite((points - 1) * spacing)) cursor.fail(`${name} = ${spacing} over ${points} points ends beyond the largest double`);
+  }
+  const index = cutoff / dr + 1;
+  if (!(index < MAX_TABLE_INDEX)) {
+    cursor.fail(`dr = ${t[3]} with cutoff ${t[4]} puts distances at table index ${index.toPrecision(3)}, beyond the 32-bit range (${MAX_TABLE_INDEX}): dr is too small for the cutoff`);
+  }
   return { nrho, drho, nr, dr, cutoff };
+}
+
+/** Refuses a header whose tables need more numbers than the rest of the file holds, before allocating them. */
+function requireValues(cursor: Cursor, needed: number, what: string): void {
+  const capacity = cursor.capacity();
+  if (needed > capacity) cursor.fail(`the header declares ${needed} values (${what}), but the rest of the file can hold at most ${capacity}`);
 }
 
 function elementHeader(cursor: Cursor, symbol: string | undefined): EamElement {
@@ -135,6 +186,7 @@ function parseFuncfl(cursor: Cursor): EamFileData {
   const comments = [cursor.nextLine('the comment line').join(' ')];
   const element = elementHeader(cursor, undefined);
   const g = grid(cursor);
+  requireValues(cursor, g.nrho + 2 * g.nr, `Nrho + 2·Nr = ${g.nrho} + 2·${g.nr}`);
   const frho = new Float64Array(g.nrho);
   const z2r = new Float64Array(g.nr);
   const rhor = new Float64Array(g.nr);
@@ -148,6 +200,7 @@ function parseSetfl(cursor: Cursor, format: 'setfl' | 'fs'): EamFileData {
   const comments = [0, 1, 2].map(() => cursor.nextLine('the three comment lines').join(' '));
   const header = cursor.nextLine('the element line (N El1 ... ElN)');
   const count = integer(cursor, header[0], 'the number of elements', 1);
+  if (count > MAX_ELEMENTS) cursor.fail(`a potential file describes at most ${MAX_ELEMENTS} elements, got ${count}`);
   if (header.length < count + 1) cursor.fail(`the element line names ${header.length - 1} elements, but N is ${count}`);
   const symbols = header.slice(1, count + 1);
   for (const symbol of symbols) {
@@ -156,9 +209,12 @@ function parseSetfl(cursor: Cursor, format: 'setfl' | 'fs'): EamFileData {
     } catch {
       cursor.fail(`'${symbol}' is not an element symbol`);
     }
+    if (symbols.indexOf(symbol) !== symbols.lastIndexOf(symbol)) cursor.fail(`element ${symbol} is listed twice`);
   }
   const g = grid(cursor);
   const densities = format === 'fs' ? count : 1;
+  const pairs = (count * (count + 1)) / 2;
+  requireValues(cursor, count * (g.nrho + densities * g.nr) + pairs * g.nr, `${count} elements of Nrho = ${g.nrho}, Nr = ${g.nr}`);
   const frho = new Float64Array(count * g.nrho);
   const rhor = new Float64Array(count * densities * g.nr);
   const elements: EamElement[] = [];
@@ -171,7 +227,7 @@ function parseSetfl(cursor: Cursor, format: 'setfl' | 'fs'): EamFileData {
       cursor.numbers(g.nr, what, rhor, (e * densities + d) * g.nr);
     }
   }
-  const z2r = new Float64Array(((count * (count + 1)) / 2) * g.nr);
+  const z2r = new Float64Array(pairs * g.nr);
   let table = 0;
   for (let i = 0; i < count; i++) {
     for (let j = 0; j <= i; j++) cursor.numbers(g.nr, `r*phi(r) of ${symbols[i]}-${symbols[j]}`, z2r, table++ * g.nr);

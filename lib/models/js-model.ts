@@ -2,6 +2,7 @@
 // The callback's output is checked before it reaches the batch: lengths, and that every number is finite.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import type { Batch } from '../data/index.js';
+import { flattenNumbers } from '../data/flatten-numbers.js';
 import { computeRequest } from './compute-options.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
 import { checkKeys } from '../option-keys.js';
@@ -48,16 +49,6 @@ export interface JsModelOptions {
   name?: string;
   /** Interaction range, if the model has one (default Infinity). */
   cutoff?: number;
-}
-
-/** Row-major leaves of nested arrays; non-array leaves (strings, undefined) are kept for the finiteness check. */
-function flatten(value: unknown, out: unknown[]): void {
-  if (value === null || typeof value !== 'object' || typeof (value as ArrayLike<unknown>).length !== 'number') {
-    out.push(value);
-    return;
-  }
-  const items = value as ArrayLike<unknown>;
-  for (let i = 0; i < items.length; i++) flatten(items[i], out);
 }
 
 function isNumeric(value: unknown): value is NumericArray {
@@ -145,24 +136,7 @@ export class JsModel implements Model {
         value,
       });
     }
-    const flat: unknown[] = [];
-    flatten(value, flat);
-    if (flat.length !== length) {
-      throw new HookmdTypeError('LENGTH_MISMATCH', `${this.name}: the callback's ${field} has ${flat.length} numbers, expected ${length}`, {
-        field,
-        value: flat.length,
-        expected: length,
-      });
-    }
-    for (let i = 0; i < flat.length; i++) {
-      if (typeof flat[i] !== 'number' || !Number.isFinite(flat[i])) {
-        throw new HookmdRangeError('INVALID_MODEL_OUTPUT', `${this.name}: the callback's ${field}[${i}] is ${String(flat[i])}; values must be finite numbers`, {
-          field,
-          index: i,
-          value: flat[i],
-        });
-      }
-    }
-    return Float64Array.from(flat as number[]);
+    // NumericArray nests at most three levels (B×3×3 stress); the shape is checked before anything is copied.
+    return flattenNumbers(value, length, { owner: this.name, field: `the callback's ${field}`, code: 'INVALID_MODEL_OUTPUT', maxDepth: 3 });
   }
 }

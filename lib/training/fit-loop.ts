@@ -7,7 +7,7 @@ import { HookError } from '../hooks/index.js';
 import type { HookRegistry, MutableContext, RunControl, StopRequest } from '../hooks/index.js';
 import type { EpochRecord, TrainingCheckpoint } from './checkpoint.js';
 import { Predictions, type CheckpointWriter, type CheckpointWritten, type GradientClip, type LoadedCheckpoint, type TrainingHookContext } from './context.js';
-import type { TrainingSet } from './dataset.js';
+import type { LossStats, TrainingSet } from './dataset.js';
 import { validationMetrics } from './metrics.js';
 import type { Optimizer } from './optimizer.js';
 import type { ParameterSpace, ParameterValues } from './parameters.js';
@@ -201,6 +201,7 @@ export class FitLoop {
     await this.#fire(TrainingStage.AFTER_FORWARD);
 
     const stats = train.loss(this.#gradient);
+    this.#checkLoss(stats);
     // Chain rule to the optimizer's variables: ∂L/∂u = θ·∂L/∂θ for u = ln θ.
     scratch.rawGradient = state.theta.map((theta, p) => theta * this.#gradient[p]);
     scratch.gradNorm = Number.NaN;
@@ -225,9 +226,10 @@ export class FitLoop {
       ctx.gradientClip = null;
     }
 
+    const before = state.variables.slice();
     optimizer.step(state.variables, update);
     for (let p = 0; p < state.theta.length; p++) state.theta[p] = Math.exp(state.variables[p]);
-    this.#checkFinite();
+    this.#checkFinite(before, stats);
     ctx.parameters = space.values(state.theta);
     await this.#fire(TrainingStage.AFTER_OPTIMIZER_STEP);
 
@@ -306,18 +308,40 @@ export class FitLoop {
     return new Predictions(systems.slice(), () => set.predictions(made));
   }
 
-  // exp(u) overflows to ∞ (or underflows to 0) only after a runaway step: stop with the reason rather than
-  // let the next forward pass refuse the parameters.
-  #checkFinite(): void {
-    const { state, space, ctx } = this.#p;
+  // A loss (or its gradient) that is not finite gives the optimizer nothing to follow: stop before the step,
+  // so the parameters stay the last finite ones.
+  #checkLoss(stats: LossStats): void {
+    const terms = lossTerms(stats);
+    const term = Object.entries(terms).find(([, value]) => !Number.isFinite(value));
+    const p = this.#gradient.findIndex((value) => !Number.isFinite(value));
+    if (term === undefined && p < 0) return;
+    const what = term !== undefined ? `the ${term[0] === 'total' ? 'loss' : `${term[0]} loss`} is ${term[1]}` : `∂L/∂${this.#p.space.names[p]} is ${this.#gradient[p]}`;
+    throw this.#diverged(`at step ${this.#p.ctx.stepCount} (epoch ${this.#p.ctx.epoch}), ${what}`, terms);
+  }
+
+  // exp(u) overflows to ∞ (or underflows to 0) only after a runaway step: undo that step, so the trainer
+  // keeps the last finite parameters, and stop with the reason.
+  #checkFinite(before: Float64Array, stats: LossStats): void {
+    const { state, space } = this.#p;
     const p = state.theta.findIndex((value) => !(Number.isFinite(value) && value > 0));
     if (p < 0) return;
     const name = space.names[p];
-    throw new HookmdError(
+    const reached = `${name} = ${state.theta[p]} (ln θ = ${state.variables[p]})`;
+    state.variables.set(before);
+    for (let q = 0; q < state.theta.length; q++) state.theta[q] = Math.exp(state.variables[q]);
+    throw this.#diverged(`after optimizer step ${this.#p.ctx.stepCount} (epoch ${this.#p.ctx.epoch}), ${reached}`, lossTerms(stats));
+  }
+
+  /** TRAINING_DIVERGED with the epoch, the step, the loss terms and the (last finite) parameters kept. */
+  #diverged(where: string, losses: Readonly<Record<string, number>>): HookmdError {
+    const { ctx, space, state } = this.#p;
+    const parameters = space.values(state.theta);
+    ctx.parameters = parameters;
+    return new HookmdError(
       'TRAINING_DIVERGED',
-      `Trainer: after optimizer step ${ctx.stepCount} (epoch ${ctx.epoch}), ${name} = ${state.theta[p]} (ln θ = ${state.variables[p]}); ` +
-        'the fit diverged: lower the learning rate, clip the gradients (GradientClipHook) or rescale the loss weights',
-      { field: name, value: state.theta[p], step: ctx.stepCount, epoch: ctx.epoch, loss: ctx.loss },
+      `Trainer: ${where}; the fit diverged and keeps its last finite parameters (${Object.entries(parameters).map(([k, v]) => `${k} = ${v}`).join(', ')}): ` +
+        'lower the learning rate, clip the gradients (GradientClipHook), rescale the loss weights or check the reference data',
+      { epoch: ctx.epoch, step: ctx.stepCount, losses, parameters },
     );
   }
 
@@ -364,4 +388,9 @@ function writtenPaths(written: CheckpointWritten, hookName: string): readonly st
     });
   }
   return paths;
+}
+
+/** The loss terms a TRAINING_DIVERGED error reports. */
+function lossTerms(stats: LossStats): Record<string, number> {
+  return { total: stats.total, energy: stats.energy, forces: stats.forces, stress: stats.stress };
 }

@@ -1,6 +1,7 @@
 // Trainer: fits the parameters of a LennardJones or Morse model to reference energies, forces and stress,
 // with its loop on the hook kernel (TrainingStage). fit-loop.ts holds the loop; this file the public API,
 // the run lifecycle, checkpoints and the canonical config.
+import { namedRecord } from '../data/index.js';
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
 import type { AnyHook, HookHandle, HookLogger, MethodHook, MutableContext, StopRequest } from '../hooks/index.js';
@@ -133,7 +134,7 @@ export class Trainer implements TrainerHandle {
     // θ is always exp(u), from the first step on: a run resumed at step 0 then starts bit for bit alike.
     const variables = this.#space.initial.map(Math.log);
     this.#state = {
-      variables, theta: variables.map(Math.exp), epoch: 0, batchIndex: 0, stepCount: 0, epochLossSum: 0, history: [], metrics: {}, samplesSeen: 0, atomsSeen: 0,
+      variables, theta: variables.map(Math.exp), epoch: 0, batchIndex: 0, stepCount: 0, epochLossSum: 0, history: [], metrics: namedRecord<number>(), samplesSeen: 0, atomsSeen: 0,
     };
     this.logger = options.logger ?? console;
     this.hooks = new HookRegistry(TrainingStage, { workflow: this, logger: this.logger, methodAliases: TRAINER_METHOD_ALIASES, methodHints: TRAINER_METHOD_HINTS });

@@ -3,7 +3,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 
-import type { System } from '../data/index.js';
+import { namedRecord, type System } from '../data/index.js';
 import { HookmdError } from '../errors.js';
 import { readExtxyz, readZarr } from '../io/index.js';
 import { readLog, type ParsedLog } from './log-read.js';
@@ -73,14 +73,14 @@ class Collector {
       if (typeof structure.info?.converged === 'boolean') system.converged = structure.info.converged;
       const temperature = typeof structure.info?.temperature === 'number' ? structure.info.temperature : null;
       let columns = this.frameScalars.get(key);
-      if (columns === undefined) this.frameScalars.set(key, (columns = {}));
+      if (columns === undefined) this.frameScalars.set(key, (columns = namedRecord()));
       appendRow(columns, { step, energy: structure.energy ?? null, temperature, pressure: pressureOf(structure.stress), fmax });
     });
   }
 
   addLog(log: ParsedLog, file: number, name: string): void {
     if (log.kind === 'training') {
-      this.training ??= {};
+      this.training ??= namedRecord();
       for (const row of log.rows) appendRow(this.training, row);
       return;
     }

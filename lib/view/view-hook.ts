@@ -2,7 +2,7 @@
 // connected pages over Server-Sent Events. One hook object serves an engine (AFTER_STEP) or a trainer
 // (AFTER_EPOCH): it names both stages through runsOnStage, and each registry keeps the one it has.
 import type { Batch } from '../data/index.js';
-import { chemicalSymbol } from '../data/index.js';
+import { chemicalSymbol, namedRecord } from '../data/index.js';
 import type { DynamicsHookContext } from '../dynamics/dynamics.js';
 import { checkFrequency } from '../dynamics/hooks/builtin-options.js';
 import { SystemScalars } from '../dynamics/scalars.js';
@@ -151,7 +151,7 @@ export class ViewHook {
       energy: ctx.losses.energy ?? null, forces: ctx.losses.forces ?? null, stress: ctx.losses.stress ?? null,
     };
     for (const key of Object.keys(ctx.metrics).sort()) if (!(key in row)) row[key] = ctx.metrics[key];
-    appendRow((this.#data.training ??= {}), row);
+    appendRow((this.#data.training ??= namedRecord()), row);
     this.#data.seq += 1;
     this.#server?.publish({ seq: this.#data.seq, kind: 'training', row });
   }

@@ -1,6 +1,6 @@
 // The data the view page draws: systems (atoms, frames, per-step scalars) and training curves. Files,
 // and ViewHook while a run goes, are turned into this one shape, so the page has a single code path.
-import { chemicalSymbol, type System, type Vectors } from '../data/index.js';
+import { chemicalSymbol, namedRecord, setNamed, type System, type Vectors } from '../data/index.js';
 
 /** One frame of a system: flat positions (x0, y0, z0, x1, …) and its cell rows, flat (null when none). */
 export interface ViewFrame {
@@ -102,13 +102,14 @@ export function formulaOf(symbols: readonly string[]): string {
 export function appendRow(columns: ViewColumns, row: Readonly<Record<string, number | null>>): void {
   const length = columns.step?.length ?? columns.epoch?.length ?? 0;
   for (const [name, value] of Object.entries(row)) {
-    if (columns[name] === undefined) columns[name] = new Array<number | null>(length).fill(null);
-    columns[name].push(value);
+    // Column names come from logs: 'constructor' or '__proto__' is a column, not a member of Object.
+    if (!Object.hasOwn(columns, name)) setNamed(columns, name, new Array<number | null>(length).fill(null));
+    (columns[name] as Array<number | null>).push(value);
   }
   for (const column of Object.values(columns)) if (column.length === length) column.push(null);
 }
 
 /** A new empty system. */
 export function emptySystem(key: string, label: string, symbols: string[], file: number | null): ViewSystem {
-  return { key, label, symbols, frames: [], scalars: {}, energy: null, fmax: null, converged: null, file };
+  return { key, label, symbols, frames: [], scalars: namedRecord(), energy: null, fmax: null, converged: null, file };
 }

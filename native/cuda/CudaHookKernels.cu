@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(kBlockSize) wrapKernel(WrapArgs a) {
   const std::uint8_t* periodic = a.d_pbc + 3 * static_cast<std::int64_t>(s);
   if (!(periodic[0] || periodic[1] || periodic[2])) return;
   double cell[9];
-  for (int k = 0; k < 9; ++k) cell[k] = a.d_cells[9 * static_cast<std::int64_t>(s) + k];
+  completeCell(a.d_cells + 9 * static_cast<std::int64_t>(s), periodic, cell);
   double inverse[9];
   if (!invert3(cell, inverse)) return;
   double x[3], fractional[3];

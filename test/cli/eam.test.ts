@@ -78,7 +78,8 @@ describe.skipIf(!available)(`hookmd with EAM ${available ? '' : '(skipped: no Cu
   });
 
   it('a malformed EAM file or a bad key is a config error (exit 2) naming the file and line', async () => {
-    writeFileSync(join(dir, 'broken.eam'), 'comment\n29 63.55 3.615 FCC\n500 0.0005 500 0.01 4.95\n1 2 x\n');
+    // Long enough for the 1500 values its header declares, with a word among them on line 4.
+    writeFileSync(join(dir, 'broken.eam'), `comment\n29 63.55 3.615 FCC\n500 0.0005 500 0.01 4.95\n1 2 x\n${'0.5 '.repeat(1500)}\n`);
     const broken = await runCli(['relax', 'copper.xyz', '--model', 'eam:broken.eam'], { cwd: dir });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/broken\.eam:4: expected a number in F\(rho\).*got 'x'/);

@@ -74,7 +74,7 @@ describe('the comment line follows ASE', () => {
     expect(a.energy).toBe(-1.5);
     expect(a.stress).toEqual([[1, 6, 5], [6, 2, 4], [5, 4, 3]]);
     expect(a.velocities).toEqual([[0.1, 0.2, 0.3]]);
-    const b = frame('pbc=T stress="1 2 3 4 5 6 7 8 9"', 'species:S:1:pos:R:3:momenta:R:3:masses:R:1', 'ar 0 0 0 2 4 6 2');
+    const b = frame('pbc=T Lattice="5 0 0 0 5 0 0 0 5" stress="1 2 3 4 5 6 7 8 9"', 'species:S:1:pos:R:3:momenta:R:3:masses:R:1', 'ar 0 0 0 2 4 6 2');
     expect(b.symbols).toEqual(['Ar']);
     expect(b.pbc).toEqual([true, true, true]);
     expect(b.stress).toEqual([[1, 4, 7], [2, 5, 8], [3, 6, 9]]);
@@ -82,6 +82,8 @@ describe('the comment line follows ASE', () => {
     expect(b.velocities).toEqual([[ASE_FS, 2 * ASE_FS, 3 * ASE_FS]]);
     const lj = readExtxyz(`1\n${HEAD}:momenta:R:3\nAr 0 0 0 2 4 6\n`, { units: 'lj' })[0];
     expect(lj.velocities).toEqual([[2, 4, 6]]);
+    // ASE reads pbc=T without a Lattice; a batch cannot hold it (no cell volume), so neither does the reader.
+    expect(() => frame('pbc=T', 'species:S:1:pos:R:3', 'Ar 0 0 0')).toThrow(expect.objectContaining({ code: 'SINGULAR_CELL', message: expect.stringMatching(/:2: structure\.cell has zero volume/) }));
   });
 
   it('reads CRLF files, blank lines between frames, and keeps unknown columns in info.arrays', () => {

@@ -65,6 +65,24 @@ describe('JsModel', () => {
     expect(Array.from(batch.energy)).toEqual([7, 8]);
   });
 
+  // Issue 27, item 2: the shape is checked before anything is copied, so outputs that would exhaust memory
+  // or the stack while being flattened are typed errors.
+  it.each<{ name: string; forces: () => unknown; code: string; text: RegExp }>([
+    { name: 'an array of length 2^31', forces: () => new Array(2 ** 31), code: 'LENGTH_MISMATCH', text: /more than 15 numbers \(an array of 2147483648 entries/ },
+    { name: 'an array-like claiming 2^53 − 1 entries', forces: () => ({ length: Number.MAX_SAFE_INTEGER }), code: 'LENGTH_MISMATCH', text: /more than 15 numbers/ },
+    { name: 'rows of which one has 2^31 entries', forces: () => [[0, 0, 0], new Array(2 ** 31)], code: 'LENGTH_MISMATCH', text: /an array of 2147483648 entries after 3/ },
+    { name: 'an array that contains itself', forces: () => { const a: unknown[] = [0, 0, 0]; a.push(a); return a; }, code: 'INVALID_MODEL_OUTPUT', text: /forces contains itself/ },
+    { name: 'rows that contain their parent', forces: () => { const a: unknown[][] = [[0, 0, 0]]; a[0].push(a); return a; }, code: 'INVALID_MODEL_OUTPUT', text: /forces contains itself/ },
+    { name: 'arrays nested four deep', forces: () => [[[[0]]]], code: 'INVALID_MODEL_OUTPUT', text: /nests arrays more than 3 deep/ },
+    { name: 'too many rows', forces: () => Array.from({ length: 6 }, () => [0, 0, 0]), code: 'LENGTH_MISMATCH', text: /more than 15 numbers/ },
+  ])('rejects forces that are $name before flattening them', ({ forces, code, text }) => {
+    const batch = twoSystems();
+    const model = new JsModel(() => ({ energy: [1, 2], forces: forces() as JsModelResult['forces'] }));
+    const caught = codeOf(() => model.compute(batch));
+    expect(caught.code).toBe(code);
+    expect((caught.error as Error).message).toMatch(text);
+  });
+
   it('rejects a non-function callback', () => {
     expect(codeOf(() => new JsModel(42 as never)).code).toBe('INVALID_MODEL');
   });

@@ -2,6 +2,7 @@
 // Writes are synchronous and buffered, so the hook works under run() and runSync() alike.
 import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 
+import { setNamed } from '../../data/index.js';
 import { HookmdError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import { every, registerHookType } from '../../hooks/index.js';
@@ -202,7 +203,7 @@ export class LoggingHook {
           const problem = `returned ${typeof value} for system ${s}; expected a number or a string`;
           throw new HookmdTypeError('INVALID_COLUMN_VALUE', `LoggingHook: column ${name} ${problem}`, { field: `columns.${name}`, value });
         }
-        row[name] = value;
+        setNamed(row, name, value);
       }
       this.#writer?.(row);
       if (this.path !== undefined) this.#lines.push(this.#format(row));

@@ -3,8 +3,9 @@
 // (path, format csv | jsonl, frequency, stage, columns, writer, bufferRows): one row per firing with the
 // epoch, step, learning rate, loss terms and every metric. It also writes the run metadata at
 // BEFORE_TRAIN: as the first jsonl line, or, for csv, to `<path>.metadata.json`.
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 
+import { setNamed } from '../../data/index.js';
 import { HookmdError, HookmdTypeError } from '../../errors.js';
 import { registerHookType, type ErrorPolicy } from '../../hooks/index.js';
 import type { TrainingHookContext } from '../context.js';
@@ -136,11 +137,12 @@ export class TrainingLoggingHook {
       epoch: ctx.epoch, step: ctx.stepCount, lr: ctx.optimizer.lr, loss: ctx.loss,
       energy: ctx.losses.energy, forces: ctx.losses.forces, stress: ctx.losses.stress,
     };
-    for (const key of Object.keys(ctx.metrics).sort()) if (!(key in row)) row[key] = ctx.metrics[key];
-    for (const [name, column] of this.#columns) row[name] = column(ctx);
+    // Metric and column names are the user's: set as own fields, so 'constructor' or '__proto__' is a column too.
+    for (const key of Object.keys(ctx.metrics).sort()) if (!Object.hasOwn(row, key)) setNamed<number | string>(row, key, ctx.metrics[key]);
+    for (const [name, column] of this.#columns) setNamed(row, name, column(ctx));
     this.#header ??= Object.keys(row);
     this.#writer?.(row);
-    if (this.path !== undefined) this.#lines.push(this.format === 'jsonl' ? JSON.stringify(row) : this.#header.map((name) => csvCell(row[name])).join(','));
+    if (this.path !== undefined) this.#lines.push(this.format === 'jsonl' ? JSON.stringify(row) : this.#header.map((name) => csvCell(Object.hasOwn(row, name) ? row[name] : undefined)).join(','));
     if (this.#lines.length >= this.#bufferRows) this.flush();
   }
 
@@ -156,19 +158,45 @@ export class TrainingLoggingHook {
     this.flush();
   }
 
-  /** Whether the file was started and its csv header, so that a resumed run appends under the same header. */
+  /**
+   * Whether the file was started, its csv header, and its length once every row so far is written: a
+   * checkpoint taken now records exactly the rows of the epochs (and steps) it contains.
+   */
   stateDict(): Record<string, unknown> {
     this.flush();
-    return { started: this.#started, header: this.#header };
+    return { started: this.#started, header: this.#header, bytes: this.#bytes() };
   }
 
+  /**
+   * Restores the state of a checkpoint. The file is cut back to the length the checkpoint recorded: rows
+   * written after it was taken (a run killed before its next checkpoint became durable) belong to epochs
+   * the resumed run repeats, so each epoch stays in the log exactly once.
+   */
   loadStateDict(state: unknown): void {
-    const s = (state ?? {}) as { started?: unknown; header?: unknown };
-    if (typeof s.started !== 'boolean' || !(s.header === null || Array.isArray(s.header))) {
-      throw new HookmdError('INVALID_CHECKPOINT', `${this.name}.loadStateDict: expected { started, header }`, { value: state });
+    const s = (state ?? {}) as { started?: unknown; header?: unknown; bytes?: unknown };
+    if (typeof s.started !== 'boolean' || !(s.header === null || Array.isArray(s.header)) || !(s.bytes === undefined || (Number.isSafeInteger(s.bytes) && (s.bytes as number) >= 0))) {
+      throw new HookmdError('INVALID_CHECKPOINT', `${this.name}.loadStateDict: expected { started, header, bytes }`, { value: state });
     }
     this.#started = s.started;
     this.#header = s.header === null ? null : [...(s.header as string[])];
+    this.#lines = [];
+    if (this.path !== undefined && s.started && typeof s.bytes === 'number' && this.#bytes() > s.bytes) {
+      try {
+        truncateSync(this.path, s.bytes);
+      } catch (error) {
+        throw logWriteFailed(this.path, error);
+      }
+    }
+  }
+
+  /** The file's length (0 while it is not started or does not exist). */
+  #bytes(): number {
+    if (this.path === undefined || !this.#started) return 0;
+    try {
+      return statSync(this.path).size;
+    } catch {
+      return 0;
+    }
   }
 
   #logMetadata(metadata: RunMetadata): void {

@@ -5,6 +5,7 @@
 
 #include "core/Error.h"
 #include "cpu/AtomLoops.h"
+#include "dynamics/PeriodicCells.h"
 #include "math/CellFilterMath.h"
 #include "math/CellMath.h"
 
@@ -38,11 +39,12 @@ void CellFilter::updateParameters(const Parameters& parameters, std::int64_t num
 void CellFilter::preUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(
       Kernel::Integrator,
-      {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Stress, Field::Cell, Field::Ptr},
+      {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Stress, Field::Cell, Field::Pbc, Field::Ptr},
       {Field::Positions, Field::Velocities, Field::Cell});
   const std::int64_t numSystems = host.numSystems();
   rows_.requireCount(numSystems, systems_.size());
   optimizer_->requireCount(numSystems);
+  requirePeriodicCells("CellFilter", host, context.active);
   const std::int32_t* ptr = host.i32(Field::Ptr);
   optimizer_->fitVelocities(ptr, numSystems);
   const std::size_t rows = static_cast<std::size_t>(host.numAtoms() + kCellRows * numSystems);

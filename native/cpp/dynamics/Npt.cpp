@@ -6,6 +6,7 @@
 
 #include "core/Error.h"
 #include "cpu/AtomLoops.h"
+#include "dynamics/PeriodicCells.h"
 #include "math/DegreesOfFreedom.h"
 #include "math/MtkBarostatUpdate.h"
 #include "math/NoseHooverChainUpdate.h"
@@ -133,9 +134,10 @@ void Npt::barostatHalf(BatchStorage& host, std::int64_t s, std::int32_t begin, s
 void Npt::preUpdate(const StepContext& context) {
   BatchStorage& host = context.backend.arraysFor(
       Kernel::Integrator,
-      {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Stress, Field::Cell, Field::Ptr},
+      {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Stress, Field::Cell, Field::Pbc, Field::Ptr},
       {Field::Positions, Field::Velocities, Field::Cell});
   rows_.requireCount(host.numSystems(), systems_.size());
+  requirePeriodicCells("NPT", host, context.active);
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);
   const double* f = host.f64(Field::Forces);

@@ -5,6 +5,7 @@
 
 #include "core/Error.h"
 #include "cpu/AtomLoops.h"
+#include "dynamics/PeriodicCells.h"
 #include "math/CRescaleUpdate.h"
 #include "math/CellMath.h"
 #include "math/CounterRandom.h"
@@ -36,10 +37,11 @@ void NptLangevin::updateParameters(const Parameters& parameters, std::int64_t nu
 void NptLangevin::preUpdate(const StepContext& context) {
   {
     const BatchStorage& host = context.backend.arraysFor(
-        Kernel::Integrator, {Field::Status, Field::Velocities, Field::Masses, Field::Stress, Field::Cell, Field::Ptr});
+        Kernel::Integrator, {Field::Status, Field::Velocities, Field::Masses, Field::Stress, Field::Cell, Field::Pbc, Field::Ptr});
     if (static_cast<std::int64_t>(systems_.size()) != host.numSystems()) {
       fail("INVALID_PARAMETER", "NPTLangevin: parameters cover " + std::to_string(systems_.size()) + " systems, the batch has " + std::to_string(host.numSystems()));
     }
+    requirePeriodicCells("NPTLangevin", host, context.active);
     const double* v = host.f64(Field::Velocities);
     const double* m = host.f64(Field::Masses);
     const double* stress = host.f64(Field::Stress);

@@ -43,7 +43,10 @@ HD double eamSplineValue(const double* c, double p) { return eamCubic(c + 3, p);
 /** Derivative (per unit of the tabulated variable) of the same cubic. */
 HD double eamSplineDerivative(const double* c, double p) { return eamCubicDerivative(c, p); }
 
-/** Interval m (1-based) and local coordinate p of distance r, clamped to the last interval as LAMMPS does. */
+/**
+ * Interval m (1-based) and local coordinate p of distance r, clamped to the last interval as LAMMPS does.
+ * The cast is safe for r below the cutoff: EamTables refuses grids whose cutoff/dr + 1 overflows an int.
+ */
 HD void eamRadialIndex(const EamGrid& grid, double r, int& m, double& p) {
   p = r * grid.rdr + 1.0;
   m = static_cast<int>(p);
@@ -52,12 +55,15 @@ HD void eamRadialIndex(const EamGrid& grid, double r, int& m, double& p) {
   p = p < 1.0 ? p : 1.0;
 }
 
-/** Interval and local coordinate of density ρ in the frho tables (never below the first interval). */
+/**
+ * Interval and local coordinate of density ρ in the frho tables (never below the first interval). A density
+ * has no bound (any number of neighbors may overlap), so p is clamped in double before the cast, which
+ * picks the interval LAMMPS picks without overflowing the int (NaN lands in the first interval).
+ */
 HD void eamDensityIndex(const EamGrid& grid, double rho, int& m, double& p) {
   p = rho * grid.rdrho + 1.0;
-  m = static_cast<int>(p);
-  m = m < grid.nrho - 1 ? m : grid.nrho - 1;
-  m = m > 1 ? m : 1;
+  const double last = grid.nrho - 1;
+  m = static_cast<int>(p >= 1.0 ? (p < last ? p : last) : 1.0);
   p -= m;
   p = p < 1.0 ? p : 1.0;
 }

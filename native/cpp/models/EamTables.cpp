@@ -1,7 +1,9 @@
 #include "models/EamTables.h"
 
+#include <climits>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "core/Error.h"
 #include "models/Messages.h"
@@ -80,6 +82,29 @@ std::vector<double> splineAll(const std::vector<double>& values, int count, int 
   return splines;
 }
 
+/**
+ * Every index the kernels derive from the grid stays inside a 32-bit int (math/EamEval.h): a table row
+ * m·kEamSplineStride for m ≤ n, and the interval of any distance below the cutoff, cutoff/dr + 1. The
+ * parser refuses such files first (lib/models/eam-file.ts); this keeps native code safe on its own.
+ */
+void checkIndexRange(const EamFileData& data) {
+  const int maxPoints = INT_MAX / kEamSplineStride - 1;
+  if (data.nrho > maxPoints || data.nr > maxPoints) {
+    invalid("Nrho and Nr must be <= " + std::to_string(maxPoints) + " (32-bit table rows), got " + std::to_string(data.nrho) + " and " +
+            std::to_string(data.nr));
+  }
+  for (const auto& [name, spacing, points] : {std::tuple<const char*, double, int>{"drho", data.drho, data.nrho}, {"dr", data.dr, data.nr}}) {
+    if (!std::isfinite(1.0 / spacing) || !std::isfinite((points - 1) * spacing)) {
+      invalid(std::string(name) + " = " + formatNumber(spacing) + " over " + std::to_string(points) + " points overflows a double");
+    }
+  }
+  const double index = data.cutoff / data.dr + 1.0;
+  if (!(index < static_cast<double>(INT_MAX))) {
+    invalid("dr = " + formatNumber(data.dr) + " with cutoff " + formatNumber(data.cutoff) + " puts distances at table index " + formatNumber(index) +
+            ", beyond the 32-bit range");
+  }
+}
+
 }  // namespace
 
 EamTables::EamTables(const EamFileData& data) : elements_(data.elements) {
@@ -98,6 +123,7 @@ EamTables::EamTables(const EamFileData& data) : elements_(data.elements) {
   for (const auto& [name, value] : {std::pair<const char*, double>{"drho", data.drho}, {"dr", data.dr}, {"cutoff", data.cutoff}}) {
     if (!std::isfinite(value) || !(value > 0.0)) invalid(std::string(name) + " must be finite and > 0, got " + formatNumber(value));
   }
+  checkIndexRange(data);
   const std::size_t nrho = static_cast<std::size_t>(data.nrho);
   const std::size_t nr = static_cast<std::size_t>(data.nr);
   const std::size_t pairs = static_cast<std::size_t>(elements) * (elements + 1) / 2;

@@ -18,7 +18,8 @@ void WrapPeriodic::apply(Backend& backend, DynamicsStage, std::int64_t, const st
   forEachActiveSystem(host, active, [&](std::int64_t s, std::int32_t begin, std::int32_t end) {
     const std::uint8_t* periodic = pbc + 3 * s;
     if (!(periodic[0] || periodic[1] || periodic[2])) return;
-    const double* cell = cells + 9 * s;
+    double cell[9];
+    completeCell(cells + 9 * s, periodic, cell);
     double inverse[9];
     if (!invert3(cell, inverse)) return;
     for (std::int32_t i = begin; i < end; ++i) {

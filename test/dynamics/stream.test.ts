@@ -51,7 +51,7 @@ describe('runStream: in-flight refill', () => {
       expect(Math.max(...forces.map((f) => Math.hypot(...f)))).toBeLessThanOrEqual(1e-3);
       expect(system.info?.steps).toBeGreaterThan(0);
     }
-  }, 120_000);
+  }, 300_000);
 
   it('restores input order on request and flags systems that hit maxSteps as unconverged', async () => {
     const sink = new CollectingSink();

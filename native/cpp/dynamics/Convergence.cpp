@@ -164,11 +164,12 @@ std::int64_t Convergence::evaluate(Backend& backend, std::int64_t step, std::vec
 }
 
 bool Convergence::appendSmallForm(SmallConvergence& out, std::int32_t exitStatus) const {
-  if (detectOnly_ || sourceStatus_ >= exitStatus) return false;
+  // A check of any status (no sourceStatus) is detect-only by construction; the path runs only a named source.
+  if (detectOnly_ || !sourceStatus_ || *sourceStatus_ >= exitStatus) return false;
   for (const Criterion& criterion : criteria_) {
     if (!smallPathKey(static_cast<int>(criterion.key))) return false;
   }
-  out.checks.push_back(SmallCheck{schedule_.frequency, schedule_.phase, sourceStatus_, targetStatus_,
+  out.checks.push_back(SmallCheck{schedule_.frequency, schedule_.phase, *sourceStatus_, targetStatus_,
                                   static_cast<int>(out.criteria.size()), static_cast<int>(criteria_.size())});
   for (const Criterion& criterion : criteria_) {
     out.criteria.push_back(SmallCriterion{static_cast<int>(criterion.key), static_cast<int>(criterion.op), criterion.threshold});

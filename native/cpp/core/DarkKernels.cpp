@@ -15,10 +15,10 @@ constexpr const char* kVerified20261126 = "NVIDIA H200, 2026-11-26, commit 7f9f2
 constexpr std::array<DeviceKernelInfo, kDeviceKernelFamilies> kFamilies{{
     {"reductions", kVerified20261126},
     {"pair-forces", kVerified20261126},
-    {"integrators", kVerified20261126},
+    {"integrators", "NVIDIA H200, 2026-11-27, commit 1425145 (bash scripts/gpu-check.sh verify backends)"},
     {"native-hooks", kVerified20261126},
     {"pair-loss", kVerified20261126},
-    {"small-systems", ""},
+    {"small-systems", "NVIDIA H200, 2026-11-27, commit 1425145 (bash scripts/gpu-check.sh verify)"},
 }};
 
 bool unverifiedAllowed() {

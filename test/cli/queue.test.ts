@@ -72,7 +72,9 @@ async function push(queue: string, args: string[] = RELAX, inputs: string[] = [i
   return runCli(['queue', 'push', ...inputs, '--redis', redis.url, '--queue', queue, '--chunk', String(CHUNK), '--', ...args], { cwd: dir });
 }
 
-describe.skipIf(!REDIS_TESTS)('hookmd queue (BullMQ on Redis)', () => {
+// Each case starts several CLI processes and waits out lock expiries: minutes, not the suite's one, on a
+// loaded 2-core CI machine (the mirror run took more than 60 s for the first case).
+describe.skipIf(!REDIS_TESTS)('hookmd queue (BullMQ on Redis)', { timeout: 240_000 }, () => {
   beforeAll(async () => {
     ensureBuilt();
     dir = workDir('hookmd-queue-');

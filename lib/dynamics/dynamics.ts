@@ -25,8 +25,8 @@ import { expandParameter, isStatus, type IntegratorSpec, type PerSystem } from '
 import type { RunOptions, RunResult } from './result.js';
 import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type StreamResult } from './stream-options.js';
 import { StreamOutput } from './stream-output.js';
-import { StreamFlight, SourceFailure, type StreamFailure } from './stream-flight.js';
-import { StreamSource, type SystemSource } from './stream-source.js';
+import { StreamFlight, type StreamFailure } from './stream-flight.js';
+import { SourceFailure, StreamSource, type SystemSource } from './stream-source.js';
 import { SystemScalars } from './scalars.js';
 import { observeStates } from './state-observers.js';
 import { DynamicsStage } from './stage.js';

@@ -4,7 +4,7 @@
 import { Batch, normalizeSystem, unitSystem, type ResolvedSystem, type System } from '../data/index.js';
 import { HookmdError, HookmdTypeError, isHookmdError } from '../errors.js';
 import type { StreamOutput } from './stream-output.js';
-import type { StreamSource } from './stream-source.js';
+import { SourceFailure, type StreamSource } from './stream-source.js';
 import { isStatus } from './parameters.js';
 
 /**
@@ -20,11 +20,6 @@ import { isStatus } from './parameters.js';
 export interface StreamFailure extends Error {
   readonly code: string;
   readonly pending: readonly System[];
-}
-
-/** A source that threw while runStream pulled from it, with the systems that call had already taken. */
-export class SourceFailure {
-  constructor(readonly cause: unknown, readonly taken: readonly System[]) {}
 }
 
 /** The systems between source and sinks, and what a failure must hand back. */

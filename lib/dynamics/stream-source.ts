@@ -2,7 +2,11 @@
 // an atom budget without taking a system it cannot hold yet.
 import type { System } from '../data/index.js';
 import { HookmdTypeError } from '../errors.js';
-import { SourceFailure } from './stream-flight.js';
+
+/** A source that threw while runStream pulled from it, with the systems that call had already taken. */
+export class SourceFailure {
+  constructor(readonly cause: unknown, readonly taken: readonly System[]) {}
+}
 
 /** Any source of systems: an array, a generator, an async generator, a stream of parsed frames. */
 export type SystemSource = Iterable<System> | AsyncIterable<System>;

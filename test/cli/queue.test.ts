@@ -121,8 +121,10 @@ describe.skipIf(!REDIS_TESTS)('hookmd queue (BullMQ on Redis)', { timeout: 240_0
     expect((await push(queue)).code).toBe(0);
     const out = join(dir, `${queue}-out`);
     const doomed = startWorker(redis.url, queue, out);
-    const steady = startWorker(redis.url, queue, out);
+    // The second worker starts once the first holds a chunk: started together on a loaded machine, the
+    // second could drain the queue before the first's process is up, and nothing would be left to kill.
     await waitFor(() => doomed.events.some((e) => e.event === 'started'), 'the first worker to start a chunk');
+    const steady = startWorker(redis.url, queue, out);
     doomed.child.kill('SIGKILL');
     const killed = await doomed.done;
     expect(killed.code).toBe(null);

@@ -34,7 +34,7 @@ host_only=(--exclude 'test/docs/**' --exclude 'test/native/install-script.test.t
 # What verifies a dark kernel: its parity with the CPU, the ledger's contract and the budgets it is for; and
 # the integrators' parity, since the thermostat programs the small-system path mirrors (Langevin's
 # momentum-free noise, the frozen-atom counts) changed after the last verification.
-verify_tests=(test/backends/small-system-parity.test.ts test/backends/ledger-contract.test.ts test/backends/device-budgets.test.ts
+verify_tests=(test/backends/small-system-parity.test.ts test/backends/device-step-parity.test.ts test/backends/ledger-contract.test.ts test/backends/device-budgets.test.ts
   test/backends/device-ledger.test.ts test/backends/integrator-parity.test.ts)
 
 # Records the verification of every dark kernel family in the sources, and the change as a patch.

@@ -66,6 +66,8 @@ class CudaPairForceKernel final : public PairForceKernel {
         schedule_.begin(backend_.host({Field::Ptr}).i32(Field::Ptr), request.systems, types, numTypes_, cutoff_, skin);
     backend_.onDevice(request.reads(), request.writes());
     if (uploads.layout) uploadLayout();
+    // Over the selection of the loop that left them, before the new one goes up.
+    if (uploads.pendingSums) sumEnergies(false, where("energy sums").c_str());
     wantedActive_ = request.systems != nullptr;
     if (uploads.wanted) upload(d_wanted_, request.systems, static_cast<std::size_t>(systems));
     if (uploads.types) upload(d_types_, types.types->data(), types.types->size());
@@ -77,6 +79,12 @@ class CudaPairForceKernel final : public PairForceKernel {
     }
     if (rebuild) build();
     evaluate(request, virial);
+  }
+
+  void finishEnergies(Backend&) override {
+    if (!schedule_.sumsPending()) return;
+    sumEnergies(false, where("energy sums").c_str());
+    schedule_.summed();
   }
 
   NeighborStats neighborStats() const override {
@@ -306,6 +314,7 @@ class CudaPairForceKernel final : public PairForceKernel {
     const char* op = operation.c_str();
     const auto n = static_cast<std::size_t>(schedule_.numAtoms());
     reserve(d_slotSums_, n * (request.stress ? 7 : 1) * sizeof(double), operation);
+    const bool deferred = DevicePairSchedule::defersSums(request);
     const kernel::SystemArrays systems = systemArrays();
     kernel::PairForceArgs forces{systems,
                                  d_slotPositions_.as<const kernel::SlotPosition>(),
@@ -318,28 +327,34 @@ class CudaPairForceKernel final : public PairForceKernel {
                                  switched_ ? d_switches_.as<const SwitchParams>() : nullptr,
                                  request.stress,
                                  request.forces ? backend_.deviceData<double>(Field::Forces) : nullptr,
-                                 d_slotSums_.as<double>()};
+                                 d_slotSums_.as<double>(),
+                                 deferred};
     auto* status = d_status_.as<kernel::NeighborStatus>();
     cudaCheck(device::memsetAsync(&status->firstNonFinite, 0xff, sizeof status->firstNonFinite), op);
     cudaCheck(kernel::pairForces(forces), op);
-    kernel::SystemSumArgs sums{systems,
+    if (!deferred) sumEnergies(request.stress, op);
+    if (request.stress) downloadBytes(virial.data(), d_virial_.data(), virial.size() * sizeof(double), op);
+    // The blocking read surfaces faults of the pair loop here, named after this model, not in whatever call
+    // comes next; it replaces the synchronisation this needed anyway, so the overlap flag costs no extra wait.
+    const std::uint64_t nonFinite = readStatus("pair forces").firstNonFinite;
+    schedule_.evaluated(request.stress, deferred);
+    if (nonFinite != kNoSystem) diagnoseOnHost(static_cast<std::int64_t>(nonFinite));
+  }
+
+  /** The per-segment and per-system sums of the last pair loop's slot energies (and virials, with `stress`). */
+  void sumEnergies(bool stress, const char* op) {
+    kernel::SystemSumArgs sums{systemArrays(),
                                d_slotSums_.as<const double>(),
-                               request.stress,
+                               stress,
                                d_segments_.as<const kernel::SumSegment>(),
                                schedule_.numSegments(),
                                d_segmentOffset_.as<const std::int32_t>(),
                                d_segmentSums_.as<double>(),
                                backend_.deviceData<const double>(Field::Cell),
                                backend_.deviceData<double>(Field::Energy),
-                               request.stress ? backend_.deviceData<double>(Field::Stress) : nullptr,
-                               request.stress ? d_virial_.as<double>() : nullptr};
+                               stress ? backend_.deviceData<double>(Field::Stress) : nullptr,
+                               stress ? d_virial_.as<double>() : nullptr};
     cudaCheck(kernel::systemSums(sums), op);
-    if (request.stress) downloadBytes(virial.data(), d_virial_.data(), virial.size() * sizeof(double), op);
-    // The blocking read surfaces faults of the pair loop here, named after this model, not in whatever call
-    // comes next; it replaces the synchronisation this needed anyway, so the overlap flag costs no extra wait.
-    const std::uint64_t nonFinite = readStatus("pair forces").firstNonFinite;
-    schedule_.evaluated(request.stress);
-    if (nonFinite != kNoSystem) diagnoseOnHost(static_cast<std::int64_t>(nonFinite));
   }
 
   CudaBackend& backend_;

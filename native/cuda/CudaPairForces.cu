@@ -105,6 +105,7 @@ __global__ void __launch_bounds__(kForceBlock) pairForceKernel(PairForceArgs arg
     f[2] = fz;
   }
   args.d_slotSums[p] = 0.5 * energy;
+  if (args.flagNonFinite && !isfinite(energy)) atomicMin(&args.systems.d_status->firstNonFinite, static_cast<unsigned long long>(s));
   if constexpr (kVirial) {
     for (int c = 0; c < 6; ++c) args.d_slotSums[(c + 1) * n + p] = 0.5 * virial[c];
   }

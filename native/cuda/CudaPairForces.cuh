@@ -33,6 +33,12 @@ struct PairForceArgs {
    * c of slot p at c · numAtoms + p. Halves, because the full list holds every pair twice.
    */
   double* d_slotSums;
+  /**
+   * The per-system sums are deferred (DevicePairSchedule::defersSums): the loop itself marks a system whose
+   * slot energy is not finite in the status block, as the sums would (a sum of finite slot energies that
+   * overflows is the one case only the sums would catch).
+   */
+  bool flagNonFinite;
 };
 
 /** At most this many slots of one system per first-level sum. */

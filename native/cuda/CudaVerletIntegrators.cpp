@@ -41,6 +41,7 @@ class CudaVelocityVerlet final : public Integrator, public CudaSmallStep {
     updateParameters(parameters, numSystems);
   }
   const char* name() const noexcept override { return "VelocityVerlet"; }
+  bool readsEnergy() const noexcept override { return false; }
 
   void preUpdate(const StepContext& context) override {
     requireParameters();
@@ -93,6 +94,7 @@ class CudaLangevin final : public Integrator, public CudaSmallStep {
     updateParameters(parameters, numSystems);
   }
   const char* name() const noexcept override { return "Langevin"; }
+  bool readsEnergy() const noexcept override { return false; }
 
   void preUpdate(const StepContext& context) override {
     rows_.requireCount(backend_.numSystems(), parameterCount_);

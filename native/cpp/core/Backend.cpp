@@ -17,6 +17,8 @@
 namespace hookmd {
 
 void Backend::resize(std::int64_t numAtoms, std::int64_t numSystems) {
+  // Every field is zeroed: a result still pending has nothing left to complete.
+  deferred_ = Deferral();
   host_.resize(numAtoms, numSystems);
   try {
     resizeDevice(numAtoms, numSystems);
@@ -31,6 +33,7 @@ void Backend::resize(std::int64_t numAtoms, std::int64_t numSystems) {
 }
 
 void Backend::refill(const std::vector<std::int64_t>& keep, const std::vector<std::int32_t>& addedAtoms) {
+  finishDeferred(FieldSet{deferred_.field});
   const std::vector<std::int32_t> oldPtr(host({Field::Ptr}).i32(Field::Ptr), host_.i32(Field::Ptr) + host_.numSystems() + 1);
   const RefillPlan plan = makeRefillPlan(oldPtr.data(), host_.numSystems(), keep, addedAtoms);
   const FieldSet layout{Field::Ptr, Field::NumAtoms, Field::SystemIndex};
@@ -86,6 +89,8 @@ void Backend::writeRows(Field field, std::int64_t first, std::int64_t count, con
   const std::size_t offset = static_cast<std::size_t>(first) * rowBytes;
   const std::size_t bytes = static_cast<std::size_t>(count) * rowBytes;
   if (bytes == 0) return;
+  // The rows not written must still be completed, and a late completion must not overwrite these.
+  finishDeferred(FieldSet{field});
   // The host buffer always takes the rows: where the host is stale, they are overwritten by the next sync
   // anyway, and meanwhile they are the staging copy for the device.
   std::memcpy(static_cast<unsigned char*>(host_.buffer(field)->data()) + offset, source, bytes);
@@ -101,6 +106,7 @@ void Backend::readSystems(Field field, const std::vector<std::int64_t>& systems,
   const FieldInfo& info = fieldInfo(field);
   if (info.extent == Extent::PerSystemPlusOne) fail("INVALID_FIELD", "readSystems: ptr has no rows per system");
   const std::size_t rowBytes = static_cast<std::size_t>(info.components) * elementSize(info.type);
+  finishDeferred(FieldSet{field});
   const std::int32_t* ptr = host({Field::Ptr}).i32(Field::Ptr);
   const bool fromHost = unified() || coherence_.current(field, Side::Host);
   auto* target = static_cast<unsigned char*>(out);
@@ -121,7 +127,22 @@ void Backend::readSystems(Field field, const std::vector<std::int64_t>& systems,
   }
 }
 
+void Backend::defer(Field field, const void* owner, std::function<void()> finish) {
+  if (deferred_.finish && deferred_.owner == owner && deferred_.field == field) return;
+  finishDeferred(FieldSet{deferred_.field});
+  deferred_ = Deferral{field, owner, std::move(finish)};
+}
+
+void Backend::finishDeferred(FieldSet touched) {
+  if (!deferred_.finish || !touched.contains(deferred_.field) || deferred_.owner == scopeOwner_) return;
+  // Cleared first: the completion accesses the field itself, and a failed one is not retried.
+  const std::function<void()> finish = std::move(deferred_.finish);
+  deferred_ = Deferral();
+  finish();
+}
+
 void Backend::acquire(Side side, FieldSet reads, FieldSet writes) {
+  finishDeferred(reads | writes);
   const bool copies = !unified();
   for (int i = 0; i < kFieldCount; ++i) {
     const Field field = static_cast<Field>(i);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -96,6 +97,27 @@ class Backend {
   /** The host buffer of `field` without any sync, for views that stay valid across syncs. */
   const std::shared_ptr<HostBuffer>& hostBuffer(Field field) const { return host_.buffer(field); }
 
+  /**
+   * A result that a device kernel left incomplete (docs/cuda.md, "Energies only when asked"): `finish`
+   * completes `field` before it is next read or written anywhere, on either side or by a refill, except by
+   * the accesses made inside a DeferralScope of the same `owner` (its own computes, which complete or
+   * supersede it). A pending deferral of another owner is finished first; a resize drops it.
+   */
+  void defer(Field field, const void* owner, std::function<void()> finish);
+
+  /** While alive, accesses on behalf of `owner` leave its deferred result pending. */
+  class DeferralScope {
+   public:
+    DeferralScope(Backend& backend, const void* owner) : backend_(backend), outer_(backend.scopeOwner_) { backend.scopeOwner_ = owner; }
+    ~DeferralScope() { backend_.scopeOwner_ = outer_; }
+    DeferralScope(const DeferralScope&) = delete;
+    DeferralScope& operator=(const DeferralScope&) = delete;
+
+   private:
+    Backend& backend_;
+    const void* outer_;
+  };
+
   /** True where host and device are one memory (cpu): nothing is ever copied and host views never go stale. */
   bool unified() noexcept { return deviceArrays() == &host_; }
 
@@ -183,9 +205,19 @@ class Backend {
   /** The ledger and transfer counts of one per-system reduction, whose results come back with its error flag. */
   void chargeReduction();
 
+  /** Runs the pending deferral when `touched` holds its field and the access is not its owner's. */
+  void finishDeferred(FieldSet touched);
+
   BatchStorage host_;
   Coherence coherence_;
   DeviceLedger ledger_;
+  struct Deferral {
+    Field field = Field::Energy;
+    const void* owner = nullptr;
+    std::function<void()> finish;
+  };
+  Deferral deferred_;
+  const void* scopeOwner_ = nullptr;
 };
 
 }  // namespace hookmd

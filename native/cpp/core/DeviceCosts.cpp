@@ -22,6 +22,8 @@ constexpr std::array<DeviceCost, kDeviceOpCount> kCosts{{
     {"pair search", 1, 1, true, 100, 8, 4},
     {"pair search retry", 2, 0, false, 0, 0, 0},
     {"pair evaluate", 4, 1, true, 108, 72, 4},
+    {"pair evaluate, energies deferred", 2, 1, true, 100, 0, 4},
+    {"pair energy sums", 2, 0, false, 8, 72, 0},
     {"verlet kick-drift", 1, 0, false, 132, 8, 0},
     {"verlet kick", 1, 0, false, 84, 8, 0},
     {"langevin program", 1, 0, false, 248, 56, 0},

@@ -42,6 +42,13 @@ enum class DeviceOp : int {
   PairSearchRetry,
   /** Pair forces: the status reset, the pair loop, the per-segment and per-system sums. */
   PairEvaluate,
+  /**
+   * Pair forces with the energies deferred (ComputeRequest::energies false, the device-step family): the
+   * status reset and the pair loop, which flags a non-finite slot energy itself.
+   */
+  PairEvaluateDeferred,
+  /** The per-segment and per-system energy sums a deferred evaluation left, run when the energies are asked for. */
+  PairEnergySums,
   /** VelocityVerlet / Langevin first half: kick and drift, one thread per atom. */
   VerletKickDrift,
   /** The closing half kick, one thread per atom. */

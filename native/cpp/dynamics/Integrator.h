@@ -61,6 +61,12 @@ class Integrator {
    * barostat). Integrators that only move atoms leave the stress to the steps where a hook asks for it.
    */
   virtual bool needsStress() const noexcept { return false; }
+  /**
+   * Whether the update reads the energies. Integrators that only move atoms by their forces (VelocityVerlet,
+   * Langevin) say no, so that steps no hook or check reads let a device leave the energy sums until a read
+   * (Stepper::advance).
+   */
+  virtual bool readsEnergy() const noexcept { return true; }
   /** Replaces the per-system parameters (after a refill changed the number of systems, or a user edit). */
   virtual void updateParameters(const Parameters& parameters, std::int64_t numSystems) = 0;
   /** Per-system state (FIRE's dt and α, thermostat variables) for checkpoints and refills. */

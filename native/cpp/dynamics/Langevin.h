@@ -28,6 +28,7 @@ class Langevin final : public Integrator, public SystemStepper {
  public:
   Langevin(const Parameters& parameters, std::int64_t numSystems);
   const char* name() const noexcept override { return "Langevin"; }
+  bool readsEnergy() const noexcept override { return false; }
   void preUpdate(const StepContext& context) override;
   void postUpdate(const StepContext& context) override;
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;

@@ -98,7 +98,7 @@ void Stepper::restoreFinished() {
     for (int k = 0; k < 9; ++k) cell[9 * s + k] = startCells_[9 * s + k];
   }
   // The forces of this step belong to the positions just undone; evaluate them again for those systems.
-  if (compute_) compute_(backend_, restored.data(), stressComputed_);
+  if (compute_) compute_(backend_, restored.data(), stressComputed_, true);
 }
 
 void Stepper::compute(const std::uint8_t* systems) {
@@ -107,13 +107,15 @@ void Stepper::compute(const std::uint8_t* systems) {
   stressRequested_ = false;
   stressComputed_ = stress;
   if (!compute_) return;
+  // The potential's own compute completes or supersedes the energies it left pending (Backend::defer).
+  const Backend::DeferralScope scope(backend_, potential_.get());
   // A stress is asked for every system (finished ones included), so that every system's stress belongs
   // to the same positions as its forces.
   if (stress) {
     all_.assign(active_.size(), 1);
-    compute_(backend_, all_.data(), true);
+    compute_(backend_, all_.data(), true, true);
   } else {
-    compute_(backend_, systems, false);
+    compute_(backend_, systems, false, !deferEnergies_);
   }
 }
 
@@ -235,6 +237,25 @@ Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeco
     result.steps = outcome.steps;
     return result;
   }
+  // Between JS hooks nothing reads the energies unless a native hook, a convergence check or the update
+  // does. Then a device leaves their sums until something does: a hook, the caller, another kernel.
+  if (potential_ && hooks_.empty() && convergence_.empty() && !integrator_->readsEnergy()) {
+    backend_.defer(Field::Energy, potential_.get(), [potential = potential_, &backend = backend_] { potential->finishEnergies(backend); });
+    deferEnergies_ = true;
+  }
+  try {
+    result = walkSteps(maxSteps, timed, deadline, pauseOnConverge);
+  } catch (...) {
+    deferEnergies_ = false;
+    throw;
+  }
+  deferEnergies_ = false;
+  return result;
+}
+
+Stepper::AdvanceResult Stepper::walkSteps(std::int64_t maxSteps, bool timed, std::chrono::steady_clock::time_point deadline,
+                                          bool pauseOnConverge) {
+  AdvanceResult result;
   while (result.steps < maxSteps) {
     walkTo(DynamicsStage::OnConverge);
     if (pauseOnConverge && newlyCount_ > 0) {
@@ -243,13 +264,13 @@ Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeco
     }
     finishStep();
     ++result.steps;
-    if (allConverged() || (timed && Clock::now() >= deadline)) break;
+    if (allConverged() || (timed && std::chrono::steady_clock::now() >= deadline)) break;
   }
   return result;
 }
 
 void Stepper::failNonFinite(std::int64_t system) {
-  if (compute_) compute_(backend_, nullptr, false);
+  if (compute_) compute_(backend_, nullptr, false, true);
   fail("NON_FINITE_ENERGY", "system " + std::to_string(system) + ": the energy is not finite at step " + std::to_string(stepCount_));
 }
 

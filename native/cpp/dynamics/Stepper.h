@@ -9,6 +9,7 @@
 // else.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -28,9 +29,10 @@ class Stepper {
  public:
   /**
    * Computes energies and forces, and the stress when `stress` is set, into the backend's arrays for the
-   * flagged systems (one flag per system); empty when JS computes them.
+   * flagged systems (one flag per system); empty when JS computes them. `energies` false: nothing reads the
+   * energies before Potential::finishEnergies, so a device may leave their sums until then.
    */
-  using ComputeFn = std::function<void(Backend&, const std::uint8_t* systems, bool stress)>;
+  using ComputeFn = std::function<void(Backend&, const std::uint8_t* systems, bool stress, bool energies)>;
 
   Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator> integrator, std::int32_t exitStatus);
 
@@ -122,11 +124,19 @@ class Stepper {
    */
   void compute(const std::uint8_t* systems);
   void runNativeHooks(DynamicsStage stage);
+  /** advance()'s steps on the general path, from the current one. */
+  AdvanceResult walkSteps(std::int64_t maxSteps, bool timed, std::chrono::steady_clock::time_point deadline, bool pauseOnConverge);
   /** After a small-system chunk found a non-finite energy: the general compute names the cause (OVERLAPPING_ATOMS, ...). */
   [[noreturn]] void failNonFinite(std::int64_t system);
 
   Backend& backend_;
   ComputeFn compute_;
+  /**
+   * Inside advance(): no native hook, convergence check or integrator update reads the energies between its
+   * steps, so each compute may leave their sums until something reads them (Backend::defer; docs/cuda.md,
+   * "Energies only when asked").
+   */
+  bool deferEnergies_ = false;
   std::shared_ptr<Potential> potential_;
   SmallSystemPath smallPath_;
   /** Systems below exitStatus after the last small-system chunk, valid while the status field's version is `knownStatusVersion_`. */

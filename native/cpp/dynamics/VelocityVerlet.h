@@ -13,6 +13,7 @@ class VelocityVerlet final : public Integrator, public SystemStepper {
  public:
   VelocityVerlet(const Parameters& parameters, std::int64_t numSystems);
   const char* name() const noexcept override { return "VelocityVerlet"; }
+  bool readsEnergy() const noexcept override { return false; }
   void preUpdate(const StepContext& context) override;
   void postUpdate(const StepContext& context) override;
   void remap(const std::vector<std::int64_t>&, std::int64_t) override {}

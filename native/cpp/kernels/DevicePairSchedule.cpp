@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/DarkKernels.h"
 #include "core/Error.h"
 
 namespace hookmd {
@@ -29,6 +30,8 @@ DevicePairSchedule::Uploads DevicePairSchedule::begin(const std::int32_t* ptr, c
     if (!ok) fail("INVALID_BATCH", model_ + ": the batch's ptr offsets do not partition its atoms");
     uploads.layout = true;
     built_ = false;
+    // A new layout is a new batch: energies a step of the old one left unsummed belong to no system now.
+    sumsPending_ = false;
     std::int64_t segments = 0;
     for (std::int64_t s = 0; s < systems; ++s) segments += (ptr[s + 1] - ptr[s] + kPairSumSegmentSlots - 1) / kPairSumSegmentSlots;
     numSegments_ = segments;
@@ -47,10 +50,18 @@ DevicePairSchedule::Uploads DevicePairSchedule::begin(const std::int32_t* ptr, c
     numSystems_ = systems;
     ptr_.assign(ptr, ptr + systems + 1);
   }
-  if (wanted != nullptr && wanted_.update(wanted, static_cast<std::size_t>(systems))) {
+  const bool selectionChanged = wanted != nullptr && wanted_.update(wanted, static_cast<std::size_t>(systems));
+  // Pending sums are superseded by a pair loop over the same systems or more; a loop over fewer would leave
+  // some systems' energies unsummed, so the pending sums run first, over the selection they belong to.
+  if (sumsPending_ && wanted != nullptr && (selectionChanged || pendingAll_)) {
+    uploads.pendingSums = true;
+    summed();
+  }
+  if (selectionChanged) {
     uploads.wanted = true;
     backend_.charge(DeviceOp::ControlUpload, DeviceWork{1, 0, 0, 0, 0, static_cast<std::uint64_t>(systems)});
   }
+  selectsAll_ = wanted == nullptr;
   if (numTypes > 1) {
     if (types.types == nullptr || static_cast<std::int64_t>(types.types->size()) != atoms) {
       fail("INVALID_STATE", model_ + ": species types were not assigned to every atom of the batch");
@@ -112,11 +123,23 @@ void DevicePairSchedule::built() {
   built_ = true;
 }
 
-void DevicePairSchedule::evaluated(bool stress) {
+bool DevicePairSchedule::defersSums(const ComputeRequest& request) {
+  return !request.energies && !request.stress && deviceKernelEnabled(DeviceKernelFamily::DeviceStep);
+}
+
+void DevicePairSchedule::evaluated(bool stress, bool deferred) {
   const auto atoms = static_cast<std::uint64_t>(numAtoms_);
   const auto systems = static_cast<std::uint64_t>(numSystems_);
-  backend_.charge(DeviceOp::PairEvaluate, DeviceWork{1, atoms, systems, entries_, kStatusBytes, 0});
+  backend_.charge(deferred ? DeviceOp::PairEvaluateDeferred : DeviceOp::PairEvaluate,
+                  DeviceWork{1, atoms, systems, entries_, kStatusBytes, 0});
+  sumsPending_ = deferred;
+  pendingAll_ = selectsAll_;
   if (stress) backend_.charge(DeviceOp::ControlDownload, DeviceWork{1, 0, 0, 0, 9 * systems * sizeof(double), 0});
+}
+
+void DevicePairSchedule::summed() {
+  backend_.charge(DeviceOp::PairEnergySums, DeviceWork{1, static_cast<std::uint64_t>(numAtoms_), static_cast<std::uint64_t>(numSystems_), 0, 0, 0});
+  sumsPending_ = false;
 }
 
 NeighborStats DevicePairSchedule::stats(std::int64_t bytes) const {

@@ -9,7 +9,10 @@
 // back; when a wanted system is stale, every system of the batch is rebuilt in one pass (grids, bins,
 // search, one status read after the grids and one after each search). A search whose longest row exceeds
 // the row capacity grows it to the longest row + 1/8 and runs again. The evaluation reads the status block
-// once more (and the virial when the stress is asked for).
+// once more (and the virial when the stress is asked for). With the device-step family on (core/DarkKernels.h),
+// a compute that no one reads the energies of (ComputeRequest::energies false, no stress) leaves the
+// per-system sums pending: the pair loop flags a non-finite slot energy itself, and the sums run when the
+// energies are asked for (finishEnergies), or before the selection they belong to changes.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +42,8 @@ class DevicePairSchedule {
     bool layout = false;
     bool wanted = false;
     bool types = false;
+    /** Energy sums are pending and the selection changes: run them (over the old flags) before the upload. */
+    bool pendingSums = false;
   };
   /**
    * Starts a compute over `ptr` (validated: INVALID_BATCH), `wanted` (null: all systems) and the species
@@ -64,8 +69,14 @@ class DevicePairSchedule {
   bool searched(std::uint64_t maxNeighbors, std::uint64_t entries);
   /** The rebuild pass is complete: every system of the batch was rebuilt. */
   void built();
-  /** The pair loop and the sums ran (with the virial read back when `stress`). */
-  void evaluated(bool stress);
+  /** Whether this compute leaves its energy sums pending (the device-step family on, no energies, no stress asked). */
+  static bool defersSums(const ComputeRequest& request);
+  /** The pair loop ran, and the sums too unless `deferred` (with the virial read back when `stress`). */
+  void evaluated(bool stress, bool deferred);
+  /** Whether an evaluation left its energy sums pending. */
+  bool sumsPending() const noexcept { return sumsPending_; }
+  /** The pending energy sums ran. */
+  void summed();
 
   std::int64_t numAtoms() const noexcept { return numAtoms_; }
   std::int64_t numSystems() const noexcept { return numSystems_; }
@@ -92,6 +103,10 @@ class DevicePairSchedule {
   double rlist_ = -1.0;
   double skin_ = -1.0;
   bool built_ = false;
+  bool sumsPending_ = false;
+  /** The current compute selects every system; the pending sums' loop did. */
+  bool selectsAll_ = true;
+  bool pendingAll_ = true;
   int rowCapacity_ = kInitialRowCapacity;
   std::uint64_t entries_ = 0;
   std::int64_t builds_ = 0;

@@ -24,6 +24,12 @@ struct ComputeRequest {
    * a finished system does not move, so its previous energy and forces stay valid.
    */
   const std::uint8_t* systems = nullptr;
+  /**
+   * false: nothing reads the per-system energies before PairForceKernel::finishEnergies, so a device kernel
+   * may leave their sums until then (docs/cuda.md, "Energies only when asked"). The forces, and the check
+   * for a non-finite energy, are the same either way.
+   */
+  bool energies = true;
 
   /** The fields a force kernel writes: energy, and forces and stress when asked for. */
   FieldSet writes() const { return FieldSet{Field::Energy}.with(Field::Forces, forces).with(Field::Stress, stress); }
@@ -73,6 +79,11 @@ class PairForceKernel {
    */
   virtual void execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
                        std::vector<double>& virial) = 0;
+  /**
+   * Completes the energies an execute() with `energies` false left unsummed; nothing when none are pending.
+   * A kernel that always sums them (the CPU's) has nothing to do.
+   */
+  virtual void finishEnergies(Backend&) {}
   /** Neighbor-list counters, for tests and benchmarks. */
   virtual NeighborStats neighborStats() const = 0;
 };

@@ -130,7 +130,12 @@ class MirrorPairForceKernel final : public PairForceKernel {
       }
       schedule_.built();
     }
-    schedule_.evaluated(request.stress);
+    schedule_.evaluated(request.stress, DevicePairSchedule::defersSums(request));
+  }
+
+  // The CPU reference summed the energies already; what remains is cuda's cost of summing them now.
+  void finishEnergies(Backend&) override {
+    if (schedule_.sumsPending()) schedule_.summed();
   }
 
   // The numbers, lists included, are the CPU reference's: mirror's results equal cpu's.

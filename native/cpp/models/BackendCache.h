@@ -54,6 +54,9 @@ class KernelSlot {
     return *kernel_;
   }
 
+  /** The kernel made for `backend`, or null when none is (yet). */
+  Kernel* current(const Backend& backend) const noexcept { return kernel_ && backend_ == backend.id() ? kernel_.get() : nullptr; }
+
   NeighborStats neighborStats() const {
     NeighborStats stats = kernel_ ? kernel_->neighborStats() : NeighborStats();
     stats.builds += retired_.builds;

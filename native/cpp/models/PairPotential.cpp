@@ -146,6 +146,10 @@ void PairPotential::compute(Backend& backend, const ComputeRequest& request) {
   kernel.execute(backend, request, AtomTypes{&types_, typesVersion_}, skin_, virial_);
 }
 
+void PairPotential::finishEnergies(Backend& backend) {
+  if (PairForceKernel* kernel = kernel_.current(backend)) kernel->finishEnergies(backend);
+}
+
 NeighborStats PairPotential::neighborStats() const { return kernel_.neighborStats(); }
 
 bool PairPotential::allPairs(Backend& backend, AllPairsModel& model) {

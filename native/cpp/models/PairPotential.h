@@ -32,6 +32,7 @@ class PairPotential : public Potential {
   double skin() const noexcept override { return skin_; }
   void setSkin(double skin) override;
   void compute(Backend& backend, const ComputeRequest& request) override;
+  void finishEnergies(Backend& backend) override;
   const std::vector<double>& virial() const noexcept override { return virial_; }
   NeighborStats neighborStats() const override;
   bool allPairs(Backend& backend, AllPairsModel& model) override;

@@ -35,6 +35,11 @@ class Potential {
    * when a system's energy is non-finite because two of its atoms overlap.
    */
   virtual void compute(Backend& backend, const ComputeRequest& request) = 0;
+  /**
+   * Completes the energies that computes with ComputeRequest::energies false left to a device kernel
+   * (PairForceKernel::finishEnergies); the caller makes this call before anything reads them.
+   */
+  virtual void finishEnergies(Backend&) {}
 
   /** Virial W = Σ_pairs d⊗F (energy units), B×9 row-major, from the last compute that asked for stress. */
   virtual const std::vector<double>& virial() const noexcept = 0;

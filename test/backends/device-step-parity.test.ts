@@ -95,6 +95,21 @@ describe.each([
     }
   }, 600_000);
 
+  it.skipIf(skip)('a second model\'s run completes the first one\'s pending sums before its own, which a read then completes', async () => {
+    const twoModels = async (hookmd: Hookmd): Promise<Float64Array> => {
+      const a = (4 / 0.8442) ** (1 / 3);
+      const batch = hookmd.Batch.fromSystems([hookmd.repeat(hookmd.bulk('Ar', 'fcc', { a, cubic: true }), [3, 3, 3])], { units: 'lj' });
+      hookmd.initializeVelocities(batch, { temperature: 1.0, seed: 7 });
+      await new hookmd.VelocityVerlet({ model: new hookmd.LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, skin: 0.3 }), dt: 0.005 }).run(batch, { steps: 30 });
+      await new hookmd.VelocityVerlet({ model: new hookmd.Morse({ D: 1, alpha: 2, r0: 1.1, cutoff: 2.5, skin: 0.3 }), dt: 0.002 }).run(batch, { steps: 30 });
+      return batch.read('energy').slice();
+    };
+    const cpu = await twoModels(await libraryOn('cpu'));
+    const device = await twoModels(await libraryOn(backend));
+    if (backend === 'mirror') expect(device).toEqual(cpu);
+    else expect(largest(device, cpu)).toBeLessThan(1e-8 * 108);
+  }, 600_000);
+
   it.skipIf(skip)('dark, the step sums every compute\'s energies as before; lit, it saves the two sum launches of each step without a due hook', async () => {
     process.env.HOOKMD_CUDA_UNVERIFIED = '0';
     let dark;

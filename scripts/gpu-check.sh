@@ -31,11 +31,13 @@ phase() {
 }
 # Without git, npm, a compiler or TypeScript's own package (not packed) these cannot run on the device.
 host_only=(--exclude 'test/docs/**' --exclude 'test/native/install-script.test.ts' --exclude 'test/cli/docs.test.ts')
-# What verifies a dark kernel: its parity with the CPU, the ledger's contract and the budgets it is for; and
+# What verifies a dark kernel: its parity with the CPU, the ledger's contract and the budgets it is for
+# (device-step: the energy sums left until read; neighbor-build: the lists and forces of pair-parity); and
 # the integrators' parity, since the thermostat programs the small-system path mirrors (Langevin's
 # momentum-free noise, the frozen-atom counts) changed after the last verification.
-verify_tests=(test/backends/small-system-parity.test.ts test/backends/device-step-parity.test.ts test/backends/ledger-contract.test.ts test/backends/device-budgets.test.ts
-  test/backends/device-ledger.test.ts test/backends/integrator-parity.test.ts)
+verify_tests=(test/backends/small-system-parity.test.ts test/backends/device-step-parity.test.ts test/backends/pair-parity.test.ts
+  test/backends/ledger-contract.test.ts test/backends/device-budgets.test.ts test/backends/device-ledger.test.ts
+  test/backends/integrator-parity.test.ts)
 
 # Records the verification of every dark kernel family in the sources, and the change as a patch.
 flip() {
@@ -67,7 +69,7 @@ flip() {
 for name in "$@"; do
   case $name in
     verify)
-      if phase verify "${LIMIT_VERIFY:-240}" env HOOKMD_REQUIRE_CUDA=1 HOOKMD_CUDA_UNVERIFIED=1 node node_modules/vitest/vitest.mjs run \
+      if phase verify "${LIMIT_VERIFY:-300}" env HOOKMD_REQUIRE_CUDA=1 HOOKMD_CUDA_UNVERIFIED=1 node node_modules/vitest/vitest.mjs run \
         "${verify_tests[@]}" --reporter=verbose; then flip; fi ;;
     backends) phase backends "${LIMIT_BACKENDS:-150}" env HOOKMD_REQUIRE_CUDA=1 node node_modules/vitest/vitest.mjs run test/backends --reporter=verbose ;;
     suite) phase suite "${LIMIT_SUITE:-200}" env HOOKMD_BACKEND=cuda node node_modules/vitest/vitest.mjs run "${host_only[@]}" \

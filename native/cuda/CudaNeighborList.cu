@@ -115,6 +115,7 @@ __global__ void __launch_bounds__(kBlock) checkSystems(PrepareArgs args) {
  * Per slot: every (atom, image) within rlist, from the full stencil of bins around the slot's own (offsets
  * that wrap onto the same bin are distinct images). Rows are column-major so a warp's writes coalesce.
  */
+template <bool kCompareWrap>
 __global__ void __launch_bounds__(kBlock) search(SearchArgs args) {
   const std::int64_t n = args.systems.numAtoms;
   const std::int64_t p = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
@@ -165,7 +166,9 @@ __global__ void __launch_bounds__(kBlock) search(SearchArgs args) {
           for (int k = 0; k < 3; ++k) {
             t[k] = b[k] + o[k];
             if (periodic[k]) {
-              image[k] = floorDivide(t[k], bins[k]);
+              // Within reach ≤ bins of [0, bins), t lies in [−bins, 2·bins): its image is −1, 0 or 1.
+              if (kCompareWrap && reach[k] <= bins[k]) image[k] = t[k] < 0 ? -1 : (t[k] >= bins[k] ? 1 : 0);
+              else image[k] = floorDivide(t[k], bins[k]);
               t[k] -= image[k] * bins[k];
             } else {
               inside = inside && t[k] >= 0 && t[k] < bins[k];
@@ -246,7 +249,8 @@ cudaError_t prepareSlots(const PrepareArgs& args) {
 
 cudaError_t searchNeighbors(const SearchArgs& args) {
   if (args.systems.numAtoms == 0) return cudaSuccess;
-  return device::launch(search, blocksFor(args.systems.numAtoms), kBlock, 0, args);
+  return args.compareWrap ? device::launch(search<true>, blocksFor(args.systems.numAtoms), kBlock, 0, args)
+                          : device::launch(search<false>, blocksFor(args.systems.numAtoms), kBlock, 0, args);
 }
 
 }  // namespace hookmd::kernel

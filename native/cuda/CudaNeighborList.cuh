@@ -71,6 +71,11 @@ struct SearchArgs {
   int capacity;
   std::uint32_t* d_neighbors;
   std::int32_t* d_neighborCount;
+  /**
+   * The neighbor-build family (core/DarkKernels.h): a periodic direction whose reach is at most its bin count
+   * wraps a stencil bin with one compare instead of an integer division (the same image and bin).
+   */
+  bool compareWrap;
 };
 
 /** Scratch bytes binAtoms needs (the radix sort of the atoms by bin). */

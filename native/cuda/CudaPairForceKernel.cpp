@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/DarkKernels.h"
 #include "core/Error.h"
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaCheck.h"
@@ -298,7 +299,8 @@ class CudaPairForceKernel final : public PairForceKernel {
                                 rlist * rlist,
                                 capacity,
                                 d_neighbors_.as<std::uint32_t>(),
-                                d_neighborCount_.as<std::int32_t>()};
+                                d_neighborCount_.as<std::int32_t>(),
+                                deviceKernelEnabled(DeviceKernelFamily::NeighborBuild)};
       cudaCheck(kernel::searchNeighbors(search), op);
       status = readStatus("neighbor build");
       checkErrors(status);

@@ -20,6 +20,7 @@ constexpr std::array<DeviceKernelInfo, kDeviceKernelFamilies> kFamilies{{
     {"pair-loss", kVerified20261126},
     {"small-systems", "NVIDIA H200, 2026-11-27, commit 1425145 (bash scripts/gpu-check.sh verify)"},
     {"device-step", ""},
+    {"neighbor-build", ""},
 }};
 
 bool unverifiedAllowed() {

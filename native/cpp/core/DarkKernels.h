@@ -8,7 +8,7 @@
 
 namespace hookmd {
 
-enum class DeviceKernelFamily : int { Reductions = 0, PairForces, Integrators, NativeHooks, PairLoss, SmallSystems, DeviceStep, Count };
+enum class DeviceKernelFamily : int { Reductions = 0, PairForces, Integrators, NativeHooks, PairLoss, SmallSystems, DeviceStep, NeighborBuild, Count };
 
 struct DeviceKernelInfo {
   /** The family's name, as backendInfo() lists it. */

@@ -238,8 +238,9 @@ Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeco
     return result;
   }
   // Between JS hooks nothing reads the energies unless a native hook, a convergence check or the update
-  // does. Then a device leaves their sums until something does: a hook, the caller, another kernel.
-  if (potential_ && hooks_.empty() && convergence_.empty() && !integrator_->readsEnergy()) {
+  // does. Then a device leaves their sums until something does: a hook, the caller, another kernel (one
+  // memory has nothing to leave, and the deferral would only keep the potential alive).
+  if (potential_ && !backend_.unified() && hooks_.empty() && convergence_.empty() && !integrator_->readsEnergy()) {
     backend_.defer(Field::Energy, potential_.get(), [potential = potential_, &backend = backend_] { potential->finishEnergies(backend); });
     deferEnergies_ = true;
   }

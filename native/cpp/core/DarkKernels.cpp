@@ -19,8 +19,8 @@ constexpr std::array<DeviceKernelInfo, kDeviceKernelFamilies> kFamilies{{
     {"native-hooks", kVerified20261126},
     {"pair-loss", kVerified20261126},
     {"small-systems", "NVIDIA H200, 2026-11-27, commit 1425145 (bash scripts/gpu-check.sh verify)"},
-    {"device-step", ""},
-    {"neighbor-build", ""},
+    {"device-step", "NVIDIA H200, 2026-11-27, commit f79aa5f (bash scripts/gpu-check.sh verify)"},
+    {"neighbor-build", "NVIDIA H200, 2026-11-27, commit f79aa5f (bash scripts/gpu-check.sh verify)"},
 }};
 
 bool unverifiedAllowed() {

@@ -30,6 +30,29 @@ function distance(a: string, b: string): number {
 }
 
 /**
+ * The known key with the fewest edits from `key` (case, `_` and `-` ignored; the first of equals) and that
+ * number of edits, among the keys no further than `maxEdits(key)` (any distance by default); undefined when
+ * none is. {@link suggestKey} allows a third of each key's length; a "did you mean" that must always name
+ * something (a misspelt hook method) allows any.
+ *
+ * @example
+ * closestKey('onStepEnds', ['onAfterStep', 'onStepEnd']); // { key: 'onStepEnd', distance: 1 }
+ */
+export function closestKey(
+  key: string,
+  known: readonly string[],
+  maxEdits: (name: string) => number = () => Infinity,
+): { key: string; distance: number } | undefined {
+  const target = folded(key);
+  let best: { key: string; distance: number } | undefined;
+  for (const name of known) {
+    const d = distance(target, folded(name));
+    if (d <= maxEdits(name) && (best === undefined || d < best.distance)) best = { key: name, distance: d };
+  }
+  return best;
+}
+
+/**
  * What the user probably meant by `key`: the advice of a matching alias, else the known key that differs
  * only in case, `_` or `-`, else the closest known key within a few edits (a third of its length), else a
  * known key that `key` abbreviates (`freq` → `frequency`) or extends (`temperature_K` → `temperature`);
@@ -45,13 +68,8 @@ export function suggestKey(key: string, known: readonly string[], aliases: Optio
   const target = folded(key);
   const same = known.find((name) => folded(name) === target);
   if (same !== undefined) return same;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const name of known) {
-    const d = distance(target, folded(name));
-    if (d <= Math.max(1, Math.floor(name.length / 3)) && d < bestDistance) [best, bestDistance] = [name, d];
-  }
-  if (best !== undefined) return best;
+  const near = closestKey(key, known, (name) => Math.max(1, Math.floor(name.length / 3)));
+  if (near !== undefined) return near.key;
   if (target.length >= 3) {
     const expanded = known.find((name) => folded(name).startsWith(target));
     if (expanded !== undefined) return expanded;

@@ -5,7 +5,7 @@
 // stage hook is (docs/hooks.md, "Method-style hooks").
 
 import { HookmdTypeError } from '../errors.js';
-import { closestName } from './closest-name.js';
+import { closestKey } from '../option-keys.js';
 import { typeError } from './errors.js';
 import type { CallFn, StageSlot } from './record.js';
 import type { StageTable } from './slots.js';
@@ -93,7 +93,7 @@ function refuseForeignMethods(hook: object, table: StageTable, op: string): void
       use = hint.use;
       advice = `${hint.why}; use ${hint.use}`;
     } else {
-      use = closestName(camel, supported);
+      use = closestKey(camel, supported)?.key;
       advice = `no stage here has that method; the closest is ${use}`;
     }
     throw new HookmdTypeError('UNSUPPORTED_STAGE_METHOD', `${op}: method ${name} names no stage of this workflow: ${advice}`, {

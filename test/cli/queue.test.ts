@@ -154,7 +154,12 @@ describe.skipIf(!REDIS_TESTS)('hookmd queue (BullMQ on Redis)', { timeout: 240_0
       await server.resume();
       const result = await worker.done;
       expect(result.code, result.stderr).toBe(0);
-      expect(worker.events.filter((e) => e.event === 'completed')).toHaveLength(SYSTEMS / CHUNK);
+      // Redis holds every chunk as completed, and the output each system once. The worker's own count of
+      // 'completed' events may miss the chunk in flight: when Redis stored its completion but went away
+      // before the reply, BullMQ reports a connection error for it instead (seen in a CI run).
+      const status = await runCli(['queue', 'status', '--redis', server.url, '--queue', queue], { cwd: dir });
+      expect(status.stdout).toContain(`queue ${queue}: 0 waiting, 0 active, ${SYSTEMS / CHUNK} completed, 0 failed`);
+      expect(worker.events.filter((e) => e.event === 'completed').length).toBeGreaterThanOrEqual(SYSTEMS / CHUNK - 1);
       await expectSingleRun(out);
     } finally {
       await server.close();

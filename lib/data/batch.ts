@@ -12,7 +12,7 @@ import { assembleSystems, type PackedSystems } from './pack.js';
 import type { ResolvedSystem, System } from './system.js';
 import { unitSystem, type UnitSystem } from './units.js';
 import { checkBatchOptions, normalizeSystem } from './validate.js';
-import { checkBatchArrays, type BatchArrays, type CheckedArrays } from './validate-arrays.js';
+import { checkBatchArrays, defaultMasses, type BatchArrays, type CheckedArrays } from './validate-arrays.js';
 
 /** Options of `Batch.fromSystems`. */
 export interface BatchOptions {
@@ -80,7 +80,8 @@ export class Batch {
   #numSystems = 0;
   #synced = new Set<NativeFieldName>();
   #touched = new Set<NativeFieldName>();
-  #info: Record<string, unknown>[] = [];
+  // undefined: every system's info is an empty object, made at first use (#infos), so fromArrays creates none.
+  #info: Record<string, unknown>[] | undefined = [];
   #extra = new Map<string, ExtraField>();
   #nextSystemId = 0;
   // Per result and system: 1 when the stored result belongs to the current positions and cell.
@@ -125,7 +126,7 @@ export class Batch {
     const units = unitSystem(checkBatchOptions(options, 'Batch.fromArrays').units ?? 'metal');
     const checked = checkBatchArrays(arrays, units, 'Batch.fromArrays');
     const batch = new Batch(units);
-    batch.#fillChecked(checked);
+    batch.#fillChecked(checked, units);
     return batch;
   }
 
@@ -302,7 +303,11 @@ export class Batch {
 
   /** Free-form per-system data (the `info` of each System); index by system. */
   get info(): ReadonlyArray<Record<string, unknown>> {
-    return this.#info;
+    return this.#infos();
+  }
+
+  #infos(): Record<string, unknown>[] {
+    return (this.#info ??= Array.from({ length: this.#numSystems }, () => ({})));
   }
 
   /** Registers an extra per-atom or per-system field, carried through select/append/toSystems. */
@@ -439,7 +444,7 @@ export class Batch {
     this.commitHostViews();
     const counts = this.#layout('numAtoms');
     const keptAtoms = keep.reduce((sum, s) => sum + counts[s], 0);
-    const kept = { valid: RESULT_FIELDS.map((field) => Uint8Array.from(keep, (s) => this.#valid[field][s])), info: keep.map((s) => this.#info[s]), extra: this.#extraOf(keep) };
+    const kept = { valid: RESULT_FIELDS.map((field) => Uint8Array.from(keep, (s) => this.#valid[field][s])), info: keep.map((s) => this.#infos()[s]), extra: this.#extraOf(keep) };
     const generation = this.#native.generation;
     try {
       this.#native.refill(Int32Array.from(keep), Int32Array.from(added, (system) => system.numAtoms));
@@ -546,22 +551,45 @@ export class Batch {
     this.#adopt(numAtoms, numSystems, { valid, info: prior?.info ?? [], extra: prior?.extra ?? new Map() }, added);
   }
 
-  /** Sizes the storage for checked flat arrays and writes them; every system gets the next systemId. */
-  #fillChecked(arrays: CheckedArrays): void {
-    const { numAtoms, numSystems } = arrays;
-    const systemId = new Int32Array(numSystems);
-    for (let s = 0; s < numSystems; s++) systemId[s] = this.#nextSystemId++;
-    // resize() zeroes every field, so forces, energies, stress and status need no write.
+  /**
+   * Sizes the storage for checked flat arrays and writes them; every system gets the next systemId. resize()
+   * zeroes every field, so forces, energies, stress, status and the arrays left out need no write; the derived
+   * and default fields are filled where they are stored, without an N-sized array in between.
+   */
+  #fillChecked(arrays: CheckedArrays, units: UnitSystem): void {
+    const { numAtoms, numSystems, ptr } = arrays;
     this.#native.resize(numAtoms, numSystems);
     this.#numAtoms = numAtoms;
     this.#numSystems = numSystems;
-    const fields = {
+    const given = {
       positions: arrays.positions, velocities: arrays.velocities, masses: arrays.masses, atomicNumbers: arrays.atomicNumbers,
-      systemIndex: arrays.systemIndex, cell: arrays.cell, pbc: arrays.pbc, systemId, numAtoms: arrays.numAtomsPerSystem, ptr: arrays.ptr,
+      cell: arrays.cell, pbc: arrays.pbc, numAtoms: arrays.numAtomsPerSystem, ptr,
     } satisfies Partial<NativeFieldArrays>;
-    for (const name of Object.keys(fields) as (keyof typeof fields)[]) this.#native.write(name, fields[name] as never);
-    const info = Array.from({ length: numSystems }, () => ({}));
-    this.#adopt(numAtoms, numSystems, { valid: RESULT_FIELDS.map(() => new Uint8Array(0)), info, extra: new Map() }, []);
+    for (const name of Object.keys(given) as (keyof typeof given)[]) {
+      if (given[name] !== undefined) this.#native.write(name, given[name] as never);
+    }
+    this.#fillField('systemId', (systemId) => {
+      for (let s = 0; s < numSystems; s++) systemId[s] = this.#nextSystemId++;
+    });
+    this.#fillField('systemIndex', (systemIndex) => {
+      for (let s = 0; s < numSystems; s++) {
+        for (let i = ptr[s]; i < ptr[s + 1]; i++) systemIndex[i] = s;
+      }
+    });
+    if (arrays.masses === undefined) this.#fillField('masses', (masses) => defaultMasses(masses, arrays.atomicNumbers, units));
+    this.#adopt(numAtoms, numSystems, { valid: RESULT_FIELDS.map(() => new Uint8Array(0)), info: [], extra: new Map() }, []);
+    this.#info = undefined;
+  }
+
+  /** Writes `field` through `fill`: in place where views alias native memory, else through a copy. */
+  #fillField<K extends 'systemId' | 'systemIndex' | 'masses'>(field: K, fill: (values: NativeFieldArrays[K]) => void): void {
+    if (this.#copies) {
+      const values = this.#native.view(field);
+      fill(values);
+      this.#native.write(field, values as never);
+    } else {
+      fill(this.#native.hostView(field, true));
+    }
   }
 
   #growExtraFields(prior: Map<string, Float64Array> | undefined, numAtoms: number, numSystems: number): void {
@@ -597,7 +625,7 @@ export class Batch {
       numSystems: order.length,
       valid: Object.fromEntries(RESULT_FIELDS.map((field) => [field, Uint8Array.from(order, (s) => this.#valid[field][s])])) as PackedSystems['valid'],
       arrays: arrays as PackedSystems['arrays'],
-      info: order.map((s) => ({ ...this.#info[s] })),
+      info: order.map((s) => ({ ...this.#infos()[s] })),
       extra: this.#extraOf(order),
     };
   }

@@ -1,11 +1,11 @@
 // Checks the flat arrays of Batch.fromArrays once, at the top, as strictly as normalizeSystem checks a System:
 // every failure is a typed error naming the field, the system, the atom and the bad value, and nothing
-// reaches native code unchecked. The loops run over typed arrays only, so 65,536 clusters check in
-// milliseconds.
+// reaches native code unchecked. The loops run over typed arrays only, with nothing allocated per system or
+// atom (a message is built only for the error), so 65,536 clusters check in milliseconds.
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
-import { isAtomicNumber, standardMass } from './elements.js';
-import { checkAtomCount } from './limits.js';
+import { MAX_ATOMIC_NUMBER, standardMass } from './elements.js';
+import { checkAtomCount, MAX_ATOMS } from './limits.js';
 import type { UnitSystem } from './units.js';
 import { periodicVolume } from './validate.js';
 
@@ -27,19 +27,28 @@ export interface BatchArrays {
   velocities?: Float64Array;
 }
 
-/** Checked arrays, every field filled in, plus the layout fields derived from the atom counts. */
+/**
+ * Checked arrays plus the atom offsets derived from the counts. An optional array left out stays undefined:
+ * cell, pbc and velocities are then zero, and the masses are `defaultMasses` (filled where they are stored,
+ * so no array of N defaults is made only to be copied).
+ */
 export interface CheckedArrays {
   numAtoms: number;
   numSystems: number;
   positions: Float64Array;
   atomicNumbers: Int32Array;
   numAtomsPerSystem: Int32Array;
-  cell: Float64Array;
-  pbc: Uint8Array;
-  masses: Float64Array;
-  velocities: Float64Array;
+  cell?: Float64Array;
+  pbc?: Uint8Array;
+  masses?: Float64Array;
+  velocities?: Float64Array;
   ptr: Int32Array;
-  systemIndex: Int32Array;
+}
+
+/** Fills `masses` with the default of `units` for each atom of `atomicNumbers` (1 in lj units, else the element table). */
+export function defaultMasses(masses: Float64Array, atomicNumbers: Int32Array, units: UnitSystem): void {
+  if (units.defaultMass !== undefined) masses.fill(units.defaultMass);
+  else for (let i = 0; i < masses.length; i++) masses[i] = standardMass(atomicNumbers[i]);
 }
 
 type TypedArrayClass = Float64ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor;
@@ -95,7 +104,7 @@ function requireFinite(values: Float64Array, width: number, field: string, code:
 }
 
 /**
- * Validates the arrays of `Batch.fromArrays` (`where` starts every message) and fills in the optional ones.
+ * Validates the arrays of `Batch.fromArrays` (`where` starts every message).
  * Throws INVALID_ARRAYS, INVALID_ARRAY, LENGTH_MISMATCH, INVALID_ATOM_COUNT, TOO_MANY_ATOMS,
  * INVALID_POSITIONS, UNKNOWN_ELEMENT, INVALID_CELL, INVALID_PBC, SINGULAR_CELL, INVALID_MASS or
  * INVALID_VELOCITIES.
@@ -114,32 +123,35 @@ export function checkBatchArrays(arrays: BatchArrays, units: UnitSystem, where: 
   const ptr = new Int32Array(numSystems + 1);
   let numAtoms = 0;
   for (let s = 0; s < numSystems; s++) {
-    if (counts[s] < 0) {
-      throw new HookmdRangeError('INVALID_ATOM_COUNT', `${where}: numAtomsPerSystem[${s}] is ${counts[s]}; counts must be ≥ 0`, {
+    const count = counts[s];
+    numAtoms += count;
+    ptr[s + 1] = numAtoms;
+    if (count >= 0 && numAtoms <= MAX_ATOMS) continue;
+    if (count < 0) {
+      throw new HookmdRangeError('INVALID_ATOM_COUNT', `${where}: numAtomsPerSystem[${s}] is ${count}; counts must be ≥ 0`, {
         field: 'numAtomsPerSystem',
         index: s,
-        value: counts[s],
+        value: count,
       });
     }
-    checkAtomCount(counts[s], `${where}: system ${s}`);
-    numAtoms += counts[s];
+    checkAtomCount(count, `${where}: system ${s}`);
     checkAtomCount(numAtoms, `${where}: the batch`);
-    ptr[s + 1] = numAtoms;
   }
   const positions = requireArray<Float64Array>(arrays, 'positions', Float64Array, 3 * numAtoms, `N×3 with N = ${numAtoms}, the sum of numAtomsPerSystem`, where);
   requireFinite(positions, 3, 'positions', 'INVALID_POSITIONS', ptr, where);
   const atomicNumbers = requireArray<Int32Array>(arrays, 'atomicNumbers', Int32Array, numAtoms, 'one per atom', where);
   for (let i = 0; i < numAtoms; i++) {
-    if (!isAtomicNumber(atomicNumbers[i])) {
-      throw new HookmdError('UNKNOWN_ELEMENT', `${where}: atomicNumbers[${i}] (system ${systemOfAtom(ptr, i)}): unknown atomic number ${atomicNumbers[i]}`, {
-        field: 'atomicNumbers',
-        index: i,
-        value: atomicNumbers[i],
-      });
-    }
+    // Int32Array entries are integers: the range is the whole of isAtomicNumber.
+    const z = atomicNumbers[i];
+    if (z >= 1 && z <= MAX_ATOMIC_NUMBER) continue;
+    throw new HookmdError('UNKNOWN_ELEMENT', `${where}: atomicNumbers[${i}] (system ${systemOfAtom(ptr, i)}): unknown atomic number ${atomicNumbers[i]}`, {
+      field: 'atomicNumbers',
+      index: i,
+      value: atomicNumbers[i],
+    });
   }
-  const cell = arrays.cell === undefined ? new Float64Array(9 * numSystems) : requireArray<Float64Array>(arrays, 'cell', Float64Array, 9 * numSystems, 'B×9, rows are lattice vectors', where);
-  for (let k = 0; k < cell.length; k++) {
+  const cell = arrays.cell === undefined ? undefined : requireArray<Float64Array>(arrays, 'cell', Float64Array, 9 * numSystems, 'B×9, rows are lattice vectors', where);
+  for (let k = 0; cell !== undefined && k < cell.length; k++) {
     if (cell[k] - cell[k] !== 0) {
       throw new HookmdRangeError('INVALID_CELL', `${where}: cell[${Math.floor(k / 9)}][${k % 9}] is ${cell[k]}; values must be finite`, {
         field: 'cell',
@@ -148,8 +160,8 @@ export function checkBatchArrays(arrays: BatchArrays, units: UnitSystem, where: 
       });
     }
   }
-  const pbc = arrays.pbc === undefined ? new Uint8Array(3 * numSystems) : requireArray<Uint8Array>(arrays, 'pbc', Uint8Array, 3 * numSystems, 'B×3 flags', where);
-  for (let k = 0; k < pbc.length; k++) {
+  const pbc = arrays.pbc === undefined ? undefined : requireArray<Uint8Array>(arrays, 'pbc', Uint8Array, 3 * numSystems, 'B×3 flags', where);
+  for (let k = 0; pbc !== undefined && k < pbc.length; k++) {
     if (pbc[k] > 1) {
       throw new HookmdRangeError('INVALID_PBC', `${where}: pbc[${Math.floor(k / 3)}][${k % 3}] is ${pbc[k]}; flags must be 0 or 1`, {
         field: 'pbc',
@@ -158,40 +170,28 @@ export function checkBatchArrays(arrays: BatchArrays, units: UnitSystem, where: 
       });
     }
   }
-  for (let s = 0; s < numSystems; s++) {
-    if (Math.abs(periodicVolume(cell.subarray(9 * s, 9 * s + 9), pbc.subarray(3 * s, 3 * s + 3))) < 1e-12) {
+  // Without flags no direction is periodic, and there is no volume to check.
+  for (let s = 0; pbc !== undefined && s < numSystems; s++) {
+    if ((pbc[3 * s] | pbc[3 * s + 1] | pbc[3 * s + 2]) === 0) continue;
+    if (cell === undefined || Math.abs(periodicVolume(cell, pbc, 9 * s, 3 * s)) < 1e-12) {
       throw new HookmdRangeError('SINGULAR_CELL', `${where}: cell[${s}] has zero volume in its periodic directions`, {
         field: 'cell',
         index: s,
-        value: Array.from(cell.subarray(9 * s, 9 * s + 9)),
+        value: cell === undefined ? Array(9).fill(0) : Array.from(cell.subarray(9 * s, 9 * s + 9)),
       });
     }
   }
-  let masses: Float64Array;
-  if (arrays.masses === undefined) {
-    masses = new Float64Array(numAtoms);
-    if (units.defaultMass !== undefined) masses.fill(units.defaultMass);
-    else for (let i = 0; i < numAtoms; i++) masses[i] = standardMass(atomicNumbers[i]);
-  } else {
-    masses = requireArray<Float64Array>(arrays, 'masses', Float64Array, numAtoms, 'one per atom', where);
-    for (let i = 0; i < numAtoms; i++) {
-      if (!(masses[i] > 0 && masses[i] - masses[i] === 0)) {
-        throw new HookmdRangeError('INVALID_MASS', `${where}: masses[${i}] (system ${systemOfAtom(ptr, i)}) is ${masses[i]}; masses must be finite and > 0`, {
-          field: 'masses',
-          index: i,
-          value: masses[i],
-        });
-      }
+  const masses = arrays.masses === undefined ? undefined : requireArray<Float64Array>(arrays, 'masses', Float64Array, numAtoms, 'one per atom', where);
+  for (let i = 0; masses !== undefined && i < numAtoms; i++) {
+    if (!(masses[i] > 0 && masses[i] - masses[i] === 0)) {
+      throw new HookmdRangeError('INVALID_MASS', `${where}: masses[${i}] (system ${systemOfAtom(ptr, i)}) is ${masses[i]}; masses must be finite and > 0`, {
+        field: 'masses',
+        index: i,
+        value: masses[i],
+      });
     }
   }
-  let velocities: Float64Array;
-  if (arrays.velocities === undefined) {
-    velocities = new Float64Array(3 * numAtoms);
-  } else {
-    velocities = requireArray<Float64Array>(arrays, 'velocities', Float64Array, 3 * numAtoms, 'N×3', where);
-    requireFinite(velocities, 3, 'velocities', 'INVALID_VELOCITIES', ptr, where);
-  }
-  const systemIndex = new Int32Array(numAtoms);
-  for (let s = 0; s < numSystems; s++) systemIndex.fill(s, ptr[s], ptr[s + 1]);
-  return { numAtoms, numSystems, positions, atomicNumbers, numAtomsPerSystem: counts, cell, pbc, masses, velocities, ptr, systemIndex };
+  const velocities = arrays.velocities === undefined ? undefined : requireArray<Float64Array>(arrays, 'velocities', Float64Array, 3 * numAtoms, 'N×3', where);
+  if (velocities !== undefined) requireFinite(velocities, 3, 'velocities', 'INVALID_VELOCITIES', ptr, where);
+  return { numAtoms, numSystems, positions, atomicNumbers, numAtomsPerSystem: counts, cell, pbc, masses, velocities, ptr };
 }

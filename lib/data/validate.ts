@@ -198,17 +198,20 @@ export function determinant3(m: ArrayLike<number>, offset = 0): number {
 /**
  * The volume the periodic lattice vectors span, with each non-periodic vector replaced by the unit normal
  * of the others, as the native neighbor search treats it: a slab may leave its non-periodic vector zero
- * (docs/models.md). 1 when no direction is periodic; 0 when the periodic vectors are degenerate.
+ * (docs/models.md). 1 when no direction is periodic; 0 when the periodic vectors are degenerate. The cell is
+ * the 9 values of `cell` from `cellOffset`, the flags the 3 of `pbc` from `pbcOffset`, so a batch's flat
+ * arrays are checked system by system without a view per system.
  */
-export function periodicVolume(cell: Float64Array, pbc: Uint8Array): number {
-  const periodic = [0, 1, 2].filter((d) => pbc[d] === 1);
-  if (periodic.length === 0) return 1;
-  if (periodic.length === 3) return determinant3(cell);
-  const row = (d: number): number[] => [cell[3 * d], cell[3 * d + 1], cell[3 * d + 2]];
-  const cross = (a: number[], b: number[]): number[] => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-  const norm = (a: number[]): number => Math.hypot(a[0], a[1], a[2]);
-  // One periodic vector: its length; two: the area of their parallelogram.
-  return periodic.length === 1 ? norm(row(periodic[0])) : norm(cross(row(periodic[0]), row(periodic[1])));
+export function periodicVolume(cell: Float64Array, pbc: Uint8Array, cellOffset = 0, pbcOffset = 0): number {
+  const periodicCount = (pbc[pbcOffset] === 1 ? 1 : 0) + (pbc[pbcOffset + 1] === 1 ? 1 : 0) + (pbc[pbcOffset + 2] === 1 ? 1 : 0);
+  if (periodicCount === 0) return 1;
+  if (periodicCount === 3) return determinant3(cell, cellOffset);
+  // The first (and second) periodic direction; one periodic vector: its length; two: the area of their parallelogram.
+  const first = pbc[pbcOffset] === 1 ? 0 : pbc[pbcOffset + 1] === 1 ? 1 : 2;
+  const a = cellOffset + 3 * first;
+  if (periodicCount === 1) return Math.hypot(cell[a], cell[a + 1], cell[a + 2]);
+  const b = cellOffset + 3 * (pbc[pbcOffset + first + 1] === 1 ? first + 1 : 2);
+  return Math.hypot(cell[a + 1] * cell[b + 2] - cell[a + 2] * cell[b + 1], cell[a + 2] * cell[b] - cell[a] * cell[b + 2], cell[a] * cell[b + 1] - cell[a + 1] * cell[b]);
 }
 
 /**

@@ -114,4 +114,58 @@ describe('Batch.fromArrays', () => {
     refuse({ ...rest, positons: positions }, 'UNKNOWN_OPTION', /unknown option positons \(did you mean positions\?\)/);
     refuse(good(), 'UNKNOWN_OPTION', /unknown option unit \(did you mean units\?\)/, { unit: 'lj' });
   });
+
+  // The checks run over the flat arrays with offsets (no view per system): the volume of each system's
+  // periodic directions is read at its own offset, whatever its neighbours hold.
+  it('checks each system\'s periodic volume at its own offset: slabs, wires, no cell', () => {
+    const three = { positions: new Float64Array(9), atomicNumbers: new Int32Array(3).fill(18), numAtomsPerSystem: Int32Array.of(1, 1, 1) };
+    const cell = new Float64Array(27);
+    cell.set([4, 0, 0, 0, 4, 0, 0, 0, 0], 0); // a slab (x, y periodic) with no z vector
+    cell.set([0, 0, 0, 0, 0, 0, 0, 0, 5], 9); // a wire along z
+    cell.set([3, 0, 0, 6, 0, 0, 0, 0, 9], 18); // x and y parallel
+    const pbc = Uint8Array.of(1, 1, 0, 0, 0, 1, 1, 1, 0);
+    const refuse = (arrays: BatchArrays): unknown => {
+      try {
+        Batch.fromArrays(arrays);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(refuse({ ...three, cell, pbc })).toMatchObject({ code: 'SINGULAR_CELL', details: { index: 2, value: [3, 0, 0, 6, 0, 0, 0, 0, 9] } });
+    pbc[6] = 0; // system 2 becomes a wire along y, of length 6
+    const batch = Batch.fromArrays({ ...three, cell, pbc });
+    expect(Array.from(batch.read('pbc'))).toEqual(Array.from(pbc));
+    expect(Array.from(batch.read('cell'))).toEqual(Array.from(cell));
+    pbc.set([1, 0, 0], 3); // system 1 becomes a wire along x, whose vector is zero
+    expect(refuse({ ...three, cell, pbc })).toMatchObject({ code: 'SINGULAR_CELL', details: { index: 1 } });
+    // Periodic flags without a cell: every periodic volume is zero.
+    expect(refuse({ ...three, pbc: Uint8Array.of(0, 0, 0, 0, 0, 1, 0, 0, 0) })).toMatchObject({ code: 'SINGULAR_CELL', details: { index: 1, value: Array(9).fill(0) } });
+  });
+
+  it('refuses atom counts past the limit before it reads any per-atom array', () => {
+    const counts = (numAtomsPerSystem: Int32Array): unknown => {
+      try {
+        Batch.fromArrays({ positions: new Float64Array(0), atomicNumbers: new Int32Array(0), numAtomsPerSystem });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(counts(Int32Array.of(0, 2 ** 30))).toMatchObject({ code: 'TOO_MANY_ATOMS', message: expect.stringMatching(/system 1 has 1073741824 atoms/) });
+    expect(counts(Int32Array.of(2 ** 28, 2 ** 28, 2 ** 28))).toMatchObject({ code: 'TOO_MANY_ATOMS', message: expect.stringMatching(/the batch has 805306368 atoms/) });
+    expect(counts(Int32Array.of(2 ** 30, -1))).toMatchObject({ code: 'TOO_MANY_ATOMS' });
+    expect(counts(Int32Array.of(3, -1, 2 ** 30))).toMatchObject({ code: 'INVALID_ATOM_COUNT', details: { index: 1, value: -1 } });
+  });
+
+  it('gives every system an empty info object of its own, kept through select', () => {
+    const batch = Batch.fromArrays({ positions: new Float64Array(6), atomicNumbers: Int32Array.of(18, 18), numAtomsPerSystem: Int32Array.of(1, 1) });
+    expect(batch.info).toEqual([{}, {}]);
+    expect(batch.info[0]).not.toBe(batch.info[1]);
+    (batch.info[1] as Record<string, unknown>).tag = 'second';
+    expect(batch.info[1]).toEqual({ tag: 'second' });
+    expect(batch.select([1]).info).toEqual([{ tag: 'second' }]);
+    expect(Array.from(batch.read('systemIndex'))).toEqual([0, 1]);
+    expect(Array.from(batch.read('systemId'))).toEqual([0, 1]);
+  });
 });

@@ -175,55 +175,75 @@ class CpuSmallSystemKernel final : public SmallSystemKernel {
     return summarize(outcomes, status, chunk);
   }
 
-  /** FIRE with a single-species Lennard-Jones table: groups of clusters of one size in SIMD lanes (cpu/FireLanes.h). */
-  static SmallChunkResult runLanes(BatchStorage& arrays, Fire& fire, const AllPairsModel& model, const SmallConvergence& convergence,
-                                   const SmallChunk& chunk) {
+  /**
+   * FIRE with a single-species Lennard-Jones table: groups of clusters of one size in SIMD lanes
+   * (cpu/FireLanes.h). A chunk may be a single step (at 65,536 clusters one step fills the async run's 20 ms
+   * budget), so its serial part is O(B) and allocates nothing: the running systems ordered by size in one
+   * counting pass (stable, as a stable sort by size would order them), buffers kept from chunk to chunk, and
+   * each group's pointers and zeroed batch velocities set by the thread that steps it.
+   */
+  SmallChunkResult runLanes(BatchStorage& arrays, Fire& fire, const AllPairsModel& model, const SmallConvergence& convergence,
+                            const SmallChunk& chunk) {
     const std::int64_t numSystems = arrays.numSystems();
+    const auto systems = static_cast<std::size_t>(numSystems);
     const std::int32_t* ptr = arrays.i32(Field::Ptr);
     std::int32_t* status = arrays.i32(Field::Status);
     double* batchVelocities = arrays.f64(Field::Velocities);
-    std::vector<const FireParameters*> parameters(static_cast<std::size_t>(numSystems));
-    std::vector<double*> rows(static_cast<std::size_t>(numSystems));
-    std::vector<double*> velocityRows(static_cast<std::size_t>(numSystems));
-    std::vector<std::int64_t> order;
+    std::array<std::int64_t, kSmallSystemAtoms + 2> start{};
     for (std::int64_t s = 0; s < numSystems; ++s) {
-      parameters[static_cast<std::size_t>(s)] = &fire.parameters(s);
-      rows[static_cast<std::size_t>(s)] = fire.stateRow(s);
-      velocityRows[static_cast<std::size_t>(s)] = fire.velocities(s);
-      if (status[s] < chunk.exitStatus) {
-        order.push_back(s);
-        // As on the general path, a system the optimizer steps holds its batch velocities at zero.
-        std::fill(batchVelocities + 3 * static_cast<std::int64_t>(ptr[s]), batchVelocities + 3 * static_cast<std::int64_t>(ptr[s + 1]), 0.0);
-      }
+      if (status[s] < chunk.exitStatus) ++start[static_cast<std::size_t>(ptr[s + 1] - ptr[s]) + 1];
     }
-    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return ptr[a + 1] - ptr[a] < ptr[b + 1] - ptr[b]; });
+    for (std::size_t size = 1; size < start.size(); ++size) start[size] += start[size - 1];
+    order_.resize(static_cast<std::size_t>(start.back()));
+    for (std::int64_t s = 0; s < numSystems; ++s) {
+      if (status[s] < chunk.exitStatus) order_[static_cast<std::size_t>(start[static_cast<std::size_t>(ptr[s + 1] - ptr[s])]++)] = s;
+    }
     // Groups of up to `width` systems of one size, in that order.
     const int width = fireLaneWidth();
-    std::vector<std::size_t> groups;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      const std::int32_t size = ptr[order[k] + 1] - ptr[order[k]];
-      if (groups.empty() || k - groups.back() == static_cast<std::size_t>(width) ||
-          ptr[order[groups.back()] + 1] - ptr[order[groups.back()]] != size) {
-        groups.push_back(k);
+    groups_.clear();
+    for (std::size_t k = 0; k < order_.size(); ++k) {
+      const std::int32_t size = ptr[order_[k] + 1] - ptr[order_[k]];
+      if (groups_.empty() || k - groups_.back() == static_cast<std::size_t>(width) ||
+          ptr[order_[groups_.back()] + 1] - ptr[order_[groups_.back()]] != size) {
+        groups_.push_back(k);
       }
     }
-    groups.push_back(order.size());
+    groups_.push_back(order_.size());
+    parameters_.resize(systems);
+    rows_.resize(systems);
+    velocityRows_.resize(systems);
+    outcomes_.assign(systems, LaneOutcome{});
     LennardJonesParams pair;
     std::memcpy(&pair, model.spec->params.data(), sizeof pair);
     const FireLaneBatch batch{ptr,           arrays.f64(Field::Positions), arrays.f64(Field::Forces), arrays.f64(Field::Energy), status,
-                              parameters.data(), rows.data(), velocityRows.data(), pair, &convergence, chunk};
-    std::vector<LaneOutcome> outcomes(static_cast<std::size_t>(numSystems));
-    ThreadPool::global().parallelFor(0, static_cast<std::int64_t>(groups.size()) - 1, 1, [&](std::int64_t lo, std::int64_t hi, int) {
+                              parameters_.data(), rows_.data(), velocityRows_.data(), pair, &convergence, chunk};
+    ThreadPool::global().parallelFor(0, static_cast<std::int64_t>(groups_.size()) - 1, 1, [&](std::int64_t lo, std::int64_t hi, int) {
       LaneOutcome lanes[kMaxFireLanes];
       for (std::int64_t g = lo; g < hi; ++g) {
-        const std::size_t first = groups[static_cast<std::size_t>(g)];
-        const int count = static_cast<int>(groups[static_cast<std::size_t>(g) + 1] - first);
-        runFireLanes(batch, order.data() + first, count, lanes);
-        for (int l = 0; l < count; ++l) outcomes[static_cast<std::size_t>(order[first + l])] = lanes[l];
+        const std::size_t first = groups_[static_cast<std::size_t>(g)];
+        const int count = static_cast<int>(groups_[static_cast<std::size_t>(g) + 1] - first);
+        for (int l = 0; l < count; ++l) {
+          const std::int64_t s = order_[first + static_cast<std::size_t>(l)];
+          parameters_[static_cast<std::size_t>(s)] = &fire.parameters(s);
+          rows_[static_cast<std::size_t>(s)] = fire.stateRow(s);
+          velocityRows_[static_cast<std::size_t>(s)] = fire.velocities(s);
+          // As on the general path, a system the optimizer steps holds its batch velocities at zero.
+          std::fill(batchVelocities + 3 * static_cast<std::int64_t>(ptr[s]), batchVelocities + 3 * static_cast<std::int64_t>(ptr[s + 1]), 0.0);
+        }
+        runFireLanes(batch, order_.data() + first, count, lanes);
+        for (int l = 0; l < count; ++l) outcomes_[static_cast<std::size_t>(order_[first + static_cast<std::size_t>(l)])] = lanes[l];
       }
     });
-    return summarize(outcomes, status, chunk);
+    return summarize(outcomes_, status, chunk);
   }
+
+  // The lane path's buffers, kept from chunk to chunk (runLanes).
+  std::vector<std::int64_t> order_;
+  std::vector<std::size_t> groups_;
+  std::vector<const FireParameters*> parameters_;
+  std::vector<double*> rows_;
+  std::vector<double*> velocityRows_;
+  std::vector<LaneOutcome> outcomes_;
 };
 
 }  // namespace

@@ -128,11 +128,16 @@ HOOKMD_ALWAYS_INLINE void fireLanesBody(const FireLaneBatch& b, const std::int64
     laneSqrt<W>(stepNorm, stepSquared);
     const Mask capped = stepNorm > pMaxStep;
     Mask finite = active;
-    for (int k = 0; k < k3; ++k) {
-      const Real dr = dtN * vN[k];
-      xN[k] = x[k] + (capped ? pMaxStep * dr / stepNorm : dr);
-      finite &= (xN[k] - xN[k]) == 0.0;
+    // The capped step divides per component; most steps cap no lane and skip the divisions.
+    if (anyLane<W>(capped)) {
+      for (int k = 0; k < k3; ++k) {
+        const Real dr = dtN * vN[k];
+        xN[k] = x[k] + (capped ? pMaxStep * dr / stepNorm : dr);
+      }
+    } else {
+      for (int k = 0; k < k3; ++k) xN[k] = x[k] + dtN * vN[k];
     }
+    for (int k = 0; k < k3; ++k) finite &= (xN[k] - xN[k]) == 0.0;
     for (int k = 0; k < k3; ++k) {
       x[k] = active ? xN[k] : x[k];
       v[k] = active ? vN[k] : v[k];
@@ -175,13 +180,17 @@ HOOKMD_ALWAYS_INLINE void fireLanesBody(const FireLaneBatch& b, const std::int64
     const Mask stopped = active & ~(finite & ((energyN - energyN) == 0.0));
     const Mask running = active & ~stopped;
 
-    // The fmax checks (math/CriterionValue.h: the largest atom norm), in registration order.
-    Real largest = -__builtin_inf() + zero;
+    // The fmax checks (math/CriterionValue.h: the largest atom norm), in registration order. The square root
+    // rounds correctly and never decreases, so the root of the largest squared norm is the largest norm, bit
+    // for bit: one root per lane instead of one per atom. A lane with no finite-or-infinite norm keeps −∞.
+    Real largestSquared = -__builtin_inf() + zero;
     for (int i = 0; i < n; ++i) {
-      Real norm = zero;
-      laneSqrt<W>(norm, f[3 * i] * f[3 * i] + f[3 * i + 1] * f[3 * i + 1] + f[3 * i + 2] * f[3 * i + 2]);
-      largest = norm > largest ? norm : largest;
+      const Real squared = f[3 * i] * f[3 * i] + f[3 * i + 1] * f[3 * i + 1] + f[3 * i + 2] * f[3 * i + 2];
+      largestSquared = squared > largestSquared ? squared : largestSquared;
     }
+    Real largestRoot = zero;
+    laneSqrt<W>(largestRoot, largestSquared);
+    const Real largest = largestSquared < 0.0 ? largestSquared : largestRoot;
     Mask moved = Mask{};
     for (const SmallCheck& check : convergence.checks) {
       if (!due(check, step)) continue;

@@ -1,6 +1,7 @@
 #include "dynamics/SmallSystemPath.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -102,8 +103,11 @@ SmallSystemPath::Outcome SmallSystemPath::run(Integrator& integrator, std::int64
     } else if (!timed) {
       steps = maxSteps;
     } else {
+      // As on the general path, the chunk ends at the first step that reaches the deadline, not at the last one
+      // before it: at 65,536 clusters a step takes most of a 20 ms budget, and rounding down made every chunk
+      // one step long, paying the lanes' loads and stores and the chunk's bookkeeping once per step.
       const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-      steps = secondsPerStep_ > 0.0 ? static_cast<std::int64_t>(left / secondsPerStep_) : kFirstHostChunk;
+      steps = secondsPerStep_ > 0.0 ? static_cast<std::int64_t>(std::ceil(left / secondsPerStep_)) : kFirstHostChunk;
     }
     steps = std::max<std::int64_t>(1, std::min(steps, maxSteps - outcome.steps));
     const Clock::time_point start = Clock::now();

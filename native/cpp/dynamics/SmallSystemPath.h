@@ -3,8 +3,8 @@
 // a pair potential, an integrator with a per-system step, native convergence checks it can evaluate, no
 // native hook, no stress, and no pause at ON_CONVERGE. Anything else takes the general path, step by step.
 //
-// On one memory (cpu) a chunk takes as many steps as fit the time budget. On a device backend the chunk
-// lengths follow one fixed schedule (64 steps, doubling to 1,024), each chunk one launch and one read of its
+// On one memory (cpu) a chunk takes steps until one reaches the time budget's end, as the general path does.
+// On a device backend the chunk lengths follow one fixed schedule (64 steps, doubling to 1,024), each chunk one launch and one read of its
 // flag block, so `mirror` charges exactly what cuda does; the budget is checked between chunks.
 #pragma once
 

@@ -140,7 +140,7 @@ async function main() {
     const l = lmp?.thermo[i];
     return l === undefined ? cells : [...cells, l.temp.toFixed(5), l.pe.toFixed(7), l.ke.toFixed(7), l.etotal.toFixed(7)];
   });
-  console.log(`\nThermo every ${HOOK_EVERY} steps (per atom, lj units; hookmd T = 2KE/3N, LAMMPS T = 2KE/(3N−3)):\n`);
+  console.log(`\nThermo every ${HOOK_EVERY} steps (per atom, lj units; T = 2KE/(3N−3) in both, as LAMMPS compute temp):\n`);
   const thermoHeader = lmp === undefined ? header : [...header, 'LAMMPS T', 'LAMMPS PE', 'LAMMPS KE', 'LAMMPS E'];
   console.log(markdownTable(thermoHeader, table, thermoHeader.map(() => 'r')));
   const ourDrift = energyDrift(ours);

@@ -3,7 +3,7 @@
 // loop flags a non-finite energy itself. What a hook or the caller reads must not change: the energies each hook sees and
 // the final state follow the CPU, bit for bit on `mirror` (the CPU reference, run under cuda's policy) and to
 // rounding on `cuda` (skipped without a GPU; HOOKMD_REQUIRE_CUDA=1 turns the skip into a failure). The family
-// may still be dark, so the file turns it on (HOOKMD_CUDA_UNVERIFIED=1) except where it checks the dark path.
+// may still be dark, so the file turns it on (HOOKMD_CUDA_UNVERIFIED=1) except where it checks the path without it (HOOKMD_CUDA_DISABLE).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { libraryOn, nveWithHook, type Hookmd, type MdEngine } from './ledger-scenarios.js';
@@ -110,13 +110,13 @@ describe.each([
     else expect(largest(device, cpu)).toBeLessThan(1e-8 * 108);
   }, 600_000);
 
-  it.skipIf(skip)('dark, the step sums every compute\'s energies as before; lit, it saves the two sum launches of each step without a due hook', async () => {
-    process.env.HOOKMD_CUDA_UNVERIFIED = '0';
+  it.skipIf(skip)('without it (HOOKMD_CUDA_DISABLE=device-step), the step sums every compute\'s energies as before; with it, it saves the two sum launches of each step without a due hook', async () => {
+    process.env.HOOKMD_CUDA_DISABLE = 'device-step';
     let dark;
     try {
       dark = await nveWithHook(await libraryOn(backend), () => {}, { cells: 4, steps: 200, every: 50 });
     } finally {
-      process.env.HOOKMD_CUDA_UNVERIFIED = '1';
+      delete process.env.HOOKMD_CUDA_DISABLE;
     }
     const lit = await nveWithHook(await libraryOn(backend), () => {}, { cells: 4, steps: 200, every: 50 });
     // The same trajectory, so the same rebuilds.
@@ -129,4 +129,25 @@ describe.each([
     expect(dark.device.launches - lit.device.launches).toBe(2 * deferredSteps);
     expect(lit.device.hostSyncs).toBe(dark.device.hostSyncs);
   }, 600_000);
+});
+
+describe('HOOKMD_CUDA_DISABLE', () => {
+  it('takes only families with a path to fall back on, and names the choice in its error', async () => {
+    const hookmd = await libraryOn('mirror');
+    const batch = hookmd.Batch.fromSystems([hookmd.repeat(hookmd.bulk('Ar', 'fcc', { a: 1.68, cubic: true }), [3, 3, 3])], { units: 'lj' });
+    const model = new hookmd.LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, skin: 0.3 });
+    try {
+      for (const value of ['device-stepp', 'pair-forces', 'device-step,']) {
+        process.env.HOOKMD_CUDA_DISABLE = value;
+        await expect(new hookmd.VelocityVerlet({ model, dt: 0.005 }).run(batch, { steps: 2 })).rejects.toMatchObject({
+          code: 'INVALID_ENVIRONMENT',
+          message: expect.stringContaining('small-systems, device-step, neighbor-build'),
+        });
+      }
+      process.env.HOOKMD_CUDA_DISABLE = 'neighbor-build,device-step';
+      await new hookmd.VelocityVerlet({ model, dt: 0.005 }).run(batch, { steps: 2 });
+    } finally {
+      delete process.env.HOOKMD_CUDA_DISABLE;
+    }
+  }, 120_000);
 });

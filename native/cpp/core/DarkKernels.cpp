@@ -1,5 +1,6 @@
 #include "core/DarkKernels.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -29,11 +30,40 @@ bool unverifiedAllowed() {
   if (std::strcmp(value, "1") == 0) return true;
   fail("INVALID_ENVIRONMENT", std::string("HOOKMD_CUDA_UNVERIFIED must be 0 or 1, got '") + value + "'");
 }
+// The families with an older path to fall back on; the others are the only device path there is.
+bool hasFallback(DeviceKernelFamily family) {
+  return family == DeviceKernelFamily::SmallSystems || family == DeviceKernelFamily::DeviceStep ||
+         family == DeviceKernelFamily::NeighborBuild;
+}
+
+// HOOKMD_CUDA_DISABLE: a comma-separated list of families to run without, each one that has a fallback.
+bool disabledByUser(DeviceKernelFamily family) {
+  const char* value = std::getenv("HOOKMD_CUDA_DISABLE");
+  if (value == nullptr || value[0] == '\0') return false;
+  const std::string list(value);
+  bool disabled = false;
+  for (std::size_t begin = 0; begin <= list.size();) {
+    const std::size_t end = std::min(list.find(',', begin), list.size());
+    const std::string name = list.substr(begin, end - begin);
+    int found = -1;
+    for (int i = 0; i < kDeviceKernelFamilies; ++i) {
+      if (name == kFamilies[static_cast<std::size_t>(i)].name) found = i;
+    }
+    if (found < 0 || !hasFallback(static_cast<DeviceKernelFamily>(found))) {
+      fail("INVALID_ENVIRONMENT", "HOOKMD_CUDA_DISABLE names '" + name +
+                                      "': it takes a comma-separated list of small-systems, device-step, neighbor-build");
+    }
+    if (found == static_cast<int>(family)) disabled = true;
+    begin = end + 1;
+  }
+  return disabled;
+}
 }  // namespace
 
 const DeviceKernelInfo& deviceKernelInfo(DeviceKernelFamily family) { return kFamilies[static_cast<std::size_t>(family)]; }
 
 bool deviceKernelEnabled(DeviceKernelFamily family) {
+  if (disabledByUser(family)) return false;
   return deviceKernelInfo(family).verified[0] != '\0' || unverifiedAllowed();
 }
 

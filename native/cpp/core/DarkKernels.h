@@ -22,8 +22,11 @@ constexpr int kDeviceKernelFamilies = static_cast<int>(DeviceKernelFamily::Count
 const DeviceKernelInfo& deviceKernelInfo(DeviceKernelFamily family);
 
 /**
- * Whether the device backends use `family`: verified, or HOOKMD_CUDA_UNVERIFIED=1 (read at each call, so a
- * test can set it). Any other value of the variable than unset, 0 or 1 is an INVALID_ENVIRONMENT error.
+ * Whether the device backends use `family`: verified, or HOOKMD_CUDA_UNVERIFIED=1, and not named in
+ * HOOKMD_CUDA_DISABLE (a comma-separated list of the families that have an older path to fall back on:
+ * small-systems, device-step, neighbor-build), so a user who suspects a kernel can run without it. Both
+ * are read at each call, so a test can set them. Any other value of HOOKMD_CUDA_UNVERIFIED than unset, 0
+ * or 1, and any other name in HOOKMD_CUDA_DISABLE, is an INVALID_ENVIRONMENT error.
  */
 bool deviceKernelEnabled(DeviceKernelFamily family);
 

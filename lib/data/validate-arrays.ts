@@ -32,16 +32,9 @@ export interface BatchArrays {
  * cell, pbc and velocities are then zero, and the masses are `defaultMasses` (filled where they are stored,
  * so no array of N defaults is made only to be copied).
  */
-export interface CheckedArrays {
+export interface CheckedArrays extends BatchArrays {
   numAtoms: number;
   numSystems: number;
-  positions: Float64Array;
-  atomicNumbers: Int32Array;
-  numAtomsPerSystem: Int32Array;
-  cell?: Float64Array;
-  pbc?: Uint8Array;
-  masses?: Float64Array;
-  velocities?: Float64Array;
   ptr: Int32Array;
 }
 

@@ -32,12 +32,13 @@ phase() {
 # Without git, npm, a compiler or TypeScript's own package (not packed) these cannot run on the device.
 host_only=(--exclude 'test/docs/**' --exclude 'test/native/install-script.test.ts' --exclude 'test/cli/docs.test.ts')
 # What verifies a dark kernel: its parity with the CPU, the ledger's contract and the budgets it is for
-# (device-step: the energy sums left until read; neighbor-build: the lists and forces of pair-parity); and
+# (device-step: the energy sums left until read; neighbor-build: the lists and forces of pair-parity;
+# resident-step: the graph per chunk of resident-step-parity, its ledger in ledger-contract and the NVE budget); and
 # the integrators' parity, since the thermostat programs the small-system path mirrors (Langevin's
 # momentum-free noise, the frozen-atom counts) changed after the last verification.
 verify_tests=(test/backends/small-system-parity.test.ts test/backends/device-step-parity.test.ts test/backends/pair-parity.test.ts
   test/backends/ledger-contract.test.ts test/backends/device-budgets.test.ts test/backends/device-ledger.test.ts
-  test/backends/integrator-parity.test.ts)
+  test/backends/integrator-parity.test.ts test/backends/resident-step-parity.test.ts)
 
 # Records the verification of every dark kernel family in the sources, and the change as a patch.
 flip() {

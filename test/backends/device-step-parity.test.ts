@@ -4,21 +4,14 @@
 // the final state follow the CPU, bit for bit on `mirror` (the CPU reference, run under cuda's policy) and to
 // rounding on `cuda` (skipped without a GPU; HOOKMD_REQUIRE_CUDA=1 turns the skip into a failure). The family
 // may still be dark, so the file turns it on (HOOKMD_CUDA_UNVERIFIED=1) except where it checks the path without it (HOOKMD_CUDA_DISABLE).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { libraryOn, nveWithHook, type Hookmd, type MdEngine } from './ledger-scenarios.js';
-import { loadCudaBinding, REQUIRE_CUDA } from './support.js';
+import { largestDifference, loadCudaBinding, REQUIRE_CUDA, unverifiedKernelsOn } from './support.js';
 
 const cudaAvailable = loadCudaBinding()?.backends().find((entry) => entry.name === 'cuda')?.available === true;
 
-const previous = process.env.HOOKMD_CUDA_UNVERIFIED;
-beforeAll(() => {
-  process.env.HOOKMD_CUDA_UNVERIFIED = '1';
-});
-afterAll(() => {
-  if (previous === undefined) delete process.env.HOOKMD_CUDA_UNVERIFIED;
-  else process.env.HOOKMD_CUDA_UNVERIFIED = previous;
-});
+unverifiedKernelsOn();
 
 interface Trajectory {
   /** The energy every hook call read, in call order. */
@@ -61,12 +54,6 @@ async function liquid(hookmd: Hookmd, engine: MdEngine): Promise<Trajectory> {
   };
 }
 
-function largest(a: Float64Array | number[], b: Float64Array | number[]): number {
-  let worst = 0;
-  for (let k = 0; k < a.length; ++k) worst = Math.max(worst, Math.abs(a[k] - b[k]));
-  return worst;
-}
-
 describe.each([
   { backend: 'mirror' as const, skip: false },
   { backend: 'cuda' as const, skip: !cudaAvailable && !REQUIRE_CUDA },
@@ -88,10 +75,10 @@ describe.each([
     } else {
       // The GPU sums a system in a fixed tree, not in atom order: the last bits differ, and 300 steps of a
       // liquid grow them a little.
-      expect(largest(device.hookEnergies, cpu.hookEnergies)).toBeLessThan(1e-8 * 256);
-      expect(largest(device.energy, cpu.energy)).toBeLessThan(1e-8 * 256);
-      expect(largest(device.positions, cpu.positions)).toBeLessThan(1e-8);
-      expect(largest(device.velocities, cpu.velocities)).toBeLessThan(1e-8);
+      expect(largestDifference(device.hookEnergies, cpu.hookEnergies)).toBeLessThan(1e-8 * 256);
+      expect(largestDifference(device.energy, cpu.energy)).toBeLessThan(1e-8 * 256);
+      expect(largestDifference(device.positions, cpu.positions)).toBeLessThan(1e-8);
+      expect(largestDifference(device.velocities, cpu.velocities)).toBeLessThan(1e-8);
     }
   }, 600_000);
 
@@ -107,18 +94,21 @@ describe.each([
     const cpu = await twoModels(await libraryOn('cpu'));
     const device = await twoModels(await libraryOn(backend));
     if (backend === 'mirror') expect(device).toEqual(cpu);
-    else expect(largest(device, cpu)).toBeLessThan(1e-8 * 108);
+    else expect(largestDifference(device, cpu)).toBeLessThan(1e-8 * 108);
   }, 600_000);
 
   it.skipIf(skip)('without it (HOOKMD_CUDA_DISABLE=device-step), the step sums every compute\'s energies as before; with it, it saves the two sum launches of each step without a due hook', async () => {
-    process.env.HOOKMD_CUDA_DISABLE = 'device-step';
+    // Both step by step: the resident chunks (resident-step-parity.test.ts) would take the steps between hooks.
     let dark;
+    let lit;
     try {
+      process.env.HOOKMD_CUDA_DISABLE = 'device-step,resident-step';
       dark = await nveWithHook(await libraryOn(backend), () => {}, { cells: 4, steps: 200, every: 50 });
+      process.env.HOOKMD_CUDA_DISABLE = 'resident-step';
+      lit = await nveWithHook(await libraryOn(backend), () => {}, { cells: 4, steps: 200, every: 50 });
     } finally {
       delete process.env.HOOKMD_CUDA_DISABLE;
     }
-    const lit = await nveWithHook(await libraryOn(backend), () => {}, { cells: 4, steps: 200, every: 50 });
     // The same trajectory, so the same rebuilds.
     expect(lit.device.rebuildPasses).toBe(dark.device.rebuildPasses);
     // A step at which the hook is due sums at once (the hook could read it); every other step defers, and

@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { afterAll, beforeAll } from 'vitest';
+
 import type { NativeBatch, NativeBinding, ReduceOp } from '../../lib/native/binding.js';
 
 const ROOT: string = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,6 +37,28 @@ export function loadCpuBinding(): NativeBinding | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Turns the dark kernel families on (HOOKMD_CUDA_UNVERIFIED=1) for the calling test file, and puts the
+ * setting back after it: a file that verifies a family tests the path users will get once it is verified.
+ */
+export function unverifiedKernelsOn(): void {
+  const previous = process.env.HOOKMD_CUDA_UNVERIFIED;
+  beforeAll(() => {
+    process.env.HOOKMD_CUDA_UNVERIFIED = '1';
+  });
+  afterAll(() => {
+    if (previous === undefined) delete process.env.HOOKMD_CUDA_UNVERIFIED;
+    else process.env.HOOKMD_CUDA_UNVERIFIED = previous;
+  });
+}
+
+/** The largest absolute difference between two arrays of the same length. */
+export function largestDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let worst = 0;
+  for (let k = 0; k < a.length; ++k) worst = Math.max(worst, Math.abs(a[k] - b[k]));
+  return worst;
 }
 
 /** Seeded uniform numbers in [0, 1) (mulberry32), so a failing case can be replayed. */

@@ -176,10 +176,11 @@ BatchStorage& Backend::arraysFor(Kernel kernel, FieldSet reads, FieldSet writes)
 }
 
 void Backend::charge(DeviceOp op, const DeviceWork& work) {
-  if (unified()) return;
+  if (unified() || ledgerMuted_ > 0) return;
   const DeviceCost& cost = deviceCost(op);
   DeviceStats stats;
   stats.launches = cost.launches * work.times;
+  stats.graphLaunches = cost.graphLaunches * work.times;
   stats.hostSyncs = cost.hostSyncs * work.times;
   if (cost.control) {
     stats.controlToHostBytes = work.toHost;
@@ -195,10 +196,12 @@ void Backend::chargeAtomKernel(DeviceOp op) {
   charge(op, DeviceWork{1, static_cast<std::uint64_t>(numAtoms()), static_cast<std::uint64_t>(numSystems()), 0, 0, 0});
 }
 
-void Backend::chargeRebuild(std::int64_t systems) {
-  if (unified()) return;
+void Backend::chargeRebuild(std::int64_t systems) { chargeRebuilds(1, systems); }
+
+void Backend::chargeRebuilds(std::int64_t passes, std::int64_t systems) {
+  if (unified() || ledgerMuted_ > 0) return;
   DeviceStats stats;
-  stats.rebuildPasses = 1;
+  stats.rebuildPasses = static_cast<std::uint64_t>(passes);
   stats.systemsRebuilt = static_cast<std::uint64_t>(systems);
   ledger_.add(stats);
 }

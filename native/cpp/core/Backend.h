@@ -136,6 +136,23 @@ class Backend {
   void chargeAtomKernel(DeviceOp op);
   /** Records a neighbor-list rebuild pass that rebuilt `systems` systems. */
   void chargeRebuild(std::int64_t systems);
+  /** Records `passes` rebuild passes that rebuilt `systems` systems in all (a resident chunk's, read from its status). */
+  void chargeRebuilds(std::int64_t passes, std::int64_t systems);
+
+  /**
+   * While alive, nothing is charged: `mirror` computes a resident chunk's numbers with the general step's
+   * CPU code, while the chunk is charged what cuda's graph costs (dynamics/ResidentStepPath.h).
+   */
+  class LedgerMute {
+   public:
+    explicit LedgerMute(Backend& backend) : backend_(backend) { ++backend.ledgerMuted_; }
+    ~LedgerMute() { --backend_.ledgerMuted_; }
+    LedgerMute(const LedgerMute&) = delete;
+    LedgerMute& operator=(const LedgerMute&) = delete;
+
+   private:
+    Backend& backend_;
+  };
 
   /**
    * Per-system reduction of a per-atom field over each system's atoms, written to out[numSystems] (host).
@@ -218,6 +235,7 @@ class Backend {
   };
   Deferral deferred_;
   const void* scopeOwner_ = nullptr;
+  int ledgerMuted_ = 0;
 };
 
 }  // namespace hookmd

@@ -77,6 +77,18 @@ enum class DeviceOp : int {
   NonFiniteScan,
   /** The small-system path: the flag block reset, a whole chunk of steps in one launch, the flag block read back. */
   SmallSystemChunk,
+  /**
+   * The resident-step family (dynamics/ResidentStepPath.h): one CUDA graph per chunk of VelocityVerlet steps
+   * between due JS hooks. Per chunk: the graph launch, its status reset and the snapshot of positions,
+   * velocities and forces (3 device copies), and one read of the status block.
+   */
+  ResidentChunk,
+  /** One step of a resident chunk: kick + drift + skin check, then force + closing kick (the rebuild's IF node is no launch). */
+  ResidentStep,
+  /** A resident chunk's rebuild of its stale systems, decided on the device: bin keys, the radix sort, bin starts, slot positions, search, flag reset. */
+  ResidentRebuild,
+  /** After an overflow or a non-finite energy: the chunk's snapshot copied back (3 device copies) before the replay. */
+  ResidentRestore,
   Count
 };
 
@@ -85,6 +97,8 @@ constexpr int kDeviceOpCount = static_cast<int>(DeviceOp::Count);
 struct DeviceCost {
   const char* name;
   std::uint32_t launches;
+  /** CUDA graphs launched; the launches of the kernels inside one are counted in `launches`. */
+  std::uint32_t graphLaunches;
   std::uint32_t hostSyncs;
   /** The bytes a charge names are control data (controlTo*Bytes); otherwise they are field data, counted by transferStats(). */
   bool control;

@@ -13,6 +13,7 @@ Stepper::Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator
     : backend_(backend),
       compute_(std::move(compute)),
       smallPath_(backend),
+      residentPath_(backend),
       integrator_(std::move(integrator)),
       exitStatus_(exitStatus),
       layout_(backend.generation()) {}
@@ -240,17 +241,60 @@ Stepper::AdvanceResult Stepper::advance(std::int64_t maxSteps, double budgetSeco
   // Between JS hooks nothing reads the energies unless a native hook, a convergence check or the update
   // does. Then a device leaves their sums until something does: a hook, the caller, another kernel (one
   // memory has nothing to leave, and the deferral would only keep the potential alive).
-  if (potential_ && !backend_.unified() && hooks_.empty() && convergence_.empty() && !integrator_->readsEnergy()) {
+  const bool energiesUnread = hooks_.empty() && convergence_.empty() && !integrator_->readsEnergy();
+  if (potential_ && !backend_.unified() && energiesUnread) {
     backend_.defer(Field::Energy, potential_.get(), [potential = potential_, &backend = backend_] { potential->finishEnergies(backend); });
     deferEnergies_ = true;
   }
   try {
-    result = walkSteps(maxSteps, timed, deadline, pauseOnConverge);
+    const bool resident = deferEnergies_ && cursor_ == 0 && everySystemActive() &&
+                          residentPath_.ready(*integrator_, potential_.get(), energiesUnread, stressRequested_);
+    result = resident ? residentSteps(maxSteps, timed, deadline) : walkSteps(maxSteps, timed, deadline, pauseOnConverge);
   } catch (...) {
     deferEnergies_ = false;
     throw;
   }
   deferEnergies_ = false;
+  return result;
+}
+
+bool Stepper::everySystemActive() {
+  const BatchStorage& host = backend_.host({Field::Status});
+  const std::int32_t* status = host.i32(Field::Status);
+  for (std::int64_t s = 0; s < host.numSystems(); ++s) {
+    if (status[s] >= exitStatus_) return false;
+  }
+  return host.numSystems() > 0;
+}
+
+Stepper::AdvanceResult Stepper::residentSteps(std::int64_t maxSteps, bool timed, std::chrono::steady_clock::time_point deadline) {
+  AdvanceResult result;
+  while (result.steps < maxSteps) {
+    const std::int64_t steps = std::min(maxSteps - result.steps, kLongestResidentChunk);
+    const std::int64_t first = stepCount_;
+    // How mirror computes the chunk's numbers: the general step's CPU code, charged nothing (the chunk is
+    // charged what cuda's graph costs).
+    const auto referenceStep = [this] {
+      const Backend::LedgerMute mute(backend_);
+      finishStep();
+    };
+    const ResidentChunkResult chunk = residentPath_.run(*integrator_, steps, referenceStep);
+    // A reference step that failed midway left the walk there; the replay starts the step again.
+    cursor_ = 0;
+    jsWalk_ = false;
+    stepCount_ = first;
+    if (chunk.replay) {
+      // An overflowing row, a non-finite energy or a failed build: the general path takes the same steps
+      // again from the chunk's start, growing the rows or raising the error at its step.
+      residentPath_.restore();
+      result.steps += walkSteps(steps, false, deadline, false).steps;
+    } else {
+      stepCount_ = first + steps;
+      result.steps += steps;
+    }
+    stressComputed_ = false;
+    if (timed && std::chrono::steady_clock::now() >= deadline) break;
+  }
   return result;
 }
 

@@ -20,6 +20,7 @@
 #include "dynamics/DynamicsStage.h"
 #include "dynamics/Integrator.h"
 #include "dynamics/NativeHook.h"
+#include "dynamics/ResidentStepPath.h"
 #include "dynamics/SmallSystemPath.h"
 #include "models/Potential.h"
 
@@ -124,6 +125,13 @@ class Stepper {
    */
   void compute(const std::uint8_t* systems);
   void runNativeHooks(DynamicsStage stage);
+  /**
+   * advance()'s steps as resident chunks (dynamics/ResidentStepPath.h); a chunk whose status asks for it is
+   * put back and replayed on the general path.
+   */
+  AdvanceResult residentSteps(std::int64_t maxSteps, bool timed, std::chrono::steady_clock::time_point deadline);
+  /** Whether every system is below exitStatus (a resident chunk evaluates every system). */
+  bool everySystemActive();
   /** advance()'s steps on the general path, from the current one. */
   AdvanceResult walkSteps(std::int64_t maxSteps, bool timed, std::chrono::steady_clock::time_point deadline, bool pauseOnConverge);
   /** After a small-system chunk found a non-finite energy: the general compute names the cause (OVERLAPPING_ATOMS, ...). */
@@ -139,6 +147,7 @@ class Stepper {
   bool deferEnergies_ = false;
   std::shared_ptr<Potential> potential_;
   SmallSystemPath smallPath_;
+  ResidentStepPath residentPath_;
   /** Systems below exitStatus after the last small-system chunk, valid while the status field's version is `knownStatusVersion_`. */
   std::int64_t knownActive_ = -1;
   std::uint64_t knownStatusVersion_ = 0;

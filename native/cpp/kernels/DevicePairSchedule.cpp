@@ -62,6 +62,10 @@ DevicePairSchedule::Uploads DevicePairSchedule::begin(const std::int32_t* ptr, c
     backend_.charge(DeviceOp::ControlUpload, DeviceWork{1, 0, 0, 0, 0, static_cast<std::uint64_t>(systems)});
   }
   selectsAll_ = wanted == nullptr;
+  wantsAll_ = wanted == nullptr || std::all_of(wanted, wanted + systems, [](std::uint8_t flag) { return flag != 0; });
+  geometryGeneration_ = backend_.generation();
+  cellVersion_ = backend_.version(Field::Cell);
+  pbcVersion_ = backend_.version(Field::Pbc);
   if (numTypes > 1) {
     if (types.types == nullptr || static_cast<std::int64_t>(types.types->size()) != atoms) {
       fail("INVALID_STATE", model_ + ": species types were not assigned to every atom of the batch");
@@ -89,7 +93,8 @@ void DevicePairSchedule::chargeEmptyBatch(bool stress) {
   backend_.charge(DeviceOp::FieldFill, DeviceWork{stress ? 2u : 1u});
 }
 
-void DevicePairSchedule::checked(bool) {
+void DevicePairSchedule::checked(bool stale) {
+  listsClean_ = !stale && wantsAll_;
   const auto atoms = static_cast<std::uint64_t>(numAtoms_);
   const auto systems = static_cast<std::uint64_t>(numSystems_);
   backend_.charge(DeviceOp::PairCheck, DeviceWork{1, atoms, systems, 0, kStatusBytes, 0});
@@ -118,6 +123,7 @@ bool DevicePairSchedule::searched(std::uint64_t maxNeighbors, std::uint64_t entr
 }
 
 void DevicePairSchedule::built() {
+  listsClean_ = true;
   builds_ += numSystems_;
   backend_.chargeRebuild(numSystems_);
   built_ = true;
@@ -140,6 +146,26 @@ void DevicePairSchedule::evaluated(bool stress, bool deferred) {
 void DevicePairSchedule::summed() {
   backend_.charge(DeviceOp::PairEnergySums, DeviceWork{1, static_cast<std::uint64_t>(numAtoms_), static_cast<std::uint64_t>(numSystems_), 0, 0, 0});
   sumsPending_ = false;
+}
+
+bool DevicePairSchedule::residentReady() {
+  if (!built_ || !listsClean_ || numSystems_ <= 0 || geometryGeneration_ != backend_.generation() ||
+      cellVersion_ != backend_.version(Field::Cell) || pbcVersion_ != backend_.version(Field::Pbc)) {
+    return false;
+  }
+  const std::uint8_t* pbc = backend_.host({Field::Pbc}).u8(Field::Pbc);
+  return std::all_of(pbc, pbc + 3 * numSystems_, [](std::uint8_t periodic) { return periodic != 0; });
+}
+
+void DevicePairSchedule::residentRan(const ResidentChunkResult& result) {
+  builds_ += result.systemsRebuilt;
+  // The chunk's pair loops covered the selection of the compute before it (every system), as a deferred
+  // evaluation over it would.
+  sumsPending_ = true;
+  pendingAll_ = selectsAll_;
+  // Each step rebuilt the systems its check marked, so a chunk leaves none stale; a replayed one leaves garbage.
+  listsClean_ = !result.replay;
+  if (result.replay) built_ = false;
 }
 
 NeighborStats DevicePairSchedule::stats(std::int64_t bytes) const {

@@ -22,6 +22,7 @@
 #include "core/Backend.h"
 #include "core/SentFlags.h"
 #include "kernels/PairForceKernel.h"
+#include "kernels/ResidentStepKernel.h"
 
 namespace hookmd {
 
@@ -78,6 +79,16 @@ class DevicePairSchedule {
   /** The pending energy sums ran. */
   void summed();
 
+  /**
+   * Whether a resident chunk (kernels/ResidentStepKernel.h) may start from these lists: built, none stale
+   * after the last compute (which selected every system), the cells and pbc unchanged since, and every
+   * system periodic in all three directions (its bin grid then never depends on the positions).
+   */
+  bool residentReady();
+  /** A resident chunk ran: its rebuilds, and its energy sums left pending as a deferred evaluation leaves them. */
+  void residentRan(const ResidentChunkResult& result);
+  /** A resident chunk is replayed: its lists are not to be trusted, so the next compute rebuilds every system. */
+  void forgetLists() { built_ = false; }
   std::int64_t numAtoms() const noexcept { return numAtoms_; }
   std::int64_t numSystems() const noexcept { return numSystems_; }
   std::int64_t numSegments() const noexcept { return numSegments_; }
@@ -103,6 +114,14 @@ class DevicePairSchedule {
   double rlist_ = -1.0;
   double skin_ = -1.0;
   bool built_ = false;
+  /** After the last compute no system was stale: the last check selected every system and found none, or a pass rebuilt every one. */
+  bool listsClean_ = false;
+  /** The current compute's selection holds every system. */
+  bool wantsAll_ = true;
+  /** The generation and the cell and pbc versions at the last compute. */
+  std::uint64_t geometryGeneration_ = 0;
+  std::uint64_t cellVersion_ = 0;
+  std::uint64_t pbcVersion_ = 0;
   bool sumsPending_ = false;
   /** The current compute selects every system; the pending sums' loop did. */
   bool selectsAll_ = true;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/Backend.h"
+#include "kernels/ResidentStepKernel.h"
 #include "math/SmoothSwitch.h"
 #include "neighbor/NeighborCache.h"
 
@@ -86,6 +87,8 @@ class PairForceKernel {
   virtual void finishEnergies(Backend&) {}
   /** Neighbor-list counters, for tests and benchmarks. */
   virtual NeighborStats neighborStats() const = 0;
+  /** A device kernel's resident chunks over its own lists (kernels/ResidentStepKernel.h); null where it has none. */
+  virtual ResidentStepKernel* residentSteps() { return nullptr; }
 };
 
 }  // namespace hookmd

@@ -1,17 +1,26 @@
 #include "mirror/MirrorPairForceKernel.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
+#include "core/Error.h"
 #include "core/ThreadPool.h"
 #include "cpu/CpuPairForceKernel.h"
+#include "dynamics/Integrator.h"
 #include "kernels/DevicePairSchedule.h"
 #include "neighbor/NeighborList.h"
 
 namespace hookmd {
 
 namespace {
+
+/** What a resident chunk snapshots at its start and puts back before a replay. */
+constexpr std::array<Field, 3> kSnapshot{Field::Positions, Field::Velocities, Field::Forces};
+constexpr FieldSet kSnapshotFields{Field::Positions, Field::Velocities, Field::Forces};
 
 /**
  * What the CUDA kernel's lists would be: each system's cell and pbc and each atom's position at the last
@@ -48,25 +57,41 @@ class DeviceListModel {
   struct Rows {
     std::uint64_t longest = 0;
     std::uint64_t entries = 0;
+    /** Systems rebuilt. */
+    std::int64_t systems = 0;
   };
 
-  /** A rebuild pass of every system at radius `rlist`: the new references, and the full lists' row lengths. */
-  Rows build(const BatchStorage& arrays, double rlist, double cutoff) {
+  /**
+   * A rebuild pass at radius `rlist`: of every system, or with `onlyStale` of the systems marked stale (a
+   * resident chunk's, whose others keep their lists). The new references, and the rebuilt full lists' row lengths.
+   */
+  Rows build(const BatchStorage& arrays, double rlist, double cutoff, bool onlyStale = false) {
     const std::int64_t systems = arrays.numSystems();
     const std::int32_t* ptr = arrays.i32(Field::Ptr);
     const double* x = arrays.f64(Field::Positions);
     const double* cell = arrays.f64(Field::Cell);
     const std::uint8_t* pbc = arrays.u8(Field::Pbc);
-    reference_.assign(x, x + 3 * arrays.numAtoms());
-    cell_.assign(cell, cell + 9 * systems);
-    pbc_.assign(pbc, pbc + 3 * systems);
-    stale_.assign(static_cast<std::size_t>(systems), 0);
+    if (!onlyStale) {
+      reference_.resize(static_cast<std::size_t>(3 * arrays.numAtoms()));
+      cell_.resize(static_cast<std::size_t>(9 * systems));
+      pbc_.resize(static_cast<std::size_t>(3 * systems));
+      stale_.assign(static_cast<std::size_t>(systems), 1);
+    }
+    std::vector<std::uint8_t> rebuilt(stale_);
+    for (std::int64_t s = 0; s < systems; ++s) {
+      if (!rebuilt[s]) continue;
+      std::copy(x + 3 * static_cast<std::int64_t>(ptr[s]), x + 3 * static_cast<std::int64_t>(ptr[s + 1]), reference_.begin() + 3 * ptr[s]);
+      std::copy(cell + 9 * s, cell + 9 * s + 9, cell_.begin() + 9 * s);
+      std::copy(pbc + 3 * s, pbc + 3 * s + 3, pbc_.begin() + 3 * s);
+      stale_[s] = 0;
+    }
     std::vector<Rows> perSystem(static_cast<std::size_t>(systems));
     ThreadPool::global().parallelFor(0, systems, 1, [&](std::int64_t lo, std::int64_t hi, int) {
       SystemNeighborList list;
       NeighborScratch scratch;
       std::vector<std::uint32_t> row;
       for (std::int64_t s = lo; s < hi; ++s) {
+        if (!rebuilt[s]) continue;
         const std::int32_t count = ptr[s + 1] - ptr[s];
         buildNeighborList(list, x + 3 * static_cast<std::int64_t>(ptr[s]), count, cell + 9 * s, pbc + 3 * s, rlist, scratch, cutoff);
         // A half-list pair sits in both atoms' full rows (a pair of an atom with its own image twice in its row).
@@ -88,9 +113,10 @@ class DeviceListModel {
       }
     });
     Rows total;
-    for (const Rows& rows : perSystem) {
-      total.longest = std::max(total.longest, rows.longest);
-      total.entries += rows.entries;
+    for (std::int64_t s = 0; s < systems; ++s) {
+      total.longest = std::max(total.longest, perSystem[s].longest);
+      total.entries += perSystem[s].entries;
+      total.systems += rebuilt[s];
     }
     return total;
   }
@@ -102,7 +128,7 @@ class DeviceListModel {
   std::vector<std::uint8_t> stale_;
 };
 
-class MirrorPairForceKernel final : public PairForceKernel {
+class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepKernel {
  public:
   MirrorPairForceKernel(Backend& backend, const PairForceSpec& spec)
       : reference_(createCpuPairForceKernel(spec)),
@@ -113,6 +139,7 @@ class MirrorPairForceKernel final : public PairForceKernel {
   void execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
                std::vector<double>& virial) override {
     if (backend.numSystems() == 0) return reference_->execute(backend, request, types, skin, virial);
+    if (resident_) return residentCompute(backend, request, types, skin, virial);
     schedule_.begin(backend.host({Field::Ptr}).i32(Field::Ptr), request.systems, types, numTypes_, cutoff_, skin);
     // The CPU kernel reads and writes what the device kernel would, on the device arrays.
     reference_->execute(backend, request, types, skin, virial);
@@ -141,10 +168,67 @@ class MirrorPairForceKernel final : public PairForceKernel {
   // The numbers, lists included, are the CPU reference's: mirror's results equal cpu's.
   NeighborStats neighborStats() const override { return reference_->neighborStats(); }
 
+  ResidentStepKernel* residentSteps() override { return this; }
+
+  bool residentReady(Backend&, Integrator& integrator) override {
+    return std::strcmp(integrator.name(), "VelocityVerlet") == 0 && schedule_.residentReady();
+  }
+
+  // The chunk's steps are the general step's CPU code (chunk.referenceStep); its computes come here in
+  // resident mode (residentCompute), which follows the device's policy on the list model.
+  ResidentChunkResult runResident(Backend& backend, Integrator&, const ResidentChunk& chunk) override {
+    const BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, kSnapshotFields);
+    for (std::size_t k = 0; k < kSnapshot.size(); ++k) {
+      snapshot_[k].assign(arrays.f64(kSnapshot[k]), arrays.f64(kSnapshot[k]) + arrays.length(kSnapshot[k]));
+    }
+    outcome_ = ResidentChunkResult();
+    resident_ = true;
+    try {
+      // Past a problem the device's numbers mean nothing; mirror stops there (the chunk is replayed anyway).
+      for (std::int64_t step = 0; step < chunk.steps && !outcome_.replay; ++step) chunk.referenceStep();
+    } catch (const NativeError&) {
+      // The replay on the general path raises it again, at its step and with the same words.
+      outcome_.replay = true;
+    }
+    resident_ = false;
+    schedule_.residentRan(outcome_);
+    return outcome_;
+  }
+
+  void restoreResident(Backend& backend) override {
+    BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, kSnapshotFields, kSnapshotFields);
+    for (std::size_t k = 0; k < kSnapshot.size(); ++k) std::copy(snapshot_[k].begin(), snapshot_[k].end(), arrays.f64(kSnapshot[k]));
+    schedule_.forgetLists();
+  }
+
  private:
+  /**
+   * A compute inside a resident chunk: the device's skin check marks systems whose atoms moved more than
+   * skin/2, only those are rebuilt (a row longer than the capacity overflows, as the device's search would),
+   * and a non-finite energy is flagged instead of diagnosed.
+   */
+  void residentCompute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin, std::vector<double>& virial) {
+    const BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, {Field::Positions, Field::Cell, Field::Pbc, Field::Ptr});
+    if (lists_.stale(arrays, nullptr, skin)) {
+      const DeviceListModel::Rows rows = lists_.build(arrays, schedule_.rlist(), cutoff_, true);
+      ++outcome_.rebuildPasses;
+      outcome_.systemsRebuilt += rows.systems;
+      if (rows.longest > static_cast<std::uint64_t>(schedule_.rowCapacity())) outcome_.replay = true;
+    }
+    reference_->execute(backend, request, types, skin, virial);
+    const BatchStorage& results = backend.arraysFor(Kernel::PairForces, {Field::Energy});
+    const double* energy = results.f64(Field::Energy);
+    for (std::int64_t s = 0; s < results.numSystems(); ++s) outcome_.replay = outcome_.replay || !std::isfinite(energy[s]);
+  }
+
   std::unique_ptr<PairForceKernel> reference_;
   DevicePairSchedule schedule_;
   DeviceListModel lists_;
+  /** Inside runResident: computes follow the resident chunk's policy. */
+  bool resident_ = false;
+  ResidentChunkResult outcome_;
+  /** Positions, velocities and forces at the chunk's start. */
+  std::array<std::vector<double>, 3> snapshot_;
   int numTypes_;
   double cutoff_;
 };

@@ -150,6 +150,11 @@ void PairPotential::finishEnergies(Backend& backend) {
   if (PairForceKernel* kernel = kernel_.current(backend)) kernel->finishEnergies(backend);
 }
 
+ResidentStepKernel* PairPotential::residentSteps(Backend& backend) {
+  PairForceKernel* kernel = kernel_.current(backend);
+  return kernel != nullptr ? kernel->residentSteps() : nullptr;
+}
+
 NeighborStats PairPotential::neighborStats() const { return kernel_.neighborStats(); }
 
 bool PairPotential::allPairs(Backend& backend, AllPairsModel& model) {

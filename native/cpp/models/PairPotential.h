@@ -36,6 +36,7 @@ class PairPotential : public Potential {
   const std::vector<double>& virial() const noexcept override { return virial_; }
   NeighborStats neighborStats() const override;
   bool allPairs(Backend& backend, AllPairsModel& model) override;
+  ResidentStepKernel* residentSteps(Backend& backend) override;
 
  protected:
   /**

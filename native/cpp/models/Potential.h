@@ -53,6 +53,11 @@ class Potential {
    * evaluates over all pairs without a neighbor list; false for other potentials.
    */
   virtual bool allPairs(Backend&, AllPairsModel&) { return false; }
+  /**
+   * The resident chunks of the force kernel this potential last computed with on `backend`
+   * (kernels/ResidentStepKernel.h); null when it has none.
+   */
+  virtual ResidentStepKernel* residentSteps(Backend&) { return nullptr; }
 };
 
 }  // namespace hookmd

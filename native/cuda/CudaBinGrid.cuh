@@ -71,6 +71,12 @@ struct SystemArrays {
   /** 1 where a system's list no longer matches its atoms, cell or pbc. */
   std::uint8_t* d_stale;
   NeighborStatus* d_status;
+  /**
+   * A resident chunk's rebuild (cuda/CudaResidentChunk.h): binning, slot positions and search touch only
+   * stale systems; the others keep their bin keys (so the stable sort keeps their slot order), references
+   * and rows.
+   */
+  bool staleOnly = false;
 };
 
 struct GridArgs {

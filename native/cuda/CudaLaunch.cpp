@@ -17,6 +17,10 @@ Counters& counters() {
   static Counters instance;
   return instance;
 }
+
+/** The capture in progress on this thread (CaptureScope): its stream and tally; none outside one. */
+thread_local cudaStream_t captureStream = nullptr;
+thread_local std::uint64_t* captureTally = nullptr;
 }  // namespace
 
 DeviceStats actualStats() {
@@ -39,16 +43,37 @@ void resetActualStats() {
   c.controlToDeviceBytes = 0;
 }
 
-void countLaunches(std::uint64_t count) { counters().launches += count; }
+void countLaunches(std::uint64_t count) {
+  if (captureTally != nullptr) *captureTally += count;
+  else counters().launches += count;
+}
+
+cudaStream_t currentStream() { return captureStream; }
+
+CaptureScope::CaptureScope(cudaStream_t stream, std::uint64_t* tally) : previousStream_(captureStream), previousTally_(captureTally) {
+  captureStream = stream;
+  captureTally = tally;
+}
+
+CaptureScope::~CaptureScope() {
+  captureStream = previousStream_;
+  captureTally = previousTally_;
+}
+
+cudaError_t launchGraph(cudaGraphExec_t graph, std::uint64_t launches) {
+  ++counters().graphLaunches;
+  counters().launches += launches;
+  return cudaGraphLaunch(graph, nullptr);
+}
 
 cudaError_t memsetAsync(void* target, int value, std::size_t bytes) {
-  ++counters().launches;
-  return cudaMemsetAsync(target, value, bytes);
+  countLaunches();
+  return cudaMemsetAsync(target, value, bytes, captureStream);
 }
 
 cudaError_t copyOnDevice(void* target, const void* source, std::size_t bytes) {
-  ++counters().launches;
-  return cudaMemcpyAsync(target, source, bytes, cudaMemcpyDeviceToDevice);
+  countLaunches();
+  return cudaMemcpyAsync(target, source, bytes, cudaMemcpyDeviceToDevice, captureStream);
 }
 
 cudaError_t controlToHost(void* target, const void* source, std::size_t bytes) {

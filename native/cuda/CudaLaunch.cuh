@@ -1,5 +1,5 @@
 // Kernel launches for the .cu files: each goes through launch(), which counts it (cuda/CudaLaunch.h) before
-// issuing it on the default stream.
+// issuing it on the default stream, or on the stream a CaptureScope is capturing into a graph.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,7 +14,7 @@ namespace hookmd::device {
 template <typename... Params, typename... Args>
 cudaError_t launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t sharedBytes, Args&&... args) {
   countLaunches();
-  kernel<<<grid, block, sharedBytes>>>(std::forward<Args>(args)...);
+  kernel<<<grid, block, sharedBytes, currentStream()>>>(std::forward<Args>(args)...);
   return cudaGetLastError();
 }
 

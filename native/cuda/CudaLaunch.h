@@ -17,8 +17,33 @@ namespace hookmd::device {
 DeviceStats actualStats();
 void resetActualStats();
 
-/** Records `count` stream operations issued by a launcher: kernels, or one library call (a cub scan or sort). */
+/**
+ * Records `count` stream operations issued by a launcher: kernels, or one library call (a cub scan or sort).
+ * Inside a CaptureScope they go to the scope's tally instead: a captured operation runs when its graph does.
+ */
 void countLaunches(std::uint64_t count = 1);
+
+/** The stream the wrappers issue on: the default stream, or the one a CaptureScope is capturing. */
+cudaStream_t currentStream();
+
+/**
+ * While alive (on this thread), the wrappers issue on `stream`, which is being captured into a CUDA graph,
+ * and count the operations into `*tally`; the graph's launch then counts them (launchGraph).
+ */
+class CaptureScope {
+ public:
+  CaptureScope(cudaStream_t stream, std::uint64_t* tally);
+  ~CaptureScope();
+  CaptureScope(const CaptureScope&) = delete;
+  CaptureScope& operator=(const CaptureScope&) = delete;
+
+ private:
+  cudaStream_t previousStream_;
+  std::uint64_t* previousTally_;
+};
+
+/** cudaGraphLaunch on the default stream: one graph launch, and the `launches` stream operations it runs. */
+cudaError_t launchGraph(cudaGraphExec_t graph, std::uint64_t launches);
 
 /** cudaMemsetAsync on the default stream, counted as one launch. */
 cudaError_t memsetAsync(void* target, int value, std::size_t bytes);

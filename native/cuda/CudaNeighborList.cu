@@ -21,6 +21,9 @@ __device__ bool wanted(const SystemArrays& systems, std::int64_t s) {
   return systems.d_wanted == nullptr || systems.d_wanted[s] != 0;
 }
 
+/** Whether a rebuild touches system `s`: every system, or in a resident chunk's rebuild the stale ones. */
+__device__ bool rebuilt(const SystemArrays& systems, std::int64_t s) { return !systems.staleOnly || systems.d_stale[s] != 0; }
+
 __device__ void report(const SystemArrays& systems, std::int64_t s, NeighborError error) {
   if (wanted(systems, s)) atomicMin(&systems.d_status->firstError, (static_cast<unsigned long long>(s) << 3) | error);
 }
@@ -32,6 +35,7 @@ __global__ void __launch_bounds__(kBlock) assignBins(BinArgs args) {
   const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (i >= args.systems.numAtoms) return;
   const int s = args.systems.d_systemOf[i];
+  if (!rebuilt(args.systems, s)) return;
   const SystemGrid& g = args.systems.d_grids[s];
   const double* x = args.d_positions + 3 * i;
   int bin[3];
@@ -85,6 +89,7 @@ __global__ void __launch_bounds__(kBlock) prepareSlotPositions(PrepareArgs args)
   double xw[3];
   for (int c = 0; c < 3; ++c) xw[c] = x[c] + w[0] * h[c] + w[1] * h[3 + c] + w[2] * h[6 + c];
   const long long type = args.d_types != nullptr ? args.d_types[atom] : 0;
+  if (args.build && !rebuilt(args.systems, s)) return;
   args.d_slotPositions[p] = SlotPosition{xw[0], xw[1], xw[2], __longlong_as_double(type)};
   if (args.build) {
     args.d_reference[p] = SlotPosition{xw[0], xw[1], xw[2], 0.0};
@@ -120,7 +125,7 @@ __global__ void __launch_bounds__(kBlock) search(SearchArgs args) {
   const std::int64_t n = args.systems.numAtoms;
   const std::int64_t p = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   unsigned int count = 0;
-  if (p < n) {
+  if (p < n && rebuilt(args.systems, args.systems.d_systemOf[p])) {
     const int s = args.systems.d_systemOf[p];
     const SystemGrid& g = args.systems.d_grids[s];
     // The grid's small fields in registers: the loops below would otherwise reload them after every store.
@@ -233,7 +238,7 @@ cudaError_t binAtoms(const BinArgs& args) {
   std::size_t tempBytes = args.tempBytes;
   status = device::libraryCall([&] {
     return cub::DeviceRadixSort::SortPairs(args.d_temp, tempBytes, args.d_keys, args.d_slotKeys, args.d_atoms, args.d_slotAtom,
-                                           static_cast<int>(n), 0, keyBits(args.totalBins));
+                                           static_cast<int>(n), 0, keyBits(args.totalBins), device::currentStream());
   });
   if (status != cudaSuccess) return status;
   return device::launch(fillBinStarts, blocksFor(n), kBlock, 0, args);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@
 #include "cuda/CudaNeighborList.cuh"
 #include "cuda/CudaPairForces.cuh"
 #include "cuda/CudaLaunch.h"
+#include "cuda/CudaResidentChunk.h"
+#include "cuda/CudaSmallStep.h"
+#include "dynamics/Integrator.h"
 #include "cuda/DeviceUpload.h"
 #include "kernels/DevicePairSchedule.h"
 #include "neighbor/NeighborList.h"
@@ -40,7 +44,7 @@ void reserve(DeviceBuffer& buffer, std::size_t bytes, const std::string& operati
   fitBuffer(buffer, bytes, BufferFit::Grow, operation.c_str());
 }
 
-class CudaPairForceKernel final : public PairForceKernel {
+class CudaPairForceKernel final : public PairForceKernel, public ResidentStepKernel {
  public:
   CudaPairForceKernel(CudaBackend& backend, const PairForceSpec& spec)
       : backend_(backend),
@@ -88,6 +92,80 @@ class CudaPairForceKernel final : public PairForceKernel {
     schedule_.summed();
   }
 
+  ResidentStepKernel* residentSteps() override { return kResidentGraphs ? this : nullptr; }
+
+  bool residentReady(Backend&, Integrator& integrator) override {
+    return std::strcmp(integrator.name(), "VelocityVerlet") == 0 && dynamic_cast<CudaSmallStep*>(&integrator) != nullptr &&
+           schedule_.residentReady();
+  }
+
+  ResidentChunkResult runResident(Backend&, Integrator& integrator, const ResidentChunk& chunk) override {
+    const std::string operation = where("resident chunk");
+    const char* op = operation.c_str();
+    const double* d_dt = dynamic_cast<CudaSmallStep&>(integrator).smallStep(schedule_.numSystems()).d_dt;
+    backend_.onDevice({Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Cell, Field::Pbc, Field::Ptr},
+                      {Field::Positions, Field::Velocities, Field::Forces, Field::Energy});
+    const auto n = static_cast<std::size_t>(schedule_.numAtoms());
+    const std::size_t fieldBytes = 3 * n * sizeof(double);
+    for (DeviceBuffer& snapshot : d_snapshot_) reserve(snapshot, fieldBytes, operation);
+    reserve(d_slotSums_, n * sizeof(double), operation);
+    if (d_residentStatus_.bytes() < sizeof(kernel::ResidentStatus)) d_residentStatus_.allocate(sizeof(kernel::ResidentStatus), op);
+    std::size_t tempBytes = 0;
+    cudaCheck(kernel::sortTempBytes(schedule_.numAtoms(), totalBins_, &tempBytes), op);
+    reserve(d_temp_, tempBytes, operation);
+
+    auto* status = d_residentStatus_.as<kernel::ResidentStatus>();
+    // Every system, the chunk's own status block, and the rebuild's systems: the stale ones.
+    kernel::SystemArrays systems = systemArrays();
+    systems.d_wanted = nullptr;
+    systems.d_status = &status->neighbor;
+    kernel::SystemArrays stale = systems;
+    stale.staleOnly = true;
+    const double forceToAccel = backend_.units().forceToAccel;
+    ResidentGraphArgs args{};
+    args.step = {systems, d_slotAtom_.as<const std::int32_t>(), d_wrap_.as<const std::int32_t>(),
+                 numTypes_ == 1 ? nullptr : d_types_.as<const std::uint8_t>(), d_slotPositions_.as<kernel::SlotPosition>(),
+                 d_reference_.as<const kernel::SlotPosition>(), backend_.deviceData<double>(Field::Positions),
+                 backend_.deviceData<double>(Field::Velocities), backend_.deviceData<const double>(Field::Forces),
+                 backend_.deviceData<const double>(Field::Masses), d_dt, forceToAccel, 0.25 * schedule_.skin() * schedule_.skin()};
+    args.bins = binArgs(stale, totalBins_);
+    args.prepare = prepareArgs(true);
+    args.prepare.systems = stale;
+    args.search = searchArgs(stale);
+    args.forces = forceArgs(systems, false, true, true);
+    args.forces.kick = {backend_.deviceData<double>(Field::Velocities), backend_.deviceData<const double>(Field::Masses), d_dt, forceToAccel};
+    args.d_status = status;
+    const Field fields[3] = {Field::Positions, Field::Velocities, Field::Forces};
+    for (int k = 0; k < 3; ++k) {
+      args.d_fields[k] = backend_.deviceData<double>(fields[k]);
+      args.d_snapshot[k] = d_snapshot_[k].as<double>();
+    }
+    args.fieldBytes = fieldBytes;
+    const std::uint64_t rebuildLaunches = resident_.launch(args, chunk.steps, op);
+
+    kernel::ResidentStatus read;
+    downloadBytes(&read, status, sizeof read, op);
+    device::countLaunches(read.passes * rebuildLaunches);
+    ResidentChunkResult result;
+    result.rebuildPasses = static_cast<std::int64_t>(read.passes);
+    result.systemsRebuilt = static_cast<std::int64_t>(read.systemsRebuilt);
+    result.replay = read.neighbor.firstError != kernel::kNoError || read.neighbor.firstNonFinite != kNoSystem ||
+                    read.neighbor.maxNeighbors > static_cast<unsigned int>(schedule_.rowCapacity());
+    schedule_.residentRan(result);
+    return result;
+  }
+
+  void restoreResident(Backend&) override {
+    const std::string operation = where("resident chunk");
+    backend_.onDevice({}, {Field::Positions, Field::Velocities, Field::Forces});
+    const Field fields[3] = {Field::Positions, Field::Velocities, Field::Forces};
+    const std::size_t fieldBytes = 3 * static_cast<std::size_t>(schedule_.numAtoms()) * sizeof(double);
+    for (int k = 0; k < 3; ++k) {
+      cudaCheck(device::copyOnDevice(backend_.deviceData<double>(fields[k]), d_snapshot_[k].data(), fieldBytes), operation.c_str());
+    }
+    schedule_.forgetLists();
+  }
+
   NeighborStats neighborStats() const override {
     std::size_t bytes = 0;
     for (const DeviceBuffer* buffer : buffers()) bytes += buffer->bytes();
@@ -100,7 +178,8 @@ class CudaPairForceKernel final : public PairForceKernel {
             &d_wanted_,      &d_types_,         &d_grids_,     &d_stale_,        &d_extents_,       &d_binCount_,
             &d_binOffset_,   &d_temp_,          &d_binStart_,  &d_wrap_,         &d_keys_,          &d_atoms_,
             &d_slotKeys_,    &d_slotAtom_,      &d_slotPositions_, &d_reference_, &d_neighbors_,    &d_neighborCount_,
-            &d_slotSums_,    &d_segmentSums_,   &d_virial_};
+            &d_slotSums_,    &d_segmentSums_,   &d_virial_,        &d_residentStatus_, &d_snapshot_[0], &d_snapshot_[1],
+            &d_snapshot_[2]};
   }
 
   std::string where(const char* step) const { return model_ + ": " + step; }
@@ -237,6 +316,53 @@ class CudaPairForceKernel final : public PairForceKernel {
     checkOverlap(model_.c_str(), s, backend_, storage, list);
   }
 
+  kernel::BinArgs binArgs(const kernel::SystemArrays& systems, std::uint64_t totalBins) {
+    return {systems,
+            backend_.deviceData<const double>(Field::Positions),
+            d_binOffset_.as<const unsigned long long>(),
+            totalBins,
+            d_wrap_.as<std::int32_t>(),
+            d_keys_.as<std::uint32_t>(),
+            d_atoms_.as<std::int32_t>(),
+            d_slotKeys_.as<std::uint32_t>(),
+            d_slotAtom_.as<std::int32_t>(),
+            d_binStart_.as<std::int32_t>(),
+            d_temp_.data(),
+            d_temp_.bytes()};
+  }
+
+  /** The search at the schedule's radius and row capacity. */
+  kernel::SearchArgs searchArgs(const kernel::SystemArrays& systems) {
+    const double rlist = schedule_.rlist();
+    return {systems,
+            d_slotPositions_.as<const kernel::SlotPosition>(),
+            d_slotKeys_.as<const std::uint32_t>(),
+            d_binOffset_.as<const unsigned long long>(),
+            d_binStart_.as<const std::int32_t>(),
+            rlist * rlist,
+            schedule_.rowCapacity(),
+            d_neighbors_.as<std::uint32_t>(),
+            d_neighborCount_.as<std::int32_t>(),
+            deviceKernelEnabled(DeviceKernelFamily::NeighborBuild)};
+  }
+
+  /** The pair loop writing forces when `forces` (and the virial with `stress`), its sums deferred or not. */
+  kernel::PairForceArgs forceArgs(const kernel::SystemArrays& systems, bool stress, bool forces, bool deferred) {
+    return {systems,
+            d_slotPositions_.as<const kernel::SlotPosition>(),
+            d_slotAtom_.as<const std::int32_t>(),
+            d_neighbors_.as<const std::uint32_t>(),
+            d_neighborCount_.as<const std::int32_t>(),
+            static_cast<int>(evaluator_),
+            numTypes_,
+            d_params_.data(),
+            switched_ ? d_switches_.as<const SwitchParams>() : nullptr,
+            stress,
+            forces ? backend_.deviceData<double>(Field::Forces) : nullptr,
+            d_slotSums_.as<double>(),
+            deferred};
+  }
+
   void build() {
     schedule_.buildStarted();
     const std::string operation = where("neighbor build");
@@ -270,19 +396,8 @@ class CudaPairForceKernel final : public PairForceKernel {
     reserve(d_binStart_, (totalBins + 1) * sizeof(std::int32_t), operation);
     cudaCheck(kernel::sortTempBytes(schedule_.numAtoms(), totalBins, &tempBytes), op);
     reserve(d_temp_, tempBytes, operation);
-    kernel::BinArgs bins{systemArrays(),
-                         backend_.deviceData<const double>(Field::Positions),
-                         d_binOffset_.as<const unsigned long long>(),
-                         totalBins,
-                         d_wrap_.as<std::int32_t>(),
-                         d_keys_.as<std::uint32_t>(),
-                         d_atoms_.as<std::int32_t>(),
-                         d_slotKeys_.as<std::uint32_t>(),
-                         d_slotAtom_.as<std::int32_t>(),
-                         d_binStart_.as<std::int32_t>(),
-                         d_temp_.data(),
-                         d_temp_.bytes()};
-    cudaCheck(kernel::binAtoms(bins), op);
+    totalBins_ = totalBins;
+    cudaCheck(kernel::binAtoms(binArgs(systemArrays(), totalBins)), op);
     cudaCheck(kernel::prepareSlots(prepareArgs(true)), op);
 
     auto* d_status = d_status_.as<kernel::NeighborStatus>();
@@ -291,17 +406,7 @@ class CudaPairForceKernel final : public PairForceKernel {
       const std::size_t rowBytes = static_cast<std::size_t>(schedule_.numAtoms()) * capacity * sizeof(std::uint32_t);
       // Exact size, not doubled: this is the largest buffer, and its capacity already has headroom.
       if (d_neighbors_.bytes() < rowBytes) d_neighbors_.allocate(rowBytes, op);
-      kernel::SearchArgs search{systemArrays(),
-                                d_slotPositions_.as<const kernel::SlotPosition>(),
-                                d_slotKeys_.as<const std::uint32_t>(),
-                                d_binOffset_.as<const unsigned long long>(),
-                                d_binStart_.as<const std::int32_t>(),
-                                rlist * rlist,
-                                capacity,
-                                d_neighbors_.as<std::uint32_t>(),
-                                d_neighborCount_.as<std::int32_t>(),
-                                deviceKernelEnabled(DeviceKernelFamily::NeighborBuild)};
-      cudaCheck(kernel::searchNeighbors(search), op);
+      cudaCheck(kernel::searchNeighbors(searchArgs(systemArrays())), op);
       status = readStatus("neighbor build");
       checkErrors(status);
       if (schedule_.searched(status.maxNeighbors, status.entries)) break;
@@ -317,20 +422,7 @@ class CudaPairForceKernel final : public PairForceKernel {
     const auto n = static_cast<std::size_t>(schedule_.numAtoms());
     reserve(d_slotSums_, n * (request.stress ? 7 : 1) * sizeof(double), operation);
     const bool deferred = DevicePairSchedule::defersSums(request);
-    const kernel::SystemArrays systems = systemArrays();
-    kernel::PairForceArgs forces{systems,
-                                 d_slotPositions_.as<const kernel::SlotPosition>(),
-                                 d_slotAtom_.as<const std::int32_t>(),
-                                 d_neighbors_.as<const std::uint32_t>(),
-                                 d_neighborCount_.as<const std::int32_t>(),
-                                 static_cast<int>(evaluator_),
-                                 numTypes_,
-                                 d_params_.data(),
-                                 switched_ ? d_switches_.as<const SwitchParams>() : nullptr,
-                                 request.stress,
-                                 request.forces ? backend_.deviceData<double>(Field::Forces) : nullptr,
-                                 d_slotSums_.as<double>(),
-                                 deferred};
+    const kernel::PairForceArgs forces = forceArgs(systemArrays(), request.stress, request.forces, deferred);
     auto* status = d_status_.as<kernel::NeighborStatus>();
     cudaCheck(device::memsetAsync(&status->firstNonFinite, 0xff, sizeof status->firstNonFinite), op);
     cudaCheck(kernel::pairForces(forces), op);
@@ -395,6 +487,11 @@ class CudaPairForceKernel final : public PairForceKernel {
   DeviceBuffer d_slotSums_;
   DeviceBuffer d_segmentSums_;
   DeviceBuffer d_virial_;
+  /** Bins over every system at the last build (a fixed cell keeps them through a resident chunk). */
+  std::uint64_t totalBins_ = 0;
+  CudaResidentGraph resident_;
+  DeviceBuffer d_residentStatus_;
+  DeviceBuffer d_snapshot_[3];
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "math/LennardJonesEval.h"
 #include "math/MorseEval.h"
 #include "math/PairGeometry.h"
+#include "math/VelocityVerletUpdate.h"
 
 namespace hookmd::kernel {
 
@@ -99,10 +100,21 @@ __global__ void __launch_bounds__(kForceBlock) pairForceKernel(PairForceArgs arg
     if constexpr (kVirial) addPairVirial(virial, d, fOverR);
   }
   if (args.d_forces != nullptr) {
-    double* f = args.d_forces + 3 * static_cast<std::int64_t>(args.d_slotAtom[p]);
+    const std::int64_t atom = args.d_slotAtom[p];
+    double* f = args.d_forces + 3 * atom;
     f[0] = fx;
     f[1] = fy;
     f[2] = fz;
+    if (args.kick.d_velocities != nullptr) {
+      // The step's closing half kick (VelocityVerlet's postUpdate), by the thread that owns the atom's force.
+      double* v = args.kick.d_velocities + 3 * atom;
+      double velocity[3] = {v[0], v[1], v[2]};
+      const double force[3] = {fx, fy, fz};
+      halfKick(velocity, force, args.kick.forceToAccel / args.kick.d_masses[atom], 0.5 * args.kick.d_dt[s]);
+      v[0] = velocity[0];
+      v[1] = velocity[1];
+      v[2] = velocity[2];
+    }
   }
   args.d_slotSums[p] = 0.5 * energy;
   if (args.flagNonFinite && !isfinite(energy)) atomicMin(&args.systems.d_status->firstNonFinite, static_cast<unsigned long long>(s));

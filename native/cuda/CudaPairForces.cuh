@@ -11,6 +11,16 @@
 
 namespace hookmd::kernel {
 
+/** The closing half kick of a resident chunk's step (cuda/CudaResidentChunk.h), given by the thread that owns the atom's force. */
+struct ClosingKick {
+  /** Velocities[N×3]; null: no kick. */
+  double* d_velocities = nullptr;
+  const double* d_masses = nullptr;
+  /** The time step per system. */
+  const double* d_dt = nullptr;
+  double forceToAccel = 0.0;
+};
+
 struct PairForceArgs {
   SystemArrays systems;
   const SlotPosition* d_slotPositions;
@@ -39,6 +49,8 @@ struct PairForceArgs {
    * overflows is the one case only the sums would catch).
    */
   bool flagNonFinite;
+  /** With velocities, each thread kicks its atom by the force it just wrote (d_forces must be set). */
+  ClosingKick kick = {};
 };
 
 /** At most this many slots of one system per first-level sum. */

@@ -97,6 +97,14 @@ function compress(batch: Batch): void {
   for (let k = 0; k < positions.length; ++k) positions[k] = centre[k % 3] + 0.9 * (positions[k] - centre[k % 3]);
 }
 
+/** Stretches the cell by 0.1 % along x, atoms and all: the bin grids a chunk relies on may change. */
+function stretch(batch: Batch): void {
+  const cell = batch.cell;
+  const positions = batch.positions;
+  for (let k = 0; k < 3; ++k) cell[k] *= 1.001;
+  for (let k = 0; k < positions.length; k += 3) positions[k] *= 1.001;
+}
+
 describe.each([
   { backend: 'mirror' as const, skip: false },
   { backend: 'cuda' as const, skip: !cudaAvailable && !REQUIRE_CUDA },
@@ -140,6 +148,15 @@ describe.each([
     expect(cpu.error?.code).toBe('OVERLAPPING_ATOMS');
     expect(cpu.error?.message).toContain('atoms 0 and 1 of system 0');
     // Chunks 1–39 and 41–79 (the second one put back and replayed): the positions are those of step 41.
+    expect(device.device.graphLaunches).toBe(2);
+    expectSameTrajectory(backend, device, cpu);
+  }, 600_000);
+
+  it.skipIf(skip)('after a hook that writes the cell, the next chunk goes step by step (its bin grids are rebuilt there)', async () => {
+    const options: LiquidOptions = { steps: 60, every: 20, edit: (batch, step) => step === 20 && stretch(batch) };
+    const cpu = await liquid(await libraryOn('cpu'), options);
+    const device = await liquid(await libraryOn(backend), options);
+    // Chunks 1–19 and 41–59 stay on the device; 21–39 follows the cell's change step by step.
     expect(device.device.graphLaunches).toBe(2);
     expectSameTrajectory(backend, device, cpu);
   }, 600_000);

@@ -1,6 +1,7 @@
 // The neighbor-list build and the EAM pair loops' radial stage have a scalar, an AVX2 and an AVX-512 body,
-// picked at run time (docs/performance.md, "SIMD"). All must give the same lists and the same numbers, so the
-// same forces to the last bit. A process picks its body once,
+// and the single-species Lennard-Jones loop a plain and a tiled AVX2 one, picked at run time
+// (docs/performance.md, "SIMD"). All must give the same lists and the same numbers, so the same forces to
+// the last bit. A process picks its body once,
 // so each runs in a child: as the machine chooses, with HOOKMD_SIMD=avx2 and with HOOKMD_SIMD=off.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync } from 'node:fs';

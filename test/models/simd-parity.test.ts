@@ -44,8 +44,9 @@ describe('SIMD bodies', () => {
     // A CPU without AVX-512 (or AVX2) runs fewer distinct bodies, and then this checks fewer of them.
     expect(['avx512', 'avx2', 'baseline']).toContain(native.cpuSimd);
     if (native.cpuSimd !== 'baseline') expect(avx2.cpuSimd).toBe('avx2');
-    // Pair potentials at 1 and 2 threads, and two EAM potentials where Debian's lammps-data is installed.
-    expect(Object.keys(native.results)).toHaveLength(existsSync('/usr/share/lammps/potentials') ? 8 : 4);
+    // Three pair potentials (one switched) at 1 and 2 threads, and two EAM potentials where Debian's
+    // lammps-data is installed.
+    expect(Object.keys(native.results)).toHaveLength(existsSync('/usr/share/lammps/potentials') ? 10 : 6);
     for (const [name, result] of Object.entries(native.results)) {
       expect(result.pairs, name).toBeGreaterThan(0);
       expect(avx2.results[name], name).toEqual(result);

@@ -19,8 +19,8 @@
 
 namespace hookmd {
 
-/** Pairs per tile: a multiple of the widest vector (8 doubles). */
-constexpr int kPairTile = 32;
+/** Pairs per tile: a multiple of the vector width, and room for a whole in.lj row (about 40 pairs within rc + skin). */
+constexpr int kPairTile = 64;
 
 /** One tile of pairs inside the cutoff, one array per quantity so the vector bodies load whole lanes. */
 struct LennardJonesPairTile {

@@ -38,6 +38,7 @@ constexpr std::uint64_t kMaxBins = 0xffffffffull;
 static_assert(kernel::kSumSegmentSlots == kPairSumSegmentSlots, "the schedule counts the kernels' sum segments");
 static_assert(sizeof(kernel::NeighborStatus) == 40, "DevicePairSchedule charges a 40-byte status block");
 static_assert(sizeof(kernel::SumSegment) == 12, "DevicePairSchedule charges 12 bytes per sum segment");
+static_assert(sizeof(kernel::ResidentStatus) == kResidentStatusBytes, "ResidentStepPath charges the chunk's status read");
 
 /** Grows `buffer` to at least `bytes`, doubling so a slowly growing batch reallocates O(log n) times. */
 void reserve(DeviceBuffer& buffer, std::size_t bytes, const std::string& operation) {

@@ -59,8 +59,8 @@ void ThreadPool::start(int threads, ThreadLimit limit, std::string detail) {
   limitDetail_ = std::move(detail);
   spin_ = threads <= systemThreadBudget().cpus;
   callerWait_ = Clock::duration::zero();
-  // New workers (after setThreads) have seen every job so far: starting them at 0 made each run a stale
-  // job and decrement busyWorkers_ for a job it never took, so a later parallelFor could wait forever.
+  // New workers (after setThreads) have seen every job so far: a worker started at 0 would wake at once for
+  // a job that is long over.
   const std::uint64_t seen = jobSerial_.load();
   for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i, seen] { workerLoop(i, seen); });
 }
@@ -135,9 +135,13 @@ void ThreadPool::workerLoop(int index, std::uint64_t seen) {
       std::lock_guard<std::mutex> lock(mutex_);
       if (stopping_) return;
       seen = jobSerial_.load();
+      // A worker that wakes after the caller has taken every chunk has nothing to do, and the caller does not
+      // wait for it: under contention that late wake-up can come a whole time slice after the job began.
+      if (!jobOpen_) continue;
+      activeWorkers_.fetch_add(1);
     }
     runChunks(index);
-    if (busyWorkers_.fetch_sub(1) == 1) {
+    if (activeWorkers_.fetch_sub(1) == 1) {
       // Under the mutex, so a caller between its check and its wait cannot miss the notification.
       std::lock_guard<std::mutex> lock(mutex_);
       done_.notify_one();
@@ -161,12 +165,17 @@ void ThreadPool::parallelFor(std::int64_t begin, std::int64_t end, std::int64_t 
     jobGrain_ = grain;
     nextChunk_.store(0);
     firstError_ = nullptr;
-    busyWorkers_.store(static_cast<int>(workers_.size()));
+    jobOpen_ = true;
     jobSerial_.fetch_add(1);
   }
   wake_.notify_all();
   runChunks(0);
-  waitUntil([&] { return busyWorkers_.load(std::memory_order_acquire) == 0; }, done_, callerWait_);
+  {
+    // Every chunk is taken: the caller waits only for the workers that joined in time and still run one.
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobOpen_ = false;
+  }
+  waitUntil([&] { return activeWorkers_.load(std::memory_order_acquire) == 0; }, done_, callerWait_);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job_ = nullptr;

@@ -4,8 +4,10 @@
 // spin briefly before they sleep. The spin adapts: it lasts at most twice what the waiter's last wait took,
 // not at all after a wait longer than the spin could bridge, and it yields its core once it notices it lost
 // it, so that a pool sharing its CPUs with other busy processes does not burn the time its own late thread
-// needs. Results stay independent of the thread count as long as every chunk writes only its own outputs
-// (per system, or per-thread buffers reduced in a fixed order).
+// needs. A worker joins a job only while some of its chunks are unclaimed, and the caller waits only for
+// the workers that joined: one that lost its core and wakes late never holds the step up. Results stay
+// independent of the thread count as long as every chunk writes only its own outputs (per system, or
+// per-thread buffers reduced in a fixed order).
 #pragma once
 
 #include <atomic>
@@ -77,7 +79,10 @@ class ThreadPool {
   std::condition_variable done_;
   // Written under mutex_ (so condition-variable waits miss nothing) and read without it while spinning.
   std::atomic<std::uint64_t> jobSerial_{0};
-  std::atomic<int> busyWorkers_{0};
+  /** Workers that joined the current job and have not finished their chunks. */
+  std::atomic<int> activeWorkers_{0};
+  /** Whether chunks of the current job may still be unclaimed, so that a worker waking now joins it. */
+  bool jobOpen_ = false;
   std::atomic<bool> stopping_{false};
   /** How long the caller last waited for the workers. */
   Clock::duration callerWait_{0};

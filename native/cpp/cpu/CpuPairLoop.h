@@ -5,10 +5,13 @@
 
 #include <array>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "core/CpuFeatures.h"
 #include "cpu/CpuPairForceKernel.h"
+#include "cpu/LennardJonesTile.h"
 #include "cpu/OwnerSums.h"
 
 namespace hookmd {
@@ -60,11 +63,47 @@ class CpuPairForceKernelOf final : public CpuPairForceKernel {
  protected:
   void evaluateChunk(const ChunkTask& task, SystemSums& sums) const override {
     const int code = (task.f != nullptr ? 8 : 0) | (task.virial ? 4 : 0) | (switches_.empty() ? 0 : 2) | (numTypes_ == 1 ? 1 : 0);
-    kLoops[code](task, params_.data(), switches_.data(), numTypes_, sums);
+    loopsForCpu()[code](task, params_.data(), switches_.data(), numTypes_, sums);
   }
 
  private:
   using Loop = void (*)(const ChunkTask&, const Params*, const SwitchParams*, int, SystemSums&);
+  using Loops = std::array<Loop, 16>;
+
+  /** The plain loops, except a single-species Lennard-Jones table's, which runs tiled on CPUs with AVX2 or AVX-512. */
+  static const Loops& loopsForCpu() {
+#if HOOKMD_X86_SIMD
+    if constexpr (std::is_same_v<Eval, LennardJonesEval>) {
+      static const Loops avx2 = tiled(std::make_index_sequence<16>());
+      if (simdLevel() != SimdLevel::Baseline) return avx2;
+    }
+#endif
+    return kLoops;
+  }
+
+#if HOOKMD_X86_SIMD
+  template <std::size_t kCode>
+  HOOKMD_TARGET_AVX2 static void tileLoop(const ChunkTask& task, const Params* params, const SwitchParams* switches, int,
+                                          SystemSums& sums) {
+    lennardJonesTileLoop<Avx2LennardJonesTile, (kCode & 8) != 0, (kCode & 4) != 0, (kCode & 2) != 0>(task, params[0],
+                                                                                                     switches, sums);
+  }
+
+  /** The tiled loop for a single-species code (odd), the plain one for the others. */
+  template <std::size_t kCode>
+  static constexpr Loop tiledOrPlain() {
+    if constexpr ((kCode & 1) != 0) {
+      return &tileLoop<kCode>;
+    } else {
+      return &loopFor<kCode>;
+    }
+  }
+
+  template <std::size_t... kCodes>
+  static Loops tiled(std::index_sequence<kCodes...>) {
+    return {{tiledOrPlain<kCodes>()...}};
+  }
+#endif
 
   template <std::size_t kCode>
   static void loopFor(const ChunkTask& task, const Params* params, const SwitchParams* switches, int numTypes,

@@ -26,11 +26,14 @@ struct OwnerSums {
   void add(const SwitchParams* switches, std::size_t pair, double r2, const double* d, double fOverR, double pairEnergy,
            double* fj) {
     if constexpr (kSwitch) applySwitch(switches[pair], r2, pairEnergy, fOverR);
+    addForce(fOverR * d[0], fOverR * d[1], fOverR * d[2], pairEnergy, fj);
+    if constexpr (kVirial) addPairVirial(virial, d, fOverR);
+  }
+
+  /** A pair's energy and its force on j, (fx, fy, fz) = fOverR·d, already switched: what add() sums, without the virial. */
+  void addForce(double fx, double fy, double fz, double pairEnergy, double* fj) {
     energy += pairEnergy;
     if constexpr (kForces) {
-      const double fx = fOverR * d[0];
-      const double fy = fOverR * d[1];
-      const double fz = fOverR * d[2];
       fxi -= fx;
       fyi -= fy;
       fzi -= fz;
@@ -38,7 +41,6 @@ struct OwnerSums {
       fj[1] += fy;
       fj[2] += fz;
     }
-    if constexpr (kVirial) addPairVirial(virial, d, fOverR);
   }
 
   /** Ends owner i: its force, then a fresh force sum for the next owner. */

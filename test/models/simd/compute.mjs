@@ -41,6 +41,7 @@ const systems = {
 // is chunked.
 const models = {
   'LennardJones rc 2.5 skin 0.3': { systems, units: 'lj', make: () => new LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, skin: 0.3 }) },
+  'LennardJones rc 2.5 switched from 2': { systems, units: 'lj', make: () => new LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, switchOn: 2, skin: 0.3 }) },
   'Morse rc 3 skin 0.5': { systems, units: 'lj', make: () => new Morse({ D: 0.3, alpha: 1.6, r0: 1.12, cutoff: 3, skin: 0.5 }) },
 };
 

@@ -12,14 +12,22 @@
 // Kernels still dark run when HOOKMD_CUDA_UNVERIFIED=1 is set (scripts/gpu-check.sh bench sets it).
 //
 // --rounds R runs the FIRE relaxations R times, interleaved (small path, general path, small, ...), and the
-// two constructions likewise (first one first, then the other), and keeps the best of each; --fire-only skips the MD rows (for the CPU comparison on a small machine).
+// two constructions likewise (their order alternating from round to round), and keeps the best of each;
+// --fire-only skips the MD rows (for the CPU comparison on a small machine). Each construction starts from a
+// settled heap: the garbage and dropped batches of what ran before are collected and their native memory
+// freed first, so neither constructor pays for the other's leftovers or for the relaxations' batches.
 // Usage: node bench/gpu.mjs [--fire 65536] [--cells 64,10,20] [--seconds 2] [--backends cpu,cuda] [--rounds 1] [--fire-only]
 // Needs dist/ (npm run build), the CPU addon and, for the cuda rows, the CUDA build (npm run native:cmake) and
 // a GPU; without one it measures the cpu rows and says why.
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
 import { childMain, fmt, machineLine, markdownTable, parseArgs, peakRssMiB, runChild, sci, timed } from './lib/harness.mjs';
 import { ljMeltBatch, ljMeltModel, rattledLj13 } from './lib/systems.mjs';
 
 const HOOK_EVERY = 100;
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc');
 const FIRE_MAX_STEPS = 20_000;
 
 /** The ledger between two readings (or since a reset), per step. */
@@ -34,6 +42,24 @@ function clusterArrays(clusters) {
   const positions = new Float64Array(39 * clusters.length);
   clusters.forEach((cluster, k) => cluster.forEach((p, i) => positions.set(p, 39 * k + 3 * i)));
   return { positions, atomicNumbers: new Int32Array(13 * clusters.length).fill(18), numAtomsPerSystem: new Int32Array(clusters.length).fill(13) };
+}
+
+/**
+ * Collects garbage, then lets Node run the finalizers of the native handles it collected (on a later turn of
+ * the event loop), so the batches dropped so far give their memory back before the next timed construction.
+ */
+async function settleHeap() {
+  for (let pass = 0; pass < 2; pass++) {
+    collectGarbage();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The clusters of `arrays` as the System objects Batch.fromSystems takes (positions as [x, y, z] rows). */
+function clusterSystems(arrays, symbols) {
+  const { positions, numAtomsPerSystem } = arrays;
+  return Array.from(numAtomsPerSystem, (count, k) =>
+    ({ symbols, positions: Array.from({ length: count }, (_, i) => Array.from(positions.subarray(39 * k + 3 * i, 39 * k + 3 * i + 3))) }));
 }
 
 /** FIRE over `arrays`, timing run() only; the ledger per batch step. */
@@ -70,10 +96,11 @@ const faster = (best, run) => (best === undefined || run.wallSeconds < best.wall
 async function backendRun({ fire, cells, seconds, compareSmall, rounds, fireOnly }) {
   const hookmd = await import('../dist/index.js');
   const info = hookmd.backendInfo();
-  const clusters = rattledLj13(fire, 0.1);
-  const arrays = clusterArrays(clusters);
-  // Warm-up: kernels loaded and compiled on a small batch first.
-  await relaxClusters(hookmd, clusterArrays(clusters.slice(0, 256)));
+  // Only the flat arrays stay alive: a heap holding the clusters as JS arrays would make every garbage
+  // collection, and so every construction, slower than it is for a user of either constructor.
+  const arrays = clusterArrays(rattledLj13(fire, 0.1));
+  // Warm-up: kernels loaded and compiled on a small batch (the same first clusters) first.
+  await relaxClusters(hookmd, clusterArrays(rattledLj13(Math.min(fire, 256), 0.1)));
   let fireRun;
   let general;
   for (let round = 0; round < rounds; ++round) {
@@ -84,15 +111,23 @@ async function backendRun({ fire, cells, seconds, compareSmall, rounds, fireOnly
       delete process.env.HOOKMD_SMALL_SYSTEMS;
     }
   }
+  const construction = { fromSystems: Infinity, fromArrays: Infinity, rounds: { fromSystems: [], fromArrays: [] } };
+  // Each constructor runs beside its own input only, as its user holds it: fromSystems the 65,536 System
+  // objects (made again for each of its rounds, outside the clock, from the flat arrays), fromArrays the
+  // flat arrays. A batch is dropped as soon as it is timed, as a pipeline drops the batch it is done with.
   const symbols = Array(13).fill('Ar');
-  const systems = clusters.map((positions) => ({ symbols, positions }));
-  const construction = { fromSystems: Infinity, fromArrays: Infinity };
-  // The order alternates from round to round: the garbage fromSystems leaves is collected during whatever
-  // runs next, so each constructor gets rounds that start clean.
-  const constructors = [['fromSystems', () => hookmd.Batch.fromSystems(systems, { units: 'lj' })], ['fromArrays', () => hookmd.Batch.fromArrays(arrays, { units: 'lj' })]];
+  const constructors = [
+    ['fromSystems', () => clusterSystems(arrays, symbols), (systems) => hookmd.Batch.fromSystems(systems, { units: 'lj' })],
+    ['fromArrays', () => arrays, (input) => hookmd.Batch.fromArrays(input, { units: 'lj' })],
+  ];
   for (let round = 0; round < rounds; ++round) {
-    for (const [name, build] of round % 2 === 0 ? constructors : [...constructors].reverse()) {
-      construction[name] = Math.min(construction[name], (await timed(build)).wallSeconds);
+    for (const [name, input, build] of round % 2 === 0 ? constructors : [...constructors].reverse()) {
+      let given = input();
+      await settleHeap();
+      const { wallSeconds } = await timed(() => build(given));
+      given = undefined;
+      construction.rounds[name].push(wallSeconds);
+      construction[name] = Math.min(construction[name], wallSeconds);
     }
   }
   if (fireOnly) return { backend: info.backend, device: info.device, kernels: info.kernels, fire: fireRun, general, construction, peakRssMiB: peakRssMiB() };
@@ -169,7 +204,9 @@ async function main() {
   }
   for (const run of runs) {
     const c = run.construction;
-    rows.push([`construction, ${fmt(run.fire.systems)} LJ13`, run.backend, `fromSystems ${c.fromSystems.toFixed(3)} s, fromArrays ${c.fromArrays.toFixed(3)} s`, '',
+    const each = (name) => c.rounds[name].map((s) => s.toFixed(3)).join(', ');
+    rows.push([`construction, ${fmt(run.fire.systems)} LJ13 (best of ${c.rounds.fromArrays.length}, interleaved)`, run.backend,
+      `fromSystems ${c.fromSystems.toFixed(3)} s (${each('fromSystems')}), fromArrays ${c.fromArrays.toFixed(3)} s (${each('fromArrays')})`, '',
       `fromArrays ${fmt(c.fromSystems / c.fromArrays, 1)}× faster`, 'fromArrays ≥ 20× faster']);
   }
   if (cpu.general !== undefined) {

@@ -178,10 +178,12 @@ export class ZarrAppender {
     };
   }
 
-  /** Writes the groups and empty arrays (pointer arrays start as [0]). */
+  /**
+   * Writes the groups and empty arrays (pointer arrays start as [0]), the root group last: a creation
+   * interrupted before it leaves no store a reader would open, only files the next creation overwrites.
+   */
   async #create(): Promise<void> {
     const group = (attributes: Record<string, unknown>): Uint8Array => encodeJson({ zarr_format: 3, node_type: 'group', attributes });
-    await this.#store.set('/zarr.json', group({ hookmd: { ...ZARR_LAYOUT, ...this.#chunking } }));
     await this.#store.set('/core/zarr.json', group({}));
     await this.#store.set('/meta/zarr.json', group({}));
     for (const spec of ZARR_ARRAYS) {
@@ -189,6 +191,7 @@ export class ZarrAppender {
       await this.#store.set(`/${spec.path}/zarr.json`, encodeJson(this.#metadata(spec, rows)));
       this.#rows.set(spec.path, rows);
     }
+    await this.#store.set('/zarr.json', group({ hookmd: { ...ZARR_LAYOUT, ...this.#chunking } }));
     this.#created = true;
   }
 }

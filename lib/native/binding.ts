@@ -23,6 +23,8 @@ export interface NativeBinding {
   decideThreadBudget(root: string, hookmdThreads?: string): NativeThreadBudget;
   backends(): NativeBackendProbe[];
   externalViews(): boolean;
+  /** V8's count of the external memory native code has reported, in bytes: every batch's fields among it. For tests. */
+  externalMemory(): number;
   cpuSimd(): CpuSimd;
   readonly napiVersion: number;
   readonly cudaBuild: boolean;

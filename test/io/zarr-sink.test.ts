@@ -106,6 +106,22 @@ describe('ZarrSink', () => {
     expect(await readZarr(path)).toEqual(systems.slice(0, 10));
   });
 
+  // A process killed while it created the store (test/cli/crash-consistency.test.ts) left the root group
+  // without meta/atoms_ptr: a store every reader opened and none could read (READ_FAILED).
+  it('a creation that fails half-way leaves no root group, and the next write creates the whole store', async () => {
+    const path = join(dir, 'half-made.zarr');
+    const systems = Array.from({ length: 4 }, (_, k) => system(k + 1));
+    const sink = new ZarrSink(path, { capacity: 2 });
+    // meta/atoms_ptr's metadata is the last array a creation writes: a folder in its place fails it there.
+    mkdirSync(join(path, 'meta/atoms_ptr/zarr.json'), { recursive: true });
+    await expect(sink.write(systems.slice(0, 2))).rejects.toMatchObject({ code: 'SINK_WRITE_FAILED' });
+    expect(existsSync(join(path, 'zarr.json'))).toBe(false);
+    rmSync(join(path, 'meta/atoms_ptr/zarr.json'), { recursive: true });
+    await sink.write(systems.slice(2, 4));
+    await sink.close();
+    expect(await readZarr(path)).toEqual(systems);
+  });
+
   it('writes an empty store on close without writes, and refuses a used path', async () => {
     const path = join(dir, 'empty.zarr');
     await new ZarrSink(path).close();

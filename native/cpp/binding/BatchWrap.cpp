@@ -51,12 +51,38 @@ Backend& BatchWrap::backendOf(Napi::Env env, const Napi::Value& value) {
 BatchWrap::BatchWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<BatchWrap>(info) {
   const std::string name = requireString(info, 0, "NativeBatch: backend");
   guard(info.Env(), [&] { backend_ = createBackend(name); });
+  reportHostMemory(info.Env());
+}
+
+void BatchWrap::Finalize(Napi::Env env) {
+  // Called on the JS thread as the handle is collected; a failed report only leaves V8's estimate high.
+  std::int64_t change;
+  napi_adjust_external_memory(env, -reportedBytes_, &change);
+  reportedBytes_ = 0;
+}
+
+void BatchWrap::reportHostMemory(Napi::Env env) {
+  const auto bytes = static_cast<std::int64_t>(backend_->hostMemoryBytes());
+  std::int64_t change;
+  if (napi_adjust_external_memory(env, bytes - reportedBytes_, &change) == napi_ok) reportedBytes_ = bytes;
+}
+
+template <typename Body>
+void BatchWrap::reallocating(Napi::Env env, Body&& reallocate) {
+  try {
+    guard(env, reallocate);
+  } catch (...) {
+    // A failed reallocation leaves the old arrays or empty ones (Backend::resize): report whichever it is.
+    reportHostMemory(env);
+    throw;
+  }
+  reportHostMemory(env);
 }
 
 Napi::Value BatchWrap::resize(const Napi::CallbackInfo& info) {
   const std::int64_t atoms = requireCount(info, 0, "resize: numAtoms");
   const std::int64_t systems = requireCount(info, 1, "resize: numSystems");
-  guard(info.Env(), [&] { backend_->resize(atoms, systems); });
+  reallocating(info.Env(), [&] { backend_->resize(atoms, systems); });
   return info.Env().Undefined();
 }
 
@@ -103,7 +129,7 @@ Napi::Value BatchWrap::refill(const Napi::CallbackInfo& info) {
   const std::vector<std::int64_t> keep = requireIndices(info, 0, "refill: keep");
   const std::vector<std::int64_t> added = requireIndices(info, 1, "refill: addedAtoms");
   const std::vector<std::int32_t> addedAtoms(added.begin(), added.end());
-  guard(info.Env(), [&] { backend_->refill(keep, addedAtoms); });
+  reallocating(info.Env(), [&] { backend_->refill(keep, addedAtoms); });
   return info.Env().Undefined();
 }
 

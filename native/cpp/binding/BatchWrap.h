@@ -21,6 +21,8 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
   static Backend& backendOf(Napi::Env env, const Napi::Value& value);
 
   explicit BatchWrap(const Napi::CallbackInfo& info);
+  /** Withdraws this batch's host memory from V8's external-memory count when the handle is collected. */
+  void Finalize(Napi::Env env) override;
   Backend& backend() { return *backend_; }
 
  private:
@@ -48,8 +50,18 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
   Napi::Value device(const Napi::CallbackInfo& info);
 
   Napi::Float64Array perSystemResult(Napi::Env env);
+  /** Runs `reallocate` (a resize or refill) and reports the change in host memory, whether it succeeded or threw. */
+  template <typename Body>
+  void reallocating(Napi::Env env, Body&& reallocate);
+  /**
+   * Tells V8 how much host memory the fields now hold (napi_adjust_external_memory), so that the garbage
+   * collector sees a batch's real size and collects dropped batches before their memory piles up.
+   */
+  void reportHostMemory(Napi::Env env);
 
   std::unique_ptr<Backend> backend_;
+  /** The bytes last reported to V8. */
+  std::int64_t reportedBytes_ = 0;
 };
 
 }  // namespace hookmd::binding

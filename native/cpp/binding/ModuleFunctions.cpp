@@ -38,6 +38,14 @@ Napi::Value getThreads(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), ThreadPool::global().threads());
 }
 
+/**
+ * V8's count of the external memory that native code has reported (napi_adjust_external_memory), in bytes:
+ * every batch's fields among them (BatchWrap::reportHostMemory). The test seam of that accounting.
+ */
+Napi::Value externalMemory(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(Napi::MemoryManagement::AdjustExternalMemory(info.Env(), 0)));
+}
+
 /** Which limit set the pool's size (backendInfo().threadLimit), what it said, and the CPUs it may use. */
 Napi::Value threadLimit(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -129,6 +137,7 @@ void exportModuleFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("decideThreadBudget", Napi::Function::New(env, decideThreadBudget, "decideThreadBudget"));
   exports.Set("backends", Napi::Function::New(env, backends, "backends"));
   exports.Set("externalViews", Napi::Function::New(env, externalViews, "externalViews"));
+  exports.Set("externalMemory", Napi::Function::New(env, externalMemory, "externalMemory"));
   exports.Set("cpuSimd", Napi::Function::New(env, cpuSimd, "cpuSimd"));
   exports.Set("deviceKernels", Napi::Function::New(env, deviceKernels, "deviceKernels"));
   exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));

@@ -120,6 +120,14 @@ class Backend {
 
   /** True where host and device are one memory (cpu): nothing is ever copied and host views never go stale. */
   bool unified() noexcept { return deviceArrays() == &host_; }
+  /**
+   * The bytes of host memory this batch's fields hold: the host arrays, plus the device arrays where they
+   * are host memory apart from them (mirror). The binding reports it to V8 (BatchWrap::reportHostMemory).
+   */
+  std::size_t hostMemoryBytes() noexcept {
+    const BatchStorage* device = deviceArrays();
+    return host_.bytes() + (device != nullptr && device != &host_ ? device->bytes() : 0);
+  }
 
   const TransferStats& transferStats() const noexcept { return coherence_.stats(); }
   void resetTransferStats() { coherence_.resetStats(); }

@@ -28,4 +28,10 @@ void BatchStorage::resize(std::int64_t numAtoms, std::int64_t numSystems) {
   ++generation_;
 }
 
+std::size_t BatchStorage::bytes() const noexcept {
+  std::size_t total = 0;
+  for (const std::shared_ptr<HostBuffer>& buffer : buffers_) total += buffer->bytes();
+  return total;
+}
+
 }  // namespace hookmd

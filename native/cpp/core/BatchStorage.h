@@ -28,6 +28,8 @@ class BatchStorage {
 
   const std::shared_ptr<HostBuffer>& buffer(Field field) const { return buffers_[static_cast<int>(field)]; }
   std::size_t length(Field field) const { return fieldLength(field, numAtoms_, numSystems_); }
+  /** The bytes of every field together. */
+  std::size_t bytes() const noexcept;
 
   template <typename T>
   T* data(Field field) const {

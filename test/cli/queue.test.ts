@@ -117,25 +117,35 @@ describe.skipIf(!REDIS_TESTS)('hookmd queue (BullMQ on Redis)', { timeout: 240_0
   });
 
   it('a worker SIGKILLed mid-chunk: after its lock expires a third worker redoes the chunk, once', async () => {
-    const queue = queueName();
-    expect((await push(queue)).code).toBe(0);
-    const out = join(dir, `${queue}-out`);
-    const doomed = startWorker(redis.url, queue, out);
-    // The second worker starts once the first holds a chunk: started together on a loaded machine, the
-    // second could drain the queue before the first's process is up, and nothing would be left to kill.
-    await waitFor(() => doomed.events.some((e) => e.event === 'started'), 'the first worker to start a chunk');
-    const steady = startWorker(redis.url, queue, out);
-    doomed.child.kill('SIGKILL');
-    const killed = await doomed.done;
-    expect(killed.code).toBe(null);
-    const lost = doomed.events.filter((e) => e.event === 'started').map((e) => e.chunk).find((chunk) => !doomed.events.some((e) => e.event === 'completed' && e.chunk === chunk));
-    expect(lost).toBeDefined();
-    const third = startWorker(redis.url, queue, out);
-    const results = await Promise.all([steady.done, third.done]);
-    for (const result of results) expect(result.code, result.stderr).toBe(0);
-    const redone = [steady, third].flatMap((w) => w.events.filter((e) => e.event === 'completed' && e.chunk === lost));
+    // One try: a worker killed as soon as it reports a started chunk, then two more that finish the queue.
+    // Returns the chunks the others completed that the killed one had started.
+    const attempt = async (): Promise<unknown[]> => {
+      const queue = queueName();
+      expect((await push(queue)).code).toBe(0);
+      const out = join(dir, `${queue}-out`);
+      const doomed = startWorker(redis.url, queue, out);
+      // The second worker starts once the first holds a chunk: started together on a loaded machine, the
+      // second could drain the queue before the first's process is up, and nothing would be left to kill.
+      await waitFor(() => doomed.events.some((e) => e.event === 'started'), 'the first worker to start a chunk');
+      const steady = startWorker(redis.url, queue, out);
+      doomed.child.kill('SIGKILL');
+      const killed = await doomed.done;
+      expect(killed.code).toBe(null);
+      const lost = doomed.events.filter((e) => e.event === 'started').map((e) => e.chunk).find((chunk) => !doomed.events.some((e) => e.event === 'completed' && e.chunk === chunk));
+      expect(lost).toBeDefined();
+      const third = startWorker(redis.url, queue, out);
+      const results = await Promise.all([steady.done, third.done]);
+      for (const result of results) expect(result.code, result.stderr).toBe(0);
+      // Every system once, whoever completed which chunk.
+      await expectSingleRun(out);
+      return [steady, third].flatMap((w) => w.events.filter((e) => e.event === 'completed' && e.chunk === lost));
+    };
+    // A chunk of 4 clusters takes milliseconds: on a loaded machine the kill can land after the killed worker
+    // completed its chunk in Redis but before it printed so (CI saw it once), and then nothing is redone.
+    // Such a try proves no redo, so the test tries again, up to three times, and one try must show it.
+    let redone = await attempt();
+    for (let tries = 1; tries < 3 && redone.length === 0; tries++) redone = await attempt();
     expect(redone).toHaveLength(1);
-    await expectSingleRun(out);
   });
 
   it('Redis restarted in the middle of a run: the worker reconnects and finishes', async () => {

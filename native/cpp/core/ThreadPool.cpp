@@ -10,7 +10,7 @@ thread_local bool insideParallelRegion = false;
 // The longest spin: long enough to bridge the gaps between the parallel loops of one step, short enough that
 // a pool left idle goes to sleep at once on the scale of a user's program.
 constexpr std::chrono::microseconds kSpinTime{200};
-// The shortest spin after a short wait: waits vary from call to call, and sleeping costs a wake-up of tens of
+// The shortest spin after short waits: waits vary from call to call, and sleeping costs a wake-up of tens of
 // microseconds.
 constexpr std::chrono::microseconds kMinSpin{20};
 // A spin that found this much time passing between two of its checks (64 pauses, about a microsecond) was
@@ -58,7 +58,8 @@ void ThreadPool::start(int threads, ThreadLimit limit, std::string detail) {
   limit_ = limit;
   limitDetail_ = std::move(detail);
   spin_ = threads <= systemThreadBudget().cpus;
-  callerWait_ = Clock::duration::zero();
+  caller_ = Waiter{};
+  blocks_.reset(new Block[static_cast<std::size_t>(threads)]);
   // New workers (after setThreads) have seen every job so far: a worker started at 0 would wake at once for
   // a job that is long over.
   const std::uint64_t seen = jobSerial_.load();
@@ -73,13 +74,6 @@ void ThreadPool::stop() {
   wake_.notify_all();
   for (auto& worker : workers_) worker.join();
   workers_.clear();
-}
-
-ThreadPool::Clock::duration ThreadPool::spinBudget(Clock::duration lastWait) const {
-  // A wait the spin could not have bridged last time (a long serial stretch, or a thread that lost its CPU
-  // to another process) is likely again: sleep at once. Otherwise spin up to twice the last wait.
-  if (!spin_ || lastWait > kSpinTime) return Clock::duration::zero();
-  return std::min<Clock::duration>(kSpinTime, std::max<Clock::duration>(kMinSpin, 2 * lastWait));
 }
 
 template <class Ready>
@@ -102,20 +96,60 @@ bool ThreadPool::spinUntil(const Ready& ready, Clock::duration budget) const {
 }
 
 template <class Ready>
-void ThreadPool::waitUntil(const Ready& ready, std::condition_variable& condition, Clock::duration& lastWait) {
+void ThreadPool::waitUntil(const Ready& ready, std::condition_variable& condition, std::atomic<int>& sleepers, Waiter& waiter) {
   const Clock::time_point begin = Clock::now();
-  if (!spinUntil(ready, spinBudget(lastWait))) {
+  if (!spinUntil(ready, spin_ ? waiter.budget : Clock::duration::zero())) {
     std::unique_lock<std::mutex> lock(mutex_);
+    // Counted before `ready()` is checked again: a notifier that changes the state after this sees the count
+    // and takes the mutex, so it cannot slip between that check and the wait.
+    sleepers.fetch_add(1);
     condition.wait(lock, ready);
+    sleepers.fetch_sub(1);
   }
-  lastWait = Clock::now() - begin;
+  const Clock::duration waited = Clock::now() - begin;
+  // A wait no spin could have bridged (a long serial stretch, or a thread that lost its CPU to another
+  // process) is likely again: sleep at once next time. Otherwise remember the longest recent wait, so that a
+  // step's pattern of short and longer gaps keeps its spin.
+  if (waited > kSpinTime) {
+    waiter.budget = Clock::duration::zero();
+  } else {
+    const Clock::duration faded = waiter.budget - waiter.budget / 8;
+    waiter.budget = std::min<Clock::duration>(kSpinTime, std::max<Clock::duration>({kMinSpin, 2 * waited, faded}));
+  }
+}
+
+void ThreadPool::notify(std::condition_variable& condition, const std::atomic<int>& sleepers) {
+  if (sleepers.load() == 0) return;
+  // A sleeper between its count and its wait holds the mutex: taking it here orders this notification after
+  // that wait began.
+  { std::lock_guard<std::mutex> lock(mutex_); }
+  condition.notify_all();
+}
+
+bool ThreadPool::claim(int block, bool front, std::int64_t& chunk) {
+  std::atomic<std::uint64_t>& range = blocks_[block].range;
+  std::uint64_t seen = range.load(std::memory_order_relaxed);
+  for (;;) {
+    const std::uint64_t next = seen & 0xffffffffu;
+    const std::uint64_t end = seen >> 32;
+    if (next >= end) return false;
+    const std::uint64_t claimed = front ? seen + 1 : ((end - 1) << 32 | next);
+    if (range.compare_exchange_weak(seen, claimed, std::memory_order_acq_rel, std::memory_order_relaxed)) {
+      chunk = static_cast<std::int64_t>(front ? next : end - 1);
+      return true;
+    }
+  }
 }
 
 void ThreadPool::runChunks(int threadIndex) {
   insideParallelRegion = true;
+  const int blocks = threads();
   for (;;) {
-    const std::int64_t lo = jobBegin_ + nextChunk_.fetch_add(1) * jobGrain_;
-    if (lo >= jobEnd_) break;
+    std::int64_t chunk = 0;
+    bool found = claim(threadIndex, true, chunk);
+    for (int k = 1; !found && k < blocks; ++k) found = claim((threadIndex + k) % blocks, false, chunk);
+    if (!found) break;
+    const std::int64_t lo = jobBegin_ + chunk * jobGrain_;
     const std::int64_t hi = std::min(lo + jobGrain_, jobEnd_);
     try {
       (*job_)(lo, hi, threadIndex);
@@ -128,58 +162,49 @@ void ThreadPool::runChunks(int threadIndex) {
 }
 
 void ThreadPool::workerLoop(int index, std::uint64_t seen) {
-  Clock::duration lastWait = Clock::duration::zero();
+  Waiter waiter;
   for (;;) {
-    waitUntil([&] { return stopping_ || jobSerial_.load(std::memory_order_acquire) != seen; }, wake_, lastWait);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (stopping_) return;
-      seen = jobSerial_.load();
-      // A worker that wakes after the caller has taken every chunk has nothing to do, and the caller does not
-      // wait for it: under contention that late wake-up can come a whole time slice after the job began.
-      if (!jobOpen_) continue;
-      activeWorkers_.fetch_add(1);
-    }
-    runChunks(index);
-    if (activeWorkers_.fetch_sub(1) == 1) {
-      // Under the mutex, so a caller between its check and its wait cannot miss the notification.
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_.notify_one();
-    }
+    waitUntil([&] { return stopping_.load() || jobSerial_.load() != seen; }, wake_, sleepingWorkers_, waiter);
+    if (stopping_.load()) return;
+    seen = jobSerial_.load();
+    // Counted first, then the job checked: the caller closes the job first, then reads the count, so either it
+    // waits for this worker or this worker sees the job closed (both sides sequentially consistent). A worker
+    // that wakes after the caller has taken every chunk has nothing to do, and the caller does not wait for
+    // it: under contention that late wake-up can come a whole time slice after the job began.
+    activeWorkers_.fetch_add(1);
+    if (jobOpen_.load()) runChunks(index);
+    if (activeWorkers_.fetch_sub(1) == 1) notify(done_, sleepingCaller_);
   }
 }
 
 void ThreadPool::parallelFor(std::int64_t begin, std::int64_t end, std::int64_t grain, const RangeFn& fn) {
   if (end <= begin) return;
-  grain = std::max<std::int64_t>(grain, 1);
+  // Chunk numbers are packed into 32 bits (Block).
+  grain = std::max<std::int64_t>({grain, 1, (end - begin) / 0x7fffffff + 1});
   if (insideParallelRegion || workers_.empty() || end - begin <= grain) {
     fn(begin, end, 0);
     return;
   }
   std::lock_guard<std::mutex> submit(submitMutex_);
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    job_ = &fn;
-    jobBegin_ = begin;
-    jobEnd_ = end;
-    jobGrain_ = grain;
-    nextChunk_.store(0);
-    firstError_ = nullptr;
-    jobOpen_ = true;
-    jobSerial_.fetch_add(1);
+  job_ = &fn;
+  jobBegin_ = begin;
+  jobEnd_ = end;
+  jobGrain_ = grain;
+  firstError_ = nullptr;
+  const std::int64_t chunks = (end - begin + grain - 1) / grain;
+  const int blocks = threads();
+  for (int t = 0; t < blocks; ++t) {
+    const auto first = static_cast<std::uint64_t>(chunks * t / blocks);
+    const auto last = static_cast<std::uint64_t>(chunks * (t + 1) / blocks);
+    blocks_[t].range.store(first | last << 32, std::memory_order_relaxed);
   }
-  wake_.notify_all();
+  jobOpen_.store(true);
+  jobSerial_.fetch_add(1);
+  notify(wake_, sleepingWorkers_);
   runChunks(0);
-  {
-    // Every chunk is taken: the caller waits only for the workers that joined in time and still run one.
-    std::lock_guard<std::mutex> lock(mutex_);
-    jobOpen_ = false;
-  }
-  waitUntil([&] { return activeWorkers_.load(std::memory_order_acquire) == 0; }, done_, callerWait_);
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    job_ = nullptr;
-  }
+  // Every chunk is taken: the caller waits only for the workers that joined in time and still run one.
+  jobOpen_.store(false);
+  waitUntil([&] { return activeWorkers_.load() == 0; }, done_, sleepingCaller_, caller_);
   if (firstError_) std::rethrow_exception(firstError_);
 }
 

@@ -39,7 +39,7 @@ HOOKMD_ALWAYS_INLINE void densityLoopWith(const CpuEamForceKernel::Chunk& task, 
   const std::size_t block = t.rows.densityBlock();
   constexpr int kStride = eamDensityRowStride(kOne);
   EamPairTile tile;
-  for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) {
+  for (std::int32_t slot = task.slotBegin; slot < task.slotEnd; ++slot) {
     const std::int32_t i = owners[slot];
     const double xi[3] = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
     const double* rowsOfI = t.rows.density(kOne ? 0 : types[i], 0);
@@ -94,7 +94,7 @@ HOOKMD_ALWAYS_INLINE void forceLoopWith(const CpuEamForceKernel::Chunk& task, co
   constexpr int kStride = eamForceRowStride(kOne);
   EamPairTile tile;
   OwnerSums<kForces, kVirial, false> owner;
-  for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) {
+  for (std::int32_t slot = task.slotBegin; slot < task.slotEnd; ++slot) {
     const std::int32_t i = owners[slot];
     const double xi[3] = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
     const double fpI = fp[i];
@@ -263,7 +263,7 @@ void CpuEamForceKernel::computeSystem(std::int64_t s, const ForcePass& pass, Wor
   workspace.fp.resize(static_cast<std::size_t>(count));
   for (NeighborChunk& chunk : chunks) {
     Chunk task = base;
-    task.chunk = &chunk;
+    task.cover(chunk);
     density(task, workspace.rho.data());
   }
   SystemSums sums;
@@ -273,7 +273,7 @@ void CpuEamForceKernel::computeSystem(std::int64_t s, const ForcePass& pass, Wor
   if (f != nullptr) std::fill(f, f + 3 * count, 0.0);
   for (NeighborChunk& chunk : chunks) {
     Chunk task = base;
-    task.chunk = &chunk;
+    task.cover(chunk);
     forces(task, workspace.fp.data(), f, pass.request.stress, sums);
   }
   finishSystem(storage, s, sums, pass.request.stress, pass.virial);
@@ -292,8 +292,6 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pass
   // Group 0 writes the system's arrays directly; the others accumulate into buffers of their own.
   const ChunkGroups chunkGroups = groupChunks(list, pool.threads());
   const int groups = chunkGroups.count();
-  const std::vector<std::int64_t>& low = chunkGroups.low;
-  const std::vector<std::int64_t>& high = chunkGroups.high;
   for (int g = 1; g < groups; ++g) {
     Workspace& workspace = workspaces_[g];
     if (workspace.groupCapacity < static_cast<std::size_t>(count)) {
@@ -302,24 +300,25 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pass
       workspace.groupCapacity = static_cast<std::size_t>(count);
     }
   }
-  auto runGroups = [&](auto&& body) {
+  // prepare(g) zeroes group g's part of its output, then body(g, task) runs over each of its chunks.
+  auto runGroups = [&](auto&& prepare, auto&& body) {
     pool.parallelFor(0, groups, 1, [&](std::int64_t lo, std::int64_t hi, int) {
       for (std::int64_t g = lo; g < hi; ++g) {
+        prepare(static_cast<int>(g));
         Chunk task = base;
-        for (std::size_t c = chunkGroups.firstChunk[g]; c < chunkGroups.firstChunk[g + 1]; ++c) {
-          task.chunk = &chunks[c];
+        forEachGroupPiece(list, chunkGroups, static_cast<int>(g), [&](std::size_t c, std::int32_t slotBegin, std::int32_t slotEnd) {
+          task.cover(chunks[c], slotBegin, slotEnd);
           body(static_cast<int>(g), task);
-        }
+        });
       }
     });
   };
   // Densities.
-  main.rho.assign(static_cast<std::size_t>(count), 0.0);
+  main.rho.resize(static_cast<std::size_t>(count));
   main.fp.resize(static_cast<std::size_t>(count));
-  for (int g = 1; g < groups; ++g) std::fill(workspaces_[g].groupRho.get() + low[g], workspaces_[g].groupRho.get() + high[g], 0.0);
-  runGroups([&](int g, const Chunk& task) {
-    density(task, g == 0 ? main.rho.data() : workspaces_[g].groupRho.get());
-  });
+  auto groupRho = [&](int g) { return g == 0 ? main.rho.data() : workspaces_[g].groupRho.get(); };
+  runGroups([&](int g) { zeroGroupRange(chunkGroups, g, groupRho(g), 1); },
+            [&](int g, const Chunk& task) { density(task, groupRho(g)); });
   addGroupBuffers(chunkGroups, count, main.rho.data(), 1, [&](int g) { return workspaces_[g].groupRho.get(); });
 
   // Embedding, in fixed atom blocks so the energy sums in the same order for any thread count.
@@ -335,17 +334,13 @@ void CpuEamForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pass
 
   // Forces.
   double* out = pass.request.forces ? storage.f64(Field::Forces) + 3 * begin : nullptr;
-  if (out != nullptr) {
-    std::fill(out, out + 3 * count, 0.0);
-    for (int g = 1; g < groups; ++g) {
-      std::fill(workspaces_[g].groupForces.get() + 3 * low[g], workspaces_[g].groupForces.get() + 3 * high[g], 0.0);
-    }
-  }
+  auto groupForces = [&](int g) { return out == nullptr ? nullptr : g == 0 ? out : workspaces_[g].groupForces.get(); };
   std::vector<SystemSums> sums(static_cast<std::size_t>(groups));
-  runGroups([&](int g, const Chunk& task) {
-    double* f = out == nullptr ? nullptr : g == 0 ? out : workspaces_[g].groupForces.get();
-    forces(task, main.fp.data(), f, pass.request.stress, sums[g]);
-  });
+  runGroups(
+      [&](int g) {
+        if (out != nullptr) zeroGroupRange(chunkGroups, g, groupForces(g), 3);
+      },
+      [&](int g, const Chunk& task) { forces(task, main.fp.data(), groupForces(g), pass.request.stress, sums[g]); });
   if (out != nullptr) addGroupBuffers(chunkGroups, count, out, 3, [&](int g) { return workspaces_[g].groupForces.get(); });
   for (const SystemSums& part : sums) total.add(part);
   finishSystem(storage, s, total, pass.request.stress, pass.virial);

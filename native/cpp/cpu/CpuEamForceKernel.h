@@ -35,6 +35,18 @@ class CpuEamForceKernel final : public EamForceKernel {
     const std::uint8_t* types;
     /** Per owner slot of the list: the end of its pairs inside the cutoff (set by the density pass). */
     std::uint32_t* insideEnd;
+    /** The owner slots [slotBegin, slotEnd) of `chunk` to run: all of its own, or one group's part (SystemSchedule.h). */
+    std::int32_t slotBegin = 0;
+    std::int32_t slotEnd = 0;
+
+    /** Points the task at owner slots [begin, end) of `c`. */
+    void cover(NeighborChunk& c, std::int32_t begin, std::int32_t end) {
+      chunk = &c;
+      slotBegin = begin;
+      slotEnd = end;
+    }
+    /** Points the task at all of `c`. */
+    void cover(NeighborChunk& c) { cover(c, c.ownerBegin, c.ownerEnd); }
   };
 
  private:

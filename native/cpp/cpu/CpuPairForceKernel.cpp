@@ -41,7 +41,7 @@ void CpuPairForceKernel::computeSystem(std::int64_t s, const ForcePass& pass, Wo
   SystemSums sums;
   for (const NeighborChunk& chunk : list.chunks) {
     ChunkTask task = base;
-    task.chunk = &chunk;
+    task.cover(chunk);
     evaluateChunk(task, sums);
   }
   finishSystem(storage, s, sums, request.stress, pass.virial);
@@ -71,15 +71,13 @@ void CpuPairForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pas
           workspace.forceCapacity = 3 * static_cast<std::size_t>(count);
         }
         f = workspace.forces.get();
-        std::fill(f + 3 * groups.low[g], f + 3 * groups.high[g], 0.0);
-      } else if (out != nullptr) {
-        std::fill(out, out + 3 * count, 0.0);
       }
+      if (f != nullptr) zeroGroupRange(groups, static_cast<int>(g), f, 3);
       ChunkTask task{&list, nullptr, x, f, pass.types == nullptr ? nullptr : pass.types + begin, request.stress};
-      for (std::size_t c = groups.firstChunk[g]; c < groups.firstChunk[g + 1]; ++c) {
-        task.chunk = &list.chunks[c];
+      forEachGroupPiece(list, groups, static_cast<int>(g), [&](std::size_t c, std::int32_t slotBegin, std::int32_t slotEnd) {
+        task.cover(list.chunks[c], slotBegin, slotEnd);
         evaluateChunk(task, sums[g]);
-      }
+      });
     }
   });
   if (out != nullptr) addGroupBuffers(groups, count, out, 3, [&](int g) { return workspaces_[g].forces.get(); });

@@ -21,6 +21,18 @@ struct ChunkTask {
   /** Species type of each atom; unused when the table has one type. */
   const std::uint8_t* types;
   bool virial;
+  /** The owner slots [slotBegin, slotEnd) of `chunk` to run: all of its own, or one group's part (SystemSchedule.h). */
+  std::int32_t slotBegin = 0;
+  std::int32_t slotEnd = 0;
+
+  /** Points the task at owner slots [begin, end) of `c`. */
+  void cover(const NeighborChunk& c, std::int32_t begin, std::int32_t end) {
+    chunk = &c;
+    slotBegin = begin;
+    slotEnd = end;
+  }
+  /** Points the task at all of `c`. */
+  void cover(const NeighborChunk& c) { cover(c, c.ownerBegin, c.ownerEnd); }
 };
 
 class CpuPairForceKernel : public PairForceKernel {

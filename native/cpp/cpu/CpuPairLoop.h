@@ -27,7 +27,7 @@ void pairLoop(const ChunkTask& task, const typename Eval::Params* params, const 
   double* f = task.f;
   const std::uint8_t* types = task.types;
   OwnerSums<kForces, kVirial, kSwitch> owner;
-  for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) {
+  for (std::int32_t slot = task.slotBegin; slot < task.slotEnd; ++slot) {
     const std::int32_t i = owners[slot];
     const double xi[3] = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
     const std::size_t row = kSingle ? 0 : static_cast<std::size_t>(types[i]) * numTypes;

@@ -86,7 +86,7 @@ HOOKMD_ALWAYS_INLINE void lennardJonesTileLoop(const ChunkTask& task, const Lenn
   double* f = task.f;
   LennardJonesPairTile tile;
   OwnerSums<kForces, kVirial, kSwitch> owner;
-  for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) {
+  for (std::int32_t slot = task.slotBegin; slot < task.slotEnd; ++slot) {
     const std::int32_t i = owners[slot];
     const double xi[3] = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
     const std::uint32_t end = chunk.start[slot - chunk.ownerBegin + 1];

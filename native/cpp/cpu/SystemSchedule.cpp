@@ -9,21 +9,34 @@ namespace hookmd {
 
 ChunkGroups groupChunks(const SystemNeighborList& list, int groups) {
   ChunkGroups result;
+  const std::int32_t slots = list.chunks.empty() ? 0 : list.chunks.back().ownerEnd;
   result.firstChunk.assign(static_cast<std::size_t>(groups) + 1, list.chunks.size());
+  result.firstSlot.assign(static_cast<std::size_t>(groups) + 1, slots);
   result.firstChunk[0] = 0;
+  result.firstSlot[0] = 0;
+  // Group g begins at the first owner slot with at least ⌈pairs·g/groups⌉ pairs before it.
   std::int64_t seen = 0;
   int group = 1;
   for (std::size_t c = 0; c < list.chunks.size() && group < groups; ++c) {
-    while (group < groups && seen * groups >= list.pairs * group) result.firstChunk[group++] = c;
-    seen += static_cast<std::int64_t>(list.chunks[c].entries.size());
+    const NeighborChunk& chunk = list.chunks[c];
+    const std::int64_t size = static_cast<std::int64_t>(chunk.entries.size());
+    while (group < groups && list.pairs * group <= (seen + size) * groups) {
+      const std::int64_t target = (list.pairs * group + groups - 1) / groups - seen;
+      const auto slot = std::lower_bound(chunk.start.begin(), chunk.start.end(), static_cast<std::uint32_t>(target)) - chunk.start.begin();
+      result.firstChunk[group] = c;
+      result.firstSlot[group] = chunk.ownerBegin + static_cast<std::int32_t>(slot);
+      ++group;
+    }
+    seen += size;
   }
   result.low.assign(static_cast<std::size_t>(groups), list.atomCount);
   result.high.assign(static_cast<std::size_t>(groups), 0);
   for (int g = 0; g < groups; ++g) {
-    for (std::size_t c = result.firstChunk[g]; c < result.firstChunk[g + 1]; ++c) {
+    // A chunk a group has only part of counts whole: its atom range is all the chunk records.
+    forEachGroupPiece(list, result, g, [&](std::size_t c, std::int32_t, std::int32_t) {
       result.low[g] = std::min<std::int64_t>(result.low[g], list.chunks[c].atomLow);
       result.high[g] = std::max<std::int64_t>(result.high[g], list.chunks[c].atomHigh);
-    }
+    });
     result.low[g] = std::min(result.low[g], result.high[g]);
   }
   return result;

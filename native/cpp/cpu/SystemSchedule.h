@@ -1,8 +1,9 @@
 // How the CPU force kernels (pair potentials, EAM) spread a batch over the thread pool, written once: small
 // systems one per task; a system with at least kParallelAtoms atoms and more than a thread's share of the
-// batch alone, with every thread, its neighbor chunks cut into one group per thread. Each group accumulates
-// into its own buffer over the atoms its chunks touch, and the buffers are added in group order, so results
-// never depend on the thread count. The kernels also share the last steps of a system: energy, virial and
+// batch alone, with every thread, its owners cut into one group per thread with equal pair counts (a group
+// may begin inside a neighbor chunk). Each group accumulates into its own buffer over the atoms its chunks
+// touch, and the buffers are added in group order: results depend on the thread count only in the last bits
+// of a large system's forces (docs/performance.md). The kernels also share the last steps of a system: energy, virial and
 // stress, and the positions their lists run on.
 #pragma once
 
@@ -53,10 +54,15 @@ void scheduleSystems(const BatchStorage& storage, const std::uint8_t* wanted, Sm
   }
 }
 
-/** One system's neighbor chunks in one group per thread: contiguous runs with about equal pair counts. */
+/**
+ * One system's owners in one group per thread: contiguous runs of owner slots with equal pair counts, up to
+ * one owner's pairs. Cut at whole chunks instead, in.lj's 32,000 atoms (31¼ chunks) gave one of 2 threads
+ * 2.4% more pairs than the other, and the step waited for it.
+ */
 struct ChunkGroups {
-  /** Group g takes chunks [firstChunk[g], firstChunk[g + 1]). */
+  /** Group g takes owner slots [firstSlot[g], firstSlot[g + 1]), which begin in chunk firstChunk[g]. */
   std::vector<std::size_t> firstChunk;
+  std::vector<std::int32_t> firstSlot;
   /** The atoms [low[g], high[g]) that group g's chunks touch (a slab, when atoms are numbered in space). */
   std::vector<std::int64_t> low;
   std::vector<std::int64_t> high;
@@ -67,13 +73,38 @@ struct ChunkGroups {
 /** The groups of `list` for `groups` threads; fixed for a given list. */
 ChunkGroups groupChunks(const SystemNeighborList& list, int groups);
 
+/** Calls fn(chunk index, slotBegin, slotEnd) for each chunk of group g, with the part of its owner slots in g. */
+template <class Fn>
+void forEachGroupPiece(const SystemNeighborList& list, const ChunkGroups& groups, int g, Fn&& fn) {
+  for (std::size_t c = groups.firstChunk[g]; c < list.chunks.size(); ++c) {
+    const NeighborChunk& chunk = list.chunks[c];
+    if (chunk.ownerBegin >= groups.firstSlot[g + 1]) break;
+    const std::int32_t begin = std::max(chunk.ownerBegin, groups.firstSlot[g]);
+    const std::int32_t end = std::min(chunk.ownerEnd, groups.firstSlot[g + 1]);
+    if (begin < end) fn(c, begin, end);
+  }
+}
+
 /**
- * Adds each group g > 0's buffer (`stride` values per atom, bufferOf(g)) into `out` over the atoms it
- * touched, in group order, on the pool's threads.
+ * Zeroes the part of `buffer` (`stride` values per atom) that group g's chunks touch. Each group zeroes its
+ * own part inside its task, so the thread that then accumulates there already holds those cache lines.
+ */
+inline void zeroGroupRange(const ChunkGroups& groups, int g, double* buffer, int stride) {
+  std::fill(buffer + stride * groups.low[g], buffer + stride * groups.high[g], 0.0);
+}
+
+/**
+ * Completes `out` (`stride` values per atom), into which group 0 accumulated over the atoms it touched after
+ * zeroing only those (zeroGroupRange): the other atoms start from zero, and each group g > 0's buffer
+ * (bufferOf(g)) is added over the atoms it touched, in group order, on the pool's threads.
  */
 template <class BufferOf>
 void addGroupBuffers(const ChunkGroups& groups, std::int64_t count, double* out, int stride, BufferOf&& bufferOf) {
   ThreadPool::global().parallelFor(0, count, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
+    const std::int64_t keptLow = std::clamp(groups.low[0], lo, hi);
+    const std::int64_t keptHigh = std::clamp(groups.high[0], keptLow, hi);
+    std::fill(out + stride * lo, out + stride * keptLow, 0.0);
+    std::fill(out + stride * keptHigh, out + stride * hi, 0.0);
     for (int g = 1; g < groups.count(); ++g) {
       const double* buffer = bufferOf(g);
       const std::int64_t to = stride * std::min(hi, groups.high[g]);

@@ -76,7 +76,7 @@ class CpuPairLossKernelOf final : public PairLossKernel {
     SystemSums sums;
     for (const NeighborChunk& chunk : system.list.chunks) {
       ChunkTask task = base;
-      task.chunk = &chunk;
+      task.cover(chunk);
       if (switched != nullptr) {
         if (single) pairLoop<Eval, true, true, true, true>(task, table, switched, 1, sums);
         else pairLoop<Eval, true, true, true, false>(task, table, switched, numTypes(), sums);

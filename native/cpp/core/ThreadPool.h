@@ -7,13 +7,13 @@
 //
 // An MD step makes several parallelFor calls a few hundred microseconds apart, and waking a sleeping thread
 // costs tens of microseconds in a VM, so idle workers and a waiting caller spin briefly before they sleep.
-// The spin adapts to the waits it has seen: it lasts up to twice the longest recent wait (that memory fades
-// by an eighth per wait), not at all after a wait longer than any spin could bridge, and it yields its core
-// once it notices it lost it, so that a pool sharing its CPUs with other busy processes does not burn the
-// time its own late thread needs. A worker joins a job only while some of its chunks are unclaimed, and the
-// caller waits only for the workers that joined: one that lost its core and wakes late never holds the step
-// up. Publishing a job, joining it and finishing it take no lock unless some thread sleeps: a contended
-// mutex puts its loser to sleep, which costs a wake-up in the middle of a step.
+// The spin adapts: it lasts at most twice what the waiter's last wait took, not at all after a wait longer
+// than the spin could bridge, and it yields its core once it notices it lost it, so that a pool sharing its
+// CPUs with other busy processes does not burn the time its own late thread needs. A worker joins a job
+// only while some of its chunks are unclaimed, and the caller waits only for the workers that joined: one
+// that lost its core and wakes late never holds the step up. Publishing a job, joining it and finishing it
+// take no lock unless some thread sleeps: a contended mutex puts its loser to sleep, which costs a wake-up
+// in the middle of a step.
 //
 // Results stay independent of the thread count as long as every chunk writes only its own outputs (per
 // system, or per-thread buffers reduced in a fixed order).
@@ -65,7 +65,7 @@ class ThreadPool {
 
   /** What one waiting thread remembers of its waits. */
   struct Waiter {
-    /** How long it would spin now: up to twice the longest recent wait, fading by an eighth per wait. */
+    /** How long it spins before it sleeps, from its last wait. */
     Clock::duration budget{0};
   };
 

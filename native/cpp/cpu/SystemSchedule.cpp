@@ -29,15 +29,12 @@ ChunkGroups groupChunks(const SystemNeighborList& list, int groups) {
     }
     seen += size;
   }
-  result.low.assign(static_cast<std::size_t>(groups), list.atomCount);
-  result.high.assign(static_cast<std::size_t>(groups), 0);
+  result.blockShift = list.atomBlockShift;
+  result.atoms = list.atomCount;
+  result.blocks.assign(static_cast<std::size_t>(groups), 0);
   for (int g = 0; g < groups; ++g) {
-    // A chunk a group has only part of counts whole: its atom range is all the chunk records.
-    forEachGroupPiece(list, result, g, [&](std::size_t c, std::int32_t, std::int32_t) {
-      result.low[g] = std::min<std::int64_t>(result.low[g], list.chunks[c].atomLow);
-      result.high[g] = std::max<std::int64_t>(result.high[g], list.chunks[c].atomHigh);
-    });
-    result.low[g] = std::min(result.low[g], result.high[g]);
+    // A chunk a group has only part of counts whole: the blocks are all the chunk records.
+    forEachGroupPiece(list, result, g, [&](std::size_t c, std::int32_t, std::int32_t) { result.blocks[g] |= list.chunks[c].atomBlocks; });
   }
   return result;
 }

@@ -63,11 +63,27 @@ struct ChunkGroups {
   /** Group g takes owner slots [firstSlot[g], firstSlot[g + 1]), which begin in chunk firstChunk[g]. */
   std::vector<std::size_t> firstChunk;
   std::vector<std::int32_t> firstSlot;
-  /** The atoms [low[g], high[g]) that group g's chunks touch (a slab, when atoms are numbered in space). */
-  std::vector<std::int64_t> low;
-  std::vector<std::int64_t> high;
+  /** The atoms group g's chunks touch, as atom blocks (NeighborChunk::atomBlocks). */
+  std::vector<std::uint64_t> blocks;
+  /** Atoms per block, as a shift (SystemNeighborList::atomBlockShift), and the system's atom count. */
+  int blockShift = 0;
+  std::int64_t atoms = 0;
 
-  int count() const { return static_cast<int>(low.size()); }
+  int count() const { return static_cast<int>(blocks.size()); }
+
+  /** Calls fn(from, to) for each run of atoms in [lo, hi) that the blocks of `mask` cover. */
+  template <class Fn>
+  void forEachRun(std::uint64_t mask, std::int64_t lo, std::int64_t hi, Fn&& fn) const {
+    while (mask != 0) {
+      const int first = __builtin_ctzll(mask);
+      const std::uint64_t rest = mask >> first;
+      const int length = rest == ~std::uint64_t{0} ? 64 - first : __builtin_ctzll(~rest);
+      const std::int64_t from = std::max(lo, static_cast<std::int64_t>(first) << blockShift);
+      const std::int64_t to = std::min({hi, atoms, static_cast<std::int64_t>(first + length) << blockShift});
+      if (from < to) fn(from, to);
+      mask = first + length >= 64 ? 0 : mask & (~std::uint64_t{0} << (first + length));
+    }
+  }
 };
 
 /** The groups of `list` for `groups` threads; fixed for a given list. */
@@ -90,7 +106,8 @@ void forEachGroupPiece(const SystemNeighborList& list, const ChunkGroups& groups
  * own part inside its task, so the thread that then accumulates there already holds those cache lines.
  */
 inline void zeroGroupRange(const ChunkGroups& groups, int g, double* buffer, int stride) {
-  std::fill(buffer + stride * groups.low[g], buffer + stride * groups.high[g], 0.0);
+  groups.forEachRun(groups.blocks[g], 0, groups.atoms,
+                    [&](std::int64_t from, std::int64_t to) { std::fill(buffer + stride * from, buffer + stride * to, 0.0); });
 }
 
 /**
@@ -101,14 +118,13 @@ inline void zeroGroupRange(const ChunkGroups& groups, int g, double* buffer, int
 template <class BufferOf>
 void addGroupBuffers(const ChunkGroups& groups, std::int64_t count, double* out, int stride, BufferOf&& bufferOf) {
   ThreadPool::global().parallelFor(0, count, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
-    const std::int64_t keptLow = std::clamp(groups.low[0], lo, hi);
-    const std::int64_t keptHigh = std::clamp(groups.high[0], keptLow, hi);
-    std::fill(out + stride * lo, out + stride * keptLow, 0.0);
-    std::fill(out + stride * keptHigh, out + stride * hi, 0.0);
+    groups.forEachRun(~groups.blocks[0], lo, hi,
+                      [&](std::int64_t from, std::int64_t to) { std::fill(out + stride * from, out + stride * to, 0.0); });
     for (int g = 1; g < groups.count(); ++g) {
       const double* buffer = bufferOf(g);
-      const std::int64_t to = stride * std::min(hi, groups.high[g]);
-      for (std::int64_t k = stride * std::max(lo, groups.low[g]); k < to; ++k) out[k] += buffer[k];
+      groups.forEachRun(groups.blocks[g], lo, hi, [&](std::int64_t from, std::int64_t to) {
+        for (std::int64_t k = stride * from; k < stride * to; ++k) out[k] += buffer[k];
+      });
     }
   });
 }

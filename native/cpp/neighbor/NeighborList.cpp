@@ -220,20 +220,13 @@ HOOKMD_ALWAYS_INLINE void buildChunkWith(SystemNeighborList& list, NeighborChunk
     }
   }
   entries.resize(used);
-  // The range of atoms this chunk writes forces to, so a thread's force buffer can stay that small.
-  std::int32_t low = list.atomCount;
-  std::int32_t high = 0;
-  for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) {
-    low = std::min(low, atoms.owners[slot]);
-    high = std::max(high, atoms.owners[slot] + 1);
-  }
-  for (const std::uint32_t entry : chunk.entries) {
-    const std::int32_t j = static_cast<std::int32_t>(entry >> atoms.imageBits);
-    low = std::min(low, j);
-    high = std::max(high, j + 1);
-  }
-  chunk.atomLow = std::min(low, high);
-  chunk.atomHigh = high;
+  // The atoms this chunk writes forces to, so a thread's force buffer is zeroed and added only there.
+  const int shift = list.atomBlockShift;
+  const int entryShift = atoms.imageBits + shift;
+  std::uint64_t blocks = 0;
+  for (std::int32_t slot = chunk.ownerBegin; slot < chunk.ownerEnd; ++slot) blocks |= std::uint64_t{1} << (atoms.owners[slot] >> shift);
+  for (const std::uint32_t entry : chunk.entries) blocks |= std::uint64_t{1} << (entry >> entryShift);
+  chunk.atomBlocks = blocks;
 }
 
 void buildChunkScalar(SystemNeighborList& list, NeighborChunk& chunk, std::int64_t binBegin, std::int64_t binEnd,
@@ -315,6 +308,8 @@ void buildNeighborList(SystemNeighborList& list, const double* positions, std::i
   std::copy(grid.basis, grid.basis + 9, list.basis);
   list.imageBits = bits;
   list.imageMask = (1u << bits) - 1u;
+  list.atomBlockShift = 0;
+  while (((count - 1) >> list.atomBlockShift) > 63) ++list.atomBlockShift;
   list.shifts = imageShifts(grid);
   std::copy(grid.basis, grid.basis + 9, list.buildBasis);
   list.buildShifts = list.shifts;

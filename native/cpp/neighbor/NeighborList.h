@@ -19,9 +19,13 @@ struct NeighborChunk {
   std::vector<std::uint32_t> start;
   /** (j << imageBits) | image, j a local atom index. */
   std::vector<std::uint32_t> entries;
-  /** Local atom indices [atomLow, atomHigh) cover every owner and neighbor of the chunk. */
-  std::int32_t atomLow = 0;
-  std::int32_t atomHigh = 0;
+  /**
+   * The atoms the chunk writes to (its owners and their neighbors), as a set of the list's atom blocks: bit
+   * b stands for atoms [b << atomBlockShift, (b + 1) << atomBlockShift). One interval would not do: the last
+   * chunks of a periodic system reach the first atoms through the boundary, and an interval then spans the
+   * whole system.
+   */
+  std::uint64_t atomBlocks = 0;
 };
 
 /** Scratch memory of one build (each atom's bin, the CSR offsets of each bin's slots), reused between builds. */
@@ -64,6 +68,8 @@ struct SystemNeighborList {
    */
   std::vector<std::int32_t> wrap;
   std::int64_t pairs = 0;
+  /** Atoms per bit of NeighborChunk::atomBlocks, as a shift: at most 64 blocks cover the atoms. */
+  int atomBlockShift = 0;
 
   std::size_t bytes() const;
 };

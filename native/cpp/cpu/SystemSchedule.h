@@ -2,9 +2,9 @@
 // systems one per task; a system with at least kParallelAtoms atoms and more than a thread's share of the
 // batch alone, with every thread, its owners cut into one group per thread with equal pair counts (a group
 // may begin inside a neighbor chunk). Each group accumulates into its own buffer over the atoms its chunks
-// touch, and the buffers are added in group order: results depend on the thread count only in the last bits
-// of a large system's forces (docs/performance.md). The kernels also share the last steps of a system: energy, virial and
-// stress, and the positions their lists run on.
+// touch, and the buffers are added in group order: results depend on the thread count only in the last
+// bits of a large system's forces (docs/performance.md). The kernels also share the last steps of a
+// system: energy, virial and stress, and the positions their lists run on.
 #pragma once
 
 #include <algorithm>

@@ -10,7 +10,7 @@ thread_local bool insideParallelRegion = false;
 // The longest spin: long enough to bridge the gaps between the parallel loops of one step, short enough that
 // a pool left idle goes to sleep at once on the scale of a user's program.
 constexpr std::chrono::microseconds kSpinTime{200};
-// The shortest spin after short waits: waits vary from call to call, and sleeping costs a wake-up of tens of
+// The shortest spin after a short wait: waits vary from call to call, and sleeping costs a wake-up of tens of
 // microseconds.
 constexpr std::chrono::microseconds kMinSpin{20};
 // A spin that found this much time passing between two of its checks (64 pauses, about a microsecond) was
@@ -58,7 +58,7 @@ void ThreadPool::start(int threads, ThreadLimit limit, std::string detail) {
   limit_ = limit;
   limitDetail_ = std::move(detail);
   spin_ = threads <= systemThreadBudget().cpus;
-  caller_ = Waiter{};
+  callerSpin_ = Clock::duration::zero();
   blocks_.reset(new Block[static_cast<std::size_t>(threads)]);
   // New workers (after setThreads) have seen every job so far: a worker started at 0 would wake at once for
   // a job that is long over.
@@ -96,9 +96,9 @@ bool ThreadPool::spinUntil(const Ready& ready, Clock::duration budget) const {
 }
 
 template <class Ready>
-void ThreadPool::waitUntil(const Ready& ready, std::condition_variable& condition, std::atomic<int>& sleepers, Waiter& waiter) {
+void ThreadPool::waitUntil(const Ready& ready, std::condition_variable& condition, std::atomic<int>& sleepers, Clock::duration& spinBudget) {
   const Clock::time_point begin = Clock::now();
-  if (!spinUntil(ready, spin_ ? waiter.budget : Clock::duration::zero())) {
+  if (!spinUntil(ready, spin_ ? spinBudget : Clock::duration::zero())) {
     std::unique_lock<std::mutex> lock(mutex_);
     // Counted before `ready()` is checked again: a notifier that changes the state after this sees the count
     // and takes the mutex, so it cannot slip between that check and the wait.
@@ -112,9 +112,9 @@ void ThreadPool::waitUntil(const Ready& ready, std::condition_variable& conditio
   // the longest of the recent waits instead kept more spins alive, which a busy process beside the pool
   // paid for: 2 threads then took 2-4% longer than 1.)
   if (waited > kSpinTime) {
-    waiter.budget = Clock::duration::zero();
+    spinBudget = Clock::duration::zero();
   } else {
-    waiter.budget = std::min<Clock::duration>(kSpinTime, std::max<Clock::duration>(kMinSpin, 2 * waited));
+    spinBudget = std::min<Clock::duration>(kSpinTime, std::max<Clock::duration>(kMinSpin, 2 * waited));
   }
 }
 
@@ -162,9 +162,9 @@ void ThreadPool::runChunks(int threadIndex) {
 }
 
 void ThreadPool::workerLoop(int index, std::uint64_t seen) {
-  Waiter waiter;
+  Clock::duration spinBudget{0};
   for (;;) {
-    waitUntil([&] { return stopping_.load() || jobSerial_.load() != seen; }, wake_, sleepingWorkers_, waiter);
+    waitUntil([&] { return stopping_.load() || jobSerial_.load() != seen; }, wake_, sleepingWorkers_, spinBudget);
     if (stopping_.load()) return;
     seen = jobSerial_.load();
     // Counted first, then the job checked: the caller closes the job first, then reads the count, so either it
@@ -204,7 +204,7 @@ void ThreadPool::parallelFor(std::int64_t begin, std::int64_t end, std::int64_t 
   runChunks(0);
   // Every chunk is taken: the caller waits only for the workers that joined in time and still run one.
   jobOpen_.store(false);
-  waitUntil([&] { return activeWorkers_.load() == 0; }, done_, sleepingCaller_, caller_);
+  waitUntil([&] { return activeWorkers_.load() == 0; }, done_, sleepingCaller_, callerSpin_);
   if (firstError_) std::rethrow_exception(firstError_);
 }
 

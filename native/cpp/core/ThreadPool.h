@@ -63,12 +63,6 @@ class ThreadPool {
  private:
   using Clock = std::chrono::steady_clock;
 
-  /** What one waiting thread remembers of its waits. */
-  struct Waiter {
-    /** How long it spins before it sleeps, from its last wait. */
-    Clock::duration budget{0};
-  };
-
   /** One thread's unclaimed chunks [next, end), packed as next | end << 32, on a cache line of its own. */
   struct alignas(64) Block {
     std::atomic<std::uint64_t> range{0};
@@ -82,11 +76,11 @@ class ThreadPool {
   /** Claims a chunk of thread `block`'s block: from the front for its own thread, from the back for others. */
   bool claim(int block, bool front, std::int64_t& chunk);
   /**
-   * Waits until `ready()`: spins for the waiter's budget, then sleeps on `condition`, counted in `sleepers`
-   * so that whoever makes `ready()` true knows to wake it (notify). Updates the budget from the wait.
+   * Waits until `ready()`: spins for `spinBudget`, then sleeps on `condition`, counted in `sleepers` so that
+   * whoever makes `ready()` true knows to wake it (notify). Sets `spinBudget` for the next wait from this one.
    */
   template <class Ready>
-  void waitUntil(const Ready& ready, std::condition_variable& condition, std::atomic<int>& sleepers, Waiter& waiter);
+  void waitUntil(const Ready& ready, std::condition_variable& condition, std::atomic<int>& sleepers, Clock::duration& spinBudget);
   /** Wakes the threads sleeping on `condition` after the state they wait for changed; free when none sleeps. */
   void notify(std::condition_variable& condition, const std::atomic<int>& sleepers);
   /** Spins until `ready()` or `budget` has passed; true when ready. */
@@ -110,7 +104,8 @@ class ThreadPool {
   /** Whether chunks of the current job may still be unclaimed, so that a worker waking now joins it. */
   std::atomic<bool> jobOpen_{false};
   std::atomic<bool> stopping_{false};
-  Waiter caller_;
+  /** How long the caller spins before it sleeps when it next waits for the workers. */
+  Clock::duration callerSpin_{0};
 
   // The job: written by the caller before it opens the job, read by the workers that joined it.
   const RangeFn* job_ = nullptr;

@@ -2,6 +2,7 @@
 // system and many small ones both keep every thread busy; each atom writes only its own entries.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/BatchStorage.h"
@@ -20,6 +21,25 @@ void forEachActiveAtom(const BatchStorage& storage, const std::uint8_t* active, 
     for (std::int64_t i = lo; i < hi; ++i) {
       const std::int32_t s = systemOf[i];
       if (active == nullptr || active[s]) fn(i, s);
+    }
+  });
+}
+
+/**
+ * fn(system, lo, hi) for each run [lo, hi) of consecutive atoms of one active system (active may be null:
+ * all), the runs cut where the pool's chunks end. For loops that hoist per-system values out of the atom
+ * loop and vectorize over atoms.
+ */
+template <typename Fn>
+void forEachActiveRun(const BatchStorage& storage, const std::uint8_t* active, Fn&& fn) {
+  const std::int32_t* systemOf = storage.i32(Field::SystemIndex);
+  const std::int32_t* ptr = storage.i32(Field::Ptr);
+  ThreadPool::global().parallelFor(0, storage.numAtoms(), kAtomsPerChunk, [&](std::int64_t lo, std::int64_t hi, int) {
+    while (lo < hi) {
+      const std::int32_t s = systemOf[lo];
+      const std::int64_t end = std::min<std::int64_t>(hi, ptr[s + 1]);
+      if (active == nullptr || active[s]) fn(s, lo, end);
+      lo = end;
     }
   });
 }

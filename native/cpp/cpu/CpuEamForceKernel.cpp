@@ -244,12 +244,11 @@ void CpuEamForceKernel::execute(Backend& backend, const ComputeRequest& request,
 }
 
 CpuEamForceKernel::Chunk CpuEamForceKernel::systemChunk(std::int64_t s, const ForcePass& pass, Workspace& workspace) {
-  neighbors_.update(s, pass.storage, workspace.scratch);
+  const double* x = updateListPositions(neighbors_, s, pass.storage, workspace.scratch, workspace.wrapped);
   SystemNeighborList& list = neighbors_.list(s);
   std::vector<std::uint32_t>& insideEnd = insideEnd_[s];
   insideEnd.resize(static_cast<std::size_t>(list.atomCount));
-  return Chunk{&list, nullptr, listPositions(list, pass.storage, workspace.wrapped), pass.types + list.atomBegin,
-               insideEnd.data()};
+  return Chunk{&list, nullptr, x, pass.types + list.atomBegin, insideEnd.data()};
 }
 
 void CpuEamForceKernel::computeSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace) {

@@ -31,12 +31,12 @@ void CpuPairForceKernel::execute(Backend& backend, const ComputeRequest& request
 void CpuPairForceKernel::computeSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace) {
   BatchStorage& storage = pass.storage;
   const ComputeRequest& request = pass.request;
-  neighbors_.update(s, storage, workspace.scratch);
+  const double* x = updateListPositions(neighbors_, s, storage, workspace.scratch, workspace.wrapped);
   const SystemNeighborList& list = neighbors_.list(s);
   const std::int64_t begin = list.atomBegin;
   double* f = request.forces ? storage.f64(Field::Forces) + 3 * begin : nullptr;
   if (f != nullptr) std::fill(f, f + 3 * static_cast<std::int64_t>(list.atomCount), 0.0);
-  const ChunkTask base{&list, nullptr, listPositions(list, storage, workspace.wrapped), f,
+  const ChunkTask base{&list, nullptr, x, f,
                        pass.types == nullptr ? nullptr : pass.types + begin, request.stress};
   SystemSums sums;
   for (const NeighborChunk& chunk : list.chunks) {
@@ -51,11 +51,10 @@ void CpuPairForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pas
   BatchStorage& storage = pass.storage;
   const ComputeRequest& request = pass.request;
   ThreadPool& pool = ThreadPool::global();
-  neighbors_.update(s, storage, workspaces_[0].scratch);
+  const double* x = updateListPositions(neighbors_, s, storage, workspaces_[0].scratch, workspaces_[0].wrapped);
   const SystemNeighborList& list = neighbors_.list(s);
   const std::int64_t begin = list.atomBegin;
   const std::int64_t count = list.atomCount;
-  const double* x = listPositions(list, storage, workspaces_[0].wrapped);
   const ChunkGroups groups = groupChunks(list, pool.threads());
 
   // Group g > 0 accumulates into its own buffer; group 0 writes the output directly.

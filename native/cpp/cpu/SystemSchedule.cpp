@@ -62,7 +62,10 @@ void finishSystem(BatchStorage& storage, std::int64_t s, const SystemSums& sums,
   for (int k = 0; k < 9; ++k) out[k] = hasVolume ? (0.0 - w[k]) / volume : 0.0;
 }
 
-const double* listPositions(const SystemNeighborList& list, const BatchStorage& storage, std::vector<double>& wrapped) {
+const double* updateListPositions(NeighborCache& neighbors, std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch,
+                                  std::vector<double>& wrapped) {
+  if (neighbors.updateWrapping(s, storage, scratch, wrapped)) return wrapped.data();
+  const SystemNeighborList& list = neighbors.list(s);
   const double* x = storage.f64(Field::Positions) + 3 * static_cast<std::int64_t>(list.atomBegin);
   if (list.wrap.empty()) return x;
   wrapped.resize(3 * static_cast<std::size_t>(list.atomCount));

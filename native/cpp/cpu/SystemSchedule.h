@@ -14,6 +14,7 @@
 #include "core/BatchStorage.h"
 #include "core/ThreadPool.h"
 #include "kernels/PairForceKernel.h"
+#include "neighbor/NeighborCache.h"
 #include "neighbor/NeighborList.h"
 
 namespace hookmd {
@@ -154,7 +155,12 @@ struct SystemSums {
  */
 void finishSystem(BatchStorage& storage, std::int64_t s, const SystemSums& sums, bool stress, std::vector<double>& virialOut);
 
-/** The positions `list` runs on: the system's own, or wrapped into its cell in `wrapped` when it needs that. */
-const double* listPositions(const SystemNeighborList& list, const BatchStorage& storage, std::vector<double>& wrapped);
+/**
+ * Brings system s's list up to date (NeighborCache::update) and returns the positions it runs on: the
+ * system's own, or wrapped into its cell in `wrapped` when it needs that. When the list stays, its skin check
+ * writes the wrapped positions on the way.
+ */
+const double* updateListPositions(NeighborCache& neighbors, std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch,
+                                  std::vector<double>& wrapped);
 
 }  // namespace hookmd

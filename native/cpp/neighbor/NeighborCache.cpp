@@ -56,7 +56,7 @@ double deformationLimit(const double* built, const double* now, double rlist, do
 bool fullyPeriodic(const std::uint8_t* pbc) { return pbc[0] != 0 && pbc[1] != 0 && pbc[2] != 0; }
 }  // namespace
 
-bool NeighborCache::stale(std::int64_t s, const BatchStorage& storage) const {
+bool NeighborCache::stale(std::int64_t s, const BatchStorage& storage, std::vector<double>* wrapped, bool* wrote) const {
   const SystemNeighborList& list = lists_[s];
   const std::int32_t* ptr = storage.i32(Field::Ptr);
   if (!list.valid || list.atomBegin != ptr[s] || list.atomCount != ptr[s + 1] - ptr[s]) return true;
@@ -64,11 +64,32 @@ bool NeighborCache::stale(std::int64_t s, const BatchStorage& storage) const {
   const std::uint8_t* pbc = storage.u8(Field::Pbc) + 3 * s;
   if (!std::equal(pbc, pbc + 3, list.pbc)) return true;
   const double* x = storage.f64(Field::Positions) + 3 * static_cast<std::int64_t>(list.atomBegin);
-  if (std::equal(cell, cell + 9, list.cell)) return movedBeyond(list, x, 0.5 * skin_);
+  if (std::equal(cell, cell + 9, list.cell)) {
+    // wrappedPositions uses the current basis: the check's build basis gives the same positions only while
+    // the two are equal (a cell that deformed and came back keeps the basis it followed).
+    double* out = nullptr;
+    if (wrapped != nullptr && !list.wrap.empty() && std::equal(list.basis, list.basis + 9, list.buildBasis)) {
+      wrapped->resize(3 * static_cast<std::size_t>(list.atomCount));
+      out = wrapped->data();
+    }
+    const bool moved = movedBeyond(list, x, 0.5 * skin_, out);
+    if (wrote != nullptr) *wrote = out != nullptr && !moved;
+    return moved;
+  }
   if (!fullyPeriodic(pbc)) return true;
   double deformation[9];
   const double limit = deformationLimit(list.cell, cell, rlist_, cutoff_, deformation);
   return !(limit > 0.0) || movedBeyondDeformed(list, x, deformation, cell, limit);
+}
+
+bool NeighborCache::updateWrapping(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch, std::vector<double>& wrapped) {
+  bool wrote = false;
+  if (stale(s, storage, &wrapped, &wrote)) {
+    build(s, storage, scratch);
+    return false;
+  }
+  follow(s, storage);
+  return wrote;
 }
 
 void NeighborCache::follow(std::int64_t s, const BatchStorage& storage) {

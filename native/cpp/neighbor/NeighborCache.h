@@ -37,7 +37,7 @@ class NeighborCache {
   void bind(const BatchStorage& storage, double cutoff, double skin);
 
   /** Whether system s needs a (re)build before its pairs can be used. */
-  bool stale(std::int64_t s, const BatchStorage& storage) const;
+  bool stale(std::int64_t s, const BatchStorage& storage) const { return stale(s, storage, nullptr); }
 
   /**
    * After stale(s) said no: points system s's lattice translations at the storage's current cell, when it
@@ -54,6 +54,13 @@ class NeighborCache {
     }
   }
 
+  /**
+   * update(s), and when the list stays and runs on wrapped positions (NeighborList.h, `wrap`), those
+   * positions in `wrapped`: the skin check computes them anyway, and one pass over the atoms is cheaper than
+   * two. True when it wrote them.
+   */
+  bool updateWrapping(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch, std::vector<double>& wrapped);
+
   /** Builds system s from the storage's current positions, cell and pbc. */
   void build(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch);
 
@@ -66,6 +73,9 @@ class NeighborCache {
   NeighborStats stats() const;
 
  private:
+  /** stale(s); with `wrapped`, the wrapped positions written there when the list stays in the build cell (`wrote`). */
+  bool stale(std::int64_t s, const BatchStorage& storage, std::vector<double>* wrapped, bool* wrote = nullptr) const;
+
   std::uint64_t storageId_ = 0;
   std::uint64_t generation_ = 0;
   std::int64_t numAtoms_ = -1;

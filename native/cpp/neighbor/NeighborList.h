@@ -121,8 +121,12 @@ constexpr std::int64_t kSingleBinCandidates = 256;
 /** out = positions + wrap·basis for the atoms of a list built with wrapped atoms (3 per atom, local). */
 void wrappedPositions(const SystemNeighborList& list, const double* positions, double* out);
 
-/** Whether any atom at `positions` (local) moved farther than `limit` from where the list was built (build cell). */
-bool movedBeyond(const SystemNeighborList& list, const double* positions, double limit);
+/**
+ * Whether any atom at `positions` (local) moved farther than `limit` from where the list was built (build
+ * cell). With `wrappedOut` (3 per atom, for a list with wraps): when no atom did, it also holds what
+ * wrappedPositions would write while the basis is the build basis, since the check computes those anyway.
+ */
+bool movedBeyond(const SystemNeighborList& list, const double* positions, double limit, double* wrappedOut = nullptr);
 
 /**
  * The same for a cell deformed since the build, x_now = x_build·T: whether any atom moved farther than `limit`

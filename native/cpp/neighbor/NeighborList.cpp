@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "core/CpuFeatures.h"
 #include "core/Error.h"
@@ -15,6 +16,11 @@ namespace hookmd {
 
 namespace {
 constexpr std::int64_t kAtomsPerTask = 4096;
+/**
+ * Blocks of atoms the counting sort of a build counts and places in parallel, at most: each has a count per
+ * bin in scratch (4 bytes × bins, about 1.5 bytes per atom), so more blocks would cost memory for little.
+ */
+constexpr std::int64_t kSortBlocks = 4;
 /** Owner slots the skin check measures between two looks at whether another thread already found a mover. */
 constexpr std::int64_t kSkinCheckBlock = 256;
 
@@ -52,10 +58,59 @@ std::int64_t locate(const BinGrid& grid, const double* x, int* wrap) {
 }
 
 /**
+ * list.owners: the atoms in bin order (scratch.binOf), by a counting sort, and scratch.binStart, each bin's
+ * first slot. A large system is counted and placed in up to kSortBlocks blocks of atoms on the pool, each
+ * with its own counts; only the prefix over bins × blocks is serial (before, the count and the placement
+ * were too: at 32,000 atoms 0.1 ms of every 2-thread build with one thread idle). Block b's atoms go after
+ * those of blocks before it in each bin, so within a bin atoms keep their index order, and the order is the
+ * same for any thread count.
+ */
+void sortByBin(SystemNeighborList& list, std::int64_t bins, std::int32_t n, NeighborScratch& scratch) {
+  const std::vector<std::int32_t>& binOf = scratch.binOf;
+  std::vector<std::int32_t>& start = scratch.binStart;
+  start.resize(static_cast<std::size_t>(bins) + 1);
+  list.owners.resize(n);
+  const int blocks = static_cast<int>(std::clamp<std::int64_t>(
+      std::min<std::int64_t>(ThreadPool::global().threads(), n / kAtomsPerTask), 1, kSortBlocks));
+  std::vector<std::int32_t>& next = scratch.blockNext;
+  next.resize(static_cast<std::size_t>(blocks * bins));
+  auto blockAtoms = [&](int b) {
+    return std::pair<std::int32_t, std::int32_t>(static_cast<std::int32_t>(static_cast<std::int64_t>(n) * b / blocks),
+                                                 static_cast<std::int32_t>(static_cast<std::int64_t>(n) * (b + 1) / blocks));
+  };
+  ThreadPool::global().parallelFor(0, blocks, 1, [&](std::int64_t lo, std::int64_t hi, int) {
+    for (std::int64_t b = lo; b < hi; ++b) {
+      std::int32_t* count = next.data() + b * bins;
+      std::fill(count, count + bins, 0);
+      const auto [first, last] = blockAtoms(static_cast<int>(b));
+      for (std::int32_t i = first; i < last; ++i) ++count[binOf[i]];
+    }
+  });
+  std::int32_t slot = 0;
+  for (std::int64_t bin = 0; bin < bins; ++bin) {
+    start[bin] = slot;
+    for (int b = 0; b < blocks; ++b) {
+      std::int32_t& entry = next[b * bins + bin];
+      const std::int32_t count = entry;
+      entry = slot;
+      slot += count;
+    }
+  }
+  start[bins] = slot;
+  ThreadPool::global().parallelFor(0, blocks, 1, [&](std::int64_t lo, std::int64_t hi, int) {
+    for (std::int64_t b = lo; b < hi; ++b) {
+      std::int32_t* place = next.data() + b * bins;
+      const auto [first, last] = blockAtoms(static_cast<int>(b));
+      for (std::int32_t i = first; i < last; ++i) list.owners[place[binOf[i]]++] = i;
+    }
+  });
+}
+
+/**
  * Counting sort of the atoms by bin into list.owners and list.positions (wrapped into the cell, one block
- * per coordinate). The binning runs in parallel and only the counting is serial: each atom's bin is kept
- * in scratch (4 bytes per atom), and its wrap is computed again in the second parallel pass rather than
- * kept (12 bytes). Within a bin, atoms keep their index order, whatever the thread count.
+ * per coordinate). The binning runs in parallel, and so does most of the sort (sortByBin): each atom's bin
+ * is kept in scratch (4 bytes per atom), and its wrap is computed again in the second parallel pass rather
+ * than kept (12 bytes). Within a bin, atoms keep their index order, whatever the thread count.
  */
 void binAtoms(SystemNeighborList& list, const BinGrid& grid, const double* x, std::int32_t n, NeighborScratch& scratch) {
   ThreadPool& pool = ThreadPool::global();
@@ -72,15 +127,7 @@ void binAtoms(SystemNeighborList& list, const BinGrid& grid, const double* x, st
     if (wrapped) anyWrapped.store(true, std::memory_order_relaxed);
   });
 
-  const std::int64_t bins = grid.binCount();
-  std::vector<std::int32_t>& start = scratch.binStart;
-  start.assign(static_cast<std::size_t>(bins) + 1, 0);
-  for (std::int32_t i = 0; i < n; ++i) ++start[binOf[i] + 1];
-  for (std::int64_t b = 0; b < bins; ++b) start[b + 1] += start[b];
-  list.owners.resize(n);
-  for (std::int32_t i = 0; i < n; ++i) list.owners[start[binOf[i]]++] = i;
-  for (std::int64_t b = bins; b > 0; --b) start[b] = start[b - 1];
-  start[0] = 0;
+  sortByBin(list, grid.binCount(), n, scratch);
 
   list.positions.resize(3 * static_cast<std::size_t>(n));
   if (anyWrapped.load()) {

@@ -28,10 +28,14 @@ struct NeighborChunk {
   std::uint64_t atomBlocks = 0;
 };
 
-/** Scratch memory of one build (each atom's bin, the CSR offsets of each bin's slots), reused between builds. */
+/**
+ * Scratch memory of one build (each atom's bin, the CSR offsets of each bin's slots, and the counting sort's
+ * next slot per block of atoms and bin), reused between builds.
+ */
 struct NeighborScratch {
   std::vector<std::int32_t> binOf;
   std::vector<std::int32_t> binStart;
+  std::vector<std::int32_t> blockNext;
 };
 
 struct SystemNeighborList {

@@ -37,7 +37,8 @@ void forEachActiveRun(const BatchStorage& storage, const std::uint8_t* active, F
   ThreadPool::global().parallelFor(0, storage.numAtoms(), kAtomsPerChunk, [&](std::int64_t lo, std::int64_t hi, int) {
     while (lo < hi) {
       const std::int32_t s = systemOf[lo];
-      const std::int64_t end = std::min<std::int64_t>(hi, ptr[s + 1]);
+      // At least one atom per run: a layout whose ptr disagreed with systemIndex must not loop forever.
+      const std::int64_t end = std::min<std::int64_t>(hi, std::max<std::int64_t>(lo + 1, ptr[s + 1]));
       if (active == nullptr || active[s]) fn(s, lo, end);
       lo = end;
     }

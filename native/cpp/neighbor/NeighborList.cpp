@@ -18,7 +18,8 @@ namespace {
 constexpr std::int64_t kAtomsPerTask = 4096;
 /**
  * Blocks of atoms the counting sort of a build counts and places in parallel, at most: each has a count per
- * bin in scratch (4 bytes × bins, about 1.5 bytes per atom), so more blocks would cost memory for little.
+ * bin in scratch (4 bytes × bins: about 1.5 bytes per atom in a dense liquid, at most 8 where bins are
+ * sparse), so more blocks would cost memory for little.
  */
 constexpr std::int64_t kSortBlocks = 4;
 /** Owner slots the skin check measures between two looks at whether another thread already found a mover. */
@@ -399,8 +400,8 @@ bool movedBeyond(const SystemNeighborList& list, const double* positions, double
   const std::int32_t* wrap = list.wrap.empty() ? nullptr : list.wrap.data();
   std::atomic<bool> moved{false};
   ThreadPool::global().parallelFor(0, list.atomCount, kAtomsPerTask, [&](std::int64_t lo, std::int64_t hi, int) {
-    // Blocks of slots without a branch or an atomic load per atom (which kept this loop at 6 ns an atom); a
-    // block checks the flag before it starts, so a thread stops soon after any atom moved too far.
+    // Blocks of slots without an atomic load or a data-dependent branch per atom (which kept this loop at 6 ns
+    // an atom); a block checks the flag before it starts, so a thread stops soon after any atom moved too far.
     for (std::int64_t first = lo; first < hi && !moved.load(std::memory_order_relaxed); first += kSkinCheckBlock) {
       const std::int64_t last = std::min(hi, first + kSkinCheckBlock);
       bool beyond = false;
@@ -408,7 +409,7 @@ bool movedBeyond(const SystemNeighborList& list, const double* positions, double
         const std::int64_t i = owners[slot];
         double d2 = 0.0;
         for (int c = 0; c < 3; ++c) {
-          // x + w·h added term by term, as the build wrapped it; without a wrap the terms are all +0.
+          // x + w·h added term by term, as the build wrapped it; without a wrap the terms would all be zero.
           double p = positions[3 * i + c];
           if (wrap != nullptr) p = p + wrap[3 * i] * h[c] + wrap[3 * i + 1] * h[3 + c] + wrap[3 * i + 2] * h[6 + c];
           if (wrappedOut != nullptr) wrappedOut[3 * i + c] = p;

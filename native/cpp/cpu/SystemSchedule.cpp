@@ -64,7 +64,7 @@ void finishSystem(BatchStorage& storage, std::int64_t s, const SystemSums& sums,
 
 const double* updateListPositions(NeighborCache& neighbors, std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch,
                                   std::vector<double>& wrapped) {
-  if (neighbors.updateWrapping(s, storage, scratch, wrapped)) return wrapped.data();
+  if (neighbors.update(s, storage, scratch, &wrapped)) return wrapped.data();
   const SystemNeighborList& list = neighbors.list(s);
   const double* x = storage.f64(Field::Positions) + 3 * static_cast<std::int64_t>(list.atomBegin);
   if (list.wrap.empty()) return x;

@@ -56,7 +56,7 @@ double deformationLimit(const double* built, const double* now, double rlist, do
 bool fullyPeriodic(const std::uint8_t* pbc) { return pbc[0] != 0 && pbc[1] != 0 && pbc[2] != 0; }
 }  // namespace
 
-bool NeighborCache::stale(std::int64_t s, const BatchStorage& storage, std::vector<double>* wrapped, bool* wrote) const {
+bool NeighborCache::stale(std::int64_t s, const BatchStorage& storage, std::vector<double>* wrapped, bool& wrote) const {
   const SystemNeighborList& list = lists_[s];
   const std::int32_t* ptr = storage.i32(Field::Ptr);
   if (!list.valid || list.atomBegin != ptr[s] || list.atomCount != ptr[s + 1] - ptr[s]) return true;
@@ -73,7 +73,7 @@ bool NeighborCache::stale(std::int64_t s, const BatchStorage& storage, std::vect
       out = wrapped->data();
     }
     const bool moved = movedBeyond(list, x, 0.5 * skin_, out);
-    if (wrote != nullptr) *wrote = out != nullptr && !moved;
+    wrote = out != nullptr && !moved;
     return moved;
   }
   if (!fullyPeriodic(pbc)) return true;
@@ -82,9 +82,9 @@ bool NeighborCache::stale(std::int64_t s, const BatchStorage& storage, std::vect
   return !(limit > 0.0) || movedBeyondDeformed(list, x, deformation, cell, limit);
 }
 
-bool NeighborCache::updateWrapping(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch, std::vector<double>& wrapped) {
+bool NeighborCache::update(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch, std::vector<double>* wrapped) {
   bool wrote = false;
-  if (stale(s, storage, &wrapped, &wrote)) {
+  if (stale(s, storage, wrapped, wrote)) {
     build(s, storage, scratch);
     return false;
   }

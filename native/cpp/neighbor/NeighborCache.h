@@ -36,30 +36,19 @@ class NeighborCache {
   /** Attaches to `storage`, dropping every list if the storage, its layout or rlist = cutoff + skin changed. */
   void bind(const BatchStorage& storage, double cutoff, double skin);
 
-  /** Whether system s needs a (re)build before its pairs can be used. */
-  bool stale(std::int64_t s, const BatchStorage& storage) const { return stale(s, storage, nullptr); }
-
   /**
-   * After stale(s) said no: points system s's lattice translations at the storage's current cell, when it
-   * deformed since the build.
+   * After update() found system s's list still good: points its lattice translations at the storage's
+   * current cell, when it deformed since the build.
    */
   void follow(std::int64_t s, const BatchStorage& storage);
 
-  /** Makes system s's list usable for the storage's current state: a rebuild when stale, else follow(). */
-  void update(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch) {
-    if (stale(s, storage)) {
-      build(s, storage, scratch);
-    } else {
-      follow(s, storage);
-    }
-  }
-
   /**
-   * update(s), and when the list stays and runs on wrapped positions (NeighborList.h, `wrap`), those
-   * positions in `wrapped`: the skin check computes them anyway, and one pass over the atoms is cheaper than
-   * two. True when it wrote them.
+   * Makes system s's list usable for the storage's current state: a rebuild when stale, else follow(). With
+   * `wrapped`, when the list stays and runs on wrapped positions (NeighborList.h, `wrap`), the skin check
+   * also writes those positions there: it computes them anyway, and one pass over the atoms is cheaper than
+   * two. True when it did.
    */
-  bool updateWrapping(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch, std::vector<double>& wrapped);
+  bool update(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch, std::vector<double>* wrapped = nullptr);
 
   /** Builds system s from the storage's current positions, cell and pbc. */
   void build(std::int64_t s, const BatchStorage& storage, NeighborScratch& scratch);
@@ -73,8 +62,8 @@ class NeighborCache {
   NeighborStats stats() const;
 
  private:
-  /** stale(s); with `wrapped`, the wrapped positions written there when the list stays in the build cell (`wrote`). */
-  bool stale(std::int64_t s, const BatchStorage& storage, std::vector<double>* wrapped, bool* wrote = nullptr) const;
+  /** Whether system s needs a (re)build before its pairs can be used; `wrapped` and `wrote` as update()'s. */
+  bool stale(std::int64_t s, const BatchStorage& storage, std::vector<double>* wrapped, bool& wrote) const;
 
   std::uint64_t storageId_ = 0;
   std::uint64_t generation_ = 0;

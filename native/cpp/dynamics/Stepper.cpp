@@ -278,7 +278,14 @@ Stepper::AdvanceResult Stepper::residentSteps(std::int64_t maxSteps, bool timed,
       const Backend::LedgerMute mute(backend_);
       finishStep();
     };
-    const ResidentChunkResult chunk = residentPath_.run(*integrator_, steps, referenceStep);
+    ResidentChunkResult chunk;
+    {
+      // The chunk's pair loops supersede the energies the potential left pending, as its own compute does
+      // (Backend::defer): outside this scope the chunk's writes would finish the deferral and drop it, and
+      // nothing would sum the chunk's own energies when they are read.
+      const Backend::DeferralScope scope(backend_, potential_.get());
+      chunk = residentPath_.run(*integrator_, steps, referenceStep);
+    }
     // A reference step that failed midway left the walk there; the replay starts the step again.
     cursor_ = 0;
     jsWalk_ = false;

@@ -21,6 +21,8 @@ namespace {
 /** What a resident chunk snapshots at its start and puts back before a replay. */
 constexpr std::array<Field, 3> kSnapshot{Field::Positions, Field::Velocities, Field::Forces};
 constexpr FieldSet kSnapshotFields{Field::Positions, Field::Velocities, Field::Forces};
+/** What cuda's chunk declares it writes (CudaPairForceKernel::runResident): its steps leave energies too. */
+constexpr FieldSet kChunkWrites{Field::Positions, Field::Velocities, Field::Forces, Field::Energy};
 
 /**
  * What the CUDA kernel's lists would be: each system's cell and pbc and each atom's position at the last
@@ -177,7 +179,7 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
   // The chunk's steps are the general step's CPU code (chunk.referenceStep); its computes come here in
   // resident mode (residentCompute), which follows the device's policy on the list model.
   ResidentChunkResult runResident(Backend& backend, Integrator&, const ResidentChunk& chunk) override {
-    const BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, kSnapshotFields);
+    const BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, kSnapshotFields, kChunkWrites);
     for (std::size_t k = 0; k < kSnapshot.size(); ++k) {
       snapshot_[k].assign(arrays.f64(kSnapshot[k]), arrays.f64(kSnapshot[k]) + arrays.length(kSnapshot[k]));
     }

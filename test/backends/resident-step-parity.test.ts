@@ -156,8 +156,11 @@ describe.each([
     const options: LiquidOptions = { steps: 60, every: 20, edit: (batch, step) => step === 20 && stretch(batch) };
     const cpu = await liquid(await libraryOn('cpu'), options);
     const device = await liquid(await libraryOn(backend), options);
-    // Chunks 1–19 and 41–59 stay on the device; 21–39 follows the cell's change step by step.
-    expect(device.device.graphLaunches).toBe(2);
+    // Chunks 1–19 and 41–59 stay on the device; 21–39 follows the cell's change step by step. A loaded
+    // machine may end the step-by-step walk at its 20 ms slice after step 21's rebuild, and the rest of the
+    // chunk, whose grids are then current, goes on the device: a third graph (the trajectory must not change).
+    expect(device.device.graphLaunches).toBeGreaterThanOrEqual(2);
+    expect(device.device.graphLaunches).toBeLessThanOrEqual(3);
     expectSameTrajectory(backend, device, cpu);
   }, 600_000);
 

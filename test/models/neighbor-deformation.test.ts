@@ -39,7 +39,8 @@ describe('neighbor lists under a deforming cell', () => {
     model.compute(batch, { stress: true });
     deform(batch, t as number[]);
     model.compute(batch, { stress: true });
-    expect(model.neighborStats().builds).toBe(builds);
+    // cuda rebuilds on any change of the cell (docs/cuda.md, "Rebuild rule"); the CPU's list (mirror's too) stays.
+    expect(model.neighborStats().builds).toBe(batch.backend === 'cuda' ? 2 : builds);
     const reference = fresh(batch);
     const forces = batch.read('forces');
     reference.read('forces').forEach((f, k) => expect(forces[k]).toBeCloseTo(f, 11));
@@ -63,7 +64,11 @@ describe('neighbor lists under a deforming cell', () => {
       reference.read('stress').forEach((v, k) => expect(stress[k]).toBeCloseTo(v, 12));
     }
     const builds = model.neighborStats().builds;
-    expect(builds).toBeGreaterThan(1);
-    expect(builds).toBeLessThan(20);
+    if (batch.backend === 'cuda') {
+      expect(builds).toBe(21);
+    } else {
+      expect(builds).toBeGreaterThan(1);
+      expect(builds).toBeLessThan(20);
+    }
   });
 });

@@ -5,17 +5,16 @@
 // CPU reference under cuda's policy) and to rounding on `cuda` (skipped without a GPU; HOOKMD_REQUIRE_CUDA=1
 // turns the skip into a failure). A chunk that overflows a row or meets a non-finite energy is put back and
 // replayed step by step, which grows the rows or raises OVERLAPPING_ATOMS at the step cpu raises it. The
-// family is dark, so the file turns it on (HOOKMD_CUDA_UNVERIFIED=1) except where it checks the path without it.
+// family was verified on an H200 (docs/cuda.md, "Verified on a GPU"), so it is on unless HOOKMD_CUDA_DISABLE
+// names it.
 import { describe, expect, it } from 'vitest';
 
 import type { Batch } from '../../lib/index.js';
 import type { DeviceStats } from '../../lib/native/binding.js';
 import { libraryOn, type Hookmd } from './ledger-scenarios.js';
-import { largestDifference, loadCudaBinding, REQUIRE_CUDA, unverifiedKernelsOn } from './support.js';
+import { largestDifference, loadCudaBinding, REQUIRE_CUDA } from './support.js';
 
 const cudaAvailable = loadCudaBinding()?.backends().find((entry) => entry.name === 'cuda')?.available === true;
-
-unverifiedKernelsOn();
 
 interface Trajectory {
   /** Energy and temperature every hook call read, in call order. */
@@ -120,22 +119,16 @@ describe.each([
     expectSameTrajectory(backend, device, cpu);
   }, 600_000);
 
-  it.skipIf(skip)('without the family (HOOKMD_CUDA_DISABLE=resident-step, or HOOKMD_CUDA_UNVERIFIED unset while it is dark) the run goes step by step to the same trajectory', async () => {
+  it.skipIf(skip)('without the family (HOOKMD_CUDA_DISABLE=resident-step) the run goes step by step to the same trajectory', async () => {
     const lit = await liquid(await libraryOn(backend));
     let disabled;
-    let unverified;
     try {
       process.env.HOOKMD_CUDA_DISABLE = 'resident-step';
       disabled = await liquid(await libraryOn(backend));
-      delete process.env.HOOKMD_CUDA_DISABLE;
-      process.env.HOOKMD_CUDA_UNVERIFIED = '0';
-      unverified = await liquid(await libraryOn(backend));
     } finally {
       delete process.env.HOOKMD_CUDA_DISABLE;
-      process.env.HOOKMD_CUDA_UNVERIFIED = '1';
     }
     expect(disabled.device.graphLaunches).toBe(0);
-    expect(unverified.device.graphLaunches).toBe(0);
     expect(lit.device.graphLaunches).toBeGreaterThan(0);
     expectSameTrajectory(backend, lit, disabled);
   }, 600_000);

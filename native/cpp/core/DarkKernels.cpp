@@ -22,7 +22,7 @@ constexpr std::array<DeviceKernelInfo, kDeviceKernelFamilies> kFamilies{{
     {"small-systems", "NVIDIA H200, 2026-11-27, commit 1425145 (bash scripts/gpu-check.sh verify)"},
     {"device-step", "NVIDIA H200, 2026-11-27, commit f79aa5f (bash scripts/gpu-check.sh verify)"},
     {"neighbor-build", "NVIDIA H200, 2026-11-27, commit f79aa5f (bash scripts/gpu-check.sh verify)"},
-    {"resident-step", ""},
+    {"resident-step", "NVIDIA H200, 2026-11-27, commit b01644d (bash scripts/gpu-check.sh verify)"},
 }};
 
 bool unverifiedAllowed() {

@@ -22,7 +22,7 @@ namespace {
 constexpr std::array<Field, 3> kSnapshot{Field::Positions, Field::Velocities, Field::Forces};
 constexpr FieldSet kSnapshotFields{Field::Positions, Field::Velocities, Field::Forces};
 /** What cuda's chunk declares it writes (CudaPairForceKernel::runResident): its steps leave energies too. */
-constexpr FieldSet kChunkWrites{Field::Positions, Field::Velocities, Field::Forces, Field::Energy};
+constexpr FieldSet kChunkWrites = kSnapshotFields | FieldSet{Field::Energy};
 
 /**
  * What the CUDA kernel's lists would be: each system's cell and pbc and each atom's position at the last

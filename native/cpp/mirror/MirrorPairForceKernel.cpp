@@ -20,7 +20,11 @@ namespace {
 
 /** What a resident chunk snapshots at its start and puts back before a replay. */
 constexpr std::array<Field, 3> kSnapshot{Field::Positions, Field::Velocities, Field::Forces};
-constexpr FieldSet kSnapshotFields{Field::Positions, Field::Velocities, Field::Forces};
+constexpr FieldSet kSnapshotFields = [] {
+  FieldSet fields;
+  for (Field field : kSnapshot) fields = fields.with(field);
+  return fields;
+}();
 /** What cuda's chunk declares it writes (CudaPairForceKernel::runResident): its steps leave energies too. */
 constexpr FieldSet kChunkWrites = kSnapshotFields | FieldSet{Field::Energy};
 

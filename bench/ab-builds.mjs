@@ -9,7 +9,7 @@
 // Usage: node bench/ab-builds.mjs [--a build/Release/hookmd.node] [--b <same as a>] [--threads 2]
 //          [--rounds 30] [--steps 200] [--cells 20]
 // Needs dist/ (npm run build). Build B first, copy its hookmd.node elsewhere, then rebuild A (or the reverse).
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,7 +20,13 @@ import { ljMeltBatch, ljMeltModel } from './lib/systems.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const defaultBuild = join(root, 'build', 'Release', 'hookmd.node');
 const opts = parseArgs({ a: defaultBuild, b: undefined, threads: 2, rounds: 30, steps: 200, cells: 20 });
-const builds = { A: resolve(opts.a), B: resolve(opts.b ?? opts.a) };
+for (const key of ['threads', 'rounds', 'steps', 'cells']) {
+  if (!Number.isInteger(opts[key]) || opts[key] < 1) throw new RangeError(`--${key} must be a positive integer, got ${opts[key]}`);
+}
+const builds = { A: resolve(String(opts.a)), B: resolve(String(opts.b ?? opts.a)) };
+for (const path of Object.values(builds)) {
+  if (!existsSync(path)) throw new Error(`no addon at ${path} (build one with npm run native:gyp)`);
+}
 
 // Each build needs its own copy of dist: ES modules load once per URL, and the addon loads once per copy.
 const scratch = mkdtempSync(join(tmpdir(), 'hookmd-ab-'));

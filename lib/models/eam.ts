@@ -1,13 +1,11 @@
 // EAM: the TS handle of native/cpp/models/Eam (formulas in native/cpp/math/EamEval.h), built from a LAMMPS
 // potential file read by eam-file.ts.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
-import type { Batch } from '../data/index.js';
 import { loadBinding } from '../native/index.js';
 import { checkKeys } from '../option-keys.js';
-import type { NativeNeighborStats, NativePotential } from '../native/models-binding.js';
 import { readEamFile, type EamElement, type EamFormat } from './eam-file.js';
-import type { ComputeOptions, Model, ModelDescription } from './model.js';
-import { computeNative } from './native-compute.js';
+import type { ModelDescription } from './model.js';
+import { NativeFileModel } from './native-file-model.js';
 
 /**
  * Options of `new EAM(...)`.
@@ -40,17 +38,12 @@ const EAM_ALIASES = { cutoff: 'an EAM file sets its own cutoff', path: 'file', f
  * copper.compute(batch, { stress: true });
  * batch.energy[0] / batch.numAtoms; // ≈ −3.54 eV/atom, the cohesive energy Foiles et al. fitted
  */
-export class EAM implements Model {
+export class EAM extends NativeFileModel {
   readonly name = 'EAM';
-  /** The file's cutoff (Å). */
-  readonly cutoff: number;
   /** The file's format. */
   readonly format: EamFormat;
   /** The file's elements, with the masses and lattice constants of their header lines. */
   readonly elements: readonly EamElement[];
-  readonly #file: string;
-  readonly #skin: number | undefined;
-  readonly #native: NativePotential;
 
   constructor(options: EAMOptions) {
     if (options === null || typeof options !== 'object') {
@@ -65,45 +58,12 @@ export class EAM implements Model {
     const Native = loadBinding().EAM;
     const elements = Float64Array.from(data.elements, (e) => e.atomicNumber);
     const grid = Float64Array.of(data.nrho, data.drho, data.nr, data.dr, data.cutoff);
-    this.#native = new Native(data.format, elements, grid, data.frho, data.rhor, data.z2r, skin);
-    this.cutoff = data.cutoff;
+    super(new Native(data.format, elements, grid, data.frho, data.rhor, data.z2r, skin), options.file, skin);
     this.format = data.format;
     this.elements = data.elements;
-    this.#file = options.file;
-    this.#skin = skin;
-  }
-
-  /** The native potential, for the dynamics engine's native stepping loop. */
-  get native(): NativePotential {
-    return this.#native;
-  }
-
-  /**
-   * Fills `batch.energy`, `batch.forces` (unless `forces: false`) and `batch.stress` (when `stress: true`).
-   * Throws MISSING_SPECIES when an atom's element is not in the file.
-   */
-  compute(batch: Batch, options: ComputeOptions = {}): void {
-    computeNative(this.name, this.#native, this.#skin, batch, options);
-  }
-
-  /** Neighbor-list counters: builds so far, pairs and bytes held now. */
-  neighborStats(): NativeNeighborStats {
-    return this.#native.neighborStats();
-  }
-
-  /** B×9 virial W = Σ_pairs d⊗F (eV) of the last compute with `stress: true`; σ = −W/V. */
-  virial(): Float64Array {
-    return this.#native.virial();
   }
 
   describe(): ModelDescription {
-    return {
-      name: this.name,
-      cutoff: this.cutoff,
-      file: this.#file,
-      format: this.format,
-      elements: this.elements.map((e) => e.symbol),
-      skin: this.#skin ?? 'units default (2.0 Å metal)',
-    };
+    return this.describeWith({ format: this.format, elements: this.elements.map((e) => e.symbol) });
   }
 }

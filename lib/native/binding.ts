@@ -1,7 +1,7 @@
 // The typed surface of the native addon. Only lib/native touches the .node file; every other layer sees
 // these interfaces.
 import type { CpuSimd, DeviceStats, NativeBackendProbe, NativeBatch, NativeThreadBudget, NativeThreadLimit } from './batch-binding.js';
-import type { NativeEamConstructor, NativeEdgeListConstructor, NativeLennardJonesConstructor, NativeMorseConstructor } from './models-binding.js';
+import type { NativeEamConstructor, NativeEdgeListConstructor, NativeLennardJonesConstructor, NativeManyBodyConstructor, NativeMorseConstructor } from './models-binding.js';
 
 export type { BackendName, CpuSimd, DeviceStats, NativeBackendProbe, NativeBatch, NativeFieldArrays, NativeFieldName, NativeThreadBudget, NativeThreadLimit, ReduceOp, ThreadLimit, TransferStats } from './batch-binding.js';
 
@@ -11,6 +11,7 @@ export interface NativeBinding {
   LennardJones: NativeLennardJonesConstructor;
   Morse: NativeMorseConstructor;
   EAM: NativeEamConstructor;
+  ManyBody: NativeManyBodyConstructor;
   EdgeList: NativeEdgeListConstructor;
   setErrorFactory(factory: (code: string, message: string) => Error): void;
   setThreads(n: number): number;

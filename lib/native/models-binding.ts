@@ -64,6 +64,18 @@ export type NativeEamConstructor = new (
 ) => NativePotential;
 
 /**
+ * new ManyBody(name, LAMMPS style, atomic numbers, entries, skin?): nt³ entries in the file's column order,
+ * (a, b, c) at (a·nt + b)·nt + c (lib/models/many-body-file.ts).
+ */
+export type NativeManyBodyConstructor = new (
+  name: 'Tersoff' | 'StillingerWeber',
+  style: 'tersoff' | 'tersoff/mod' | 'tersoff/zbl' | 'sw',
+  elements: Float64Array,
+  entries: Float64Array,
+  skin?: number,
+) => NativePotential;
+
+/**
  * The directed edge list of graph models (native/cpp/models/EdgeList.h): every ordered pair within the
  * cutoff, both directions, periodic images included, from neighbor lists rebuilt only when stale.
  *

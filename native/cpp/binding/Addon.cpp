@@ -10,6 +10,7 @@
 #include "binding/EdgeListWrap.h"
 #include "binding/LennardJonesWrap.h"
 #include "binding/LossWrap.h"
+#include "binding/ManyBodyWrap.h"
 #include "binding/ModuleFunctions.h"
 #include "binding/MorseWrap.h"
 #include "binding/StepperWrap.h"
@@ -39,6 +40,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   exports.Set("LennardJones", LennardJonesWrap::define(env));
   exports.Set("Morse", MorseWrap::define(env));
   exports.Set("EAM", EamWrap::define(env));
+  exports.Set("ManyBody", ManyBodyWrap::define(env));
   exports.Set("EdgeList", EdgeListWrap::define(env));
   exports.Set("NativeStepper", StepperWrap::define(env));
   exports.Set("PairLoss", LossWrap::define(env));

@@ -5,6 +5,7 @@
 
 #include "binding/EamWrap.h"
 #include "binding/LennardJonesWrap.h"
+#include "binding/ManyBodyWrap.h"
 #include "binding/MorseWrap.h"
 
 namespace hookmd::binding {
@@ -23,8 +24,9 @@ std::shared_ptr<Potential> PotentialWrap::potentialOf(Napi::Env env, const Napi:
     if (hasTag(env, object, LennardJonesWrap::kTypeTag)) return LennardJonesWrap::Unwrap(object)->potential();
     if (hasTag(env, object, MorseWrap::kTypeTag)) return MorseWrap::Unwrap(object)->potential();
     if (hasTag(env, object, EamWrap::kTypeTag)) return EamWrap::Unwrap(object)->potential();
+    if (hasTag(env, object, ManyBodyWrap::kTypeTag)) return ManyBodyWrap::Unwrap(object)->potential();
   }
-  throwJs(env, "INVALID_ARGUMENT", "expected a native potential (LennardJones, Morse, EAM)");
+  throwJs(env, "INVALID_ARGUMENT", "expected a native potential (LennardJones, Morse, EAM, Tersoff, StillingerWeber)");
 }
 
 bool PotentialWrap::requireFlag(const Napi::CallbackInfo& info, std::size_t index, const char* what) {

@@ -11,6 +11,7 @@
 #include "dynamics/Integrator.h"
 #include "dynamics/NativeHookFactory.h"
 #include "kernels/EamForceKernel.h"
+#include "kernels/ManyBodyForceKernel.h"
 #include "kernels/PairForceKernel.h"
 #include "training/PairLossKernel.h"
 
@@ -259,6 +260,8 @@ std::unique_ptr<NativeHook> Backend::createNativeHook(const NativeHookSpec&) { r
 std::unique_ptr<PairLossKernel> Backend::createPairLossKernel(const PairLossSpec&) { return nullptr; }
 
 std::unique_ptr<EamForceKernel> Backend::createEamForceKernel(const EamForceSpec&) { return nullptr; }
+
+std::unique_ptr<ManyBodyForceKernel> Backend::createManyBodyForceKernel(const ManyBodyForceSpec&) { return nullptr; }
 
 std::unique_ptr<SmallSystemKernel> Backend::createSmallSystemKernel() { return createCpuSmallSystemKernel(); }
 

@@ -27,7 +27,7 @@ enum class ReduceOp : int { Sum = 0, Mean, Min, Max, Norm };
 bool reduceOpFromName(const std::string& name, ReduceOp& out);
 
 /** The operations a backend may implement on its device (OpenMM's kernel names). */
-enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss, EamForces, SmallSystems };
+enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss, EamForces, SmallSystems, ManyBodyForces };
 
 class PairForceKernel;
 struct PairForceSpec;
@@ -39,6 +39,8 @@ class PairLossKernel;
 struct PairLossSpec;
 class EamForceKernel;
 struct EamForceSpec;
+class ManyBodyForceKernel;
+struct ManyBodyForceSpec;
 class SmallSystemKernel;
 
 class Backend {
@@ -190,6 +192,8 @@ class Backend {
   virtual std::unique_ptr<PairLossKernel> createPairLossKernel(const PairLossSpec& spec);
   /** This backend's own EAM force kernel for `spec`, or null where the CPU reference serves. */
   virtual std::unique_ptr<EamForceKernel> createEamForceKernel(const EamForceSpec& spec);
+  /** This backend's own many-body force kernel (Tersoff, Stillinger–Weber) for `spec`, or null where the CPU reference serves. */
+  virtual std::unique_ptr<ManyBodyForceKernel> createManyBodyForceKernel(const ManyBodyForceSpec& spec);
   /**
    * The kernel of the small-system path (kernels/SmallSystemKernel.h), or null where the path is off (a
    * device kernel still dark): then every chunk takes the general path. The default is the CPU reference.

@@ -12,6 +12,7 @@
 #include "models/BackendCache.h"
 #include "models/EamTables.h"
 #include "models/Potential.h"
+#include "models/SpeciesTypes.h"
 
 namespace hookmd {
 
@@ -33,21 +34,14 @@ class Eam final : public Potential {
   NeighborStats neighborStats() const override;
 
  private:
-  void assignTypes(Backend& backend);
-
   std::shared_ptr<const EamTables> tables_;
   double cutoff_;
   double skin_ = -1.0;
-  /** Element index of each atomic number in the potential (−1: not in the file). */
-  std::vector<int> typeOfZ_;
-  std::vector<std::uint8_t> types_;
+  SpeciesTypes species_;
   std::vector<double> virial_;
 
   KernelSlot<EamForceKernel> kernel_;
   FieldStamp checkedPtr_;
-  FieldStamp typedAtoms_;
-  FieldStamp typedPtr_;
-  std::uint64_t typesVersion_ = 0;
 };
 
 }  // namespace hookmd

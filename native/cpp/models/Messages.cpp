@@ -1,6 +1,9 @@
 #include "models/Messages.h"
 
+#include <cmath>
 #include <cstdio>
+
+#include "core/Error.h"
 
 namespace hookmd {
 
@@ -25,6 +28,22 @@ std::string formatNumber(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.10g", value);
   return text;
+}
+
+}  // namespace hookmd
+
+namespace hookmd {
+
+void checkSkin(const std::string& model, double skin) {
+  if (!std::isfinite(skin)) fail("INVALID_PARAMETER", model + ": skin must be finite, got " + formatNumber(skin));
+  if (skin < 0.0) fail("INVALID_SKIN", model + ": skin must be >= 0, got " + formatNumber(skin));
+}
+
+void requireSkinSet(const std::string& model, double skin) {
+  if (!(skin >= 0.0)) {
+    fail("SKIN_UNSET", model + ": the Verlet skin is not set; pass skin, or compute through the TypeScript model once so it "
+                               "takes the batch units' default");
+  }
 }
 
 }  // namespace hookmd

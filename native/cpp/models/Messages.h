@@ -12,3 +12,13 @@ std::string elementSymbol(int z);
 std::string formatNumber(double value);
 
 }  // namespace hookmd
+
+namespace hookmd {
+
+/** Throws INVALID_PARAMETER for a non-finite skin, INVALID_SKIN for a negative one; `model` starts the message. */
+void checkSkin(const std::string& model, double skin);
+
+/** Throws SKIN_UNSET while `skin` is negative (not set yet). */
+void requireSkinSet(const std::string& model, double skin);
+
+}  // namespace hookmd

@@ -1,0 +1,178 @@
+#include "cpu/CpuManyBodyForceKernel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/ThreadPool.h"
+#include "math/StillingerWeberEval.h"
+#include "math/TersoffEval.h"
+#include "neighbor/OverlapCheck.h"
+
+namespace hookmd {
+
+namespace {
+
+// Scratch arrays 0..2 hold the forces on the centre's neighbours; the styles use the ones after them.
+constexpr int kFx = 0, kFy = 1, kFz = 2;
+
+template <TersoffStyle S, bool kOne>
+void tersoffStyleCentre(const unsigned char* rows, int nt, int ti, const ManyBodyNeighbors& nb,
+                        CpuManyBodyForceKernel::CentreScratch& c, double& energy, double* fx, double* fy, double* fz) {
+  TersoffScratch s{c.array(3), c.array(4), c.array(5), c.array(6), c.array(7), c.array(8), c.array(9)};
+  tersoffCentre<S, kOne>(reinterpret_cast<const TersoffParams*>(rows), nt, ti, nb, s, energy, fx, fy, fz);
+}
+
+template <bool kOne>
+void stillingerWeberStyleCentre(const unsigned char* rows, int nt, int ti, const ManyBodyNeighbors& nb,
+                                CpuManyBodyForceKernel::CentreScratch& c, double& energy, double* fx, double* fy, double* fz) {
+  const StillingerWeberScratch s{c.array(3), c.array(4), c.flags.data()};
+  stillingerWeberCentre<kOne>(reinterpret_cast<const StillingerWeberParams*>(rows), nt, ti, nb, s, energy, fx, fy, fz);
+}
+
+/** Each style's centre routine, for one species and for several. */
+template <ManyBodyStyle S, bool kOne>
+constexpr CpuManyBodyForceKernel::CentreFn centreOf() {
+  if constexpr (S == ManyBodyStyle::Tersoff) return &tersoffStyleCentre<TersoffStyle::Tersoff, kOne>;
+  if constexpr (S == ManyBodyStyle::TersoffMod) return &tersoffStyleCentre<TersoffStyle::Mod, kOne>;
+  if constexpr (S == ManyBodyStyle::TersoffZbl) return &tersoffStyleCentre<TersoffStyle::Zbl, kOne>;
+  if constexpr (S == ManyBodyStyle::StillingerWeber) return &stillingerWeberStyleCentre<kOne>;
+}
+
+CpuManyBodyForceKernel::CentreFn centreFor(ManyBodyStyle style, bool one) {
+  switch (style) {
+#define HOOKMD_STYLE_CENTRE(name, lammps, length) \
+  case ManyBodyStyle::name:                     \
+    return one ? centreOf<ManyBodyStyle::name, true>() : centreOf<ManyBodyStyle::name, false>();
+    HOOKMD_MANY_BODY_STYLES(HOOKMD_STYLE_CENTRE)
+#undef HOOKMD_STYLE_CENTRE
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void CpuManyBodyForceKernel::CentreScratch::reserve(int count) {
+  if (count <= capacity) return;
+  capacity = std::max(count, 2 * capacity);
+  values.assign(static_cast<std::size_t>(kArrays) * capacity, 0.0);
+  flags.assign(static_cast<std::size_t>(capacity), 0);
+}
+
+CpuManyBodyForceKernel::CpuManyBodyForceKernel(const ManyBodyForceSpec& spec)
+    : model_(spec.model), numTypes_(spec.numTypes), rows_(spec.rows), cutoffSq_(spec.cutoff * spec.cutoff),
+      centre_(centreFor(spec.style, spec.numTypes == 1)) {}
+
+void CpuManyBodyForceKernel::execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
+                                     std::vector<double>& virial) {
+  BatchStorage& storage = backend.arraysFor(Kernel::ManyBodyForces, request.reads(), request.writes());
+  neighbors_.bind(storage, std::sqrt(cutoffSq_), skin);
+  if (request.stress) virial.assign(9 * static_cast<std::size_t>(storage.numSystems()), 0.0);
+  const ForcePass pass{storage, request, types.types->data(), virial};
+  const int threads = ThreadPool::global().threads();
+  if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
+  scheduleSystems(
+      storage, request.systems, [&](std::int64_t s, int thread) { computeSystem(s, pass, workspaces_[thread]); },
+      [&](std::int64_t s) { computeLargeSystem(s, pass); });
+  checkOverlaps(model_, backend, storage, request.systems, neighbors_);
+}
+
+const std::uint8_t* CpuManyBodyForceKernel::prepareSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace) {
+  const double* x = updateListPositions(neighbors_, s, pass.storage, workspace.scratch, workspace.wrapped);
+  const SystemNeighborList& list = neighbors_.list(s);
+  const std::uint8_t* types = pass.types + list.atomBegin;
+  workspace.lists.build(list, x, types, cutoffSq_);
+  return types;
+}
+
+void CpuManyBodyForceKernel::centres(const ShortNeighbors& lists, const std::uint8_t* types, std::int32_t begin,
+                                     std::int32_t end, CentreScratch& scratch, double* f, bool virial, SystemSums& sums) const {
+  scratch.reserve(std::max(lists.maxCount(), 1));
+  double* fx = scratch.array(kFx);
+  double* fy = scratch.array(kFy);
+  double* fz = scratch.array(kFz);
+  for (std::int32_t i = begin; i < end; ++i) {
+    const ManyBodyNeighbors nb = lists.of(i);
+    std::fill(fx, fx + nb.count, 0.0);
+    std::fill(fy, fy + nb.count, 0.0);
+    std::fill(fz, fz + nb.count, 0.0);
+    centre_(rows_.data(), numTypes_, types[i], nb, scratch, sums.energy, fx, fy, fz);
+    double fix = 0.0, fiy = 0.0, fiz = 0.0;
+    const std::int32_t first = lists.start(i);
+    for (int m = 0; m < nb.count; ++m) {
+      fix -= fx[m];
+      fiy -= fy[m];
+      fiz -= fz[m];
+      if (f != nullptr) {
+        double* fj = f + 3 * static_cast<std::int64_t>(lists.neighbor(first + m));
+        fj[0] += fx[m];
+        fj[1] += fy[m];
+        fj[2] += fz[m];
+      }
+      if (virial) {
+        sums.virial[0] += nb.dx[m] * fx[m];
+        sums.virial[1] += nb.dy[m] * fy[m];
+        sums.virial[2] += nb.dz[m] * fz[m];
+        sums.virial[3] += nb.dx[m] * fy[m];
+        sums.virial[4] += nb.dx[m] * fz[m];
+        sums.virial[5] += nb.dy[m] * fz[m];
+      }
+    }
+    if (f != nullptr) {
+      f[3 * static_cast<std::int64_t>(i)] += fix;
+      f[3 * static_cast<std::int64_t>(i) + 1] += fiy;
+      f[3 * static_cast<std::int64_t>(i) + 2] += fiz;
+    }
+  }
+}
+
+void CpuManyBodyForceKernel::computeSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace) {
+  BatchStorage& storage = pass.storage;
+  const std::uint8_t* types = prepareSystem(s, pass, workspace);
+  const SystemNeighborList& list = neighbors_.list(s);
+  double* f = pass.request.forces ? storage.f64(Field::Forces) + 3 * static_cast<std::int64_t>(list.atomBegin) : nullptr;
+  if (f != nullptr) std::fill(f, f + 3 * static_cast<std::int64_t>(list.atomCount), 0.0);
+  SystemSums sums;
+  centres(workspace.lists, types, 0, list.atomCount, workspace.centre, f, pass.request.stress, sums);
+  finishSystem(storage, s, sums, pass.request.stress, pass.virial);
+}
+
+void CpuManyBodyForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pass) {
+  BatchStorage& storage = pass.storage;
+  ThreadPool& pool = ThreadPool::global();
+  Workspace& main = workspaces_[0];
+  const std::uint8_t* types = prepareSystem(s, pass, main);
+  const SystemNeighborList& list = neighbors_.list(s);
+  const std::int64_t count = list.atomCount;
+  const int groups = pool.threads();
+  const bool forces = pass.request.forces;
+  std::vector<SystemSums> sums(static_cast<std::size_t>(groups));
+  pool.parallelFor(0, groups, 1, [&](std::int64_t lo, std::int64_t hi, int) {
+    for (std::int64_t g = lo; g < hi; ++g) {
+      Workspace& workspace = workspaces_[g];
+      if (forces) workspace.forces.assign(3 * static_cast<std::size_t>(count), 0.0);
+      const auto begin = static_cast<std::int32_t>(count * g / groups);
+      const auto end = static_cast<std::int32_t>(count * (g + 1) / groups);
+      centres(main.lists, types, begin, end, workspace.centre, forces ? workspace.forces.data() : nullptr, pass.request.stress, sums[g]);
+    }
+  });
+  if (forces) {
+    double* out = storage.f64(Field::Forces) + 3 * static_cast<std::int64_t>(list.atomBegin);
+    const std::int64_t blocks = (count + kAtomsPerTask - 1) / kAtomsPerTask;
+    pool.parallelFor(0, blocks, 1, [&](std::int64_t lo, std::int64_t hi, int) {
+      for (std::int64_t b = lo; b < hi; ++b) {
+        const std::int64_t from = 3 * b * kAtomsPerTask;
+        const std::int64_t to = 3 * std::min(count, (b + 1) * kAtomsPerTask);
+        for (std::int64_t k = from; k < to; ++k) {
+          double total = 0.0;
+          for (int g = 0; g < groups; ++g) total += workspaces_[g].forces[k];
+          out[k] = total;
+        }
+      }
+    });
+  }
+  SystemSums total;
+  for (const SystemSums& part : sums) total.add(part);
+  finishSystem(storage, s, total, pass.request.stress, pass.virial);
+}
+
+}  // namespace hookmd

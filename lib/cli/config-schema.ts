@@ -69,6 +69,42 @@ const EAM_MODEL: JsonSchema = {
   additionalProperties: false,
 };
 
+/** The species of a Tersoff or Stillinger–Weber file: element symbols, or a map from element symbols to the file's names. */
+const MANY_BODY_ELEMENTS: JsonSchema = {
+  description: "Elements to use, as pair_coeff names them: symbols (['Si', 'C']) or { symbol: name in the file } (default: every element of the file).",
+  oneOf: [
+    { type: 'array', items: { type: 'string' }, minItems: 1 },
+    { type: 'object', additionalProperties: { type: 'string' } },
+  ],
+};
+
+/** A Tersoff parameter file (LAMMPS `tersoff`, `tersoff/mod`, `tersoff/zbl`). */
+const TERSOFF_MODEL: JsonSchema = {
+  type: 'object',
+  required: ['type', 'file'],
+  properties: {
+    type: { const: 'tersoff' },
+    file: text('LAMMPS Tersoff parameter file (*.tersoff, *.tersoff.mod, *.tersoff.zbl).'),
+    style: { enum: ['mod', 'zbl'], description: 'The variant (default: what the file’s entries say).' },
+    elements: MANY_BODY_ELEMENTS,
+    skin: nonNegative('Verlet skin (Å; default 2.0).'),
+  },
+  additionalProperties: false,
+};
+
+/** A Stillinger–Weber parameter file (LAMMPS `sw`). */
+const SW_MODEL: JsonSchema = {
+  type: 'object',
+  required: ['type', 'file'],
+  properties: {
+    type: { const: 'sw' },
+    file: text('LAMMPS Stillinger–Weber parameter file (*.sw).'),
+    elements: MANY_BODY_ELEMENTS,
+    skin: nonNegative('Verlet skin (Å; default 2.0).'),
+  },
+  additionalProperties: false,
+};
+
 /** A model in an ONNX file on hookmd's graph-model convention (docs/models.md), run by onnxruntime-node. */
 const ONNX_MODEL: JsonSchema = {
   type: 'object',
@@ -265,12 +301,12 @@ const HOOK: JsonSchema = {
 };
 
 /**
- * The schema of a model description: `{ type: 'lj' | 'morse' | 'eam', ...parameters }` (`--model-config`, and
+ * The schema of a model description: `{ type: 'lj' | 'morse' | 'eam' | 'tersoff' | 'sw' | 'onnx' | 'ipi', ...parameters }` (`--model-config`, and
  * `model` in a run config).
  */
 export const MODEL_SCHEMA: JsonSchema = {
   description: 'The force field.',
-  oneOf: [model('lj', LJ, pairOf(LJ)), model('morse', MORSE, pairOf(MORSE)), EAM_MODEL, ONNX_MODEL, IPI_MODEL],
+  oneOf: [model('lj', LJ, pairOf(LJ)), model('morse', MORSE, pairOf(MORSE)), EAM_MODEL, TERSOFF_MODEL, SW_MODEL, ONNX_MODEL, IPI_MODEL],
 };
 
 /**

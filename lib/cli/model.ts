@@ -6,7 +6,22 @@
 import { isHookmdError } from '../errors.js';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
-import { EAM, IpiModel, LennardJones, MODEL_KINDS, Morse, OnnxModel, type EAMOptions, type IpiModelOptions, type Model, type OnnxModelOptions } from '../models/index.js';
+import {
+  EAM,
+  IpiModel,
+  LennardJones,
+  MODEL_KINDS,
+  Morse,
+  OnnxModel,
+  StillingerWeber,
+  Tersoff,
+  type EAMOptions,
+  type IpiModelOptions,
+  type Model,
+  type OnnxModelOptions,
+  type StillingerWeberOptions,
+  type TersoffOptions,
+} from '../models/index.js';
 import { configError, describeProblems, loadConfigFile, parsePath } from './config-file.js';
 import { MODEL_SCHEMA } from './config-schema.js';
 import { formatPath, validateSchema, type PathSegment } from './json-schema.js';
@@ -31,8 +46,8 @@ export function canonicalModel(model: unknown): void {
 }
 
 // The parameter that a model type's first item names when it has no `key=`: `eam:Cu_u3.eam`,
-// `onnx:model.onnx,cutoff=5`, `ipi:unix:NAME,clients=4`.
-const LEADING_PARAMETER: Readonly<Record<string, string>> = { eam: 'file', onnx: 'file', ipi: 'address' };
+// `tersoff:Si.tersoff`, `sw:Si.sw`, `onnx:model.onnx,cutoff=5`, `ipi:unix:NAME,clients=4`.
+const LEADING_PARAMETER: Readonly<Record<string, string>> = { eam: 'file', tersoff: 'file', sw: 'file', onnx: 'file', ipi: 'address' };
 
 /**
  * Parses `--model type:key=value,…` into a model config and validates it; `eam:<file>` is short for
@@ -103,6 +118,8 @@ export async function buildModel(
   const fileOf = (file: unknown): string => (isAbsolute(String(file)) ? String(file) : relative(process.cwd(), resolve(baseDir, String(file))) || String(file));
   try {
     if (type === 'eam') return new EAM({ ...(options as Omit<EAMOptions, 'file'>), file: fileOf(options.file) });
+    if (type === 'tersoff') return new Tersoff({ ...(options as Omit<TersoffOptions, 'file'>), file: fileOf(options.file) });
+    if (type === 'sw') return new StillingerWeber({ ...(options as Omit<StillingerWeberOptions, 'file'>), file: fileOf(options.file) });
     if (type === 'onnx') {
       const { file, ...rest } = options;
       return await OnnxModel.load(fileOf(file), rest as unknown as OnnxModelOptions);

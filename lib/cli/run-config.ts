@@ -6,9 +6,9 @@ import type { BackendRequest } from '../native/index.js';
 /** Unit systems a config may name. */
 export type UnitsName = 'metal' | 'lj';
 
-/** `model`: the force field, `{ type: 'lj' | 'morse' | 'eam' | 'onnx' | 'ipi', ...parameters }`. */
+/** `model`: the force field, `{ type: 'lj' | 'morse' | 'eam' | 'tersoff' | 'sw' | 'onnx' | 'ipi', ...parameters }`. */
 export interface ModelConfig {
-  readonly type: 'lj' | 'morse' | 'eam' | 'onnx' | 'ipi';
+  readonly type: 'lj' | 'morse' | 'eam' | 'tersoff' | 'sw' | 'onnx' | 'ipi';
   readonly [parameter: string]: unknown;
 }
 

@@ -6,7 +6,16 @@
 import { statSync, readFileSync } from 'node:fs';
 
 import { HookmdError, HookmdTypeError } from '../errors.js';
-import { atomicNumber, isAtomicNumber } from '../data/index.js';
+import { atomicNumber } from '../data/index.js';
+
+const isElementSymbol = (text: string): boolean => {
+  try {
+    atomicNumber(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The LAMMPS pair styles these files are read for. */
 export type ManyBodyStyleName = 'tersoff' | 'tersoff/mod' | 'tersoff/zbl' | 'sw';
@@ -122,7 +131,7 @@ function chooseSpecies(where: string, names: readonly string[], elements: ManyBo
     elements === undefined ? names.map((n) => [n, n]) : Array.isArray(elements) ? elements.map((n) => [n, n]) : Object.entries(elements as Record<string, string>);
   if (pairs.length === 0) throw new HookmdTypeError('INVALID_OPTIONS', `${where}: elements must name at least one element`, { field: 'elements', value: elements });
   return pairs.map(([symbol, name]) => {
-    if (!isAtomicNumber(atomicNumber(symbol))) {
+    if (!isElementSymbol(symbol)) {
       const hint = elements === undefined || Array.isArray(elements) ? `; map each element to its name in the file, as in elements: { Si: '${name}' }` : '';
       throw new HookmdError('MISSING_SPECIES', `${where}: '${symbol}' is not an element symbol${hint}`, { field: 'elements', value: symbol });
     }
@@ -164,6 +173,13 @@ export function readManyBodyFile(
   // The entry length: numbers between the first entry's elements and the next element name.
   let length = 0;
   while (3 + length < words.length && isNumber((words[3 + length] as Word).text)) length++;
+  const valid = family === 'sw' ? [ENTRY_LENGTH.sw] : [ENTRY_LENGTH.tersoff, ENTRY_LENGTH['tersoff/mod'], ENTRY_LENGTH['tersoff/zbl']];
+  const stop = words[3 + length];
+  if (!valid.includes(length) && stop !== undefined && !valid.some((n) => n < length)) {
+    // Not an element name after a whole entry: a word that should have been a number.
+    const head = words.slice(0, 3).map((w) => w.text).join(' ');
+    throw parseError(where, stop.line, `entry ${head}: expected a number, got '${stop.text}' (number ${length + 1} after the elements)`);
+  }
   const resolved: ManyBodyStyleName = family === 'sw' ? 'sw' : tersoffStyleOf(file, length, style, (words[0] as Word).line);
   const size = ENTRY_LENGTH[resolved];
   const columns = COLUMNS[resolved];

@@ -4,11 +4,11 @@
 import { Vocabulary } from '../vocabulary.js';
 
 /** The canonical name of each model kind (the `--model` prefix). */
-export type ModelKind = 'lj' | 'morse' | 'eam' | 'onnx' | 'ipi';
+export type ModelKind = 'lj' | 'morse' | 'eam' | 'tersoff' | 'sw' | 'onnx' | 'ipi';
 
 /**
  * Every spelling of each model kind, case-insensitive: `lj` (LennardJones), `morse` (Morse), `eam` (EAM),
- * `onnx` (OnnxModel), `ipi` (IpiModel, i-PI).
+ * `tersoff` (Tersoff), `sw` (StillingerWeber), `onnx` (OnnxModel), `ipi` (IpiModel, i-PI).
  *
  * @example
  * MODEL_KINDS.resolve('LennardJones'); // 'lj'
@@ -17,6 +17,8 @@ export const MODEL_KINDS: Vocabulary<ModelKind> = new Vocabulary<ModelKind>({
   lj: ['LennardJones', 'lennard-jones'],
   morse: ['Morse'],
   eam: ['EAM'],
+  tersoff: ['Tersoff'],
+  sw: ['StillingerWeber', 'stillinger-weber'],
   onnx: ['OnnxModel'],
   ipi: ['IpiModel'],
 });

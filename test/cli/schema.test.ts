@@ -78,7 +78,7 @@ describe('validateSchema', () => {
 
   it('speaks about the variant a `type` names, and about `type` when it names none', () => {
     expect(problems({ type: 'morse', D: 1, alpha: 1, cutoff: 3 }, MODEL_SCHEMA)).toEqual(['r0: is required']);
-    expect(problems({ D: 1 }, MODEL_SCHEMA)).toEqual(["type: is required; one of 'lj', 'morse', 'eam', 'onnx', 'ipi'"]);
+    expect(problems({ D: 1 }, MODEL_SCHEMA)).toEqual(["type: is required; one of 'lj', 'morse', 'eam', 'tersoff', 'sw', 'onnx', 'ipi'"]);
     expect(problems({ type: 'lj', cutoff: 3, pairs: { 'Ar-Ar': { epsilon: 1 } } }, MODEL_SCHEMA)).toEqual(["pairs['Ar-Ar'].sigma: is required"]);
     expect(problems({ type: 'lj', cutoff: 3, pairs: {} }, MODEL_SCHEMA)).toEqual([]);
   });

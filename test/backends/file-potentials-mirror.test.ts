@@ -14,7 +14,7 @@ function bits(values: ArrayLike<number>): string {
 
 interface Case {
   name: string;
-  model: (hookmd: Hookmd) => InstanceType<Hookmd['EAM']> | InstanceType<Hookmd['Tersoff']>;
+  model: (hookmd: Hookmd) => InstanceType<Hookmd['EAM'] | Hookmd['Tersoff'] | Hookmd['StillingerWeber']>;
   /** Two systems: a crystal and an alloy of it, at the given lattice and with `other` on every third site. */
   crystal: { symbol: string; other: number; structure: 'fcc' | 'diamond'; a: number; repeat: number };
 }

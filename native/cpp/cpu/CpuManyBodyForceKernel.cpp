@@ -51,11 +51,12 @@ CpuManyBodyForceKernel::CentreFn centreFor(ManyBodyStyle style, bool one) {
 
 }  // namespace
 
-void CpuManyBodyForceKernel::CentreScratch::reserve(int count) {
+void CpuManyBodyForceKernel::CentreScratch::reserve(std::size_t count) {
   if (count <= capacity) return;
   capacity = std::max(count, 2 * capacity);
   values.assign(static_cast<std::size_t>(kArrays) * capacity, 0.0);
-  flags.assign(static_cast<std::size_t>(capacity), 0);
+  flags.assign(capacity, 0);
+  neighbors.reserve(capacity);
 }
 
 CpuManyBodyForceKernel::CpuManyBodyForceKernel(const ManyBodyForceSpec& spec)
@@ -70,40 +71,42 @@ void CpuManyBodyForceKernel::execute(Backend& backend, const ComputeRequest& req
   const ForcePass pass{storage, request, types.types->data(), virial};
   const int threads = ThreadPool::global().threads();
   if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
+  full_.resize(static_cast<std::size_t>(storage.numSystems()));
   scheduleSystems(
       storage, request.systems, [&](std::int64_t s, int thread) { computeSystem(s, pass, workspaces_[thread]); },
       [&](std::int64_t s) { computeLargeSystem(s, pass); });
   checkOverlaps(model_, backend, storage, request.systems, neighbors_);
 }
 
-const std::uint8_t* CpuManyBodyForceKernel::prepareSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace) {
+CpuManyBodyForceKernel::SystemView CpuManyBodyForceKernel::prepareSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace) {
   const double* x = updateListPositions(neighbors_, s, pass.storage, workspace.scratch, workspace.wrapped);
   const SystemNeighborList& list = neighbors_.list(s);
-  const std::uint8_t* types = pass.types + list.atomBegin;
-  workspace.lists.build(list, x, types, cutoffSq_);
-  return types;
+  FullNeighbors& full = full_[s];
+  full.update(list);
+  return SystemView{&full, x, pass.types + list.atomBegin};
 }
 
-void CpuManyBodyForceKernel::centres(const ShortNeighbors& lists, const std::uint8_t* types, std::int32_t begin,
-                                     std::int32_t end, CentreScratch& scratch, double* f, bool virial, SystemSums& sums) const {
-  scratch.reserve(std::max(lists.maxCount(), 1));
+void CpuManyBodyForceKernel::centres(const SystemView& system, std::int32_t begin, std::int32_t end, CentreScratch& scratch,
+                                     double* f, bool virial, SystemSums& sums) const {
+  scratch.reserve(static_cast<std::size_t>(std::max(system.full->maxCount(), 1)));
   double* fx = scratch.array(kFx);
   double* fy = scratch.array(kFy);
   double* fz = scratch.array(kFz);
+  CentreNeighbors& gathered = scratch.neighbors;
   for (std::int32_t i = begin; i < end; ++i) {
-    const ManyBodyNeighbors nb = lists.of(i);
-    std::fill(fx, fx + nb.count, 0.0);
-    std::fill(fy, fy + nb.count, 0.0);
-    std::fill(fz, fz + nb.count, 0.0);
-    centre_(rows_.data(), numTypes_, types[i], nb, scratch, sums.energy, fx, fy, fz);
+    const int count = system.full->gather(i, system.x, system.types, cutoffSq_, gathered);
+    const ManyBodyNeighbors nb = gathered.view(count);
+    std::fill(fx, fx + count, 0.0);
+    std::fill(fy, fy + count, 0.0);
+    std::fill(fz, fz + count, 0.0);
+    centre_(rows_.data(), numTypes_, system.types[i], nb, scratch, sums.energy, fx, fy, fz);
     double fix = 0.0, fiy = 0.0, fiz = 0.0;
-    const std::int32_t first = lists.start(i);
-    for (int m = 0; m < nb.count; ++m) {
+    for (int m = 0; m < count; ++m) {
       fix -= fx[m];
       fiy -= fy[m];
       fiz -= fz[m];
       if (f != nullptr) {
-        double* fj = f + 3 * static_cast<std::int64_t>(lists.neighbor(first + m));
+        double* fj = f + 3 * static_cast<std::int64_t>(gathered.atom[m]);
         fj[0] += fx[m];
         fj[1] += fy[m];
         fj[2] += fz[m];
@@ -127,12 +130,12 @@ void CpuManyBodyForceKernel::centres(const ShortNeighbors& lists, const std::uin
 
 void CpuManyBodyForceKernel::computeSystem(std::int64_t s, const ForcePass& pass, Workspace& workspace) {
   BatchStorage& storage = pass.storage;
-  const std::uint8_t* types = prepareSystem(s, pass, workspace);
+  const SystemView system = prepareSystem(s, pass, workspace);
   const SystemNeighborList& list = neighbors_.list(s);
   double* f = pass.request.forces ? storage.f64(Field::Forces) + 3 * static_cast<std::int64_t>(list.atomBegin) : nullptr;
   if (f != nullptr) std::fill(f, f + 3 * static_cast<std::int64_t>(list.atomCount), 0.0);
   SystemSums sums;
-  centres(workspace.lists, types, 0, list.atomCount, workspace.centre, f, pass.request.stress, sums);
+  centres(system, 0, list.atomCount, workspace.centre, f, pass.request.stress, sums);
   finishSystem(storage, s, sums, pass.request.stress, pass.virial);
 }
 
@@ -140,7 +143,7 @@ void CpuManyBodyForceKernel::computeLargeSystem(std::int64_t s, const ForcePass&
   BatchStorage& storage = pass.storage;
   ThreadPool& pool = ThreadPool::global();
   Workspace& main = workspaces_[0];
-  const std::uint8_t* types = prepareSystem(s, pass, main);
+  const SystemView system = prepareSystem(s, pass, main);
   const SystemNeighborList& list = neighbors_.list(s);
   const std::int64_t count = list.atomCount;
   const int groups = pool.threads();
@@ -152,7 +155,7 @@ void CpuManyBodyForceKernel::computeLargeSystem(std::int64_t s, const ForcePass&
       if (forces) workspace.forces.assign(3 * static_cast<std::size_t>(count), 0.0);
       const auto begin = static_cast<std::int32_t>(count * g / groups);
       const auto end = static_cast<std::int32_t>(count * (g + 1) / groups);
-      centres(main.lists, types, begin, end, workspace.centre, forces ? workspace.forces.data() : nullptr, pass.request.stress, sums[g]);
+      centres(system, begin, end, workspace.centre, forces ? workspace.forces.data() : nullptr, pass.request.stress, sums[g]);
     }
   });
   if (forces) {

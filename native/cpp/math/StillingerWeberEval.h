@@ -22,6 +22,8 @@ constexpr int kStillingerWeberEntryLength = 11;
 struct StillingerWeberParams {
   // Two-body, and each bond's share of the three-body term (used from i j j entries).
   double sigma, p, q, cut, cutSq, sigmaGamma;
+  // p and q as small whole numbers (−1 when they are not): then the powers are products, not pow() calls.
+  int pWhole, qWhole;
   double pairPrefactor;  // A ε
   double bigB;
   // Three-body (used from i j k entries): λε and cos θ₀; `symmetric` when the i k j entry has the same ones.
@@ -43,15 +45,26 @@ inline StillingerWeberParams makeStillingerWeberParams(const double* v) {
   s.bigB = v[7];
   s.p = v[8];
   s.q = v[9];
+  auto whole = [](double x) { return x >= 0.0 && x <= 16.0 && std::floor(x) == x ? static_cast<int>(x) : -1; };
+  s.pWhole = whole(s.p);
+  s.qWhole = whole(s.q);
   s.symmetric = true;
   return s;
+}
+
+/** x^e, by repeated products when e is a small whole number (`whole` ≥ 0), else by pow. */
+HD double stillingerWeberPower(double x, double e, int whole) {
+  if (whole < 0) return pow(x, e);
+  double result = 1.0;
+  for (int k = 0; k < whole; ++k) result *= x;
+  return result;
 }
 
 /** φ₂(r) and dφ₂/dr for r < aσ. */
 HD void stillingerWeberPair(const StillingerWeberParams& s, double r, double& v, double& dv) {
   const double sr = s.sigma / r;
-  const double srp = pow(sr, s.p);
-  const double srq = pow(sr, s.q);
+  const double srp = stillingerWeberPower(sr, s.p, s.pWhole);
+  const double srq = stillingerWeberPower(sr, s.q, s.qWhole);
   const double inv = 1.0 / (r - s.cut);
   const double e = exp(s.sigma * inv);
   const double radial = s.bigB * srp - srq;

@@ -379,6 +379,8 @@ void buildNeighborList(SystemNeighborList& list, const double* positions, std::i
   list.pairs = 0;
   for (const NeighborChunk& chunk : list.chunks) list.pairs += static_cast<std::int64_t>(chunk.entries.size());
   list.valid = true;
+  static std::atomic<std::uint64_t> builds{0};
+  list.generation = ++builds;
 }
 
 void wrappedPositions(const SystemNeighborList& list, const double* positions, double* out) {

@@ -40,6 +40,11 @@ struct NeighborScratch {
 
 struct SystemNeighborList {
   bool valid = false;
+  /**
+   * Which build this is, unique over every list of the process (0: never built), so a kernel that derives
+   * tables from the pairs knows when to redo them.
+   */
+  std::uint64_t generation = 0;
   std::int32_t atomBegin = 0;
   std::int32_t atomCount = 0;
   /**

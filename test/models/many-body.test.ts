@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { Batch, bulk, rattle, repeat } from '../../lib/data/index.js';
 import type { System } from '../../lib/data/index.js';
-import { CellFilter, ConvergenceHook, FIRE, initializeVelocities, VelocityVerlet } from '../../lib/dynamics/index.js';
+import { CellFilter, ConvergenceHook, FIRE, initializeVelocities, Langevin, NPT, VelocityVerlet, fuse } from '../../lib/dynamics/index.js';
 import { StillingerWeber, Tersoff, type Model } from '../../lib/models/index.js';
 import { getThreads, setThreads } from '../../lib/native/index.js';
 import { LAMMPS_POTENTIALS, lammpsSkipReason, runLammps } from '../helpers/lammps.js';
@@ -153,6 +153,29 @@ describe.skipIf(!available)(`Tersoff and Stillinger–Weber ${available ? '' : '
     const positions = base.positions as number[][];
     const overlapping = Batch.fromSystems([{ cell: base.cell, pbc: true, positions: [...positions, [...(positions[5] as number[])]], atomicNumbers: [...(base.atomicNumbers as number[]), 14] }]);
     expect(() => silicon.compute(overlapping)).toThrow(expect.objectContaining({ code: 'OVERLAPPING_ATOMS' }));
+  });
+
+  it('runs in every engine: a stream through a fused FIRE → Langevin stage, and NPT toward a pressure', async () => {
+    const model = new StillingerWeber({ file: file('Si.sw') });
+    const fire = new FIRE({ model, convergence: ConvergenceHook.fromFmax(0.05, { targetStatus: 1 }) });
+    const heat = new Langevin({ model, dt: 1, temperature: 300, friction: 0.01, seed: 1, velocities: { temperature: 300, seed: 1 } });
+    const written: System[] = [];
+    const result = await fuse(fire, heat).runStream([1, 2, 3, 4].map((seed) => diamond(seed, 1)), {
+      sinks: [{ write: (systems: System[]) => void written.push(...systems) }],
+      maxAtoms: 16,
+      maxSteps: 300,
+    });
+    expect(result.processed).toBe(4);
+    expect(written).toHaveLength(4);
+    for (const system of written) expect(Number.isFinite(system.energy)).toBe(true);
+
+    // Diamond Si squeezed by 1 % relaxes its volume toward zero pressure under NPT.
+    const batch = Batch.fromSystems([repeat(bulk('Si', 'diamond', { a: 5.377, cubic: true }), [2, 2, 2])]);
+    initializeVelocities(batch, { temperature: 300, seed: 4 });
+    const volume = (): number => batch.read('cell')[0] * batch.read('cell')[4] * batch.read('cell')[8];
+    const before = volume();
+    await new NPT({ model, dt: 1, temperature: 300, pressure: 0, tdamp: 100, pdamp: 500 }).run(batch, { steps: 400 });
+    expect(volume()).toBeGreaterThan(before);
   });
 
   it('an asymmetric file gives results that do not depend on the atoms’ order (LAMMPS’s do)', () => {

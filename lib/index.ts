@@ -319,3 +319,6 @@ export type {
 } from './training/index.js';
 export { exportReport, loadViewData, ViewHook, ViewServer } from './view/index.js';
 export type { ViewColumns, ViewData, ViewFile, ViewFrame, ViewHookOptions, ViewServerOptions, ViewSystem } from './view/index.js';
+
+export { elasticConstants } from './workflows/index.js';
+export type { ElasticOptions, ElasticResult } from './workflows/index.js';

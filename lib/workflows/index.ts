@@ -1,3 +1,6 @@
-// Workflows: sets of systems a batch evaluates together (strained copies for elastic constants).
+// Workflows: sets of systems a batch evaluates together (strained copies for elastic constants, displaced
+// supercells for phonons).
 export { elasticConstants } from './elastic.js';
 export type { ElasticOptions, ElasticResult } from './elastic.js';
+export { phonons } from './phonons.js';
+export type { PhononOptions, PhononResult, PhononUnit } from './phonons.js';

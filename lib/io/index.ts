@@ -1,4 +1,4 @@
-// hookmd I/O: extxyz, POSCAR, CIF, LAMMPS data, ASE .traj, sinks (memory, extxyz, zarr, traj). Named exports only.
+// hookmd I/O: extxyz, POSCAR, CIF, LAMMPS data and dump, ASE .traj, sinks (memory, extxyz, zarr, traj, dump). Named exports only.
 export { readExtxyz, streamExtxyz } from './extxyz-read.js';
 export type { ReadExtxyzOptions } from './extxyz-frame.js';
 export { DEFAULT_MAX_FRAME_ATOMS, DEFAULT_MAX_LINE_BYTES } from './extxyz-limits.js';
@@ -23,3 +23,7 @@ export type { LammpsSpecies, WriteLammpsDataOptions } from './lammps-data.js';
 export { readTraj, writeTraj } from './traj.js';
 export { TrajSink } from './traj-sink.js';
 export type { TrajSinkOptions } from './traj-sink.js';
+export { readLammpsDump } from './lammps-dump.js';
+export type { ReadLammpsDumpOptions } from './lammps-dump.js';
+export { LammpsDumpSink } from './lammps-dump-sink.js';
+export type { LammpsDumpSinkOptions } from './lammps-dump-sink.js';

@@ -1,4 +1,4 @@
-// hookmd I/O: extxyz, POSCAR, CIF, LAMMPS data and dump, ASE .traj, sinks (memory, extxyz, zarr, traj, dump). Named exports only.
+// hookmd I/O: extxyz, POSCAR, CIF, LAMMPS data and dump, ASE .traj, H5MD, and the sinks of each. Named exports only.
 export { readExtxyz, streamExtxyz } from './extxyz-read.js';
 export type { ReadExtxyzOptions } from './extxyz-frame.js';
 export { DEFAULT_MAX_FRAME_ATOMS, DEFAULT_MAX_LINE_BYTES } from './extxyz-limits.js';
@@ -27,3 +27,7 @@ export { readLammpsDump } from './lammps-dump.js';
 export type { ReadLammpsDumpOptions } from './lammps-dump.js';
 export { LammpsDumpSink } from './lammps-dump-sink.js';
 export type { LammpsDumpSinkOptions } from './lammps-dump-sink.js';
+export { readH5md } from './h5md.js';
+export type { ReadH5mdOptions } from './h5md.js';
+export { H5mdSink } from './h5md-sink.js';
+export type { H5mdSinkOptions } from './h5md-sink.js';

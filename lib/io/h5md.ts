@@ -9,6 +9,7 @@ import h5wasm from 'h5wasm/node';
 import type { System } from '../data/index.js';
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
+import { h5mdUnitFactor } from './h5md-units.js';
 import { checkReadSystem } from './read-check.js';
 import { MAX_STRUCTURE_FILE_BYTES } from './structure-text.js';
 
@@ -53,10 +54,14 @@ export interface ReadH5mdOptions {
 
 type Fail = (message: string, where: string, frame?: number, cause?: unknown) => HookmdError;
 
+/** The values of a dataset in metal units (its `unit` attribute converted; none means hookmd's). */
 function numbers(dataset: Dataset, where: string, fail: Fail): number[] {
   const value = dataset.value;
   if (value === null || typeof value !== 'object' || !('length' in value)) throw fail('is not a numeric array', where);
-  return Array.from(value as ArrayLike<number | bigint>, (v) => Number(v));
+  const unit = dataset.attrs?.unit?.json_value;
+  const factor = typeof unit === 'string' ? h5mdUnitFactor(unit) : 1;
+  if (factor === undefined) throw fail(`has unit '${String(unit)}', which hookmd cannot convert (lengths Angstrom, nm, pm; times fs, ps; energies eV, kJ mol-1, kcal mol-1; ...)`, where);
+  return Array.from(value as ArrayLike<number | bigint>, (v) => Number(v) * factor);
 }
 
 /** A time-dependent element (step/time/value) or a fixed dataset: values per step, or one value for all. */
@@ -111,7 +116,8 @@ function rows(flat: number[], n: number): number[][] {
  * it): positions of particles/<group>/position, with species (atomic numbers), mass, velocity, force, box
  * edges (a vector or a 3×3 matrix per frame, or fixed; `boundary` 'periodic' → pbc), and
  * observables/potential_energy and stress matched by step; `info.step` and `info.time` from position's
- * datasets. Frames count up to the shortest of an element's step, time and value. Typed errors: H5MD_PARSE
+ * datasets. Values are converted from their `unit` attributes (nm, ps, kJ mol-1, ...) to Å, fs, eV;
+ * a unit hookmd does not know is H5MD_PARSE. Frames count up to the shortest of an element's step, time and value. Typed errors: H5MD_PARSE
  * naming the dataset (and frame), READ_FAILED for a file that is not HDF5 or cannot be read.
  *
  * @example

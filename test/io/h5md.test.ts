@@ -104,16 +104,29 @@ with h5py.File(d['path'], 'w') as f:
     b = p.create_group('box'); b.attrs['dimension'] = 3; b.attrs['boundary'] = np.array([b'periodic'] * 3)
     b['edges'] = np.array([10.0, 11.0, 12.0])
     p['species'] = np.array([8, 1, 1])
-    g = p.create_group('position'); g['step'] = np.array([0, 100]); g['time'] = np.array([0.0, 50.0])
-    g['value'] = np.arange(18, dtype=float).reshape(2, 3, 3) / 10
+    g = p.create_group('position'); g['step'] = np.array([0, 100]); g['time'] = np.array([0.0, 0.05])
+    g['time'].attrs['unit'] = 'ps'
+    g['value'] = np.arange(18, dtype=float).reshape(2, 3, 3) / 100
+    g['value'].attrs['unit'] = 'nm'
+    v = p.create_group('velocity'); v['step'] = np.array([0, 100]); v['value'] = np.ones((2, 3, 3)); v['value'].attrs['unit'] = 'nm ps-1'
+    fo = p.create_group('force'); fo['step'] = np.array([100]); fo['value'] = np.ones((1, 3, 3)) * 6.02214076e23 * 1.602176634e-19 / 1e3 * 10; fo['value'].attrs['unit'] = 'kJ mol-1 nm-1'
+    bad = f.create_group('particles/bad'); bad['species'] = np.array([1])
+    bg = bad.create_group('position'); bg['step'] = np.array([0]); bg['value'] = np.zeros((1, 1, 3)); bg['value'].attrs['unit'] = 'furlong'
 print('null')
 `, { path });
-    const back = await readH5md(path);
+    const back = await readH5md(path, { group: 'water' });
     expect(back).toHaveLength(2);
     expect(back[1]?.cell).toEqual([[10, 0, 0], [0, 11, 0], [0, 0, 12]]);
     expect(back[1]?.pbc).toEqual([true, true, true]);
+    // Units converted: ps → fs, nm → Å, nm/ps → Å/fs, kJ/(mol·nm) → eV/Å.
     expect(back[1]?.info).toEqual({ step: 100, time: 50 });
-    expect(back[1]?.positions).toEqual([[0.9, 1, 1.1], [1.2, 1.3, 1.4], [1.5, 1.6, 1.7]]);
+    const near = (a: unknown, b: number[][]): void => (a as number[][]).flat().forEach((v, k) => expect(v).toBeCloseTo(b.flat()[k] as number, 12));
+    near(back[1]?.positions, [[0.9, 1, 1.1], [1.2, 1.3, 1.4], [1.5, 1.6, 1.7]]);
+    near(back[0]?.velocities, [[0.01, 0.01, 0.01], [0.01, 0.01, 0.01], [0.01, 0.01, 0.01]]);
+    expect(back[0]?.forces).toBeUndefined();
+    near(back[1]?.forces, [[1, 1, 1], [1, 1, 1], [1, 1, 1]]);
+    await expect(readH5md(path, { group: 'bad' })).rejects.toThrow(/unit 'furlong'/);
+    await expect(readH5md(path, { group: 'nothere' })).rejects.toMatchObject({ code: 'H5MD_PARSE' });
   });
 
   it.skipIf(h5pySkip !== '')('refuses a dataset larger than the file and mismatched shapes, naming the dataset', async () => {

@@ -159,6 +159,31 @@ describe.skipIf(aseSkipReason !== '')(`ASE .traj round trips ${aseSkipReason}`, 
     back.slice(1).forEach((frame, k) => expectSame(many[k] as System, frame));
   });
 
+  it('appends in ASE\'s layout: ASE, then TrajSink, then ASE again append to one file, and both read all frames', async () => {
+    const path = join(dir, 'shared.traj');
+    const APPEND = `
+import json, sys
+from ase.build import bulk
+from ase.io import Trajectory, read
+d = json.load(sys.stdin)
+with Trajectory(d['path'], d['mode']) as t:
+    for k in range(d['count']):
+        a = bulk('Al', 'fcc', a=4.05, cubic=True); a.positions[0, 0] += 0.01 * k; a.info = {'by': 'ase', 'k': k}; t.write(a)
+print(json.dumps([im.info for im in read(d['path'], ':')]))
+`;
+    runAse<unknown>(APPEND, { path, mode: 'w', count: 2 });
+    const sink = new TrajSink(path, { append: true });
+    await sink.write(Array.from({ length: 41 }, (_, k) => ({ symbols: ['Cu'], positions: [[0, 0, k * 0.01]], info: { by: 'hookmd', k } })));
+    await sink.close();
+    const infos = runAse<Record<string, unknown>[]>(APPEND, { path, mode: 'a', count: 3 });
+    expect(infos).toHaveLength(46);
+    expect(infos.map((i) => i.by).join(',')).toBe(['ase', 'ase', ...Array(41).fill('hookmd'), 'ase', 'ase', 'ase'].join(','));
+    const ours = readTraj(path);
+    expect(ours.map((s) => s.info)).toEqual(infos);
+    expect(ours[0]?.positions).toHaveLength(4);
+    expect(ours[2]?.positions).toHaveLength(1);
+  });
+
   it('converts velocities to ASE momenta (m·v, ASE time units) and back', async () => {
     const path = join(dir, 'v.traj');
     await writeTraj(path, [{ symbols: ['Ar'], positions: [[0, 0, 0]], velocities: [[0.01, -0.02, 0.03]], masses: [40] }]);
@@ -281,6 +306,21 @@ describe('hostile .traj files', () => {
       const error = attempt(ulmFile(json));
       expect(error, json).toMatchObject({ details: { offset: expect.any(Number) } });
       expect((error as Error).message, json).toMatch(message);
+    }
+  });
+
+  it('random byte corruptions are frames or typed errors, never a crash or a hang', async () => {
+    const bytes = base();
+    let seed = 12345;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let trial = 0; trial < 300; trial++) {
+      const corrupt = Buffer.from(bytes);
+      for (let k = 0; k < 1 + random(4); k++) corrupt[random(corrupt.length)] = random(256);
+      const result = attempt(corrupt);
+      if (!Array.isArray(result)) expect(['TRAJ_PARSE', 'READ_FAILED', 'UNKNOWN_ELEMENT', 'SINGULAR_CELL']).toContain((result as { code?: string }).code);
     }
   });
 

@@ -117,6 +117,35 @@ describe.skipIf(lammpsSkipReason !== '')(`dumps Debian's lmp writes ${lammpsSkip
     expect(i[0]?.symbols?.[0]).toBe('Cu');
   });
 
+  it('LAMMPS reads what LammpsDumpSink writes (read_dump with its box), and writes back the same atoms', async () => {
+    const path = join(dir, 'for-lammps.dump');
+    const sink = new LammpsDumpSink(path, { species: ['Cu'] });
+    const system: System = {
+      symbols: ['Cu', 'Cu', 'Cu'], positions: [[0.1, 0.2, 0.3], [2.5, 2.4, 3.1], [4.2, 4.4, 5.5]], pbc: true, info: { step: 40 },
+      cell: [[5.2, 0, 0], [0.7, 4.9, 0], [-0.4, 0.3, 6.1]], velocities: [[0.01, -0.002, 0.003], [0, 0.004, 0], [0.001, 0.001, -0.001]],
+    };
+    await sink.write([system]);
+    await sink.close();
+    const back = runLammps(`
+units metal
+atom_style atomic
+boundary p p p
+region box prism 0 1 0 1 0 1 0 0 0
+create_box 1 box
+mass 1 63.546
+read_dump hookmd.dump 40 x y z vx vy vz box yes add yes
+write_dump all custom back.dump id type x y z vx vy vz modify format float ${FULL}
+`, { 'hookmd.dump': readFileSync(path, 'utf8') }, ['back.dump']).outputs['back.dump'] as string;
+    writeFileSync(join(dir, 'back-from-lammps.dump'), back);
+    const [ours] = readLammpsDump(path);
+    const [theirs] = readLammpsDump(join(dir, 'back-from-lammps.dump'), { species: ['Cu'] });
+    expect(theirs?.info?.step).toBe(40);
+    close(theirs?.cell, ours?.cell, 1e-12);
+    close(theirs?.positions, ours?.positions, 1e-12);
+    close(theirs?.velocities, ours?.velocities, 1e-15);
+    close(ours?.positions, system.positions, 1e-12);
+  });
+
   it.skipIf(aseSkipReason !== '')('equals what ase.io.read(format=lammps-dump-text) makes of the same file', () => {
     const path = join(dir, 'x.dump');
     const frames = runAse<AseFrame[]>(ASE_READ, { path });

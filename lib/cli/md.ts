@@ -6,7 +6,7 @@ import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
 import { initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
 import { HookmdAbortError } from '../errors.js';
-import { ExtxyzSink, openSink, readExtxyz, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
+import { ExtxyzSink, openSink, readExtxyz, readH5md, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
 import { sinkFormat } from '../io/open-sink.js';
 import type { Model } from '../models/index.js';
 import { configError } from './config-file.js';
@@ -111,7 +111,8 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     checkFlags(options);
     const model = modelSpec(options);
     const units = options.units;
-    const systems = structureFormat(input) === 'extxyz' ? readExtxyz(input, { units }) : readStructures(input);
+    const format = structureFormat(input);
+    const systems = format === 'extxyz' ? readExtxyz(input, { units }) : format === 'h5md' ? await readH5md(input) : readStructures(input);
     const selection = scalingOut(options) ? await selectSystems(systems.length, options) : undefined;
     applyRuntime(options);
     const whole = Batch.fromSystems(systems, { units });

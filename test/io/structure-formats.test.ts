@@ -109,6 +109,18 @@ describe('the CLI reads and writes them by extension', () => {
     printable(bad.stderr);
   }, 120_000);
 
+  it('relax reads H5MD input, and --shard counts the frames of a .traj', async () => {
+    const lj = ['--model', 'lj:epsilon=0.4,sigma=2.3,cutoff=5', '--max-steps', '3'];
+    const h5 = await runCli(['relax', 'cu.h5md', ...lj, '--out', 'from-h5md.xyz'], { cwd: dir });
+    expect(h5.code, h5.stderr).toBe(0);
+    expect(readStructures(join(dir, 'from-h5md.xyz'))).toHaveLength(1);
+    for (const shard of ['0/2', '1/2']) {
+      const run = await runCli(['relax', 'cu.traj', ...lj, '--shard', shard, '--out', `shard-${shard[0]}.xyz`], { cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(readStructures(join(dir, `shard-${shard[0]}.xyz`)), shard).toHaveLength(1);
+    }
+  }, 120_000);
+
   it('md writes --out and --traj in the format of their extensions', async () => {
     const md = await runCli(['md', 'noext-dump', '--model', 'lj:epsilon=0.4,sigma=2.3,cutoff=5', '--steps', '4', '--dt', '1', '--temperature', '100',
       '--out', 'md.traj', '--traj', 'md.lammpstrj', '--traj-every', '2'], { cwd: dir });

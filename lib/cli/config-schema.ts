@@ -243,7 +243,7 @@ const STAGES: readonly JsonSchema[] = [
 ];
 
 const sinkFile: Record<string, JsonSchema> = {
-  path: text('Output file, relative to the working directory: .xyz or .extxyz (extxyz), or .zarr (Zarr v3 store).'),
+  path: text('Output file, relative to the working directory: .xyz or .extxyz (extxyz), .zarr (Zarr v3 store), .traj (ASE trajectory), .lammpstrj or .dump (LAMMPS dump), .h5md or .h5 (H5MD).'),
   capacity: count('Systems buffered before each write.'),
   units: { enum: ['metal', 'lj'], description: 'Units of the file (default: the run’s units).' },
 };

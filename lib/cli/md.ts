@@ -6,7 +6,8 @@ import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
 import { initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
 import { HookmdAbortError } from '../errors.js';
-import { ExtxyzSink, readExtxyz, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
+import { ExtxyzSink, openSink, readExtxyz, readH5md, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
+import { sinkFormat } from '../io/open-sink.js';
 import type { Model } from '../models/index.js';
 import { configError } from './config-file.js';
 import { buildStageEngine } from './engines.js';
@@ -110,7 +111,8 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     checkFlags(options);
     const model = modelSpec(options);
     const units = options.units;
-    const systems = structureFormat(input) === 'extxyz' ? readExtxyz(input, { units }) : readStructures(input);
+    const format = structureFormat(input);
+    const systems = format === 'extxyz' ? readExtxyz(input, { units }) : format === 'h5md' ? await readH5md(input) : readStructures(input);
     const selection = scalingOut(options) ? await selectSystems(systems.length, options) : undefined;
     applyRuntime(options);
     const whole = Batch.fromSystems(systems, { units });
@@ -192,8 +194,13 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
         const out = new ExtxyzSink(options.out, { units, append: true, capacity: Math.max(1, final.length) });
         await out.write(final);
         await out.close();
-      } else {
+      } else if ((sinkFormat(options.out) ?? 'extxyz') === 'extxyz') {
         await writeExtxyz(options.out, final, { units });
+      } else {
+        // .traj, LAMMPS dump, H5MD or Zarr: the sink of the extension, written once.
+        const out = openSink(options.out, { units, capacity: Math.max(1, final.length) });
+        await out.write(final);
+        await out.close();
       }
     }
     const end = new SystemScalars(batch);
@@ -240,11 +247,11 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .option('--pdamp <t>', 'npt: barostat damping time (default 1000·dt)', parse.positive)
     .addOption(new Option('--couple <style>', 'npt: iso scales the cell uniformly, aniso each axis (orthorhombic cells)').choices(['iso', 'aniso']))
     .option('--seed <n>', 'random seed for velocities and the Langevin noise', parse.nonNegativeInteger, 0)
-    .option('--traj <file>', 'trajectory: every system every --traj-every steps (extxyz, or .zarr)')
+    .option('--traj <file>', 'trajectory: every system every --traj-every steps (extxyz, or .zarr, .traj, .lammpstrj/.dump, .h5md by extension)')
     .option('--traj-every <n>', 'steps between trajectory frames', parse.count, 100)
     .option('--log <file>', 'per-system log: csv, or jsonl when the name ends in .jsonl')
     .option('--log-every <n>', 'log every n steps', parse.count, 100)
-    .option('-o, --out <file>', 'final frames (extxyz)');
+    .option('-o, --out <file>', 'final frames (extxyz, or .traj, .lammpstrj/.dump, .h5md, .zarr by extension)');
   addModelOptions(command);
   addScaleOutOptions(command);
   addCommonOptions(command);

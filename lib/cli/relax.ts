@@ -134,7 +134,7 @@ export function registerRelax(program: Command, done: (code: number) => void): v
     .option('--hydrostatic', 'with --cell: only scale each cell, keeping its shape')
     .option('--smax <s>', 'with --cell: converged when every |σ_ij + P·δ_ij| ≤ s, with its unit as --pressure (default fmax/100 per length unit, in eV/Å³)')
     .option('--max-steps <n>', 'a structure leaves, unconverged, after n steps', parse.count, 1000)
-    .option('-o, --out <file>', 'relaxed structures (extxyz), in input order (with --resume: in the order they finish)', 'relaxed.extxyz')
+    .option('-o, --out <file>', 'relaxed structures (extxyz, or .traj, .lammpstrj/.dump, .h5md, .zarr by extension), in input order (with --resume: in the order they finish)', 'relaxed.extxyz')
     .option('--zarr <dir>', 'also write them to a Zarr v3 store (a new directory)')
     .option('--log <file>', 'per-system log: csv, or jsonl when the name ends in .jsonl')
     .option('--log-every <n>', 'log every n steps', parse.count, 10)

@@ -13,7 +13,7 @@ import { keepFramesOf, resumeOutput } from './resume.js';
 import type { UnitsName } from './run-config.js';
 import { InputSelection } from './selection.js';
 import { parseShard, type Shard } from './shard.js';
-import { structureFormat } from '../io/index.js';
+import { readH5md, readStructures, structureFormat } from '../io/index.js';
 
 /** Where a queue chunk lies in the whole input: its input is systems `firstIndex`, `firstIndex + 1`, ... */
 export interface ChunkPosition {
@@ -40,9 +40,12 @@ export function scalingOut(options: ScaleOutOptions): boolean {
   return options.shard !== undefined || options.resume === true || options.chunk !== undefined;
 }
 
-/** Systems in the input file of a streamed run: frames of an extxyz file, or the one structure of the others. */
+/** Systems in the input file of a streamed run: frames of an extxyz file (counted), of a .traj, dump or H5MD file (read), or the one structure of the others. */
 export async function inputSystemCount(input: string): Promise<number> {
-  return structureFormat(input) === 'extxyz' ? ((await countFrames(input)) ?? 0) : 1;
+  const format = structureFormat(input);
+  if (format === 'extxyz') return (await countFrames(input)) ?? 0;
+  if (format === 'h5md') return (await readH5md(input)).length;
+  return format === 'traj' || format === 'lammps-dump' ? readStructures(input).length : 1;
 }
 
 /** Refuses outputs that cannot be appended to frame by frame. */

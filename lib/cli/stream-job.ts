@@ -4,7 +4,7 @@ import { ProgressHook, type Dynamics, type StreamSink } from '../dynamics/index.
 import type { System } from '../data/index.js';
 import type { StagedFile } from '../io/atomic-write.js';
 import { HookmdAbortError } from '../errors.js';
-import { readStructures, streamExtxyz, structureFormat } from '../io/index.js';
+import { readH5md, readStructures, streamExtxyz, structureFormat } from '../io/index.js';
 import { countFrames } from './frame-count.js';
 import type { Interrupt } from './interrupt.js';
 import { createProgress, progressMode } from './progress.js';
@@ -83,7 +83,7 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
   interrupt.signal.addEventListener('abort', onSignal);
   const started = performance.now();
   try {
-    const source = extxyz ? streamExtxyz(job.input, { units: job.units }) : readStructures(job.input);
+    const source = extxyz ? streamExtxyz(job.input, { units: job.units }) : structureFormat(job.input) === 'h5md' ? await readH5md(job.input) : readStructures(job.input);
     await job.engine.runStream(job.selection?.from(source) ?? source, {
       sinks: [counter, ...job.sinks],
       units: job.units,

@@ -1,4 +1,4 @@
-// hookmd I/O: extxyz, POSCAR, CIF, LAMMPS data, sinks (memory, extxyz, zarr). Named exports only.
+// hookmd I/O: extxyz, POSCAR, CIF, LAMMPS data and dump, ASE .traj, H5MD, and the sinks of each. Named exports only.
 export { readExtxyz, streamExtxyz } from './extxyz-read.js';
 export type { ReadExtxyzOptions } from './extxyz-frame.js';
 export { DEFAULT_MAX_FRAME_ATOMS, DEFAULT_MAX_LINE_BYTES } from './extxyz-limits.js';
@@ -20,3 +20,14 @@ export type { ReadStructuresOptions, StructureFormat } from './read-structures.j
 export { formatPoscar, writePoscar } from './poscar.js';
 export { formatLammpsData, writeLammpsData } from './lammps-data.js';
 export type { LammpsSpecies, WriteLammpsDataOptions } from './lammps-data.js';
+export { readTraj, writeTraj } from './traj.js';
+export { TrajSink } from './traj-sink.js';
+export type { TrajSinkOptions } from './traj-sink.js';
+export { readLammpsDump } from './lammps-dump.js';
+export type { ReadLammpsDumpOptions } from './lammps-dump.js';
+export { LammpsDumpSink } from './lammps-dump-sink.js';
+export type { LammpsDumpSinkOptions } from './lammps-dump-sink.js';
+export { readH5md } from './h5md.js';
+export type { ReadH5mdOptions } from './h5md.js';
+export { H5mdSink } from './h5md-sink.js';
+export type { H5mdSinkOptions } from './h5md-sink.js';

@@ -21,13 +21,25 @@ const SECTIONS = new Set([
   'AngleAngleTorsion Coeffs', 'BondBond13 Coeffs', 'AngleAngle Coeffs',
 ]);
 
-function speciesOf(species: LammpsSpecies | undefined, type: number): string | undefined {
+export function speciesOf(species: LammpsSpecies | undefined, type: number): string | undefined {
   if (species === undefined) return undefined;
   return Array.isArray(species) ? (species as readonly string[])[type - 1] : (species as Readonly<Record<number, string>>)[type];
 }
 
+/** Refuses a species entry that is not an element symbol (INVALID_OPTIONS, naming the type). */
+export function checkSpecies(species: LammpsSpecies | undefined, operation: string): void {
+  for (const [type, symbol] of Object.entries(species ?? {})) {
+    try {
+      atomicNumber(symbol);
+    } catch {
+      const shown = Array.isArray(species) ? Number(type) + 1 : type;
+      throw new HookmdTypeError('INVALID_OPTIONS', `${operation}: species for type ${shown} is '${symbol}', not an element symbol`, { field: 'species', value: symbol });
+    }
+  }
+}
+
 /** The element whose standard mass is within 0.05 amu of `mass`, when exactly one is. */
-function elementOfMass(mass: number): string | undefined {
+export function elementOfMass(mass: number): string | undefined {
   const matches: string[] = [];
   for (let z = 1; z <= 118; z++) if (Math.abs(standardMass(z) - mass) < 0.05) matches.push(chemicalSymbol(z));
   return matches.length === 1 ? matches[0] : undefined;
@@ -156,14 +168,7 @@ export function parseLammpsData(text: string, file: string, species?: LammpsSpec
     [box.tilt[1], box.tilt[2], box.z[1] - box.z[0]],
   ];
   if (cell[0][0] <= 0 || cell[1][1] <= 0 || cell[2][2] <= 0) throw cursor.error('the box has a non-positive length', 1, 'SINGULAR_CELL');
-  for (const [type, symbol] of Object.entries(species ?? {})) {
-    try {
-      atomicNumber(symbol);
-    } catch {
-      const shown = Array.isArray(species) ? Number(type) + 1 : type;
-      throw new HookmdTypeError('INVALID_OPTIONS', `readStructures: species for type ${shown} is '${symbol}', not an element symbol`, { field: 'species', value: symbol });
-    }
-  }
+  checkSpecies(species, 'readStructures');
   const symbolOfType = new Map<number, string>();
   // Only the types atoms use: the header's count can be any integer, and a loop up to it could hang.
   for (const type of new Set([...rows.values()].map((row) => row.type))) {
@@ -210,7 +215,7 @@ export interface WriteLammpsDataOptions {
 }
 
 /** The restricted triclinic form of a cell (rows): a along x, b in the xy plane, the same handedness. */
-function lammpsCell(cell: number[][]): number[][] {
+export function lammpsCell(cell: number[][]): number[][] {
   const [a, b, c] = cell;
   const norm = (v: number[]): number => Math.hypot(v[0], v[1], v[2]);
   const dot = (u: number[], v: number[]): number => u[0] * v[0] + u[1] * v[1] + u[2] * v[2];

@@ -10,8 +10,10 @@ export const MAX_STRUCTURE_FILE_BYTES: number = 512 * 1024 * 1024;
 /** The text of `path`; READ_FAILED (naming `operation`) when it cannot be read or is too large. */
 export function readStructureText(operation: string, path: string): string {
   try {
-    const size = statSync(path).size;
-    if (size > MAX_STRUCTURE_FILE_BYTES) throw new Error(`it has ${size} bytes, more than the ${MAX_STRUCTURE_FILE_BYTES} a structure file may have`);
+    const stat = statSync(path);
+    // A device or FIFO (/dev/zero) has no size to check and may never end: only regular files are read.
+    if (!stat.isFile()) throw new Error('not a regular file');
+    if (stat.size > MAX_STRUCTURE_FILE_BYTES) throw new Error(`it has ${stat.size} bytes, more than the ${MAX_STRUCTURE_FILE_BYTES} a structure file may have`);
     return readFileSync(path, 'utf8');
   } catch (error) {
     throw new HookmdError('READ_FAILED', `${operation}: cannot read ${path}: ${(error as Error).message}`, { path, cause: error }, { cause: error });

@@ -1,32 +1,34 @@
-// Turns the files given to `hookmd view` (extxyz, a ZarrSink store, LoggingHook and TrainingLoggingHook
-// logs) into the page's ViewData. Frames join log rows of the same system through info.systemId.
+// Turns the files given to `hookmd view` (extxyz, a ZarrSink store, ASE .traj, LAMMPS dump, H5MD, LoggingHook
+// and TrainingLoggingHook logs) into the page's ViewData. Frames join log rows of the same system through info.systemId.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 
 import { namedRecord, type System } from '../data/index.js';
 import { HookmdError } from '../errors.js';
-import { readExtxyz, readZarr } from '../io/index.js';
+import { readExtxyz, readH5md, readLammpsDump, readTraj, readZarr } from '../io/index.js';
 import { readLog, type ParsedLog } from './log-read.js';
 import {
   appendRow, emptySystem, flatCell, flatVectors, fmaxOf, pressureOf, symbolsOf, type ViewColumns, type ViewData, type ViewFile, type ViewSystem,
 } from './view-model.js';
 
 /** What a given path holds. */
-export type ViewFileKind = 'extxyz' | 'zarr' | 'log';
+export type ViewFileKind = 'extxyz' | 'zarr' | 'traj' | 'lammps-dump' | 'h5md' | 'log';
 
 function firstBytes(path: string): string {
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.alloc(256);
-    return buffer.subarray(0, readSync(fd, buffer, 0, 256, 0)).toString('utf8');
+    return buffer.subarray(0, readSync(fd, buffer, 0, 256, 0)).toString('latin1');
   } finally {
     closeSync(fd);
   }
 }
 
 /**
- * The kind of a path: a directory is a Zarr store; `.csv`/`.jsonl` are logs; `.xyz`/`.extxyz` are
- * structures; anything else is an extxyz file when its first line is an atom count, else a log.
+ * The kind of a path: a directory is a Zarr store; `.csv`/`.jsonl` are logs; `.xyz`/`.extxyz` are extxyz,
+ * `.traj` ASE trajectories, `.lammpstrj`/`.dump` LAMMPS dumps, `.h5md`/`.h5` H5MD; anything else is told by
+ * its first bytes (ULM magic, HDF5 signature, ITEM: TIMESTEP, an atom count, else a text log). Binary
+ * content of none of these is VIEW_READ_FAILED saying so.
  */
 export function viewFileKind(path: string): ViewFileKind {
   let isDirectory: boolean;
@@ -39,7 +41,19 @@ export function viewFileKind(path: string): ViewFileKind {
   const ext = extname(path).toLowerCase();
   if (ext === '.csv' || ext === '.jsonl') return 'log';
   if (ext === '.xyz' || ext === '.extxyz') return 'extxyz';
-  return /^\s*\d+\s*(\r?\n|$)/.test(firstBytes(path)) ? 'extxyz' : 'log';
+  if (ext === '.traj') return 'traj';
+  if (ext === '.lammpstrj' || ext === '.dump') return 'lammps-dump';
+  if (ext === '.h5md' || ext === '.h5') return 'h5md';
+  const head = firstBytes(path);
+  if (head.startsWith('- of Ulm')) return 'traj';
+  if (head.startsWith('\x89HDF\r\n\x1a\n')) return 'h5md';
+  if (/^\s*ITEM: TIMESTEP/.test(head)) return 'lammps-dump';
+  if (/^\s*\d+\s*(\r?\n|$)/.test(head)) return 'extxyz';
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x08\x0e-\x1f\x7f]/.test(head)) {
+    throw new HookmdError('VIEW_READ_FAILED', `view: cannot tell the format of ${path}: it holds binary data of no format hookmd view reads (extxyz, Zarr, .traj, LAMMPS dump, H5MD, csv/jsonl logs)`, { path });
+  }
+  return 'log';
 }
 
 /** The systems being built, by key, in first-seen order, with the scalars their frames carry. */
@@ -108,6 +122,15 @@ class Collector {
   }
 }
 
+/** The frames of a structure file of `kind`. */
+async function readFrames(kind: Exclude<ViewFileKind, 'log'>, path: string): Promise<System[]> {
+  if (kind === 'zarr') return readZarr(path);
+  if (kind === 'traj') return readTraj(path);
+  if (kind === 'lammps-dump') return readLammpsDump(path);
+  if (kind === 'h5md') return readH5md(path);
+  return readExtxyz(path);
+}
+
 /**
  * Reads every path into the page's data; `files` gets one entry per path with its download address.
  *
@@ -123,7 +146,7 @@ export async function loadViewData(paths: readonly string[]): Promise<ViewData> 
     const name = basename(path);
     files.push({ name, href: kind === 'zarr' ? null : `files/${index}/${encodeURIComponent(name)}` });
     if (kind === 'log') collector.addLog(readLog(path), index, name);
-    else collector.addStructures(kind === 'zarr' ? await readZarr(path) : readExtxyz(path), index, name);
+    else collector.addStructures(await readFrames(kind, path), index, name);
   }
   return { title: files.map((f) => f.name).join(', '), live: false, seq: 0, maxFrames: null, systems: collector.finish(), training: collector.training, files };
 }

@@ -91,7 +91,7 @@ sinks:
     ['a run with no sinks, which would write nothing', config('stages:\n  - { type: fire, fmax: 0.01 }\nsinks: []\n'), ['bad.yaml:6: sinks: must have at least 1 entry']],
     ['an MD stage without steps', config('stages:\n  - { type: fire, fmax: 0.01 }\n  - { type: langevin, temperature: 1 }\nsinks: [{ path: o.xyz }]\n'), ['bad.yaml:6: stages[1].steps: is required']],
     ['an unknown hook type', config('stages:\n  - { type: fire, fmax: 0.01 }\nhooks:\n  - { type: Nope }\nsinks: [{ path: o.xyz }]\n'), ["bad.yaml:7: hooks[0].type 'Nope' is not a registered hook type; known types: ConvergedSnapshotHook, ConvergenceHook,"]],
-    ['an unknown sink format', config('stages:\n  - { type: fire, fmax: 0.01 }\nsinks:\n  - { path: out.csv }\n'), ['bad.yaml:7: sinks[0].path: openSink: cannot tell the format of "out.csv"; use .xyz, .extxyz or .zarr']],
+    ['an unknown sink format', config('stages:\n  - { type: fire, fmax: 0.01 }\nsinks:\n  - { path: out.csv }\n'), ['bad.yaml:7: sinks[0].path: openSink: cannot tell the format of "out.csv"; use .xyz, .extxyz, .zarr, .traj, .lammpstrj, .dump, .h5md or .h5']],
     ['a middle stage nothing leaves', config('stages:\n  - { type: fire }\n  - { type: nve, steps: 10 }\nsinks: [{ path: o.xyz }]\n'), ['bad.yaml:5: stages[0]: needs fmax or steps, or systems never reach the next stage']],
     ['a model the constructor rejects', `units: lj
 model: { type: lj, cutoff: 2.5, pairs: { 'Ar-Xx': { epsilon: 1, sigma: 1 } } }

@@ -113,6 +113,6 @@ describe('openSink', () => {
     expect(openSink(join(dir, 'a.extxyz'))).toBeInstanceOf(ExtxyzSink);
     expect(openSink(join(dir, 'a.zarr'), { capacity: 8 })).toMatchObject({ capacity: 8 });
     expect(openSink(join(dir, 'b.zarr'))).toBeInstanceOf(ZarrSink);
-    expect(() => openSink(join(dir, 'a.h5'))).toThrow(expect.objectContaining({ code: 'UNKNOWN_SINK_FORMAT' }));
+    expect(() => openSink(join(dir, 'a.csv'))).toThrow(expect.objectContaining({ code: 'UNKNOWN_SINK_FORMAT' }));
   });
 });

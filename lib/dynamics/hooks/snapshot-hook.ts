@@ -17,7 +17,7 @@ import { checkKeys } from '../../option-keys.js';
 export interface SnapshotSinkOptions {
   /** Where systems go. Give this or `path`. */
   sink?: Sink;
-  /** A file for `openSink` (.xyz, .extxyz or .zarr); the hook then owns the sink it opens. */
+  /** A file for `openSink` (.xyz, .extxyz, .zarr, .traj, .lammpstrj, .dump, .h5md or .h5); the hook then owns the sink it opens. */
   path?: string;
   /** Buffer size of the sink opened for `path`. */
   capacity?: number;

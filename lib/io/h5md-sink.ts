@@ -1,0 +1,185 @@
+// H5mdSink: streams the frames of one system's trajectory into an H5MD 1.1 file (HDF5, through h5wasm).
+import type { Dataset, File as H5File, Group } from 'h5wasm';
+
+import { normalizeSystem, unitSystem } from '../data/index.js';
+import type { System } from '../data/index.js';
+import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { checkKeys } from '../option-keys.js';
+import { BufferedSink } from './buffered-sink.js';
+import { H5MD_UNITS, loadH5wasm } from './h5md.js';
+import type { SinkOptions } from './sink.js';
+
+/** Options of `new H5mdSink`. */
+export interface H5mdSinkOptions extends SinkOptions {
+  /** The particle group under /particles (default 'all'). */
+  group?: string;
+  /** fs per step, for the `time` of frames whose info has no `time` (default 1). */
+  timestep?: number;
+}
+
+interface Frame {
+  step: number;
+  time: number;
+  n: number;
+  numbers: Int32Array;
+  masses: Float64Array;
+  pbc: boolean[];
+  cell: Float64Array;
+  positions: Float64Array;
+  velocities: Float64Array | undefined;
+  forces: Float64Array | undefined;
+  energy: number | undefined;
+  stress: Float64Array | undefined;
+}
+
+type Rows = { step: number; time: number; values: ArrayLike<number> }[];
+
+/**
+ * Writes frames to an H5MD 1.1 file at `path` that h5py, MDAnalysis-style H5MD readers and `readH5md`
+ * read: /h5md (version 1.1, author, creator), /particles/<group>/position, velocity and force (each with
+ * its own step, time and value [T, N, 3], so a frame without valid forces simply has no force entry),
+ * box/edges (value [T, 3, 3], rows the lattice vectors; `boundary` 'periodic' or 'none'), species (atomic
+ * numbers) and mass (fixed), and /observables/potential_energy [T] and stress [T, 3, 3]. Units are
+ * declared in `unit` attributes (Å, fs, eV). An H5MD particle group holds one system: every frame must
+ * have the first frame's atoms, elements, masses and pbc (H5MD_SHAPE otherwise; use one sink per system).
+ * Frames are buffered `capacity` at a time (default 64); each append writes values and times before the
+ * step datasets and shrinks them back if it fails (SINK_WRITE_FAILED), so the file's frames stay whole.
+ *
+ * @example
+ * const sink = new H5mdSink('md.h5md');
+ * await sink.write(batch);
+ * await sink.close();
+ */
+export class H5mdSink extends BufferedSink<Frame> {
+  /** The file written. */
+  readonly path: string;
+  readonly #group: string;
+  readonly #timestep: number;
+  #first: Frame | undefined;
+  #created = false;
+
+  constructor(path: string, options: H5mdSinkOptions = {}) {
+    super('H5mdSink', checkKeys('H5mdSink', options, ['capacity', 'group', 'timestep']), 64);
+    if (typeof path !== 'string' || path === '') throw new HookmdTypeError('INVALID_PATH', 'H5mdSink: path must be a non-empty string', { field: 'path', value: path });
+    const group = options.group ?? 'all';
+    if (typeof group !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(group)) throw new HookmdTypeError('INVALID_OPTIONS', `H5mdSink: group must be a name of letters, digits, _ . -, got ${JSON.stringify(group)}`, { field: 'group', value: group });
+    const timestep = options.timestep ?? 1;
+    if (typeof timestep !== 'number' || !(timestep > 0) || !Number.isFinite(timestep)) throw new HookmdRangeError('INVALID_OPTIONS', `H5mdSink: timestep must be a positive number of fs, got ${timestep}`, { field: 'timestep', value: timestep });
+    this.path = path;
+    this.#group = group;
+    this.#timestep = timestep;
+  }
+
+  protected prepare(system: System, index: number): Frame {
+    const s = normalizeSystem(system, index, unitSystem('metal'), 'H5mdSink');
+    const step = Number.isSafeInteger(s.info.step) && (s.info.step as number) >= 0 ? (s.info.step as number) : index;
+    const time = typeof s.info.time === 'number' && Number.isFinite(s.info.time) ? s.info.time : step * this.#timestep;
+    const frame: Frame = {
+      step, time, n: s.numAtoms, numbers: s.atomicNumbers, masses: s.masses, pbc: Array.from(s.pbc, Boolean), cell: s.cell, positions: s.positions,
+      velocities: system.velocities === undefined ? undefined : s.velocities, forces: s.forces, energy: s.energy, stress: s.stress,
+    };
+    const first = this.#first;
+    if (first === undefined) this.#first = frame;
+    else if (first.n !== frame.n || first.numbers.some((z, k) => z !== frame.numbers[k]) || first.masses.some((m, k) => m !== frame.masses[k]) || first.pbc.some((p, k) => p !== frame.pbc[k])) {
+      throw new HookmdTypeError('H5MD_SHAPE', `H5mdSink: systems[${index}] has other atoms, elements, masses or pbc than the file's first frame; an H5MD particle group holds one system (use one H5mdSink per system)`, { field: 'systems', index });
+    }
+    return frame;
+  }
+
+  protected async persist(frames: readonly Frame[]): Promise<void> {
+    const h5 = await loadH5wasm();
+    const file = new h5.File(this.path, this.#created ? 'a' : 'w');
+    const undo: (() => void)[] = [];
+    try {
+      if (!this.#created) this.#layout(file, frames[0] as Frame);
+      this.#created = true;
+      const particles = file.get(`particles/${this.#group}`) as Group;
+      const rows = (pick: (f: Frame) => ArrayLike<number> | number | undefined): Rows =>
+        frames.flatMap((f) => {
+          const v = pick(f);
+          return v === undefined ? [] : [{ step: f.step, time: f.time, values: typeof v === 'number' ? [v] : v }];
+        });
+      const n = (frames[0] as Frame).n;
+      append(particles, 'position', [n, 3], H5MD_UNITS.position as string, rows((f) => f.positions), undo);
+      append(particles, 'velocity', [n, 3], H5MD_UNITS.velocity as string, rows((f) => f.velocities), undo);
+      append(particles, 'force', [n, 3], H5MD_UNITS.force as string, rows((f) => f.forces), undo);
+      append(file.get(`particles/${this.#group}/box`) as Group, 'edges', [3, 3], H5MD_UNITS.edges as string, rows((f) => f.cell), undo);
+      const observables = file.get('observables') as Group;
+      append(observables, 'potential_energy', [], H5MD_UNITS.potential_energy as string, rows((f) => f.energy), undo);
+      append(observables, 'stress', [3, 3], H5MD_UNITS.stress as string, rows((f) => f.stress), undo);
+      file.flush();
+    } catch (error) {
+      for (const restore of undo.reverse()) {
+        try {
+          restore();
+        } catch {
+          // Best effort: the step datasets, shrunk first, already hide the frames.
+        }
+      }
+      throw error;
+    } finally {
+      file.close();
+    }
+  }
+
+  protected async finalize(): Promise<void> {
+    if (this.#created) return;
+    const h5 = await loadH5wasm();
+    const file = new h5.File(this.path, 'w');
+    try {
+      this.#layout(file, undefined);
+      this.#created = true;
+    } finally {
+      file.close();
+    }
+  }
+
+  protected describe(): Record<string, unknown> {
+    return { path: this.path };
+  }
+
+  /** The groups and fixed datasets of a new file; species and mass when the first frame is known. */
+  #layout(file: H5File, first: Frame | undefined): void {
+    const h5md = file.create_group('h5md');
+    h5md.create_attribute('version', [1, 1], [2], '<i4');
+    h5md.create_group('author').create_attribute('name', 'hookmd');
+    const creator = h5md.create_group('creator');
+    creator.create_attribute('name', 'hookmd');
+    creator.create_attribute('version', '0.1.0');
+    const group = file.create_group('particles').create_group(this.#group);
+    const box = group.create_group('box');
+    box.create_attribute('dimension', 3, null, '<i4');
+    box.create_attribute('boundary', (first?.pbc ?? [false, false, false]).map((p) => (p ? 'periodic' : 'none')));
+    file.create_group('observables');
+    if (first === undefined) return;
+    group.create_dataset({ name: 'species', data: Int32Array.from(first.numbers), shape: [first.n], dtype: '<i4' });
+    group.create_dataset({ name: 'mass', data: Float64Array.from(first.masses), shape: [first.n], dtype: '<d' }).create_attribute('unit', 'amu');
+  }
+}
+
+/** Appends rows to the element `name` of `parent` (creating it), value and time first, step last; `undo` restores the old lengths. */
+function append(parent: Group, name: string, tail: number[], unit: string, rows: Rows, undo: (() => void)[]): void {
+  if (rows.length === 0) return;
+  let group = parent.get(name) as Group | null;
+  if (group === null) {
+    group = parent.create_group(name);
+    const per = tail.reduce((a, b) => a * b, 1);
+    group.create_dataset({ name: 'value', data: new Float64Array(0), shape: [0, ...tail], maxshape: [null, ...tail], chunks: [Math.max(1, Math.floor(65536 / Math.max(per, 1))), ...tail], dtype: '<d' }).create_attribute('unit', unit);
+    group.create_dataset({ name: 'time', data: new Float64Array(0), shape: [0], maxshape: [null], chunks: [1024], dtype: '<d' }).create_attribute('unit', H5MD_UNITS.time as string);
+    group.create_dataset({ name: 'step', data: new BigInt64Array(0), shape: [0], maxshape: [null], chunks: [1024], dtype: '<q' });
+  }
+  const g = group;
+  const grow = (key: string, data: ArrayLike<number> | BigInt64Array, width: number[]): void => {
+    const dataset = g.get(key) as Dataset;
+    const old = (dataset.shape as number[])[0] as number;
+    dataset.resize([old + rows.length, ...width]);
+    undo.push(() => dataset.resize([old, ...width]));
+    dataset.write_slice([[old, old + rows.length]], data);
+  };
+  const per = tail.reduce((a, b) => a * b, 1);
+  const values = new Float64Array(rows.length * per);
+  rows.forEach((r, k) => values.set(Array.from(r.values), k * per));
+  grow('value', values, tail);
+  grow('time', Float64Array.from(rows, (r) => r.time), []);
+  grow('step', BigInt64Array.from(rows, (r) => BigInt(r.step)), []);
+}

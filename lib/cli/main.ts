@@ -1,4 +1,4 @@
-// The `hookmd` command line: relax, md, run, merge, queue, fit, info, demo, schema. Exit codes are in exit-code.ts.
+// The `hookmd` command line: relax, md, run, merge, queue, fit, info, demo, view, elastic, phonons, schema. Exit codes are in exit-code.ts.
 import { Command } from 'commander';
 
 import { CONFIG_SCHEMA } from './config-schema.js';
@@ -12,6 +12,7 @@ import { registerQueue } from './queue/index.js';
 import { registerRelax } from './relax.js';
 import { registerRun } from './run.js';
 import { registerView } from './view.js';
+import { registerWorkflows } from './workflows.js';
 
 function program(done: (code: number) => void, argv: readonly string[]): Command {
   const cli = new Command('hookmd')
@@ -29,6 +30,7 @@ function program(done: (code: number) => void, argv: readonly string[]): Command
   registerInfo(cli);
   registerDemo(cli);
   registerView(cli, done);
+  registerWorkflows(cli);
   cli
     .command('schema')
     .description('print the JSON Schema of run configs (docs/config.schema.json)')

@@ -1,0 +1,98 @@
+// `hookmd elastic <input>` and `hookmd phonons <input>`: the workflows of lib/workflows on the first structure
+// of an input file (extxyz, POSCAR, CIF, LAMMPS data, .traj, LAMMPS dump), with a model from --model.
+import { InvalidArgumentError, Option, type Command } from 'commander';
+
+import type { System } from '../data/index.js';
+import { readExtxyz, readStructures, structureFormat } from '../io/index.js';
+import { elasticConstants, phonons, type PhononUnit } from '../workflows/index.js';
+import { configError } from './config-file.js';
+import { closeModel } from './model.js';
+import { addModelOptions, addRuntimeOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
+import { checkInputFile } from './paths.js';
+
+type RunOptions = Pick<CommonOptions, 'backend' | 'threads' | 'json'> & ModelOptions;
+
+/** The first structure of `input`. */
+function firstStructure(input: string, label: string, units: 'metal' | 'lj'): System {
+  checkInputFile(input, label);
+  const systems = structureFormat(input) === 'extxyz' ? readExtxyz(input, { units }) : readStructures(input);
+  const [first] = systems;
+  if (first === undefined) throw configError([`${label}: ${input} holds no structure`]);
+  return first;
+}
+
+/** "7" or "7,7,4". */
+function supercellFlag(text: string): [number, number, number] {
+  const counts = text.split(',').map(Number);
+  const full = counts.length === 1 ? [counts[0], counts[0], counts[0]] : counts;
+  if (full.length !== 3 || full.some((n) => !Number.isInteger(n) || (n as number) < 1)) {
+    throw new InvalidArgumentError(`expected n or n1,n2,n3 (integers >= 1), got '${text}'`);
+  }
+  return full as [number, number, number];
+}
+
+/** "0,0,0;0.5,0,0.5": q points in reduced coordinates. */
+function qFlag(text: string): [number, number, number][] {
+  return text.split(';').map((point) => {
+    const q = point.split(',').map(Number);
+    if (q.length !== 3 || q.some((x) => !Number.isFinite(x))) throw new InvalidArgumentError(`expected q points as x,y,z;x,y,z, got '${point}'`);
+    return q as [number, number, number];
+  });
+}
+
+async function withModel<T>(options: RunOptions, work: (model: Awaited<ReturnType<ReturnType<typeof modelSpec>>>) => Promise<T>): Promise<T> {
+  const build = modelSpec(options);
+  applyRuntime(options);
+  const model = await build();
+  try {
+    return await work(model);
+  } finally {
+    await closeModel(model);
+  }
+}
+
+const VOIGT = ['xx', 'yy', 'zz', 'yz', 'xz', 'xy'];
+
+/** Registers `hookmd elastic` and `hookmd phonons`. */
+export function registerWorkflows(program: Command): void {
+  const elastic = program.command('elastic').description('elastic constants of the first structure of a file: ±strains as one batch, ions relaxed (docs/workflows.md)').argument('<input>', 'structure file');
+  addModelOptions(addRuntimeOptions(elastic))
+    .option('--json', 'print JSON')
+    .option('--strain <delta>', 'strain amplitude of each Voigt component', parse.positive, 1e-3)
+    .option('--fmax <f>', 'force threshold of the ion relaxations (eV/Å)', parse.positive, 1e-6)
+    .option('--no-relax-ions', 'clamped-ion constants: do not relax the strained cells')
+    .option('--no-relax-cell', 'strain the cell as given, without relaxing it to zero stress first');
+  elastic.action(async (input: string, options: RunOptions & { strain: number; fmax: number; relaxIons: boolean; relaxCell: boolean }) => {
+    const system = firstStructure(input, 'elastic: <input>', options.units);
+    const result = await withModel(options, (model) =>
+      elasticConstants(model, system, { strain: options.strain, fmax: options.fmax, relaxIons: options.relaxIons, relaxCell: options.relaxCell, units: options.units }),
+    );
+    if (options.json === true) {
+      const { reference: _, ...report } = result;
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      return;
+    }
+    const lines = [`C_ij (${result.unit}), Voigt order ${VOIGT.join(' ')}:`, ...result.C.map((row) => row.map((c) => c.toFixed(2).padStart(10)).join(''))];
+    lines.push(`bulk modulus ${result.bulkModulus.toFixed(2)}, shear modulus ${result.shearModulus.toFixed(2)}, Young's modulus ${result.youngsModulus.toFixed(2)} ${result.unit}, Poisson ratio ${result.poissonRatio.toFixed(4)} (Voigt averages)`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  });
+
+  const phonon = program.command('phonons').description('phonon frequencies of the first structure of a file by finite displacements, as ASE (docs/workflows.md)').argument('<input>', 'structure file');
+  addModelOptions(addRuntimeOptions(phonon))
+    .option('--json', 'print JSON')
+    .option('--supercell <n>', 'repeats of the cell: n or n1,n2,n3', supercellFlag, [1, 1, 1] as [number, number, number])
+    .option('--displacement <delta>', 'displacement (Å)', parse.positive, 0.01)
+    .option('--q <points>', 'q points in reduced coordinates, x,y,z;x,y,z', qFlag, [[0, 0, 0]] as [number, number, number][])
+    .addOption(new Option('--unit <unit>', 'frequency unit').choices(['THz', 'meV', 'eV']).default('THz'));
+  phonon.action(async (input: string, options: RunOptions & { supercell: [number, number, number]; displacement: number; q: [number, number, number][]; unit: PhononUnit }) => {
+    const system = firstStructure(input, 'phonons: <input>', options.units);
+    const result = await withModel(options, (model) => phonons(model, system, { supercell: options.supercell, displacement: options.displacement }));
+    const bands = result.bandStructure(options.q, options.unit).map((f) => Array.from(f));
+    if (options.json === true) {
+      process.stdout.write(`${JSON.stringify({ supercell: result.supercell, unit: options.unit, q: options.q, frequencies: bands }, null, 2)}\n`);
+      return;
+    }
+    const lines = options.q.map((q, k) => `q = (${q.join(', ')}): ${(bands[k] as number[]).map((f) => f.toFixed(4)).join(' ')} ${options.unit}`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  });
+}

@@ -1,0 +1,388 @@
+// The nudged elastic band over one or many paths at once, with the conventions of ASE's `ase.neb.NEB` (3.22):
+// the images of every path are the systems of one batch, so each step is one native force call for all of
+// them; the forces become NEB forces by ASE's 'aseneb' or 'improvedtangent' projection (with the climbing
+// image of Henkelman et al. when asked), and each path is optimised with ASE's FIRE over its whole band, step
+// for step as `FIRE(neb).run(fmax)` moves it. Hooks of the generic kernel (NEBStage) see the images at each
+// stage of a step.
+import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { Batch, unitSystem } from '../data/index.js';
+import type { System } from '../data/index.js';
+import { HookRegistry, type Hook } from '../hooks/index.js';
+import type { Model } from '../models/index.js';
+import { checkKeys } from '../option-keys.js';
+
+/** The stages of one NEB step, in order. */
+export const NEBStage: Readonly<{ BEFORE_STEP: 0; AFTER_COMPUTE: 1; AFTER_STEP: 2 }> = Object.freeze({ BEFORE_STEP: 0, AFTER_COMPUTE: 1, AFTER_STEP: 2 } as const);
+export type NEBStage = (typeof NEBStage)[keyof typeof NEBStage];
+
+/** What NEB hooks see: the batch of every image, and for each image (batch order) its path, energy and residual. */
+export interface NEBContext {
+  stepCount: number;
+  readonly batch: Batch;
+  /** Path of each image, and its index along the path. */
+  readonly pathOf: Int32Array;
+  readonly imageOf: Int32Array;
+  /** Energy of each image (eV), from this step's compute (at BEFORE_STEP: the last one). */
+  readonly energies: Float64Array;
+  /** Largest NEB force of each path (eV/Å), the residual the convergence test reads. */
+  readonly residuals: Float64Array;
+}
+
+/** Options of `new NEB(...)`. */
+export interface NEBOptions {
+  model: Model;
+  /** One path (its images, end points included) or several; with `interpolate`, a path may be just its two end points. */
+  images: readonly System[] | readonly (readonly System[])[];
+  /** Climbing image: the highest one climbs along the tangent, free of springs; default false. */
+  climb?: boolean;
+  /** Spring constant k (eV/Å²); default 0.1, as ASE. */
+  springConstant?: number;
+  /** 'aseneb' (ASE's default) or 'improvedtangent' (Henkelman and Jónsson 2000). */
+  method?: 'aseneb' | 'improvedtangent';
+  /** 'linear': fill each path's interior images by linear interpolation between its end points, as ase.neb.interpolate. */
+  interpolate?: 'linear';
+  /** With `interpolate`: images per path, end points included (default: the path's own count). */
+  numImages?: number;
+  hooks?: readonly Hook<NEBStage, NEBContext>[];
+}
+
+/** One path's outcome. */
+export interface NEBPath {
+  readonly images: System[];
+  /** Energy of each image (eV). */
+  readonly energies: number[];
+  /** max E − E(initial): the forward barrier (eV); `reverseBarrier` is max E − E(final). */
+  readonly barrier: number;
+  readonly reverseBarrier: number;
+  /** The highest image, and its index. */
+  readonly saddle: System;
+  readonly saddleIndex: number;
+  readonly converged: boolean;
+}
+
+/** What `run()` returns; `barrier`, `path` (its energies) and `saddle` are the first path's, for the one-path case. */
+export interface NEBResult {
+  readonly paths: NEBPath[];
+  readonly converged: boolean;
+  readonly steps: number;
+  readonly barrier: number;
+  readonly path: number[];
+  readonly saddle: System;
+}
+
+/** ASE's FIRE defaults (ase.optimize.FIRE, 3.22). */
+const FIRE = { dt: 0.1, maxstep: 0.2, dtmax: 1.0, nmin: 5, finc: 1.1, fdec: 0.5, astart: 0.1, fa: 0.99 };
+
+/** A path's cell and pbc, for the minimum image of its springs. */
+interface Geometry {
+  cell: number[][] | undefined;
+  pbc: boolean[];
+}
+
+/** The batch of every image and where each path sits in it. */
+interface Band {
+  batch: Batch;
+  pathOf: Int32Array;
+  imageOf: Int32Array;
+  firstImage: number[];
+  atoms: number[];
+  energies: Float64Array;
+  cells: Geometry[];
+}
+
+interface FireState {
+  v: Float64Array | null;
+  dt: number;
+  a: number;
+  steps: number;
+}
+
+function samePath(where: string, path: readonly System[]): void {
+  const first = path[0] as System;
+  const count = (first.positions as unknown[]).length;
+  const numbers = JSON.stringify(first.atomicNumbers ?? first.symbols);
+  const cell = JSON.stringify(first.cell ?? null);
+  const pbc = JSON.stringify(first.pbc ?? false);
+  path.forEach((image, k) => {
+    if ((image.positions as unknown[]).length !== count) {
+      throw new HookmdRangeError('INVALID_IMAGES', `${where}: image ${k} has ${(image.positions as unknown[]).length} atoms, image 0 has ${count}`, { field: 'images', index: k });
+    }
+    if (JSON.stringify(image.atomicNumbers ?? image.symbols) !== numbers) {
+      throw new HookmdRangeError('INVALID_IMAGES', `${where}: image ${k} has its atoms in another order (or other species) than image 0`, { field: 'images', index: k });
+    }
+    if (JSON.stringify(image.cell ?? null) !== cell || JSON.stringify(image.pbc ?? false) !== pbc) {
+      throw new HookmdRangeError('INVALID_IMAGES', `${where}: image ${k} has another cell or pbc than image 0 (variable-cell NEB is not implemented, as in ASE)`, { field: 'images', index: k });
+    }
+  });
+}
+
+/** Positions of a system as rows. */
+const rows = (system: System): number[][] => {
+  const p = system.positions as number[][] | number[];
+  return typeof p[0] === 'number' ? Array.from({ length: p.length / 3 }, (_, i) => (p as number[]).slice(3 * i, 3 * i + 3)) : (p as number[][]).map((r) => [...r]);
+};
+
+export class NEB {
+  readonly #model: Model;
+  readonly #paths: System[][];
+  readonly #climb: boolean;
+  readonly #k: number;
+  readonly #method: 'aseneb' | 'improvedtangent';
+  readonly #hooks: HookRegistry<typeof NEBStage, NEBContext & { stepCount: number }>;
+
+  constructor(options: NEBOptions) {
+    if (options === null || typeof options !== 'object') throw new HookmdTypeError('INVALID_OPTIONS', 'NEB: options must be an object with model and images', { field: 'options', value: options });
+    checkKeys('NEB', options, ['model', 'images', 'climb', 'springConstant', 'method', 'interpolate', 'numImages', 'hooks'], '', { k: 'springConstant', n_images: 'numImages' });
+    const { model, images } = options;
+    if (model === null || typeof model !== 'object' || typeof model.compute !== 'function') {
+      throw new HookmdTypeError('INVALID_MODEL', 'NEB: model must be a model (an object with compute(batch, options))', { field: 'model', value: model });
+    }
+    if (!Array.isArray(images) || images.length === 0) throw new HookmdTypeError('INVALID_IMAGES', 'NEB: images must be an array of systems, or of paths', { field: 'images', value: images });
+    const paths = (Array.isArray(images[0]) ? images : [images]) as System[][];
+    const method = options.method ?? 'aseneb';
+    if (method !== 'aseneb' && method !== 'improvedtangent') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `NEB: method must be 'aseneb' or 'improvedtangent', got ${JSON.stringify(method)}`, { field: 'method', value: method });
+    }
+    const k = options.springConstant ?? 0.1;
+    if (typeof k !== 'number' || !Number.isFinite(k) || !(k > 0)) throw new HookmdRangeError('INVALID_PARAMETER', `NEB: springConstant must be a number > 0, got ${JSON.stringify(k)}`, { field: 'springConstant', value: k });
+    if (options.interpolate !== undefined && options.interpolate !== 'linear') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `NEB: interpolate must be 'linear' (IDPP is not implemented yet), got ${JSON.stringify(options.interpolate)}`, { field: 'interpolate', value: options.interpolate });
+    }
+    this.#paths = paths.map((path, p) => {
+      const where = paths.length > 1 ? `NEB: path ${p}` : 'NEB';
+      if (!Array.isArray(path) || path.length < 2) throw new HookmdRangeError('INVALID_IMAGES', `${where}: a path needs its two end points at least`, { field: 'images', index: p });
+      samePath(where, path);
+      const count = options.interpolate === undefined ? path.length : (options.numImages ?? path.length);
+      if (!Number.isInteger(count) || count < 3) throw new HookmdRangeError('INVALID_IMAGES', `${where}: a band needs at least 3 images (end points included), got ${count}`, { field: 'numImages', value: count });
+      if (options.interpolate === undefined) return path.map((image) => ({ ...image }));
+      // ase.neb.interpolate: image i at x₀ + i·(x_last − x₀)/(n − 1).
+      const start = rows(path[0] as System);
+      const end = rows(path[path.length - 1] as System);
+      const band: System[] = Array.from({ length: count }, (_, i) => ({
+        ...(path[0] as System),
+        positions: start.map((r, a) => r.map((x, c) => x + (i * ((end[a] as number[])[c]! - x)) / (count - 1))),
+      }));
+      band[count - 1] = { ...(path[path.length - 1] as System) };
+      return band;
+    });
+    this.#model = model;
+    this.#climb = options.climb ?? false;
+    this.#k = k;
+    this.#method = method;
+    this.#hooks = new HookRegistry(NEBStage);
+    for (const hook of options.hooks ?? []) this.#hooks.register(hook);
+  }
+
+  /** The hook registry of the NEB stages. */
+  get hooks(): HookRegistry<typeof NEBStage, NEBContext & { stepCount: number }> {
+    return this.#hooks;
+  }
+
+  /**
+   * The NEB forces on the interior images of each band as given (interpolated), one Float64Array per path
+   * ((images − 2) × atoms × 3, eV/Å), as ASE's `neb.get_forces()` returns them before any step.
+   */
+  async forces(): Promise<Float64Array[]> {
+    const band = this.#band();
+    await this.#model.compute(band.batch);
+    band.energies.set(band.batch.read('energy'));
+    return this.#nebForces(band);
+  }
+
+  /** Relaxes every band until each path's largest NEB force is below `fmax` (eV/Å), or `steps` steps. */
+  async run(options: { fmax?: number; steps?: number } = {}): Promise<NEBResult> {
+    checkKeys('NEB.run', options, ['fmax', 'steps']);
+    const fmax = options.fmax ?? 0.05;
+    const maxSteps = options.steps ?? 1000;
+    if (typeof fmax !== 'number' || !(fmax > 0)) throw new HookmdRangeError('INVALID_PARAMETER', `NEB.run: fmax must be a number > 0, got ${JSON.stringify(fmax)}`, { field: 'fmax', value: fmax });
+    if (!Number.isInteger(maxSteps) || maxSteps < 0) throw new HookmdRangeError('INVALID_PARAMETER', `NEB.run: steps must be an integer >= 0, got ${JSON.stringify(maxSteps)}`, { field: 'steps', value: maxSteps });
+    const band = this.#band();
+    const { batch, pathOf, imageOf, firstImage, atoms, energies } = band;
+    const residuals = new Float64Array(this.#paths.length).fill(Infinity);
+    const fire: FireState[] = this.#paths.map(() => ({ v: null, dt: FIRE.dt, a: FIRE.astart, steps: 0 }));
+    const done = this.#paths.map(() => false);
+    const ctx: NEBContext = { stepCount: 0, batch, pathOf, imageOf, energies, residuals };
+    let step = 0;
+    for (;;) {
+      await this.#hooks.dispatch(NEBStage.BEFORE_STEP, ctx);
+      await this.#model.compute(batch);
+      energies.set(batch.read('energy'));
+      const nebForces = this.#nebForces(band);
+      nebForces.forEach((f, p) => {
+        let worst = 0;
+        for (let x = 0; x < f.length; x += 3) worst = Math.max(worst, f[x]! ** 2 + f[x + 1]! ** 2 + f[x + 2]! ** 2);
+        residuals[p] = Math.sqrt(worst);
+        if (residuals[p]! < fmax) done[p] = true;
+      });
+      await this.#hooks.dispatch(NEBStage.AFTER_COMPUTE, ctx);
+      if (done.every(Boolean) || step >= maxSteps) break;
+      const view = batch.positions;
+      const ptr = batch.read('ptr');
+      nebForces.forEach((f, p) => {
+        if (done[p]) return;
+        const dr = fireStep(fire[p] as FireState, f);
+        // The band's interior images follow its first one in the batch.
+        const start = 3 * ((ptr[firstImage[p] as number] as number) + (atoms[p] as number));
+        for (let x = 0; x < dr.length; x++) view[start + x]! += dr[x]!;
+      });
+      await this.#hooks.dispatch(NEBStage.AFTER_STEP, ctx);
+      step += 1;
+      ctx.stepCount = step;
+    }
+    const finals = batch.toSystems();
+    const results = this.#paths.map((path, p): NEBPath => {
+      const first = firstImage[p] as number;
+      const e = Array.from(energies.subarray(first, first + path.length));
+      let top = 1;
+      for (let i = 1; i < e.length - 1; i++) if (e[i]! > e[top]!) top = i;
+      const images = finals.slice(first, first + path.length).map((s, i) => ({ ...s, info: { ...(s.info ?? {}), path: p, image: i } }));
+      return { images, energies: e, barrier: e[top]! - e[0]!, reverseBarrier: e[top]! - e[e.length - 1]!, saddle: images[top] as System, saddleIndex: top, converged: done[p] as boolean };
+    });
+    const [one] = results as [NEBPath];
+    return { paths: results, converged: done.every(Boolean), steps: step, barrier: one.barrier, path: one.energies, saddle: one.saddle };
+  }
+
+  /** The batch of every image and where each path sits in it. */
+  #band(): Band {
+    const systems = this.#paths.flat();
+    const batch = Batch.fromSystems(systems, { units: unitSystem('metal').name });
+    const pathOf = Int32Array.from(this.#paths.flatMap((path, p) => path.map(() => p)));
+    const imageOf = Int32Array.from(this.#paths.flatMap((path) => path.map((_, i) => i)));
+    const firstImage = this.#paths.map((_, p) => pathOf.indexOf(p));
+    const atoms = this.#paths.map((path) => rows(path[0] as System).length);
+    const cells = this.#paths.map((path) => {
+      const first = path[0] as System;
+      const pbc = first.pbc === true ? [true, true, true] : Array.isArray(first.pbc) ? first.pbc.map(Boolean) : [false, false, false];
+      return { cell: first.cell as number[][] | undefined, pbc };
+    });
+    return { batch, pathOf, imageOf, firstImage, atoms, energies: new Float64Array(systems.length), cells };
+  }
+
+  /** NEB forces of every path at the batch's current positions, forces and energies. */
+  #nebForces(band: Band): Float64Array[] {
+    const { batch, firstImage, atoms, energies, cells } = band;
+    const forces = batch.read('forces');
+    const positions = batch.read('positions');
+    const ptr = batch.read('ptr');
+    return this.#paths.map((path, p) =>
+      this.#bandForces(path.length, atoms[p] as number, 3 * (ptr[firstImage[p] as number] as number), firstImage[p] as number, positions, forces, energies, cells[p] as Geometry),
+    );
+  }
+
+  /** The NEB forces of one band's interior images (flat, image by image), from the true forces and energies. */
+  #bandForces(
+    n: number,
+    atoms: number,
+    origin: number,
+    first: number,
+    positions: Float64Array,
+    forces: Float64Array,
+    energies: Float64Array,
+    geometry: Geometry,
+  ): Float64Array {
+    const size = 3 * atoms;
+    // Image i of the band starts at origin + i·3·atoms in the batch's flat arrays; energies are per image.
+    const at = (i: number): number => origin + 3 * atoms * i;
+    const spring = (i: number): Float64Array => minimumImage(positions.subarray(at(i + 1), at(i + 1) + size), positions.subarray(at(i), at(i) + size), geometry);
+    const out = new Float64Array(size * (n - 2));
+    let imax = 1;
+    for (let i = 1; i < n - 1; i++) if (energies[first + i]! > energies[first + imax]!) imax = i;
+    const k = this.#k;
+    let s1 = spring(0);
+    for (let i = 1; i < n - 1; i++) {
+      const s2 = spring(i);
+      const f = forces.subarray(at(i), at(i) + size);
+      const out_i = out.subarray(size * (i - 1), size * i);
+      out_i.set(f);
+      let tangent: Float64Array;
+      const e = (j: number): number => energies[first + j]!;
+      if (this.#method === 'aseneb') {
+        tangent = i < imax ? s2 : i > imax ? s1 : s1.map((x, c) => x + s2[c]!);
+      } else {
+        if (e(i + 1) > e(i) && e(i) > e(i - 1)) tangent = Float64Array.from(s2);
+        else if (e(i + 1) < e(i) && e(i) < e(i - 1)) tangent = Float64Array.from(s1);
+        else {
+          const up = Math.abs(e(i + 1) - e(i));
+          const down = Math.abs(e(i - 1) - e(i));
+          const [big, small] = [Math.max(up, down), Math.min(up, down)];
+          tangent = e(i + 1) > e(i - 1) ? s2.map((x, c) => x * big + s1[c]! * small) : s2.map((x, c) => x * small + s1[c]! * big);
+        }
+        const norm = Math.hypot(...tangent);
+        tangent = tangent.map((x) => x / norm);
+      }
+      const along = dot(f, tangent);
+      const t2 = dot(tangent, tangent);
+      if (i === imax && this.#climb) {
+        const scale = this.#method === 'aseneb' ? (2 * along) / t2 : 2 * along;
+        for (let c = 0; c < size; c++) out_i[c]! -= scale * tangent[c]!;
+      } else if (this.#method === 'aseneb') {
+        // ASE: minus the true tangential force, minus (k s1 − k s2)·t along t/|t|².
+        const springs = dot(s1.map((x, c) => k * x - k * s2[c]!), tangent);
+        for (let c = 0; c < size; c++) out_i[c]! -= ((along + springs) * tangent[c]!) / t2;
+      } else {
+        const springs = k * Math.hypot(...s2) - k * Math.hypot(...s1);
+        for (let c = 0; c < size; c++) out_i[c]! += (springs - along) * tangent[c]!;
+      }
+      s1 = s2;
+    }
+    return out;
+  }
+}
+
+function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let s = 0;
+  for (let k = 0; k < a.length; k++) s += a[k]! * b[k]!;
+  return s;
+}
+
+/** b − a per atom, wrapped to the nearest image in the periodic directions (fractional rounding). */
+function minimumImage(b: Float64Array, a: Float64Array, geometry: Geometry): Float64Array {
+  const d = b.map((x, k) => x - a[k]!);
+  const { cell, pbc } = geometry;
+  if (cell === undefined || !pbc.some(Boolean)) return d;
+  const inverse = invert(cell);
+  for (let x = 0; x < d.length; x += 3) {
+    const frac = [0, 1, 2].map((c) => d[x]! * inverse[0]![c]! + d[x + 1]! * inverse[1]![c]! + d[x + 2]! * inverse[2]![c]!);
+    for (let c = 0; c < 3; c++) if (pbc[c]) frac[c]! -= Math.round(frac[c]!);
+    for (let c = 0; c < 3; c++) d[x + c] = frac[0]! * cell[0]![c]! + frac[1]! * cell[1]![c]! + frac[2]! * cell[2]![c]!;
+  }
+  return d;
+}
+
+function invert(m: number[][]): number[][] {
+  const [a, b, c] = m as [number[], number[], number[]];
+  const det = a[0]! * (b[1]! * c[2]! - b[2]! * c[1]!) - a[1]! * (b[0]! * c[2]! - b[2]! * c[0]!) + a[2]! * (b[0]! * c[1]! - b[1]! * c[0]!);
+  return [
+    [(b[1]! * c[2]! - b[2]! * c[1]!) / det, (a[2]! * c[1]! - a[1]! * c[2]!) / det, (a[1]! * b[2]! - a[2]! * b[1]!) / det],
+    [(b[2]! * c[0]! - b[0]! * c[2]!) / det, (a[0]! * c[2]! - a[2]! * c[0]!) / det, (a[2]! * b[0]! - a[0]! * b[2]!) / det],
+    [(b[0]! * c[1]! - b[1]! * c[0]!) / det, (a[1]! * c[0]! - a[0]! * c[1]!) / det, (a[0]! * b[1]! - a[1]! * b[0]!) / det],
+  ];
+}
+
+/** One step of ASE's FIRE over a whole band's forces `f`; returns the displacement. */
+function fireStep(state: FireState, f: Float64Array): Float64Array {
+  if (state.v === null) state.v = new Float64Array(f.length);
+  else {
+    const vf = dot(f, state.v);
+    if (vf > 0) {
+      const scale = (state.a * Math.sqrt(dot(state.v, state.v))) / Math.sqrt(dot(f, f));
+      for (let x = 0; x < f.length; x++) state.v[x] = (1 - state.a) * state.v[x]! + scale * f[x]!;
+      if (state.steps > FIRE.nmin) {
+        state.dt = Math.min(state.dt * FIRE.finc, FIRE.dtmax);
+        state.a *= FIRE.fa;
+      }
+      state.steps += 1;
+    } else {
+      state.v.fill(0);
+      state.a = FIRE.astart;
+      state.dt *= FIRE.fdec;
+      state.steps = 0;
+    }
+  }
+  const v = state.v;
+  for (let x = 0; x < f.length; x++) v[x]! += state.dt * f[x]!;
+  const dr = v.map((x) => state.dt * x);
+  const norm = Math.sqrt(dot(dr, dr));
+  if (norm > FIRE.maxstep) for (let x = 0; x < dr.length; x++) dr[x]! *= FIRE.maxstep / norm;
+  return dr;
+}

@@ -1,0 +1,107 @@
+// NEB against ASE's ase.neb.NEB (Debian's ASE 3.22, run here) with the same potential on the same path: a
+// vacancy hop in a periodic Lennard-Jones fcc crystal, its five interior images interpolated linearly. The NEB
+// forces of the interpolated band equal ASE's get_forces() for both methods, with and without a climbing
+// image; the relaxed climbing-image band gives ASE's saddle energy; several paths relax in one batch as each
+// does alone; and bad images are typed errors before any force call.
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import type { System } from '../../lib/data/index.js';
+import { LennardJones } from '../../lib/models/index.js';
+import { NEB } from '../../lib/workflows/index.js';
+import { aseSkipReason, runAse } from '../helpers/ase.js';
+
+const SCRIPT = `
+import json, sys
+import numpy as np
+from ase.build import bulk
+from ase.calculators.lj import LennardJones
+from ase.neb import NEB
+from ase.optimize import FIRE
+spec = json.load(sys.stdin)
+crystal = bulk('Ar', 'fcc', a=1.5599, cubic=True).repeat((2, 2, 2))
+initial = crystal.copy()
+del initial[0]
+final = initial.copy()
+pos = final.get_positions()
+# The atom nearest the vacancy at the origin (no periodic wrap on the way) hops into it.
+j = int(np.argmin(np.linalg.norm(pos - crystal.positions[0], axis=1)))
+pos[j] = crystal.positions[0]
+final.set_positions(pos)
+out = {'initial': initial.positions.tolist(), 'final': final.positions.tolist(), 'cell': initial.cell.tolist(), 'forces': {}}
+for method in ['aseneb', 'improvedtangent']:
+    for climb in [False, True]:
+        images = [initial] + [initial.copy() for _ in range(5)] + [final.copy()]
+        for image in images:
+            image.calc = LennardJones(sigma=1.0, epsilon=1.0, rc=2.5)
+        neb = NEB(images, k=0.1, climb=climb, method=method)
+        neb.interpolate()
+        out['forces'][method + str(climb)] = neb.get_forces().ravel().tolist()
+        if method == 'aseneb' and climb:
+            FIRE(neb, logfile=None).run(fmax=spec['fmax'], steps=3000)
+            out['energies'] = [image.get_potential_energy() for image in images]
+print(json.dumps(out))
+`;
+
+interface Reference {
+  initial: number[][];
+  final: number[][];
+  cell: number[][];
+  forces: Record<string, number[]>;
+  energies: number[];
+}
+
+const model = new LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, shift: true });
+const lattice = (reference: Reference, positions: number[][]): System => ({ symbols: positions.map(() => 'Ar'), positions, cell: reference.cell, pbc: true });
+
+describe.skipIf(aseSkipReason !== '')(`NEB vs ASE's NEB ${aseSkipReason}`, () => {
+  let reference: Reference;
+  beforeAll(() => {
+    reference = runAse<Reference>(SCRIPT, { fmax: 1e-3 });
+  });
+  const band = (options: { method: 'aseneb' | 'improvedtangent'; climb: boolean }): NEB =>
+    new NEB({ model, images: [lattice(reference, reference.initial), lattice(reference, reference.final)], interpolate: 'linear', numImages: 7, ...options });
+
+  it.each([
+    ['aseneb', false],
+    ['aseneb', true],
+    ['improvedtangent', false],
+    ['improvedtangent', true],
+  ] as const)('%s, climb %s: the NEB forces of the interpolated band are ASE’s', async (method, climb) => {
+    const [ours] = await band({ method, climb }).forces();
+    const theirs = reference.forces[method + (climb ? 'True' : 'False')] as number[];
+    expect(ours?.length).toBe(theirs.length);
+    let worst = 0;
+    theirs.forEach((f, k) => (worst = Math.max(worst, Math.abs((ours as Float64Array)[k]! - f))));
+    expect(worst).toBeLessThan(1e-9);
+  });
+
+  it('the relaxed climbing-image band reaches ASE’s saddle energy, and two paths relax in one batch as each alone', async () => {
+    const result = await band({ method: 'aseneb', climb: true }).run({ fmax: 1e-3, steps: 3000 });
+    expect(result.converged).toBe(true);
+    const saddle = Math.max(...reference.energies);
+    expect(Math.abs(Math.max(...result.path) - saddle)).toBeLessThan(1e-6);
+    expect(Math.abs(result.barrier - (saddle - (reference.energies[0] as number)))).toBeLessThan(1e-6);
+    // Images away from the saddle are as converged as fmax makes them.
+    result.path.forEach((e, i) => expect(Math.abs(e - (reference.energies[i] as number)), `image ${i}`).toBeLessThan(5e-3));
+    const reversed = [lattice(reference, reference.final), lattice(reference, reference.initial)];
+    const both = await new NEB({ model, images: [[lattice(reference, reference.initial), lattice(reference, reference.final)], reversed], interpolate: 'linear', numImages: 7, climb: true }).run({ fmax: 1e-3, steps: 3000 });
+    expect(both.paths).toHaveLength(2);
+    expect(both.paths[0]?.energies).toEqual(result.path);
+    expect(Math.abs((both.paths[1]?.barrier as number) - result.barrier)).toBeLessThan(1e-6);
+  });
+});
+
+describe('NEB input checks', () => {
+  const a: System = { symbols: ['Ar', 'Ar'], positions: [[0, 0, 0], [1.1, 0, 0]], pbc: false };
+  const b: System = { symbols: ['Ar', 'Ar'], positions: [[0, 0, 0], [0, 1.1, 0]], pbc: false };
+  it.each([
+    [{ images: [a, { ...b, positions: [[0, 0, 0]], symbols: ['Ar'] }], interpolate: 'linear', numImages: 5 }, /image 1 has 1 atoms, image 0 has 2/],
+    [{ images: [a, { ...b, symbols: ['Ar', 'Kr'] }], interpolate: 'linear', numImages: 5 }, /another order/],
+    [{ images: [a, b] }, /at least 3 images/],
+    [{ images: [a, b], interpolate: 'idpp', numImages: 5 }, /IDPP is not implemented/],
+    [{ images: [a, b], interpolate: 'linear', numImages: 5, springConstant: 0 }, /springConstant must be a number > 0/],
+    [{ images: [a, b], interpolate: 'linear', numImages: 5, k: 0.1 }, /UNKNOWN_OPTION|springConstant/],
+  ])('%o is refused', (options, message) => {
+    expect(() => new NEB({ model, ...(options as object) } as never)).toThrow(message);
+  });
+});

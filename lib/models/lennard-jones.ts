@@ -1,4 +1,4 @@
-// LennardJones: the TS handle of native/cpp/models/LennardJones (formula in math/LennardJonesEval.h).
+// LennardJones: the TS handle of the native PairPotential (models/ListedPairPotential; formula in math/LennardJonesEval.h).
 import { loadBinding } from '../native/index.js';
 import { NativePairModel } from './native-pair-model.js';
 import { parsePairOptions, type ParameterRule } from './pair-options.js';
@@ -69,7 +69,7 @@ const RULES: readonly ParameterRule[] = [
 export class LennardJones extends NativePairModel {
   constructor(options: LennardJonesOptions) {
     const parsed = parsePairOptions('LennardJones', options, RULES);
-    const Native = loadBinding().LennardJones;
-    super('LennardJones', new Native(parsed.rows, parsed.shift, parsed.switchOn, parsed.skin), parsed);
+    const Native = loadBinding().PairPotential;
+    super('LennardJones', new Native('LennardJones', parsed.rows, parsed.shift, parsed.switchOn, parsed.skin), parsed);
   }
 }

@@ -1,4 +1,4 @@
-// Morse: the TS handle of native/cpp/models/Morse (formula in math/MorseEval.h).
+// Morse: the TS handle of the native PairPotential (models/ListedPairPotential; formula in math/MorseEval.h).
 import { loadBinding } from '../native/index.js';
 import { NativePairModel } from './native-pair-model.js';
 import { parsePairOptions, type ParameterRule } from './pair-options.js';
@@ -63,7 +63,7 @@ const RULES: readonly ParameterRule[] = [
 export class Morse extends NativePairModel {
   constructor(options: MorseOptions) {
     const parsed = parsePairOptions('Morse', options, RULES);
-    const Native = loadBinding().Morse;
-    super('Morse', new Native(parsed.rows, parsed.shift, parsed.switchOn, parsed.skin), parsed);
+    const Native = loadBinding().PairPotential;
+    super('Morse', new Native('Morse', parsed.rows, parsed.shift, parsed.switchOn, parsed.skin), parsed);
   }
 }

@@ -4,8 +4,7 @@
 #include <string>
 
 #include "binding/EamWrap.h"
-#include "binding/LennardJonesWrap.h"
-#include "binding/MorseWrap.h"
+#include "binding/PairPotentialWrap.h"
 
 namespace hookmd::binding {
 
@@ -20,11 +19,10 @@ std::shared_ptr<Potential> PotentialWrap::potentialOf(Napi::Env env, const Napi:
   if (value.IsObject()) {
     const Napi::Object object = value.As<Napi::Object>();
     // One line per potential class: the tag says which ObjectWrap type to unwrap.
-    if (hasTag(env, object, LennardJonesWrap::kTypeTag)) return LennardJonesWrap::Unwrap(object)->potential();
-    if (hasTag(env, object, MorseWrap::kTypeTag)) return MorseWrap::Unwrap(object)->potential();
+    if (hasTag(env, object, PairPotentialWrap::kTypeTag)) return PairPotentialWrap::Unwrap(object)->potential();
     if (hasTag(env, object, EamWrap::kTypeTag)) return EamWrap::Unwrap(object)->potential();
   }
-  throwJs(env, "INVALID_ARGUMENT", "expected a native potential (LennardJones, Morse, EAM)");
+  throwJs(env, "INVALID_ARGUMENT", "expected a native potential (PairPotential, EAM)");
 }
 
 bool PotentialWrap::requireFlag(const Napi::CallbackInfo& info, std::size_t index, const char* what) {

@@ -120,6 +120,7 @@ export type {
   OnnxModelOptions,
   OnnxProvider,
   OnnxRuntimeStatus,
+  PairModel,
 } from './models/index.js';
 
 export {

@@ -6,7 +6,7 @@
 import { isHookmdError } from '../errors.js';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
-import { EAM, IpiModel, LennardJones, MODEL_KINDS, Morse, OnnxModel, type EAMOptions, type IpiModelOptions, type Model, type OnnxModelOptions } from '../models/index.js';
+import { EAM, IpiModel, MODEL_KINDS, OnnxModel, pairModelNamed, type EAMOptions, type IpiModelOptions, type Model, type OnnxModelOptions } from '../models/index.js';
 import { configError, describeProblems, loadConfigFile, parsePath } from './config-file.js';
 import { MODEL_SCHEMA } from './config-schema.js';
 import { formatPath, validateSchema, type PathSegment } from './json-schema.js';
@@ -108,7 +108,9 @@ export async function buildModel(
       return await OnnxModel.load(fileOf(file), rest as unknown as OnnxModelOptions);
     }
     if (type === 'ipi') return await IpiModel.listen(options as unknown as IpiModelOptions);
-    return type === 'lj' ? new LennardJones(options) : new Morse(options);
+    const pair = pairModelNamed(type);
+    if (pair === undefined) throw new Error(`buildModel: no model of kind ${type}`);
+    return pair.create(options);
   } catch (error) {
     if (!isHookmdError(error)) throw error;
     const field = typeof error.details.field === 'string' ? error.details.field : undefined;

@@ -123,6 +123,7 @@ export type {
   OnnxModelOptions,
   OnnxProvider,
   OnnxRuntimeStatus,
+  PairModel,
   StillingerWeberOptions,
   TersoffOptions,
 } from './models/index.js';

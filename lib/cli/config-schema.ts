@@ -1,5 +1,6 @@
 // The JSON Schema of `hookmd run` configs. `hookmd schema` prints it, docs/config.schema.json is that
 // output, and the CLI validates every config (and `--model-config` file) against this same object.
+import { PAIR_MODELS } from '../models/index.js';
 import type { JsonSchema } from './json-schema.js';
 import { MAX_THREADS } from './threads.js';
 
@@ -46,15 +47,13 @@ function pairOf(parameters: Record<string, JsonSchema>): JsonSchema {
   };
 }
 
-const LJ: Record<string, JsonSchema> = {
-  epsilon: nonNegative('Well depth ε (eV in metal units); 0 switches a pair off.'),
-  sigma: positive('Zero-crossing distance σ (Å in metal units).'),
-};
-const MORSE: Record<string, JsonSchema> = {
-  D: positive('Well depth D (eV in metal units).'),
-  alpha: positive('Width α (1/Å in metal units).'),
-  r0: positive('Equilibrium distance r₀ (Å in metal units).'),
-};
+/** The schema of each pair model, from its declaration (lib/models/pair-models.ts). */
+const PAIR_MODEL_SCHEMAS: JsonSchema[] = PAIR_MODELS.map((declared) => {
+  const parameters = Object.fromEntries(
+    declared.parameters.map((rule) => [rule.name, rule.allowZero ? nonNegative(rule.description) : positive(rule.description)]),
+  );
+  return model(declared.kind, parameters, pairOf(parameters));
+});
 
 /** An EAM potential file: a path (relative to the config file; on the command line, to the working directory). */
 const EAM_MODEL: JsonSchema = {
@@ -306,7 +305,7 @@ const HOOK: JsonSchema = {
  */
 export const MODEL_SCHEMA: JsonSchema = {
   description: 'The force field.',
-  oneOf: [model('lj', LJ, pairOf(LJ)), model('morse', MORSE, pairOf(MORSE)), EAM_MODEL, TERSOFF_MODEL, SW_MODEL, ONNX_MODEL, IPI_MODEL],
+  oneOf: [...PAIR_MODEL_SCHEMAS, EAM_MODEL, TERSOFF_MODEL, SW_MODEL, ONNX_MODEL, IPI_MODEL],
 };
 
 /**

@@ -9,10 +9,9 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import {
   EAM,
   IpiModel,
-  LennardJones,
   MODEL_KINDS,
-  Morse,
   OnnxModel,
+  pairModelNamed,
   StillingerWeber,
   Tersoff,
   type EAMOptions,
@@ -125,7 +124,9 @@ export async function buildModel(
       return await OnnxModel.load(fileOf(file), rest as unknown as OnnxModelOptions);
     }
     if (type === 'ipi') return await IpiModel.listen(options as unknown as IpiModelOptions);
-    return type === 'lj' ? new LennardJones(options) : new Morse(options);
+    const pair = pairModelNamed(type);
+    if (pair === undefined) throw new Error(`buildModel: no model of kind ${type}`);
+    return pair.create(options);
   } catch (error) {
     if (!isHookmdError(error)) throw error;
     const field = typeof error.details.field === 'string' ? error.details.field : undefined;

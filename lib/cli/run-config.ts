@@ -1,14 +1,15 @@
 // The shape of a `hookmd run` config once it has passed CONFIG_SCHEMA. `relax` builds the same object
 // from its flags, so both commands run through one pipeline.
 import type { HookConfigEntry } from '../hooks/index.js';
+import type { ModelKind } from '../models/index.js';
 import type { BackendRequest } from '../native/index.js';
 
 /** Unit systems a config may name. */
 export type UnitsName = 'metal' | 'lj';
 
-/** `model`: the force field, `{ type: 'lj' | 'morse' | 'eam' | 'tersoff' | 'sw' | 'onnx' | 'ipi', ...parameters }`. */
+/** `model`: the force field, `{ type: ModelKind, ...parameters }` ('lj', 'morse', 'eam', 'tersoff', 'sw', 'onnx', 'ipi'). */
 export interface ModelConfig {
-  readonly type: 'lj' | 'morse' | 'eam' | 'tersoff' | 'sw' | 'onnx' | 'ipi';
+  readonly type: ModelKind;
   readonly [parameter: string]: unknown;
 }
 

@@ -26,4 +26,8 @@ export type { OnnxProvider, OnnxRuntimeStatus } from './onnx-runtime.js';
 export type { MorseOptions, MorsePairParameters } from './morse.js';
 export type { NativeNeighborStats, NativePotential } from '../native/models-binding.js';
 export { MODEL_KINDS } from './model-kinds.js';
+export { NativePairModel } from './native-pair-model.js';
+export type { PairModelDeclaration } from './native-pair-model.js';
+export { PAIR_MODELS, pairModelNamed } from './pair-models.js';
+export type { PairModel, PairModelKind, PairModelSpec, PairModelType } from './pair-models.js';
 export type { ModelKind } from './model-kinds.js';

@@ -1,7 +1,5 @@
-// LennardJones: the TS handle of native/cpp/models/LennardJones (formula in math/LennardJonesEval.h).
-import { loadBinding } from '../native/index.js';
-import { NativePairModel } from './native-pair-model.js';
-import { parsePairOptions, type ParameterRule } from './pair-options.js';
+// LennardJones: the TS handle of the native PairPotential (models/ListedPairPotential; formula in math/LennardJonesEval.h).
+import { NativePairModel, type PairModelDeclaration } from './native-pair-model.js';
 
 /**
  * ε and σ of one species pair; `cutoff` defaults to the model's `cutoff`.
@@ -44,10 +42,23 @@ export interface LennardJonesOptions {
   skin?: number;
 }
 
-const RULES: readonly ParameterRule[] = [
-  { name: 'epsilon', code: 'INVALID_EPSILON', allowZero: true },
-  { name: 'sigma', code: 'INVALID_SIGMA', allowZero: false },
-];
+/**
+ * The declaration of LennardJones (native/cpp/math/LennardJonesEval.h, θ = (ε, σ)): the class, the config
+ * schema (`type: lj`), `--model lj:…` and the trainer's parameters come from it.
+ *
+ * @example
+ * LENNARD_JONES.parameters.map((p) => p.name); // ['epsilon', 'sigma']
+ */
+export const LENNARD_JONES: PairModelDeclaration<'LennardJones', 'lj', LennardJonesOptions> = {
+  name: 'LennardJones',
+  kind: 'lj',
+  spellings: ['lennard-jones'],
+  parameters: [
+    { name: 'epsilon', code: 'INVALID_EPSILON', allowZero: true, description: 'Well depth ε (eV in metal units); 0 switches a pair off.' },
+    { name: 'sigma', code: 'INVALID_SIGMA', allowZero: false, description: 'Zero-crossing distance σ (Å in metal units).' },
+  ],
+  create: (options) => new LennardJones(options),
+};
 
 /**
  * The 12-6 Lennard-Jones potential, E(r) = 4ε[(σ/r)¹² − (σ/r)⁶] for r < r_c, evaluated natively with cell
@@ -68,8 +79,6 @@ const RULES: readonly ParameterRule[] = [
  */
 export class LennardJones extends NativePairModel {
   constructor(options: LennardJonesOptions) {
-    const parsed = parsePairOptions('LennardJones', options, RULES);
-    const Native = loadBinding().LennardJones;
-    super('LennardJones', new Native(parsed.rows, parsed.shift, parsed.switchOn, parsed.skin), parsed);
+    super(LENNARD_JONES, options);
   }
 }

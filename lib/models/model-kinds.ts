@@ -1,10 +1,14 @@
 // The names of the model kinds, in one table that the command line (--model, --model-config), run configs
-// and Trainer configs all resolve through: `lj`, `LennardJones` and `lennard-jones` are one kind. A new
-// kind of model is added here first.
+// and Trainer configs all resolve through: `lj`, `LennardJones` and `lennard-jones` are one kind. Pair
+// models bring their names from their declarations (pair-models.ts); another kind of model is added here.
 import { Vocabulary } from '../vocabulary.js';
+import { PAIR_MODELS, type PairModelKind } from './pair-models.js';
 
 /** The canonical name of each model kind (the `--model` prefix). */
-export type ModelKind = 'lj' | 'morse' | 'eam' | 'tersoff' | 'sw' | 'onnx' | 'ipi';
+export type ModelKind = PairModelKind | 'eam' | 'tersoff' | 'sw' | 'onnx' | 'ipi';
+
+const pairKinds = {} as Record<PairModelKind, readonly string[]>;
+for (const model of PAIR_MODELS) pairKinds[model.kind] = [model.name, ...model.spellings];
 
 /**
  * Every spelling of each model kind, case-insensitive: `lj` (LennardJones), `morse` (Morse), `eam` (EAM),
@@ -14,8 +18,7 @@ export type ModelKind = 'lj' | 'morse' | 'eam' | 'tersoff' | 'sw' | 'onnx' | 'ip
  * MODEL_KINDS.resolve('LennardJones'); // 'lj'
  */
 export const MODEL_KINDS: Vocabulary<ModelKind> = new Vocabulary<ModelKind>({
-  lj: ['LennardJones', 'lennard-jones'],
-  morse: ['Morse'],
+  ...pairKinds,
   eam: ['EAM'],
   tersoff: ['Tersoff'],
   sw: ['StillingerWeber', 'stillinger-weber'],

@@ -1,7 +1,5 @@
-// Morse: the TS handle of native/cpp/models/Morse (formula in math/MorseEval.h).
-import { loadBinding } from '../native/index.js';
-import { NativePairModel } from './native-pair-model.js';
-import { parsePairOptions, type ParameterRule } from './pair-options.js';
+// Morse: the TS handle of the native PairPotential (models/ListedPairPotential; formula in math/MorseEval.h).
+import { NativePairModel, type PairModelDeclaration } from './native-pair-model.js';
 
 /**
  * D, α and r₀ of one species pair; `cutoff` defaults to the model's `cutoff`.
@@ -45,11 +43,24 @@ export interface MorseOptions {
   skin?: number;
 }
 
-const RULES: readonly ParameterRule[] = [
-  { name: 'D', code: 'INVALID_PARAMETER', allowZero: false },
-  { name: 'alpha', code: 'INVALID_PARAMETER', allowZero: false },
-  { name: 'r0', code: 'INVALID_PARAMETER', allowZero: false },
-];
+/**
+ * The declaration of Morse (native/cpp/math/MorseEval.h, θ = (D, α, r₀)): the class, the config schema
+ * (`type: morse`), `--model morse:…` and the trainer's parameters come from it.
+ *
+ * @example
+ * MORSE.parameters.map((p) => p.name); // ['D', 'alpha', 'r0']
+ */
+export const MORSE: PairModelDeclaration<'Morse', 'morse', MorseOptions> = {
+  name: 'Morse',
+  kind: 'morse',
+  spellings: [],
+  parameters: [
+    { name: 'D', code: 'INVALID_PARAMETER', allowZero: false, description: 'Well depth D (eV in metal units).' },
+    { name: 'alpha', code: 'INVALID_PARAMETER', allowZero: false, description: 'Width α (1/Å in metal units).' },
+    { name: 'r0', code: 'INVALID_PARAMETER', allowZero: false, description: 'Equilibrium distance r₀ (Å in metal units).' },
+  ],
+  create: (options) => new Morse(options),
+};
 
 /**
  * The Morse potential, E(r) = D[e^{−2α(r−r₀)} − 2e^{−α(r−r₀)}] for r < r_c (minimum −D at r₀; LAMMPS's
@@ -62,8 +73,6 @@ const RULES: readonly ParameterRule[] = [
  */
 export class Morse extends NativePairModel {
   constructor(options: MorseOptions) {
-    const parsed = parsePairOptions('Morse', options, RULES);
-    const Native = loadBinding().Morse;
-    super('Morse', new Native(parsed.rows, parsed.shift, parsed.switchOn, parsed.skin), parsed);
+    super(MORSE, options);
   }
 }

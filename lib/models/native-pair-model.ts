@@ -1,23 +1,56 @@
 // The TS handle shared by the native pair potentials: the parameters they were built from, the compute of
-// native-compute.ts, and the native object for engines.
+// native-compute.ts, and the native object for engines. A pair model is a PairModelDeclaration (its own
+// file: lennard-jones.ts, morse.ts) and a class that hands it to NativePairModel.
 import type { Batch } from '../data/index.js';
+import { HookmdError } from '../errors.js';
+import { loadBinding } from '../native/index.js';
 import type { NativeNeighborStats, NativePotential } from '../native/models-binding.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
 import { computeNative } from './native-compute.js';
-import type { ParsedPairOptions } from './pair-options.js';
+import { parsePairOptions, type ParameterRule, type ParsedPairOptions } from './pair-options.js';
 
-/** Base of LennardJones and Morse: everything but the parameter names. */
+/**
+ * A pair model, declared once in its own file (lib/models/lennard-jones.ts, morse.ts): the model class, the
+ * config schema, the model kinds of the CLI and the trainer's parameter list all read it (pair-models.ts
+ * lists them). `name` is the class's and the native evaluator's (native/cpp/math/PairEvaluators.h), and
+ * `parameters` is θ in the order of that evaluator's ParamGrad; their rules are the only range checks of
+ * those parameters (native code asserts only that they are finite).
+ *
+ * @example
+ * const kind = LENNARD_JONES.kind; // 'lj', as in `--model lj:epsilon=…`
+ */
+export interface PairModelDeclaration<Name extends string = string, Kind extends string = string, Options = unknown> {
+  readonly name: Name;
+  /** The CLI and config name (`--model lj:…`, `type: lj`). */
+  readonly kind: Kind;
+  /** Further spellings of the kind, besides `kind` and `name` (case, `-` and `_` never count). */
+  readonly spellings: readonly string[];
+  readonly parameters: readonly ParameterRule[];
+  /** The model of `options` (checked by the constructor). */
+  create(options: Options): NativePairModel;
+}
+
+/** Base of every pair model: everything but its declaration. */
 export abstract class NativePairModel implements Model {
   readonly name: string;
   /** Largest pair cutoff (length units). */
   readonly cutoff: number;
+  /** What the model is: its names and parameters. */
+  readonly declaration: PairModelDeclaration;
   readonly #native: NativePotential;
   readonly #parsed: ParsedPairOptions;
 
-  protected constructor(name: string, native: NativePotential, parsed: ParsedPairOptions) {
-    this.name = name;
+  protected constructor(declaration: PairModelDeclaration, options: unknown) {
+    const parsed = parsePairOptions(declaration.name, options, declaration.parameters);
+    const binding = loadBinding();
+    // The declaration and the native list must agree on θ; a mismatch is a build or declaration bug.
+    if (binding.pairEvaluators[declaration.name] !== declaration.parameters.length) {
+      throw new HookmdError('NATIVE_FEATURE_MISSING', `${declaration.name}: the addon's pair evaluator list has ${binding.pairEvaluators[declaration.name] ?? 'no'} parameters for it, the declaration ${declaration.parameters.length}`);
+    }
+    this.name = declaration.name;
+    this.declaration = declaration;
     this.cutoff = parsed.maxCutoff;
-    this.#native = native;
+    this.#native = new binding.PairPotential(declaration.name, parsed.rows, parsed.shift, parsed.switchOn, parsed.skin);
     this.#parsed = parsed;
   }
 

@@ -5,11 +5,18 @@ import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { atomicNumber, chemicalSymbol, isAtomicNumber } from '../data/index.js';
 
-/** One per-pair parameter: its name, the error code for a bad value, and whether 0 is allowed. */
+/**
+ * One per-pair parameter of a pair model: its name, the error code for a bad value, whether 0 is allowed,
+ * and what it is with its units (the config schema's description).
+ *
+ * @example
+ * const sigma: ParameterRule = { name: 'sigma', code: 'INVALID_SIGMA', allowZero: false, description: 'Zero-crossing distance σ (Å in metal units).' };
+ */
 export interface ParameterRule {
   readonly name: string;
   readonly code: string;
   readonly allowZero: boolean;
+  readonly description: string;
 }
 
 /** Checked options, ready for the native constructor. */

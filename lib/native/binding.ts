@@ -1,15 +1,17 @@
 // The typed surface of the native addon. Only lib/native touches the .node file; every other layer sees
 // these interfaces.
 import type { CpuSimd, DeviceStats, NativeBackendProbe, NativeBatch, NativeThreadBudget, NativeThreadLimit } from './batch-binding.js';
-import type { NativeEamConstructor, NativeEdgeListConstructor, NativeLennardJonesConstructor, NativeManyBodyConstructor, NativeMorseConstructor } from './models-binding.js';
+import type { NativeEamConstructor, NativeEdgeListConstructor, NativeManyBodyConstructor, NativePairEvaluators, NativePairPotentialConstructor } from './models-binding.js';
 
 export type { BackendName, CpuSimd, DeviceStats, NativeBackendProbe, NativeBatch, NativeFieldArrays, NativeFieldName, NativeThreadBudget, NativeThreadLimit, ReduceOp, ThreadLimit, TransferStats } from './batch-binding.js';
 
 /** The module object of hookmd.node / hookmd_cuda.node. */
 export interface NativeBinding {
   NativeBatch: new (backend: string) => NativeBatch;
-  LennardJones: NativeLennardJonesConstructor;
-  Morse: NativeMorseConstructor;
+  /** Every pair potential of native/cpp/math/PairEvaluators.h, by name. */
+  PairPotential: NativePairPotentialConstructor;
+  /** The names of that list, with their θ values per species pair. */
+  readonly pairEvaluators: NativePairEvaluators;
   EAM: NativeEamConstructor;
   ManyBody: NativeManyBodyConstructor;
   EdgeList: NativeEdgeListConstructor;

@@ -1,4 +1,4 @@
-// The typed surface of the native potential classes (native/cpp/binding/LennardJonesWrap, MorseWrap, EamWrap)
+// The typed surface of the native potential classes (native/cpp/binding/PairPotentialWrap, EamWrap)
 // and of the graph models' EdgeList (EdgeListWrap). Only lib/models constructs them; the dynamics engine
 // hands `model.native` to the native stepping loop, which calls the potential without crossing into JS.
 import type { NativeBatch } from './batch-binding.js';
@@ -41,16 +41,29 @@ export interface NativePotential {
   readonly name: string;
 }
 
-/** new LennardJones(rows of [z1, z2, epsilon, sigma, cutoff], shift, switchOn (0: off), skin?) */
-export type NativeLennardJonesConstructor = new (
+/**
+ * new PairPotential(model, rows of [z1, z2, θ..., cutoff], shift, switchOn (0: off), skin?): every pair
+ * potential of native/cpp/math/PairEvaluators.h, `model` one of its names and θ in its ParamGrad's order
+ * (lib/models/pair-models.ts declares them). Throws UNKNOWN_MODEL for another name.
+ *
+ * @example
+ * const lj = new binding.PairPotential('LennardJones', Float64Array.of(0, 0, 1, 1, 2.5), false, 0);
+ */
+export type NativePairPotentialConstructor = new (
+  model: string,
   pairs: Float64Array,
   shift: boolean,
   switchOn: number,
   skin?: number,
 ) => NativePotential;
 
-/** new Morse(rows of [z1, z2, D, alpha, r0, cutoff], shift, switchOn (0: off), skin?) */
-export type NativeMorseConstructor = new (pairs: Float64Array, shift: boolean, switchOn: number, skin?: number) => NativePotential;
+/**
+ * The pair evaluators compiled into the addon, by name, with the θ values each takes per species pair.
+ *
+ * @example
+ * binding.pairEvaluators; // { LennardJones: 2, Morse: 3 }
+ */
+export type NativePairEvaluators = Readonly<Record<string, number>>;
 
 /** new EAM(format, atomic numbers, [nrho, drho, nr, dr, cutoff], frho, rhor, z2r, skin?), tables as the file lists them. */
 export type NativeEamConstructor = new (

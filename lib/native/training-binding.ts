@@ -42,8 +42,8 @@ export interface NativePairLoss {
   readonly numSystems: number;
 }
 
-/** new PairLoss(model, rows of [z1, z2, cutoff], shift, switchOn (0: off)). */
-export type NativePairLossConstructor = new (model: 'LennardJones' | 'Morse', rows: Float64Array, shift: boolean, switchOn: number) => NativePairLoss;
+/** new PairLoss(model: a name of `pairEvaluators`, rows of [z1, z2, cutoff], shift, switchOn (0: off)). */
+export type NativePairLossConstructor = new (model: string, rows: Float64Array, shift: boolean, switchOn: number) => NativePairLoss;
 
 /**
  * The PairLoss class of the loaded addon. Throws NATIVE_FEATURE_MISSING for an addon built without it.

@@ -1,7 +1,7 @@
 // What training hooks receive: the kernel's TrainContext with the trainer's concrete types, plus the
 // mini-batch, the predictions, the run metadata and the checkpoint being saved.
 import type { Hook, HookLogger, HookRegistry, TrainContext } from '../hooks/index.js';
-import type { LennardJones, Morse } from '../models/index.js';
+import type { PairModel } from '../models/index.js';
 import type { NativePredictions } from '../native/training-binding.js';
 import type { EpochRecord, TrainingCheckpoint } from './checkpoint.js';
 import type { RunMetadata } from './metadata.js';
@@ -134,7 +134,7 @@ export interface TrainerHandle {
   readonly metadata: RunMetadata | null;
   readonly configHash: string;
   /** The model with the current parameters. */
-  toModel(): LennardJones | Morse;
+  toModel(): PairModel;
   /** The trainer's state as a checkpoint, between two steps. */
   checkpoint(): TrainingCheckpoint;
 }
@@ -197,7 +197,7 @@ export interface TrainingHookContext extends TrainContext<Readonly<ParameterValu
    * LennardJones or Morse like the trainer's, built on first read after each update, so a hook can run
    * it (`ctx.model.compute(batch)`). Changing it changes nothing in the fit.
    */
-  readonly model: LennardJones | Morse;
+  readonly model: PairModel;
   /**
    * At AFTER_TRAIN after a failure: the error that ended the run (a HookError naming the hook,
    * TRAINING_DIVERGED, …), after every hook's onException; null in a run that did not fail.

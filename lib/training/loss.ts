@@ -3,7 +3,7 @@
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import type { System } from '../data/index.js';
 import type { TrainLosses } from '../hooks/index.js';
-import type { LennardJones, Morse } from '../models/index.js';
+import type { PairModel } from '../models/index.js';
 import { TrainingSet } from './dataset.js';
 import { checkKeys } from './options.js';
 import { resolveLossWeights, type LossWeights } from './loss-weights.js';
@@ -18,7 +18,7 @@ import { ParameterSpace, type ParameterValues } from './parameters.js';
  */
 export interface ForceMatchingLossOptions {
   /** The model whose parameters are varied (its cutoffs, shift and switch stay fixed). */
-  model: LennardJones | Morse;
+  model: PairModel;
   /** Reference systems with `energy`, `forces` and/or `stress`. */
   systems: readonly System[];
   weights?: LossWeights;

@@ -1,11 +1,14 @@
-// The trainable parameters of a pair model: one row per species pair, each with the model's parameters
-// (LJ ε, σ; Morse D, α, r₀), named 'Ar-Ar.epsilon' (or 'epsilon' for a model without a pair table).
+// The trainable parameters of a pair model: one row per species pair, each with the parameters of the
+// model's declaration (LJ ε, σ; Morse D, α, r₀; lib/models/pair-models.ts), named 'Ar-Ar.epsilon' (or
+// 'epsilon' for a model without a pair table).
 // The optimizer works on u = ln θ, so every parameter stays > 0 whatever step it takes (see
 // docs/training.md for why log-parametrization rather than projection).
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { atomicNumber } from '../data/index.js';
-import { LennardJones, MODEL_KINDS, Morse } from '../models/index.js';
-import type { LennardJonesOptions, Model, MorseOptions } from '../models/index.js';
+import { MODEL_KINDS, NativePairModel, PAIR_MODELS, pairModelNamed } from '../models/index.js';
+import type { Model, PairModel, PairModelDeclaration, PairModelSpec, PairModelType } from '../models/index.js';
+
+export type { PairModelSpec, PairModelType } from '../models/index.js';
 
 /**
  * Parameter values (or gradients) by name: `'Ar-Ar.epsilon'`, `'Ar-Kr.sigma'`, or `'epsilon'` for a
@@ -16,23 +19,11 @@ import type { LennardJonesOptions, Model, MorseOptions } from '../models/index.j
  */
 export type ParameterValues = Record<string, number>;
 
-/**
- * The pair models the trainer can fit.
- *
- * @example
- * const type: PairModelType = checkpoint.model.type;
- */
-export type PairModelType = 'LennardJones' | 'Morse';
-
-/**
- * A pair model as plain data: its type and constructor options (with the parameters at some point of a fit).
- *
- * @example
- * const spec: PairModelSpec = { type: 'LennardJones', epsilon: 0.02, sigma: 3.0, cutoff: 8.5, shift: true };
- */
-export type PairModelSpec = ({ type: 'LennardJones' } & LennardJonesOptions) | ({ type: 'Morse' } & MorseOptions);
-
-const NAMES: Record<PairModelType, readonly string[]> = { LennardJones: ['epsilon', 'sigma'], Morse: ['D', 'alpha', 'r0'] };
+/** "lj (LennardJones) or morse (Morse)": the kinds a Trainer fits, for messages, joined by `word`. */
+function fitted(word: string): string {
+  const names = PAIR_MODELS.map((model) => `${model.kind} (${model.name})`);
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} ${word} ${names[names.length - 1]}`;
+}
 
 interface Row {
   readonly label: string;
@@ -44,6 +35,7 @@ interface Row {
 /** @internal The parameter layout of one model: names, native rows, and the model's fixed settings. */
 export class ParameterSpace {
   readonly modelType: PairModelType;
+  readonly #names: readonly string[];
   /** Parameter names, row by row, in the order of θ and of the gradient. */
   readonly names: readonly string[];
   readonly paramsPerPair: number;
@@ -57,12 +49,13 @@ export class ParameterSpace {
   readonly initial: Float64Array;
   readonly #rows: readonly Row[];
 
-  private constructor(type: PairModelType, rows: readonly Row[], values: number[], settings: { shift: boolean; switchOn: number; skin: number | undefined }) {
-    this.modelType = type;
-    this.paramsPerPair = NAMES[type].length;
+  private constructor(declaration: PairModelDeclaration, rows: readonly Row[], values: number[], settings: { shift: boolean; switchOn: number; skin: number | undefined }) {
+    this.modelType = declaration.name as PairModelType;
+    this.#names = declaration.parameters.map((rule) => rule.name);
+    this.paramsPerPair = this.#names.length;
     this.#rows = rows;
     const wildcard = rows.length === 1 && rows[0].label === 'default';
-    this.names = Object.freeze(rows.flatMap((row) => NAMES[type].map((name) => (wildcard ? name : `${row.label}.${name}`))));
+    this.names = Object.freeze(rows.flatMap((row) => this.#names.map((name) => (wildcard ? name : `${row.label}.${name}`))));
     this.rows = Float64Array.from(rows.flatMap((row) => [row.z1, row.z2, row.cutoff]));
     this.shift = settings.shift;
     this.switchOn = settings.switchOn;
@@ -70,23 +63,23 @@ export class ParameterSpace {
     this.initial = Float64Array.from(values);
   }
 
-  /** The space of a LennardJones or Morse model; every parameter must be > 0 (it is fitted as ln θ). */
+  /** The space of a pair model (PAIR_MODELS); every parameter must be > 0 (it is fitted as ln θ). */
   static fromModel(model: unknown, owner: string): ParameterSpace {
-    const type: PairModelType | undefined = model instanceof LennardJones ? 'LennardJones' : model instanceof Morse ? 'Morse' : undefined;
-    if (type === undefined) {
-      throw new HookmdTypeError('UNSUPPORTED_MODEL', `${owner}: model must be a LennardJones or Morse model (the loss has analytic parameter gradients for those only)`, {
+    if (!(model instanceof NativePairModel)) {
+      throw new HookmdTypeError('UNSUPPORTED_MODEL', `${owner}: model must be a ${PAIR_MODELS.map((declared) => declared.name).join(' or ')} model (the loss has analytic parameter gradients for those only)`, {
         field: 'model',
         value: (model as Model | null)?.name,
       });
     }
-    const described = (model as Model).describe();
+    const declaration = model.declaration;
+    const described = model.describe();
     const pairs = described.pairs as Record<string, Record<string, number>>;
     const rows: Row[] = [];
     const values: number[] = [];
     for (const [label, entry] of Object.entries(pairs)) {
       const [z1, z2] = label === 'default' ? [0, 0] : label.split('-').map((symbol) => atomicNumber(symbol));
       rows.push({ label, z1, z2, cutoff: entry.cutoff });
-      for (const name of NAMES[type]) {
+      for (const { name } of declaration.parameters) {
         const value = entry[name];
         if (!(value > 0)) {
           const field = label === 'default' ? name : `${label}.${name}`;
@@ -99,10 +92,10 @@ export class ParameterSpace {
       }
     }
     const switchOn = described.switchOn;
-    return new ParameterSpace(type, rows, values, {
+    return new ParameterSpace(declaration, rows, values, {
       shift: described.shift === true,
       switchOn: typeof switchOn === 'number' ? switchOn : 0,
-      skin: (model as LennardJones | Morse).skin,
+      skin: model.skin,
     });
   }
 
@@ -134,7 +127,7 @@ export class ParameterSpace {
 
   /** The model's constructor options with parameters θ (cutoffs, shift, switch and skin unchanged). */
   spec(theta: ArrayLike<number>): PairModelSpec {
-    const names = NAMES[this.modelType];
+    const names = this.#names;
     const entry = (row: number): Record<string, number> => Object.fromEntries(names.map((name, q) => [name, theta[row * names.length + q]]));
     const common = {
       ...(this.shift ? { shift: true } : {}),
@@ -149,29 +142,30 @@ export class ParameterSpace {
   }
 
   /** A new model of the same kind with parameters θ. */
-  toModel(theta: ArrayLike<number>): LennardJones | Morse {
+  toModel(theta: ArrayLike<number>): PairModel {
     return modelFromSpec(this.spec(theta), 'Trainer');
   }
 }
 
 /**
- * Builds a LennardJones or Morse model from `{ type, ...options }` (config files), with the model names
- * of the command line: `lj`, `LennardJones`, `morse`, `Morse` (any case).
+ * Builds a pair model (PAIR_MODELS) from `{ type, ...options }` (config files), with the model names of
+ * the command line: `lj`, `LennardJones`, `morse`, `Morse` (any case).
  *
  * @example
  * modelFromSpec({ type: 'Morse', D: 0.34, alpha: 1.36, r0: 2.87, cutoff: 7 }, 'config');
  * modelFromSpec({ type: 'lj', epsilon: 0.0104, sigma: 3.4, cutoff: 8.5 }, 'config');
  */
-export function modelFromSpec(spec: unknown, owner: string): LennardJones | Morse {
+export function modelFromSpec(spec: unknown, owner: string): PairModel {
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-    throw new HookmdTypeError('INVALID_MODEL', `${owner}: model must be { type: 'lj' | 'morse', ...options }`, { field: 'model', value: spec });
+    const kinds = PAIR_MODELS.map((model) => `'${model.kind}'`).join(' | ');
+    throw new HookmdTypeError('INVALID_MODEL', `${owner}: model must be { type: ${kinds}, ...options }`, { field: 'model', value: spec });
   }
   const { type, ...options } = spec as Record<string, unknown>;
   const kind = MODEL_KINDS.resolve(type);
-  if (kind === 'lj') return new LennardJones(options as LennardJonesOptions);
-  if (kind === 'morse') return new Morse(options as MorseOptions);
+  const declaration = kind === undefined ? undefined : pairModelNamed(kind);
+  if (declaration !== undefined) return declaration.create(options);
   const problem = kind === undefined
-    ? `model.type must be lj (LennardJones) or morse (Morse), got ${JSON.stringify(type)}`
-    : `a Trainer fits lj (LennardJones) and morse (Morse) models, whose loss has analytic parameter gradients; not ${kind}`;
+    ? `model.type must be ${fitted('or')}, got ${JSON.stringify(type)}`
+    : `a Trainer fits ${fitted('and')} models, whose loss has analytic parameter gradients; not ${kind}`;
   throw new HookmdError('UNSUPPORTED_MODEL', `${owner}: ${problem}`, { field: 'model.type', value: type });
 }

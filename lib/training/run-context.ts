@@ -3,7 +3,7 @@
 // atomsSeen, lr, lrs) are accessors, so that they cost nothing unless a hook reads them.
 import { HookmdTypeError } from '../errors.js';
 import { createContext, type HookRegistry, type MutableContext, type RunControl } from '../hooks/index.js';
-import type { LennardJones, Morse } from '../models/index.js';
+import type { PairModel } from '../models/index.js';
 import type { GradientClip, TrainerHandle, TrainingHookContext } from './context.js';
 import type { FitState, RunScratch } from './fit-loop.js';
 import { gradientNorm } from './hooks/gradient-stats.js';
@@ -63,8 +63,8 @@ export function trainingContext(parts: RunContextParts): MutableContext<Training
   };
   const ctx = createContext({ stage: TrainingStage.BEFORE_TRAIN, stepCount: state.stepCount, workflow: trainer, control, registry }, extra);
   // One model per parameter set: the loop replaces ctx.parameters whenever θ changes.
-  let built: { readonly parameters: unknown; readonly model: LennardJones | Morse } | null = null;
-  const currentModel = (parameters: unknown): LennardJones | Morse => {
+  let built: { readonly parameters: unknown; readonly model: PairModel } | null = null;
+  const currentModel = (parameters: unknown): PairModel => {
     if (built === null || built.parameters !== parameters) built = { parameters, model: trainer.toModel() };
     return built.model;
   };
@@ -81,7 +81,7 @@ export function trainingContext(parts: RunContextParts): MutableContext<Training
     atomsSeen: { enumerable: true, get: (): number => state.atomsSeen },
     lr: { enumerable: true, get: (): number => optimizer.lr },
     lrs: { enumerable: true, get: (): Readonly<Record<string, number>> => Object.freeze({ default: optimizer.lr }) },
-    model: { enumerable: true, get: (): LennardJones | Morse => currentModel(ctx.parameters) },
+    model: { enumerable: true, get: (): PairModel => currentModel(ctx.parameters) },
   });
   return ctx as unknown as MutableContext<TrainingHookContext>;
 }

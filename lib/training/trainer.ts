@@ -5,7 +5,7 @@ import { namedRecord } from '../data/index.js';
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
 import type { AnyHook, HookHandle, HookLogger, MethodHook, MutableContext, StopRequest } from '../hooks/index.js';
-import type { LennardJones, Morse } from '../models/index.js';
+import type { PairModel } from '../models/index.js';
 import { Adam } from './adam.js';
 import { CHECKPOINT_HEADER, checkCheckpoint, readCheckpoint, type EpochRecord, type TrainingCheckpoint } from './checkpoint.js';
 import { trainerOptionsFromConfig, type TrainerConfigSource } from './config.js';
@@ -216,7 +216,7 @@ export class Trainer implements TrainerHandle {
   }
 
   /** A new model of the trained kind with the current parameters. */
-  toModel(): LennardJones | Morse {
+  toModel(): PairModel {
     return this.#space.toModel(this.#state.theta);
   }
 

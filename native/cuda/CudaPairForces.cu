@@ -7,8 +7,7 @@
 #include "cuda/CudaLaunch.cuh"
 
 #include "kernels/PairForceKernel.h"
-#include "math/LennardJonesEval.h"
-#include "math/MorseEval.h"
+#include "math/PairEvaluators.h"
 #include "math/PairGeometry.h"
 #include "math/VelocityVerletUpdate.h"
 
@@ -217,8 +216,8 @@ unsigned int warpBlocks(std::int64_t warps) {
 
 cudaError_t pairForces(const PairForceArgs& args) {
   if (args.systems.numAtoms == 0) return cudaSuccess;
-  return args.evaluator == static_cast<int>(PairEvaluator::Morse) ? forcesFor<MorseEval>(args)
-                                                                   : forcesFor<LennardJonesEval>(args);
+  return visitPairEvaluator(static_cast<PairEvaluator>(args.evaluator),
+                            [&](auto kind) { return forcesFor<typename decltype(kind)::Eval>(args); });
 }
 
 cudaError_t systemSums(const SystemSumArgs& args) {

@@ -15,8 +15,7 @@
 #include "cuda/CudaCheck.h"
 #include "cuda/CudaPairLoss.cuh"
 #include "cuda/DeviceUpload.h"
-#include "math/LennardJonesParamGrad.h"
-#include "math/MorseParamGrad.h"
+#include "math/PairEvaluators.h"
 #include "training/PairLossTables.h"
 #include "training/PairVisit.h"
 
@@ -258,11 +257,9 @@ class CudaPairLossOf final : public PairLossKernel {
 }  // namespace
 
 std::unique_ptr<PairLossKernel> createCudaPairLossKernel(const PairLossSpec& spec) {
-  switch (spec.evaluator) {
-    case PairEvaluator::LennardJones: return std::make_unique<CudaPairLossOf<LennardJonesParamGrad>>(spec);
-    case PairEvaluator::Morse: return std::make_unique<CudaPairLossOf<MorseParamGrad>>(spec);
-  }
-  fail("INVALID_ARGUMENT", std::string(spec.model) + " loss: unknown pair evaluator");
+  return visitPairEvaluator(spec.evaluator, [&](auto kind) -> std::unique_ptr<PairLossKernel> {
+    return std::make_unique<CudaPairLossOf<typename decltype(kind)::ParamGrad>>(spec);
+  });
 }
 
 }  // namespace hookmd

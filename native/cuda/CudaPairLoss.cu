@@ -7,8 +7,7 @@
 #include "cuda/CudaLaunch.cuh"
 
 #include "kernels/PairForceKernel.h"
-#include "math/LennardJonesParamGrad.h"
-#include "math/MorseParamGrad.h"
+#include "math/PairEvaluators.h"
 #include "math/PairGeometry.h"
 #include "math/SmoothSwitch.h"
 
@@ -259,16 +258,14 @@ void backwardFor(const LossBackwardArgs& args) {
   }
 }
 
-bool morse(const LossParams& params) { return params.evaluator == static_cast<int>(PairEvaluator::Morse); }
-
 }  // namespace
 
 cudaError_t lossForward(const LossForwardArgs& args) {
   if (args.batch.count == 0) return cudaSuccess;
   // Systems without atoms have no chunk; the finishing pass still writes their zeros.
   if (args.batch.numChunks > 0) {
-    if (morse(args.params)) forwardFor<MorseEval>(args);
-    else forwardFor<LennardJonesEval>(args);
+    visitPairEvaluator(static_cast<PairEvaluator>(args.params.evaluator),
+                       [&](auto kind) { forwardFor<typename decltype(kind)::Eval>(args); });
   }
   return device::launch(finishForward, blocksFor(args.batch.count), kFinishBlock, 0, args);
 }
@@ -276,8 +273,8 @@ cudaError_t lossForward(const LossForwardArgs& args) {
 cudaError_t lossBackward(const LossBackwardArgs& args) {
   if (args.batch.count == 0) return cudaSuccess;
   if (args.batch.numChunks > 0) {
-    if (morse(args.params)) backwardFor<MorseParamGrad>(args);
-    else backwardFor<LennardJonesParamGrad>(args);
+    visitPairEvaluator(static_cast<PairEvaluator>(args.params.evaluator),
+                       [&](auto kind) { backwardFor<typename decltype(kind)::ParamGrad>(args); });
   }
   return device::launch(finishBackward, blocksFor(args.batch.count * args.params.numRows * args.params.paramsPerPair), kFinishBlock, 0, args);
 }

@@ -12,8 +12,7 @@
 #include "math/Fire2Update.h"
 #include "math/FireUpdate.h"
 #include "math/LangevinUpdate.h"
-#include "math/LennardJonesEval.h"
-#include "math/MorseEval.h"
+#include "math/PairEvaluators.h"
 #include "math/Reductions.h"
 #include "math/VelocityVerletUpdate.h"
 
@@ -81,11 +80,14 @@ __device__ double criterionValue(const Group<G>& g, const SmallCriterion& c, boo
 
 /** One pair of the table: energy and fOverR, false at or beyond the cutoff. */
 __device__ bool pairTerm(const SmallSystemArgs& a, int pair, double r2, double& fOverR, double& energy) {
-  bool inside;
-  if (a.evaluator == static_cast<int>(PairEvaluator::Morse)) {
-    inside = MorseEval::evaluate(static_cast<const MorseParams*>(a.d_params)[pair], r2, fOverR, energy);
-  } else {
-    inside = LennardJonesEval::evaluate(static_cast<const LennardJonesParams*>(a.d_params)[pair], r2, fOverR, energy);
+  bool inside = false;
+  switch (static_cast<PairEvaluator>(a.evaluator)) {
+#define HOOKMD_PAIR_TERM(Name)                                                                                 \
+  case PairEvaluator::Name:                                                                                    \
+    inside = Name##Eval::evaluate(static_cast<const Name##Eval::Params*>(a.d_params)[pair], r2, fOverR, energy); \
+    break;
+    HOOKMD_PAIR_EVALUATORS(HOOKMD_PAIR_TERM)
+#undef HOOKMD_PAIR_TERM
   }
   if (inside && a.d_switches != nullptr) applySwitch(a.d_switches[pair], r2, energy, fOverR);
   return inside;

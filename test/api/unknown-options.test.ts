@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import * as hookmd from '../../lib/index.js';
+import { PAIR_MODELS } from '../../lib/models/index.js';
 import { ortInstalled } from '../helpers/onnx.js';
 import { optionSites } from './option-sites.js';
 
@@ -16,7 +17,7 @@ const {
   Adam, Batch, CellFilter, CheckpointHook, ConsoleLoggingHook, ConvergedSnapshotHook, ConvergenceHook, CosineLR, Dynamics, EAM,
   EarlyStoppingHook, EnergyDriftMonitorHook, ExtxyzSink, FIRE, FIRE2, FilenameTemplate, ForceMatchingLoss, ForwardObserverHook,
   FreezeAtomsHook, FusedStage, GradientClipHook, GradientDescent, GradientMonitorHook, HookRegistry, HookRunner, HostMemorySink, IpiModel, JsModel,
-  LBFGS, Langevin, LearningRateMonitorHook, LennardJones, LoggingHook, MaxForceClampHook, Morse, NPT, NPTLangevin, NaNDetectorHook,
+  LBFGS, Langevin, LearningRateMonitorHook, LennardJones, LoggingHook, MaxForceClampHook, NPT, NPTLangevin, NaNDetectorHook,
   NoseHooverChain, OnnxModel, ProgressHook, ReduceOnPlateau, SGD, SnapshotHook, StageTimingHook, StepLR, Trainer, TrainingLoggingHook,
   VelocityVerlet, ViewHook, ViewServer, WrapPeriodicHook, ZarrSink,
 } = hookmd;
@@ -58,7 +59,18 @@ class Custom extends Dynamics {
 
 // Each call passes one misspelt (or foreign) key; the error must name it and suggest `expected`.
 type Call = () => unknown;
+/** Every pair model from its declaration: its last parameter spelt with the first letter's case swapped. */
+const PAIR_CASES: Record<string, [Call, string, string]> = Object.fromEntries(
+  PAIR_MODELS.map((declared) => {
+    const names = declared.parameters.map((rule) => rule.name);
+    const last = names[names.length - 1];
+    const typo = (last[0] === last[0].toUpperCase() ? last[0].toLowerCase() : last[0].toUpperCase()) + last.slice(1);
+    const options = { ...Object.fromEntries(names.slice(0, -1).map((name) => [name, 1])), [typo]: 1, cutoff: 3 };
+    return [`new ${declared.name}(options)`, [() => declared.create(options as never), typo, last]];
+  }),
+);
 const CASES: Record<string, [Call, string, string]> = {
+  ...PAIR_CASES,
   'Batch#registerField(spec)': [() => batch().registerField('charge', { per: 'atom', component: 1 } as never), 'component', 'components'],
   'Batch.fromSystems(options)': [() => Batch.fromSystems([dimer], { unit: 'lj' } as never), 'unit', 'units'],
   'Batch.fromArrays(options)': [
@@ -133,10 +145,8 @@ const CASES: Record<string, [Call, string, string]> = {
   'new LBFGS(options)': [() => new LBFGS({ model, memmory: 10 } as never), 'memmory', 'memory'],
   'new Langevin(options)': [() => new Langevin({ model, dt: 1, temperature: 1, friction: 1, timestep: 2 } as never), 'timestep', 'dt'],
   'new LearningRateMonitorHook(options)': [() => new LearningRateMonitorHook({ intervall: 'epoch' } as never), 'intervall', 'interval'],
-  'new LennardJones(options)': [() => new LennardJones({ epsilon: 1, sigm: 1, cutoff: 2.5 } as never), 'sigm', 'sigma'],
   'new LoggingHook(options)': [() => new LoggingHook({ writer: () => undefined, freq: 5 } as never), 'freq', 'frequency'],
   'new MaxForceClampHook(options)': [() => new MaxForceClampHook({ maxforce: 1 } as never), 'maxforce', 'maxForce'],
-  'new Morse(options)': [() => new Morse({ D: 1, alpha: 1, R0: 1, cutoff: 3 } as never), 'R0', 'r0'],
   'new NPT(options)': [() => new NPT({ model, dt: 1, temperature: 1, pressure: 0, tDamp: 10 } as never), 'tDamp', 'tdamp'],
   'new NPTLangevin(options)': [() => new NPTLangevin({ model, dt: 1, temperature: 1, pressure: 0, tau_p: 10 } as never), 'tau_p', 'tauP'],
   'new NaNDetectorHook(options)': [() => new NaNDetectorHook({ frequncy: 1 } as never), 'frequncy', 'frequency'],

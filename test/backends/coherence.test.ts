@@ -50,7 +50,7 @@ function deviceBatch(binding: NativeBinding, backend: string, data: ReturnType<t
 }
 
 function lennardJones(binding: NativeBinding) {
-  return new binding.LennardJones(Float64Array.of(0, 0, 1, 1, 2.5), false, 0, 0.3);
+  return new binding.PairPotential('LennardJones', Float64Array.of(0, 0, 1, 1, 2.5), false, 0, 0.3);
 }
 
 const POSITION_BYTES = (atoms: number): number => 3 * 8 * atoms;

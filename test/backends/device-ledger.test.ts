@@ -55,7 +55,7 @@ describe.each(CASES)('device ledger on $backend', ({ backend, binding, skip }) =
   it.skipIf(skip)('a pair compute charges its uploads, one rebuild pass of every system and the status reads', () => {
     const lib = build();
     const batch = makeBatch(lib, backend, clusterData());
-    const lj = new lib.LennardJones(Float64Array.of(0, 0, 1, 1, 2.5), false, 0, 0.3);
+    const lj = new lib.PairPotential('LennardJones', Float64Array.of(0, 0, 1, 1, 2.5), false, 0, 0.3);
     const first = charged(lib, batch, () => lj.compute(batch, true, false));
     // The host-written positions and ptr go to the device (2 field copies); the parameter table, the per-atom
     // system index, the 2 sum segments and the 3 segment offsets go up (4 control copies); the grids (2 waits:
@@ -77,7 +77,7 @@ describe.each(CASES)('device ledger on $backend', ({ backend, binding, skip }) =
     const lib = build();
     const data = clusterData();
     const batch = makeBatch(lib, backend, data);
-    const lj = new lib.LennardJones(Float64Array.of(0, 0, 1, 1, 2.5), false, 0, 0.3);
+    const lj = new lib.PairPotential('LennardJones', Float64Array.of(0, 0, 1, 1, 2.5), false, 0, 0.3);
     lj.compute(batch, true, false);
     const moveLastAtom = (dy: number): void => {
       data.positions[3 * 7 + 1] += dy;
@@ -124,7 +124,7 @@ describe('device ledger on cpu', () => {
   it.skipIf(cpuBuild === undefined)('stays zero: host and device are one memory', () => {
     const lib = cpuBuild as NativeBinding;
     const batch = makeBatch(lib, 'cpu', clusterData());
-    const lj = new lib.LennardJones(Float64Array.of(0, 0, 1, 1, 2.5), false, 0, 0.3);
+    const lj = new lib.PairPotential('LennardJones', Float64Array.of(0, 0, 1, 1, 2.5), false, 0, 0.3);
     lj.compute(batch, true, true);
     batch.reduce('forces', 'max');
     expect(Object.values(batch.deviceStats()).every((value) => value === 0)).toBe(true);

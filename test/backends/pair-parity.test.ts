@@ -129,14 +129,14 @@ function loadBatch(backend: 'cpu' | 'cuda', geometry: Geometry): NativeBatch {
 
 type ModelFactory = (build: NativeBinding) => NativePotential;
 
-const lennardJones: ModelFactory = (build) => new build.LennardJones(Float64Array.of(0, 0, 1, 1, 2.5), false, 0, SKIN);
+const lennardJones: ModelFactory = (build) => new build.PairPotential('LennardJones', Float64Array.of(0, 0, 1, 1, 2.5), false, 0, SKIN);
 const LJ_TABLE = Float64Array.of(18, 18, 1, 1, 2.5, 18, 36, 1.2, 1.1, 2.6, 36, 36, 1.5, 1.2, 2.7);
 // A shift and a switch are exclusive (each brings E(rc) to 0), so the tables take one each.
-const ljTableShifted: ModelFactory = (build) => new build.LennardJones(LJ_TABLE, true, 0, SKIN);
-const ljTableSwitched: ModelFactory = (build) => new build.LennardJones(LJ_TABLE, false, 2.0, SKIN);
-const morse: ModelFactory = (build) => new build.Morse(Float64Array.of(0, 0, 1, 3, 1.1, 2.5), true, 0, SKIN);
+const ljTableShifted: ModelFactory = (build) => new build.PairPotential('LennardJones', LJ_TABLE, true, 0, SKIN);
+const ljTableSwitched: ModelFactory = (build) => new build.PairPotential('LennardJones', LJ_TABLE, false, 2.0, SKIN);
+const morse: ModelFactory = (build) => new build.PairPotential('Morse', Float64Array.of(0, 0, 1, 3, 1.1, 2.5), true, 0, SKIN);
 const morseTable: ModelFactory = (build) =>
-  new build.Morse(Float64Array.of(18, 18, 1, 3, 1.1, 2.5, 18, 36, 0.8, 2.5, 1.2, 2.4, 36, 36, 1.3, 2.8, 1.0, 2.6), false, 1.8, SKIN);
+  new build.PairPotential('Morse', Float64Array.of(18, 18, 1, 3, 1.1, 2.5, 18, 36, 0.8, 2.5, 1.2, 2.4, 36, 36, 1.3, 2.8, 1.0, 2.6), false, 1.8, SKIN);
 
 interface Outcome {
   energy: Float64Array;

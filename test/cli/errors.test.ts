@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { MODEL_KINDS } from '../../lib/models/index.js';
 import { LJ_MODEL, writeClusters } from './fixtures.js';
 import { ensureBuilt, runCli, workDir } from './run-cli.js';
 
@@ -30,7 +31,7 @@ describe.concurrent('usage errors exit 2 and name the problem', () => {
     [relax(), 'hookmd: give a force field with exactly one of --model or --model-config'],
     [relax('--model', 'lj:epsilon=1,sigma=1'), 'hookmd: --model: cutoff: is required'],
     [relax('--model', 'lj:epsilon=1,sigma=-2,cutoff=2.5'), 'hookmd: --model: sigma: must be a number > 0, got -2'],
-    [relax('--model', 'buckingham:A=1'), "hookmd: --model: type: must be one of 'lj', 'morse', 'eam', 'tersoff', 'sw', 'onnx', 'ipi', got 'buckingham'"],
+    [relax('--model', 'bogus:A=1'), `hookmd: --model: type: must be one of ${MODEL_KINDS.names.map((kind) => `'${kind}'`).join(', ')}, got 'bogus'`],
     [relax('--model', 'lj:epsilon=1,sigma=1,cutoff=2.5,switchOn=3'), 'hookmd: --model: switchOn: LennardJones: switchOn must be smaller than every cutoff (2.5), got 3'],
     [relax('--model', LJ_MODEL, '--out', 'no/such/dir/out.xyz'), 'hookmd: --out: cannot write no/such/dir/out.xyz: directory no/such/dir does not exist'],
     [relax('--model', LJ_MODEL, '--step-size', '0.1'), 'hookmd: --step-size: only with --optimizer gd'],

@@ -8,11 +8,10 @@
 #include "binding/BatchWrap.h"
 #include "binding/EamWrap.h"
 #include "binding/EdgeListWrap.h"
-#include "binding/LennardJonesWrap.h"
 #include "binding/LossWrap.h"
 #include "binding/ManyBodyWrap.h"
 #include "binding/ModuleFunctions.h"
-#include "binding/MorseWrap.h"
+#include "binding/PairPotentialWrap.h"
 #include "binding/StepperWrap.h"
 #include "cpu/CpuBackend.h"
 #include "mirror/MirrorBackend.h"
@@ -37,8 +36,8 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
 #endif
   });
   exports.Set("NativeBatch", BatchWrap::define(env));
-  exports.Set("LennardJones", LennardJonesWrap::define(env));
-  exports.Set("Morse", MorseWrap::define(env));
+  exports.Set("PairPotential", PairPotentialWrap::define(env));
+  exports.Set("pairEvaluators", PairPotentialWrap::evaluators(env));
   exports.Set("EAM", EamWrap::define(env));
   exports.Set("ManyBody", ManyBodyWrap::define(env));
   exports.Set("EdgeList", EdgeListWrap::define(env));

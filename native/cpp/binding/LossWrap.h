@@ -1,5 +1,5 @@
 // PairLoss (JS): the force-matching loss of a native pair potential (native/cpp/training/PairLoss.h).
-//   new PairLoss(model: 'LennardJones' | 'Morse', rows: Float64Array of [z1, z2, cutoff], shift, switchOn)
+//   new PairLoss(model: a name of math/PairEvaluators.h, rows: Float64Array of [z1, z2, cutoff], shift, switchOn)
 //   bind(batch, refEnergy[B], refForces[3N], refStress[9B], present: Uint8Array[3B])
 //   forward(theta: Float64Array[numParams], systems: Int32Array)
 //   loss(weights: Float64Array[4] = [energy, forces, stress, perAtomEnergy], gradient: Float64Array | null)

@@ -8,7 +8,7 @@
 namespace hookmd::binding {
 
 /**
- * The native compute function of a JS model object (a LennardJones or Morse wrap). Returns an empty
+ * The native compute function of a JS model object (a PairPotential or EAM wrap). Returns an empty
  * function for null/undefined, meaning that JS computes forces itself (JsModel).
  */
 Stepper::ComputeFn computeFnOf(Napi::Env env, const Napi::Value& model);

@@ -4,9 +4,8 @@
 #include <string>
 
 #include "binding/EamWrap.h"
-#include "binding/LennardJonesWrap.h"
 #include "binding/ManyBodyWrap.h"
-#include "binding/MorseWrap.h"
+#include "binding/PairPotentialWrap.h"
 
 namespace hookmd::binding {
 
@@ -21,12 +20,11 @@ std::shared_ptr<Potential> PotentialWrap::potentialOf(Napi::Env env, const Napi:
   if (value.IsObject()) {
     const Napi::Object object = value.As<Napi::Object>();
     // One line per potential class: the tag says which ObjectWrap type to unwrap.
-    if (hasTag(env, object, LennardJonesWrap::kTypeTag)) return LennardJonesWrap::Unwrap(object)->potential();
-    if (hasTag(env, object, MorseWrap::kTypeTag)) return MorseWrap::Unwrap(object)->potential();
+    if (hasTag(env, object, PairPotentialWrap::kTypeTag)) return PairPotentialWrap::Unwrap(object)->potential();
     if (hasTag(env, object, EamWrap::kTypeTag)) return EamWrap::Unwrap(object)->potential();
     if (hasTag(env, object, ManyBodyWrap::kTypeTag)) return ManyBodyWrap::Unwrap(object)->potential();
   }
-  throwJs(env, "INVALID_ARGUMENT", "expected a native potential (LennardJones, Morse, EAM, Tersoff, StillingerWeber)");
+  throwJs(env, "INVALID_ARGUMENT", "expected a native potential (PairPotential, EAM, ManyBody)");
 }
 
 bool PotentialWrap::requireFlag(const Napi::CallbackInfo& info, std::size_t index, const char* what) {

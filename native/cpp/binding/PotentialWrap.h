@@ -1,4 +1,4 @@
-// The JS handles of native potentials. Every potential class (LennardJones, Morse, ...) is an ObjectWrap
+// The JS handles of native potentials. Every potential class (PairPotential, EAM) is an ObjectWrap
 // that derives from PotentialWrapBase<T>, which adds the members they share: compute, skin, cutoff,
 // neighborStats and virial. Each class tags its objects with its own napi type tag, so native code that
 // receives a model handle from JS (the dynamics engine) gets the Potential back through

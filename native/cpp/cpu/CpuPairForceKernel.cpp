@@ -7,8 +7,7 @@
 #include "core/ThreadPool.h"
 #include "cpu/CpuPairLoop.h"
 #include "cpu/SystemSchedule.h"
-#include "math/LennardJonesEval.h"
-#include "math/MorseEval.h"
+#include "math/PairEvaluators.h"
 #include "neighbor/OverlapCheck.h"
 
 namespace hookmd {
@@ -86,11 +85,9 @@ void CpuPairForceKernel::computeLargeSystem(std::int64_t s, const ForcePass& pas
 }
 
 std::unique_ptr<PairForceKernel> createCpuPairForceKernel(const PairForceSpec& spec) {
-  switch (spec.evaluator) {
-    case PairEvaluator::LennardJones: return std::make_unique<CpuPairForceKernelOf<LennardJonesEval>>(spec);
-    case PairEvaluator::Morse: return std::make_unique<CpuPairForceKernelOf<MorseEval>>(spec);
-  }
-  fail("INVALID_ARGUMENT", std::string(spec.model) + ": unknown pair evaluator");
+  return visitPairEvaluator(spec.evaluator, [&](auto kind) -> std::unique_ptr<PairForceKernel> {
+    return std::make_unique<CpuPairForceKernelOf<typename decltype(kind)::Eval>>(spec);
+  });
 }
 
 }  // namespace hookmd

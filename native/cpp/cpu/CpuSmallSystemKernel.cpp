@@ -12,8 +12,7 @@
 #include "dynamics/SystemStepper.h"
 #include "cpu/AllPairs.h"
 #include "math/CriterionValue.h"
-#include "math/LennardJonesEval.h"
-#include "math/MorseEval.h"
+#include "math/PairEvaluators.h"
 
 namespace hookmd {
 
@@ -81,8 +80,9 @@ class CpuSmallSystemKernel final : public SmallSystemKernel {
       return runLanes(arrays, *fire, model, convergence, chunk);
     }
     const int code = (model.spec->switches.empty() ? 0 : 2) | (model.spec->numTypes == 1 ? 1 : 0);
-    if (model.spec->evaluator == PairEvaluator::Morse) return runFor<MorseEval>(code, arrays, stepper, model, convergence, chunk);
-    return runFor<LennardJonesEval>(code, arrays, stepper, model, convergence, chunk);
+    return visitPairEvaluator(model.spec->evaluator, [&](auto kind) {
+      return runFor<typename decltype(kind)::Eval>(code, arrays, stepper, model, convergence, chunk);
+    });
   }
 
  private:

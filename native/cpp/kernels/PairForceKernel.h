@@ -9,6 +9,7 @@
 
 #include "core/Backend.h"
 #include "kernels/ResidentStepKernel.h"
+#include "math/PairEvaluators.h"
 #include "math/SmoothSwitch.h"
 #include "neighbor/NeighborCache.h"
 
@@ -43,9 +44,6 @@ struct ComputeRequest {
     return systems == nullptr ? geometry : geometry | writes();
   }
 };
-
-/** The evaluators of native/cpp/math that a kernel can be instantiated for. */
-enum class PairEvaluator : int { LennardJones = 0, Morse };
 
 /** Everything a pair-force kernel needs, already validated. */
 struct PairForceSpec {

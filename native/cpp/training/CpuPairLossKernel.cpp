@@ -12,8 +12,7 @@
 #include "core/Error.h"
 #include "core/ThreadPool.h"
 #include "cpu/CpuPairLoop.h"
-#include "math/LennardJonesParamGrad.h"
-#include "math/MorseParamGrad.h"
+#include "math/PairEvaluators.h"
 #include "math/SmoothSwitch.h"
 #include "training/PairLossTables.h"
 #include "training/PairVisit.h"
@@ -163,11 +162,9 @@ class CpuPairLossKernelOf final : public PairLossKernel {
 }  // namespace
 
 std::unique_ptr<PairLossKernel> createCpuPairLossKernel(const PairLossSpec& spec) {
-  switch (spec.evaluator) {
-    case PairEvaluator::LennardJones: return std::make_unique<CpuPairLossKernelOf<LennardJonesParamGrad>>(spec);
-    case PairEvaluator::Morse: return std::make_unique<CpuPairLossKernelOf<MorseParamGrad>>(spec);
-  }
-  fail("INVALID_ARGUMENT", std::string(spec.model) + " loss: unknown pair evaluator");
+  return visitPairEvaluator(spec.evaluator, [&](auto kind) -> std::unique_ptr<PairLossKernel> {
+    return std::make_unique<CpuPairLossKernelOf<typename decltype(kind)::ParamGrad>>(spec);
+  });
 }
 
 }  // namespace hookmd

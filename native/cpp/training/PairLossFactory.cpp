@@ -1,17 +1,21 @@
 #include "training/PairLossFactory.h"
 
 #include "core/Error.h"
-#include "math/LennardJonesParamGrad.h"
-#include "math/MorseParamGrad.h"
+#include "math/PairEvaluators.h"
 
 namespace hookmd {
 
 std::unique_ptr<PairLoss> makePairLoss(const std::string& model, const std::vector<PairRow>& rows, bool shift, double switchOn) {
-  if (model == "LennardJones") {
-    return std::make_unique<PairLoss>(PairEvaluator::LennardJones, "LennardJones", LennardJonesParamGrad::kParams, rows, shift, switchOn);
+  std::string known;
+  for (int e = 0; e < kNumPairEvaluators; ++e) {
+    const char* name = kPairEvaluatorNames[e];
+    if (model == name) {
+      const auto evaluator = static_cast<PairEvaluator>(e);
+      return std::make_unique<PairLoss>(evaluator, name, pairEvaluatorParams(evaluator), rows, shift, switchOn);
+    }
+    known += (e == 0 ? "" : e + 1 == kNumPairEvaluators ? " or " : ", ") + std::string(name);
   }
-  if (model == "Morse") return std::make_unique<PairLoss>(PairEvaluator::Morse, "Morse", MorseParamGrad::kParams, rows, shift, switchOn);
-  fail("UNKNOWN_MODEL", "PairLoss: no loss for model '" + model + "'; expected LennardJones or Morse");
+  fail("UNKNOWN_MODEL", "PairLoss: no loss for model '" + model + "'; expected " + known);
 }
 
 }  // namespace hookmd

@@ -1,4 +1,4 @@
-// Makes the loss of a named pair potential ("LennardJones" or "Morse"), as the binding receives it.
+// Makes the loss of a named pair potential (a name of math/PairEvaluators.h), as the binding receives it.
 #pragma once
 
 #include <memory>

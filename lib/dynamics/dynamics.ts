@@ -16,6 +16,7 @@ import { checkEngineState, decodeDoubles, encodeDoubles, ENGINE_STATE_FORMAT, ty
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
+import { refuseColdStart, type RescalingThermostat } from './cold-start.js';
 import { frozenPerSystem } from './degrees-of-freedom.js';
 import type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
 import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
@@ -204,6 +205,19 @@ export abstract class Dynamics {
     return undefined;
   }
 
+  /**
+   * @internal A thermostat that only rescales the velocities it is given (Nosé–Hoover, without
+   * `velocities`): a system at rest in it would stay near 0 K, which a run refuses (COLD_START).
+   */
+  rescalingThermostat(): RescalingThermostat | undefined {
+    return undefined;
+  }
+
+  /** @internal The rescaling thermostat that updates systems of status `status`, if any (a FusedStage: its sub-stage's). */
+  protected thermostatFor(status: number): RescalingThermostat | undefined {
+    return status < this.exitStatus ? this.rescalingThermostat() : undefined;
+  }
+
   /** @internal The built-in hooks that run natively or are kept apart, for FusedStage. */
   builtinHooks(): { convergence: readonly ConvergenceHook[]; native: readonly NativeCapable[]; js: ReadonlyArray<HookHandle<AnyHook>> } {
     const own = this.#tiers.own;
@@ -379,6 +393,7 @@ export abstract class Dynamics {
   *#stepLoop(p: LoopParts): Generator<Pending, RunResult, unknown> {
     const { batch, steps, options, owner, sync, counter, walker, control, ctx } = p;
     const { active, continues } = this.#claim(batch, options.keepStatus === true);
+    if (steps > 0) refuseColdStart(batch, owner, (status) => this.thermostatFor(status));
     const stepper = this.#bind(batch, counter);
     if (!continues) yield { value: this.#prime(walker, stepper, ctx, owner, sync), subject: 'the start forces and their hooks' };
     yield { value: observeStates(this.#tiers, ctx, counter.value, null, sync, owner), subject: 'the start state for the state observers' };
@@ -463,6 +478,7 @@ export abstract class Dynamics {
       const walker = this.#walker(counter);
       const ctx = this.#context(batch, new RunControl(), counter);
       const { active, continues } = this.#claim(batch, false);
+      refuseColdStart(batch, owner, (status) => this.thermostatFor(status));
       const before = batch.read('status').slice();
       if (active > 0) {
         const stepper = this.#bind(batch, counter);
@@ -617,6 +633,7 @@ export abstract class Dynamics {
       if (first.length > 0) {
         const batch = this.#admit(flight, () => Batch.fromSystems(first, { units: opts.units }));
         sourceStatus(batch, 0, first);
+        refuseColdStart(batch, owner, (status) => this.thermostatFor(status));
         await this.#stream(batch, input, output, flight, opts, counter);
       }
     } catch (error) {
@@ -712,6 +729,7 @@ export abstract class Dynamics {
           if (keep.length === batch.numSystems && added.length === 0) continue;
           this.#admit(flight, () => batch.refill(keep, added));
           sourceStatus(batch, keep.length, added);
+          refuseColdStart(batch, owner, (status) => this.thermostatFor(status), keep.length);
           this.#rebind(stepper, batch, keep, added.length);
           await this.#prime(walker, stepper, ctx, owner, false);
           admit();

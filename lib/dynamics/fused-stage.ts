@@ -1,11 +1,12 @@
 // FusedStage (docs/pipeline.md): several engines on one batch, one shared force computation per step. Each
 // system carries the status of its sub-stage; sub-stage k updates only systems with status k, and its
 // convergence checks move systems to k + 1. Systems with status ≥ the number of sub-stages are done.
-import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import type { AnyHook, AnyMethodHook, HookHandle, MethodHook, RegisterOptions } from '../hooks/index.js';
 import { Dynamics, type DynamicsHookContext, type DynamicsHookFunction } from './dynamics.js';
 import type { EngineModel } from './engine-model.js';
+import { coldStartAdvice, type RescalingThermostat } from './cold-start.js';
 import { ConvergenceHook } from './hooks/convergence-hook.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec } from './parameters.js';
 import type { DynamicsStage } from './stage.js';
@@ -61,6 +62,7 @@ export class FusedStage extends Dynamics {
       throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: a sub-stage cannot itself be fused; list its stages instead', { field: 'stages' });
     }
     checkKeys('FusedStage', options, ['stages', 'model', 'hooks', 'budgets', 'maxSteps']);
+    refuseColdHandoff(stages);
     const builtins: AnyHook[] = [];
     stages.forEach((stage, k) => {
       const own = stage.builtinHooks();
@@ -132,6 +134,11 @@ export class FusedStage extends Dynamics {
     };
   }
 
+  /** @internal Systems of status k are sub-stage k's. */
+  protected override thermostatFor(status: number): RescalingThermostat | undefined {
+    return this.stages[status]?.rescalingThermostat();
+  }
+
   /** @internal The sub-stage engines, whose step counters advance with this one's. */
   protected override subEngines(): readonly Dynamics[] {
     return this.stages;
@@ -165,6 +172,23 @@ export class FusedStage extends Dynamics {
   #copyHooksTo(target: FusedStage): void {
     for (const { hook, options } of this.#fusedHooks) target.register(hook, options);
   }
+}
+
+/**
+ * An optimizer leaves its systems at rest (docs/dynamics.md, "Optimizer state"), so a rescaling thermostat
+ * right after one would keep every system it receives near 0 K: COLD_START at construction.
+ */
+function refuseColdHandoff(stages: readonly Dynamics[]): void {
+  stages.forEach((stage, k) => {
+    const thermostat = stage.rescalingThermostat();
+    if (k === 0 || thermostat === undefined || stages[k - 1].timeStep !== undefined) return;
+    const t = typeof thermostat.temperature === 'number' ? thermostat.temperature : thermostat.temperature[0];
+    throw new HookmdError(
+      'COLD_START',
+      `FusedStage: sub-stage ${k} (${thermostat.name}) follows the optimizer ${stages[k - 1].constructor.name}, whose systems arrive at rest, and a Nosé–Hoover thermostat only rescales the velocities it is given, so they would stay near 0 K; ${coldStartAdvice(t).replace('the engine', `sub-stage ${k}`)}`,
+      { field: `stages[${k}].velocities`, subStage: k },
+    );
+  });
 }
 
 /** Fuses engines into one FusedStage (see `FusedStage`). */

@@ -57,7 +57,8 @@ export interface DynamicsOptions {
   /**
    * The engine's convergence criteria (hooks, or their options as plain objects): a system that meets one
    * is finished (status 0 → exitStatus, unless the hook names other statuses), and a run ends early once
-   * every system has finished. A ConvergenceHook in `hooks` without statuses only detects.
+   * every system has finished. A ConvergenceHook in `hooks` without statuses does the same in a single-stage
+   * engine (seed 000), and only detects in a FusedStage.
    */
   convergence?: ConvergenceHook | ConvergenceHookOptions | ReadonlyArray<ConvergenceHook | ConvergenceHookOptions>;
   /** Systems whose status is ≥ exitStatus are finished and no longer updated (default 1). */
@@ -93,7 +94,8 @@ const lastEngine = new WeakMap<Batch, Dynamics>();
 /** A ConvergenceHook, or a plain object of its options (as nvalchemi takes dicts). */
 function asConvergence(entry: unknown): ConvergenceHook | undefined {
   if (entry instanceof ConvergenceHook) return entry;
-  if (entry !== null && typeof entry === 'object' && Array.isArray((entry as { criteria?: unknown }).criteria) && typeof (entry as { call?: unknown }).call !== 'function') {
+  const criteria = (entry as { criteria?: unknown } | null)?.criteria;
+  if (entry !== null && typeof entry === 'object' && criteria !== null && typeof criteria === 'object' && typeof (entry as { call?: unknown }).call !== 'function') {
     return new ConvergenceHook(entry as ConvergenceHookOptions);
   }
   return undefined;
@@ -119,6 +121,8 @@ export abstract class Dynamics {
   readonly #nativeHooks: NativeCapable[] = [];
   readonly #convergence: ConvergenceHook[] = [];
   readonly #jsConvergence: ConvergenceHook[] = [];
+  // The ConvergenceHooks as given (the two lists above hold what this engine runs), for FusedStage.
+  readonly #givenConvergence: ConvergenceHook[] = [];
   #bound: Binding | undefined;
   // The batch whose forces this engine's last run left current. A run that continues it (no other engine
   // since, atoms and cell untouched) starts from those forces: no compute, no compute hooks again.
@@ -165,8 +169,7 @@ export abstract class Dynamics {
       if (hook === undefined) {
         throw new HookmdTypeError('INVALID_CONVERGENCE', `${owner}: convergence[${i}] must be a ConvergenceHook or its options ({ criteria, ... })`, { field: `convergence[${i}]`, value: entry });
       }
-      // The engine's own criterion finishes the systems it passes (nvalchemi's `convergence_hook`); the same
-      // hook given neither status in `hooks` only detects.
+      // The engine's own criterion finishes the systems it passes (nvalchemi's `convergence_hook`).
       return hook.asEngineCriterion();
     });
     const hooks: unknown = options.hooks ?? [];
@@ -218,11 +221,18 @@ export abstract class Dynamics {
     return status < this.exitStatus ? this.rescalingThermostat() : undefined;
   }
 
+  // COLD_START for a system at rest in a rescaling thermostat (cold-start.ts); reads nothing, so costs no
+  // host sync, for an engine without one.
+  #refuseColdStart(batch: Batch, owner: string, from = 0): void {
+    if (![this, ...this.subEngines()].some((engine) => engine.rescalingThermostat() !== undefined)) return;
+    refuseColdStart(batch, owner, (status) => this.thermostatFor(status), from);
+  }
+
   /** @internal The built-in hooks that run natively or are kept apart, for FusedStage. */
   builtinHooks(): { convergence: readonly ConvergenceHook[]; native: readonly NativeCapable[]; js: ReadonlyArray<HookHandle<AnyHook>> } {
     const own = this.#tiers.own;
     return {
-      convergence: [...this.#convergence, ...this.#jsConvergence],
+      convergence: [...this.#givenConvergence],
       native: [...this.#nativeHooks],
       js: [...own.hooks.handles(), ...own.onConverge.handles()].filter((handle) => !(handle.hook instanceof ConvergenceHook)),
     };
@@ -289,7 +299,11 @@ export abstract class Dynamics {
     return HookTiers.register(this.#tiers.own, hook, options);
   }
 
-  #registerConvergence(hook: ConvergenceHook): HookHandle<AnyHook> | undefined {
+  #registerConvergence(given: ConvergenceHook): HookHandle<AnyHook> | undefined {
+    this.#givenConvergence.push(given);
+    // Seed 000: in a single-stage engine, a hook given no statuses stops updating the systems it passes (the
+    // engine's own criterion); a FusedStage keeps it detect-only, for its statuses name sub-stages.
+    const hook = this.multiStage ? given : given.asEngineCriterion();
     if (!hook.isNative) {
       this.#jsConvergence.push(hook);
       return this.hooks.register(hook as unknown as DynamicsHook);
@@ -297,6 +311,11 @@ export abstract class Dynamics {
     this.#convergence.push(hook);
     this.#bound = undefined;
     return undefined;
+  }
+
+  /** @internal True for an engine of several sub-stages (FusedStage), whose statuses name the sub-stages. */
+  protected get multiStage(): boolean {
+    return false;
   }
 
   /**
@@ -393,7 +412,7 @@ export abstract class Dynamics {
   *#stepLoop(p: LoopParts): Generator<Pending, RunResult, unknown> {
     const { batch, steps, options, owner, sync, counter, walker, control, ctx } = p;
     const { active, continues } = this.#claim(batch, options.keepStatus === true);
-    if (steps > 0) refuseColdStart(batch, owner, (status) => this.thermostatFor(status));
+    if (steps > 0) this.#refuseColdStart(batch, owner);
     const stepper = this.#bind(batch, counter);
     if (!continues) yield { value: this.#prime(walker, stepper, ctx, owner, sync), subject: 'the start forces and their hooks' };
     yield { value: observeStates(this.#tiers, ctx, counter.value, null, sync, owner), subject: 'the start state for the state observers' };
@@ -478,7 +497,7 @@ export abstract class Dynamics {
       const walker = this.#walker(counter);
       const ctx = this.#context(batch, new RunControl(), counter);
       const { active, continues } = this.#claim(batch, false);
-      refuseColdStart(batch, owner, (status) => this.thermostatFor(status));
+      this.#refuseColdStart(batch, owner);
       const before = batch.read('status').slice();
       if (active > 0) {
         const stepper = this.#bind(batch, counter);
@@ -633,7 +652,7 @@ export abstract class Dynamics {
       if (first.length > 0) {
         const batch = this.#admit(flight, () => Batch.fromSystems(first, { units: opts.units }));
         sourceStatus(batch, 0, first);
-        refuseColdStart(batch, owner, (status) => this.thermostatFor(status));
+        this.#refuseColdStart(batch, owner);
         await this.#stream(batch, input, output, flight, opts, counter);
       }
     } catch (error) {
@@ -729,7 +748,7 @@ export abstract class Dynamics {
           if (keep.length === batch.numSystems && added.length === 0) continue;
           this.#admit(flight, () => batch.refill(keep, added));
           sourceStatus(batch, keep.length, added);
-          refuseColdStart(batch, owner, (status) => this.thermostatFor(status), keep.length);
+          this.#refuseColdStart(batch, owner, keep.length);
           this.#rebind(stepper, batch, keep, added.length);
           await this.#prime(walker, stepper, ctx, owner, false);
           admit();

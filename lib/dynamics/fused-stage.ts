@@ -134,6 +134,11 @@ export class FusedStage extends Dynamics {
     };
   }
 
+  /** @internal Statuses name sub-stages: a ConvergenceHook without them only detects. */
+  protected override get multiStage(): boolean {
+    return true;
+  }
+
   /** @internal Systems of status k are sub-stage k's. */
   protected override thermostatFor(status: number): RescalingThermostat | undefined {
     return this.stages[status]?.rescalingThermostat();

@@ -15,25 +15,40 @@ export type CrystalStructure = 'fcc' | 'bcc' | 'sc' | 'hcp' | 'diamond';
 export interface BulkOptions {
   /** Lattice constant (Å in metal units). Defaults to the element's reference value where one is known. */
   a?: number;
-  /** c for hcp (default a·√(8/3), the ideal ratio). */
+  /**
+   * c for hcp (Å). Default, as ase.build.bulk: the element's reference c/a times a (given or not) when its
+   * reference structure is hcp, else the ideal a·√(8/3).
+   */
   c?: number;
   /** The conventional cubic cell (fcc: 4 atoms, bcc: 2, diamond: 8) instead of the primitive one. */
   cubic?: boolean;
 }
 
-// Reference ground states at low temperature (the values ASE lists in ase.data.reference_states).
+// Reference ground states at low temperature: ASE's ase.data.reference_states (ASE 3.22) for every element
+// whose structure bulk builds; hcp entries carry ASE's c/a.
 const REFERENCE: Record<string, [CrystalStructure, number, number?]> = {
-  Ne: ['fcc', 4.43], Ar: ['fcc', 5.26], Kr: ['fcc', 5.72], Xe: ['fcc', 6.2],
-  Al: ['fcc', 4.05], Ni: ['fcc', 3.52], Cu: ['fcc', 3.61], Pd: ['fcc', 3.89], Ag: ['fcc', 4.09], Pt: ['fcc', 3.92],
-  Au: ['fcc', 4.08], Pb: ['fcc', 4.95], Li: ['bcc', 3.49], Na: ['bcc', 4.23], K: ['bcc', 5.23], V: ['bcc', 3.02],
-  Cr: ['bcc', 2.88], Fe: ['bcc', 2.87], Mo: ['bcc', 3.15], W: ['bcc', 3.16], Ta: ['bcc', 3.31],
-  C: ['diamond', 3.57], Si: ['diamond', 5.43], Ge: ['diamond', 5.66], Mg: ['hcp', 3.21, 5.21], Ti: ['hcp', 2.95, 4.68],
-  Zn: ['hcp', 2.66, 4.95], Co: ['hcp', 2.51, 4.07], Po: ['sc', 3.35],
+  Li: ['bcc', 3.49], Be: ['hcp', 2.29, 1.567], C: ['diamond', 3.57], Ne: ['fcc', 4.43], Na: ['bcc', 4.23],
+  Mg: ['hcp', 3.21, 1.624], Al: ['fcc', 4.05], Si: ['diamond', 5.43], Ar: ['fcc', 5.26], K: ['bcc', 5.23],
+  Ca: ['fcc', 5.58], Sc: ['hcp', 3.31, 1.594], Ti: ['hcp', 2.95, 1.588], V: ['bcc', 3.02], Cr: ['bcc', 2.88],
+  Fe: ['bcc', 2.87], Co: ['hcp', 2.51, 1.622], Ni: ['fcc', 3.52], Cu: ['fcc', 3.61], Zn: ['hcp', 2.66, 1.856],
+  Ge: ['diamond', 5.66], Se: ['hcp', 4.36, 1.136], Kr: ['fcc', 5.72], Rb: ['bcc', 5.59], Sr: ['fcc', 6.08],
+  Y: ['hcp', 3.65, 1.571], Zr: ['hcp', 3.23, 1.593], Nb: ['bcc', 3.3], Mo: ['bcc', 3.15], Tc: ['hcp', 2.74, 1.604],
+  Ru: ['hcp', 2.7, 1.584], Rh: ['fcc', 3.8], Pd: ['fcc', 3.89], Ag: ['fcc', 4.09], Cd: ['hcp', 2.98, 1.886],
+  Te: ['hcp', 4.45, 1.33], Xe: ['fcc', 6.2], Cs: ['bcc', 6.05], Ba: ['bcc', 5.02], La: ['hcp', 3.75, 1.619],
+  Ce: ['fcc', 5.16], Pr: ['hcp', 3.67, 1.614], Nd: ['hcp', 3.66, 1.614], Eu: ['bcc', 4.61], Gd: ['hcp', 3.64, 1.588],
+  Tb: ['hcp', 3.6, 1.581], Dy: ['hcp', 3.59, 1.573], Ho: ['hcp', 3.58, 1.57], Er: ['hcp', 3.56, 1.57],
+  Tm: ['hcp', 3.54, 1.57], Yb: ['fcc', 5.49], Lu: ['hcp', 3.51, 1.585], Hf: ['hcp', 3.2, 1.582], Ta: ['bcc', 3.31],
+  W: ['bcc', 3.16], Re: ['hcp', 2.76, 1.615], Os: ['hcp', 2.74, 1.579], Ir: ['fcc', 3.84], Pt: ['fcc', 3.92],
+  Au: ['fcc', 4.08], Tl: ['hcp', 3.46, 1.599], Pb: ['fcc', 4.95], Po: ['sc', 3.35], Ac: ['fcc', 5.31],
+  Th: ['fcc', 5.08],
 };
 
+// Elements whose reference state needs an atomic basis ASE does not list: bulk(symbol) alone is refused there.
+const BASIS_NEEDED: ReadonlySet<string> = new Set(['Se', 'Te']);
+
 /**
- * @internal The reference structure and lattice constant (Å) of an element, as ASE's reference_states
- * lists them, or undefined.
+ * @internal The reference structure, lattice constant a (Å) and, for hcp, c/a of an element, as ASE's
+ * reference_states lists them, or undefined.
  */
 export function referenceState(symbol: string): readonly [CrystalStructure, number, number?] | undefined {
   return REFERENCE[symbol];
@@ -86,6 +101,9 @@ export function bulk(symbol: string, structure?: CrystalStructure | BulkOptions,
   if (structure !== null && typeof structure === 'object' && arguments.length < 3) [structure, options] = [undefined, structure];
   options = bulkOptions(symbol, structure, options);
   const reference = REFERENCE[symbol];
+  if (structure === undefined && BASIS_NEEDED.has(symbol)) {
+    throw new HookmdError('MISSING_STRUCTURE', `bulk: ${symbol}'s reference state is trigonal (ASE lists it as hcp with an atomic basis it does not give), so ase.build.bulk refuses it too; pass the structure: bulk('${symbol}', 'hcp')`, { field: 'structure', value: symbol });
+  }
   const kind = (structure as CrystalStructure | undefined) ?? reference?.[0];
   if (kind === undefined) {
     throw new HookmdError('MISSING_STRUCTURE', `bulk: no reference structure for ${symbol}; pass one`, { field: 'structure', value: symbol });
@@ -120,7 +138,7 @@ export function bulk(symbol: string, structure?: CrystalStructure | BulkOptions,
         : [[[0, h, h], [h, 0, h], [h, h, 0]], [[0, 0, 0], [0.25, 0.25, 0.25]]];
       break;
     case 'hcp': {
-      const c = positive(options.c ?? (options.a === undefined ? known?.[2] : undefined) ?? a * Math.sqrt(8 / 3), 'c');
+      const c = positive(options.c ?? a * (known?.[2] ?? Math.sqrt(8 / 3)), 'c');
       cell = [[a, 0, 0], [-a / 2, (a * Math.sqrt(3)) / 2, 0], [0, 0, c]];
       fractional = [[0, 0, 0], [1 / 3, 2 / 3, 0.5]];
       break;

@@ -51,6 +51,46 @@ describe('build helpers match ase.build', () => {
     });
   });
 
+  it.skipIf(asePython === undefined)(`bulk's defaults, and hcp c from the reference c/a, are ase.build.bulk's for every element it knows (issue 39, items 6 and 34) ${aseSkipReason}`, () => {
+    const ase = runAse<Array<{ symbol: string; structure: string; a: number; defaults: AseStructure | null; withA: AseStructure }>>(`
+import json
+from ase.build import bulk
+from ase.data import reference_states, chemical_symbols
+out = []
+for z, ref in enumerate(reference_states):
+    if ref and ref['symmetry'] in ('sc', 'fcc', 'bcc', 'hcp', 'diamond'):
+        s = chemical_symbols[z]
+        try:
+            d = bulk(s)
+        except RuntimeError:  # Se and Te: 'This structure requires an atomic basis'
+            d = None
+        w = bulk(s, ref['symmetry'], a=ref['a'] * 1.01)
+        out.append({'symbol': s, 'structure': ref['symmetry'], 'a': ref['a'] * 1.01,
+                    'defaults': d and {'positions': d.positions.tolist(), 'cell': d.cell.tolist(), 'numbers': d.numbers.tolist()},
+                    'withA': {'positions': w.positions.tolist(), 'cell': w.cell.tolist(), 'numbers': w.numbers.tolist()}})
+print(json.dumps(out))
+`);
+    expect(ase.filter((e) => e.structure === 'hcp').length).toBeGreaterThan(25);
+    for (const element of ase) {
+      if (element.defaults === null) {
+        expect(() => bulk(element.symbol)).toThrow(expect.objectContaining({ code: 'MISSING_STRUCTURE' }));
+      } else {
+        const defaults = bulk(element.symbol);
+        expectClose(defaults.cell as number[][], element.defaults.cell);
+        expectClose(defaults.positions as number[][], element.defaults.positions);
+      }
+      const withA = bulk(element.symbol, element.structure as 'hcp', { a: element.a });
+      expectClose(withA.cell as number[][], element.withA.cell);
+      expectClose(withA.positions as number[][], element.withA.positions);
+    }
+  });
+
+  it("hcp: Zn with a given takes ASE's reference c/a (4.937 Å, not the ideal 4.344); other elements the ideal ratio", () => {
+    expect((bulk('Zn', 'hcp', { a: 2.66 }).cell as number[][])[2][2]).toBeCloseTo(2.66 * 1.856, 12);
+    expect((bulk('Cu', 'hcp', { a: 2.56 }).cell as number[][])[2][2]).toBeCloseTo(2.56 * Math.sqrt(8 / 3), 12);
+    expect((bulk('Zn', 'hcp', { a: 2.66, c: 5 }).cell as number[][])[2][2]).toBe(5);
+  });
+
   it('rattle is reproducible for a seed and has the requested spread', () => {
     const base = repeat(bulk('Ar', 'fcc', { a: 5.26, cubic: true }), [5, 5, 5]);
     const a = rattle(base, 0.1, 7).positions as number[][];

@@ -5,6 +5,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
 import { initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
+import { withoutRunInfo } from '../dynamics/run-info.js';
 import { HookmdAbortError } from '../errors.js';
 import { ExtxyzSink, readExtxyz, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
 import type { Model } from '../models/index.js';
@@ -192,7 +193,8 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     if (options.out !== undefined) {
       const ids = batch.read('systemId');
       const final = batch.toSystems().map((system, s) => {
-        const stepped = { ...system, info: { ...system.info, step: steps } };
+        // The input's converged/steps/status (a relaxation's) do not describe this run.
+        const stepped = { ...system, info: { ...withoutRunInfo(system.info), step: steps } };
         // A queue chunk's batch numbers its systems from 0: the label gives their index in the whole input.
         return selection === undefined ? stepped : selection.label(stepped, options.chunk === undefined ? ids[s] : options.chunk.firstIndex + ids[s]);
       });

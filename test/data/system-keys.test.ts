@@ -18,7 +18,7 @@ describe('unknown System keys are UNKNOWN_OPTION with "did you mean" (issue 39, 
   });
 
   it("ASE's momenta are refused with the conversion to velocities", () => {
-    expect(() => Batch.fromSystems([dimer, { ...dimer, momenta: [[0.4, 0, 0], [-0.4, 0, 0]] }])).toThrow(expect.objectContaining({
+    expect(() => Batch.fromSystems([dimer, { ...dimer, momenta: [[0.4, 0, 0], [-0.4, 0, 0]] } as never])).toThrow(expect.objectContaining({
       code: 'UNKNOWN_OPTION',
       message: expect.stringMatching(/systems\[1\]: unknown option momenta \(a System takes velocities, not momenta: velocities = momenta \/ masses × ASE_FS/),
     }));

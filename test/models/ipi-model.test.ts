@@ -55,6 +55,16 @@ function emtClient(kind: 'unix' | 'tcp', where: string): ChildProcess {
   return child;
 }
 
+/** A server on a fresh unix address with two ASE EMT clients connected. */
+async function twoEmtClients(): Promise<IpiModel> {
+  const name = unixName();
+  const model = await listen({ address: `unix:${name}`, clients: 2, timeout: 60 });
+  emtClient('unix', name);
+  emtClient('unix', name);
+  await model.waitForClients();
+  return model;
+}
+
 function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
@@ -102,11 +112,7 @@ describe.skipIf(aseSkipReason !== '')(`IpiModel with ASE EMT clients ${aseSkipRe
   }, 60_000);
 
   it('FIRE through two clients matches ASE’s own FIRE + EMT step for step', async () => {
-    const name = unixName();
-    const model = await listen({ address: `unix:${name}`, clients: 2, timeout: 60 });
-    emtClient('unix', name);
-    emtClient('unix', name);
-    await model.waitForClients();
+    const model = await twoEmtClients();
     const systems = [11, 12, 13].map((seed) => copper(seed, 0));
     const batch = Batch.fromSystems(systems);
     const steps = 30;
@@ -143,11 +149,7 @@ print(json.dumps(out))
   }, 120_000);
 
   it('systems the engine no longer moves are not sent again (issue 39, item 9)', async () => {
-    const name = unixName();
-    const model = await listen({ address: `unix:${name}`, clients: 2, timeout: 60 });
-    emtClient('unix', name);
-    emtClient('unix', name);
-    await model.waitForClients();
+    const model = await twoEmtClients();
     const base = fcc(3.61, 2);
     const perfect: System = { symbols: base.positions.map(() => 'Cu'), positions: base.positions, cell: base.cell, pbc: true };
     const batch = Batch.fromSystems([perfect, copper(11, 0)]);

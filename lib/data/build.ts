@@ -9,7 +9,13 @@ import { METAL } from './units.js';
 import { checkAtomCount } from './limits.js';
 
 /** Crystal structures `bulk` can build. */
-export type CrystalStructure = 'fcc' | 'bcc' | 'sc' | 'hcp' | 'diamond';
+export type CrystalStructure = 'fcc' | 'bcc' | 'sc' | 'hcp' | 'diamond' | CompoundStructure;
+
+/** Compound structures, built from a formula of two atoms (three for fluorite): `bulk('NaCl', 'rocksalt', { a })`, `bulk('CaF2', 'fluorite', { a })`. */
+export type CompoundStructure = 'rocksalt' | 'zincblende' | 'cesiumchloride' | 'fluorite' | 'wurtzite';
+
+// The atoms of the formula each compound structure takes, in formula order.
+const COMPOUND_ELEMENTS: Readonly<Record<CompoundStructure, number>> = { rocksalt: 2, zincblende: 2, cesiumchloride: 2, fluorite: 3, wurtzite: 2 };
 
 /** Options of `bulk`. */
 export interface BulkOptions {
@@ -93,12 +99,17 @@ function bulkOptions(symbol: string, structure: unknown, options: unknown): Bulk
  * A periodic bulk crystal (ASE's `bulk`). The options may come second when the element's reference
  * structure is meant: `bulk('Cu', { cubic: true })`.
  *
+ * Compounds take a formula: `bulk('NaCl', 'rocksalt', { a: 5.64 })`, and zincblende, cesiumchloride,
+ * fluorite (`'CaF2'`) and wurtzite (`'ZnO'`, with c), as ase.build.bulk builds them.
+ *
  * @example
  * const argon = bulk('Ar', 'fcc', { a: 5.26, cubic: true }); // 4 atoms, 5.26 Å cubic cell
+ * const salt = bulk('NaCl', 'rocksalt', { a: 5.64, cubic: true }); // 8 atoms
  */
 export function bulk(symbol: string, structure?: CrystalStructure | BulkOptions, options: BulkOptions = {}): System {
-  atomicNumber(symbol);
   if (structure !== null && typeof structure === 'object' && arguments.length < 3) [structure, options] = [undefined, structure];
+  if (typeof structure === 'string' && Object.hasOwn(COMPOUND_ELEMENTS, structure)) return compound(symbol, structure as CompoundStructure, bulkOptions(symbol, structure, options));
+  atomicNumber(symbol);
   options = bulkOptions(symbol, structure, options);
   const reference = REFERENCE[symbol];
   if (structure === undefined && BASIS_NEEDED.has(symbol)) {
@@ -148,6 +159,55 @@ export function bulk(symbol: string, structure?: CrystalStructure | BulkOptions,
   }
   const positions = scaled(fractional, cell);
   return { symbols: positions.map(() => symbol), positions, cell, pbc: [true, true, true] };
+}
+
+/**
+ * A compound crystal as ase.build.bulk builds it (ASE 3.22): the formula's elements in order, a required
+ * (there are no reference values), the primitive cell, or with `cubic` the conventional one (rocksalt and
+ * zincblende: 8 atoms; cesiumchloride: 2). Wurtzite takes c (default the ideal a·√(8/3)) and ASE's
+ * u = 1/4 + 1/(3(c/a)²).
+ */
+function compound(formula: string, kind: CompoundStructure, options: BulkOptions): System {
+  // ASE's string2symbols: an element and an optional count ('CaF2' is Ca, F, F).
+  const parts = typeof formula === 'string' ? [...formula.matchAll(/([A-Z][a-z]?)(\d*)/g)] : [];
+  const symbols = parts.flatMap(([, element, n]) => Array<string>(n === '' ? 1 : Number(n)).fill(element));
+  const count = COMPOUND_ELEMENTS[kind];
+  if (parts.map(([whole]) => whole).join('') !== formula || symbols.length !== count) {
+    throw new HookmdError('INVALID_FORMULA', `bulk: ${kind} takes a formula of ${count} atoms ('${kind === 'fluorite' ? 'CaF2' : kind === 'wurtzite' ? 'ZnO' : 'NaCl'}'), got ${JSON.stringify(formula)}`, { field: 'symbol', value: formula });
+  }
+  for (const element of symbols) atomicNumber(element);
+  if (options.a === undefined) throw new HookmdError('MISSING_LATTICE', `bulk: no reference lattice constant for ${kind} ${formula}; pass { a }`, { field: 'a' });
+  const a = positive(options.a, 'a');
+  if (options.cubic === true && (kind === 'fluorite' || kind === 'wurtzite')) {
+    throw new HookmdError('INVALID_OPTIONS', `bulk: no cubic cell for the ${kind} structure (ase.build.bulk refuses it too)`, { field: 'cubic', value: true });
+  }
+  const h = a / 2;
+  const fcc = [[0, h, h], [h, 0, h], [h, h, 0]];
+  const cube = [[a, 0, 0], [0, a, 0], [0, 0, a]];
+  const [s1, s2, s3] = symbols;
+  const cartesian = (cell: number[][], species: string[], positions: number[][]): System => ({ symbols: species, positions, cell, pbc: [true, true, true] });
+  const fractional = (cell: number[][], species: string[], f: number[][]): System => cartesian(cell, species, scaled(f, cell));
+  const alternating = [s1, s2, s1, s2, s1, s2, s1, s2];
+  switch (kind) {
+    case 'rocksalt':
+      return options.cubic === true
+        ? fractional(cube, alternating, [[0, 0, 0], [0.5, 0, 0], [0, 0.5, 0.5], [0.5, 0.5, 0.5], [0.5, 0, 0.5], [0, 0, 0.5], [0.5, 0.5, 0], [0, 0.5, 0]])
+        : cartesian(fcc, [s1, s2], [[0, 0, 0], [h, 0, 0]]);
+    case 'zincblende':
+      return options.cubic === true
+        ? fractional(cube, alternating, [[0, 0, 0], [0.25, 0.25, 0.25], [0, 0.5, 0.5], [0.25, 0.75, 0.75], [0.5, 0, 0.5], [0.75, 0.25, 0.75], [0.5, 0.5, 0], [0.75, 0.75, 0.25]])
+        : cartesian(fcc, [s1, s2], [[0, 0, 0], [a / 4, a / 4, a / 4]]);
+    case 'cesiumchloride':
+      return cartesian(cube, [s1, s2], [[0, 0, 0], [h, h, h]]);
+    case 'fluorite':
+      return cartesian(fcc, [s1, s2, s3], [[0, 0, 0], [a / 4, a / 4, a / 4], [(3 * a) / 4, (3 * a) / 4, (3 * a) / 4]]);
+    case 'wurtzite': {
+      const c = positive(options.c ?? a * Math.sqrt(8 / 3), 'c');
+      const u = 0.25 + 1 / 3 / (c / a) ** 2;
+      const cell = [[a, 0, 0], [-a / 2, (a * Math.sqrt(3)) / 2, 0], [0, 0, c]];
+      return fractional(cell, [s1, s2, s1, s2], [[0, 0, 0], [1 / 3, 2 / 3, 0.5 - u], [1 / 3, 2 / 3, 0.5], [0, 0, 1 - u]]);
+    }
+  }
 }
 
 // Three counts, one per lattice vector; one integer n stands for [n, n, n], as in ASE's Atoms.repeat(n).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { bulk, rattle, repeat } from '../../lib/data/index.js';
+import { Batch, bulk, rattle, repeat } from '../../lib/data/index.js';
 import { aseSkipReason, asePython, runAse } from '../helpers/ase.js';
 
 interface AseStructure {
@@ -89,6 +89,27 @@ print(json.dumps(out))
     expect((bulk('Zn', 'hcp', { a: 2.66 }).cell as number[][])[2][2]).toBeCloseTo(2.66 * 1.856, 12);
     expect((bulk('Cu', 'hcp', { a: 2.56 }).cell as number[][])[2][2]).toBeCloseTo(2.56 * Math.sqrt(8 / 3), 12);
     expect((bulk('Zn', 'hcp', { a: 2.66, c: 5 }).cell as number[][])[2][2]).toBe(5);
+  });
+
+  it.skipIf(asePython === undefined)(`compounds are ase.build.bulk's: rocksalt, zincblende, cesiumchloride, fluorite, wurtzite (issue 39, item 34) ${aseSkipReason}`, () => {
+    const cases = [
+      { symbol: 'NaCl', structure: 'rocksalt', kw: { a: 5.64 } }, { symbol: 'NaCl', structure: 'rocksalt', kw: { a: 5.64, cubic: true } },
+      { symbol: 'GaAs', structure: 'zincblende', kw: { a: 5.65 } }, { symbol: 'GaAs', structure: 'zincblende', kw: { a: 5.65, cubic: true } },
+      { symbol: 'CsCl', structure: 'cesiumchloride', kw: { a: 4.12 } }, { symbol: 'CsCl', structure: 'cesiumchloride', kw: { a: 4.12, cubic: true } },
+      { symbol: 'CaF2', structure: 'fluorite', kw: { a: 5.46 } },
+      { symbol: 'ZnO', structure: 'wurtzite', kw: { a: 3.25 } }, { symbol: 'ZnO', structure: 'wurtzite', kw: { a: 3.25, c: 5.2 } },
+    ] as const;
+    const reference = runAse<AseStructure[]>(ASE_BUILD, cases);
+    cases.forEach((c, i) => {
+      const system = bulk(c.symbol, c.structure, c.kw);
+      expectClose(system.cell as number[][], reference[i].cell);
+      expectClose(system.positions as number[][], reference[i].positions);
+      expect(Batch.fromSystems([system]).read('atomicNumbers')).toEqual(Int32Array.from(reference[i].numbers));
+    });
+    expect(() => bulk('NaCl', 'rocksalt')).toThrow(expect.objectContaining({ code: 'MISSING_LATTICE' }));
+    expect(() => bulk('NaClK', 'rocksalt', { a: 5 })).toThrow(expect.objectContaining({ code: 'INVALID_FORMULA' }));
+    expect(() => bulk('CaF2', 'fluorite', { a: 5.46, cubic: true })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => bulk('NaXx', 'rocksalt', { a: 5 })).toThrow(expect.objectContaining({ code: 'UNKNOWN_ELEMENT' }));
   });
 
   it('rattle is reproducible for a seed and has the requested spread', () => {

@@ -127,6 +127,7 @@ export {
   CONVERGENCE_KEYS,
   ConvergenceHook,
   DYNAMICS_CHECKPOINT_FORMAT,
+  DYNAMICS_METHOD_ALIASES,
   DYNAMICS_STAGES,
   Dynamics,
   DynamicsStage,

@@ -13,7 +13,7 @@ import { disposeHooks, settleAsync, settleSync } from './lifecycle.js';
 import { profileRows, instrument, uninstrument } from './profile.js';
 import { makeRecord } from './make-record.js';
 import type { HookRecord, StageSlot } from './record.js';
-import type { StageOf, StageSet, StageValue } from './stages.js';
+import { mergeStageSets, type StageOf, type StageSet, type StageValue } from './stages.js';
 import type { FromConfigOptions, HookInfo, HookRegistryOptions, LoadStateOptions, ProfileEntry, RegisterOptions, StateDict } from './types.js';
 
 /**
@@ -37,10 +37,12 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
   private readonly dense: ReadonlyArray<StageSlot | undefined> | null;
   private readonly byValue: ReadonlyMap<StageValue, StageSlot>;
 
-  constructor(stages: E, options: HookRegistryOptions = {}) {
+  /** `stages` is one stage set, or several (`[StageA, StageB]`, as upstream takes a tuple of stage enums). */
+  constructor(stages: E | readonly E[], options: HookRegistryOptions = {}) {
     checkOptionKeys('HookRegistry', options, ['workflow', 'logger', 'methodAliases', 'methodHints']);
-    this.stages = stages;
-    this.core = new RegistryCore(stages, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases, options.methodHints);
+    const set = (Array.isArray(stages) ? mergeStageSets(stages as readonly StageSet[]) : stages) as E;
+    this.stages = set;
+    this.core = new RegistryCore(set, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases, options.methodHints);
     this.dense = this.core.table.dense;
     this.byValue = this.core.table.byValue;
   }

@@ -22,13 +22,14 @@ export type StageValue = string | number;
 export type StageSet = { readonly [name: string]: StageValue };
 
 /**
- * The stage value type of a stage set: `StageOf<typeof Stage>` is `Stage`.
+ * The stage value type of a stage set: `StageOf<typeof Stage>` is `Stage`; over a union of sets (a registry
+ * of several, `[StageA, StageB]`), the union of their values.
  *
  * @example
  * const Phase = Object.freeze({ WARMUP: 'warmup', MAIN: 'main' });
  * const p: StageOf<typeof Phase> = 'main';
  */
-export type StageOf<E extends StageSet> = E[keyof E];
+export type StageOf<E extends StageSet> = E extends StageSet ? E[keyof E] : never;
 
 /**
  * The `[name, value]` pairs of a stage set, in declaration order, without the reverse entries

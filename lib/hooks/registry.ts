@@ -72,6 +72,12 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
    */
   register<H extends object>(hook: MethodHook<H>): HookHandle<H>;
   register(hook: unknown, options?: RegisterOptions<StageOf<E>>): HookHandle<unknown> {
+    if (options !== undefined && (options === null || typeof options !== 'object')) {
+      // register(hook, Stage.X) as a positional stage: name the options object it goes in.
+      const stage = this.core.table.slot(options);
+      const advice = stage === undefined ? `got ${show(options)}` : `the stage goes there: register(hook, { stage: ${stage.name} }), not register(hook, ${stage.name})`;
+      throw new HookmdTypeError('INVALID_OPTIONS', `register: options must be an object such as { stage }; ${advice}`, { field: 'options', value: options, ...(stage === undefined ? {} : { suggestion: `{ stage: ${stage.name} }` }) });
+    }
     if (options !== undefined) checkOptionKeys('register', options, ['stage']);
     const rec = makeRecord(hook, this.core.seq++, this.core.table, 'register', undefined, registerStage(options));
     return this.commit([rec], 'register')[0];

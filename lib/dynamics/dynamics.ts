@@ -63,12 +63,14 @@ export interface DynamicsOptions {
   convergence?: ConvergenceHook | ConvergenceHookOptions | ReadonlyArray<ConvergenceHook | ConvergenceHookOptions>;
   /** Systems whose status is ≥ exitStatus are finished and no longer updated (default 1). */
   exitStatus?: number;
+  /** The steps `run(batch)` takes when its options give none (nvalchemi's `n_steps`). */
+  steps?: number;
 }
 
 // The options every engine takes; each subclass adds its own.
-const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exitStatus'];
+const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exitStatus', 'steps'];
 // ASE's keywords for the same engine parameters, where folding case and `_` does not find the hookmd name.
-const ASE_KEYWORDS: Readonly<Record<string, string>> = { timestep: 'dt', astart: 'alphaStart', fa: 'fAlpha', taut: 'tdamp', ttime: 'tdamp', calculator: 'model', calc: 'model' };
+const ASE_KEYWORDS: Readonly<Record<string, string>> = { nsteps: 'steps', timestep: 'dt', astart: 'alphaStart', fa: 'fAlpha', taut: 'tdamp', ttime: 'tdamp', calculator: 'model', calc: 'model' };
 
 // run(batch, { fmax }) reads as ASE's opt.run(fmax=…), but fmax belongs to the engine's convergence: taken
 // for a run option it would be ignored and the run would go all its steps unconverged.
@@ -118,6 +120,8 @@ export abstract class Dynamics {
   readonly #tiers: HookTiers;
   /** Systems with status ≥ exitStatus are finished. */
   readonly exitStatus: number;
+  /** The steps `run(batch)` takes without `steps` (the constructor's `steps`), or undefined. */
+  readonly steps: number | undefined;
   readonly #nativeHooks: NativeCapable[] = [];
   readonly #convergence: ConvergenceHook[] = [];
   readonly #jsConvergence: ConvergenceHook[] = [];
@@ -146,6 +150,7 @@ export abstract class Dynamics {
     }
     this.model = model;
     this.exitStatus = options.exitStatus ?? 1;
+    this.steps = stepCount(owner, 'steps', options.steps, true);
     // Statuses are int32 words in native code: a larger exitStatus would wrap there.
     if (!isStatus(this.exitStatus)) {
       throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: exitStatus must be an integer in the int32 range [-2147483648, 2147483647], got ${this.exitStatus}`, {
@@ -813,7 +818,7 @@ export abstract class Dynamics {
     if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', `${owner}: batch must be a Batch`, { field: 'batch' });
     if (sync) checkKeys(owner, options, ['steps', 'maxSteps', 'keepStatus'], '', { ...RUN_ALIASES, signal: 'runSync cannot be aborted: await run(batch, { steps, signal })' });
     else checkKeys(owner, options, ['steps', 'maxSteps', 'signal', 'keepStatus'], '', RUN_ALIASES);
-    const steps = options.steps;
+    const steps = options.steps ?? this.steps;
     if (steps === undefined) return this.stepsToExit(owner, stepCount(owner, 'maxSteps', options.maxSteps));
     return stepCount(owner, 'steps', steps) as number;
   }
@@ -912,9 +917,9 @@ export abstract class Dynamics {
   }
 }
 
-/** A step count option: a safe integer ≥ 0, or undefined when it may be left out. */
-function stepCount(owner: string, field: string, value: unknown): number | undefined {
-  if (value === undefined && field === 'maxSteps') return undefined;
+/** A step count option: a safe integer ≥ 0, or undefined when it may be left out (maxSteps, or `optional`). */
+function stepCount(owner: string, field: string, value: unknown, optional = false): number | undefined {
+  if (value === undefined && (field === 'maxSteps' || optional)) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
     throw new HookmdRangeError('INVALID_STEPS', `${owner}: ${field} must be a safe integer ≥ 0, got ${String(value)}`, { field, value });
   }

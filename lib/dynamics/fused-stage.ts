@@ -62,6 +62,10 @@ export class FusedStage extends Dynamics {
       throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: a sub-stage cannot itself be fused; list its stages instead', { field: 'stages' });
     }
     checkKeys('FusedStage', options, ['stages', 'model', 'hooks', 'budgets', 'maxSteps']);
+    const counted = stages.findIndex((stage) => stage.steps !== undefined);
+    if (counted >= 0) {
+      throw new HookmdTypeError('INVALID_STAGES', `FusedStage: sub-stage ${counted} (${stages[counted].constructor.name}) was given steps, which only a run of that engine on its own takes; give the sub-stage a step budget instead: fuse(...).withBudgets([...]), or FusedStage({ budgets })`, { field: `stages[${counted}].steps`, value: stages[counted].steps });
+    }
     refuseColdHandoff(stages);
     const builtins: AnyHook[] = [];
     stages.forEach((stage, k) => {

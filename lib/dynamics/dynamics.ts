@@ -324,12 +324,13 @@ export abstract class Dynamics {
   }
 
   /**
-   * Chains another engine after this one: `fire.then(nvt)` is `fuse(fire, nvt)`. Engines are not promises:
-   * awaiting one is an error (NOT_A_PROMISE) rather than a silent hang.
+   * Chains another engine after this one: `fire.andThen(nvt)` is `fuse(fire, nvt)`. (Not `then`: a `then`
+   * method would make every engine a thenable, so that one could not come back from an async function,
+   * Promise.resolve or Promise.all.)
    */
-  then(next: Dynamics): Dynamics {
+  andThen(next: Dynamics): Dynamics {
     if (!(next instanceof Dynamics)) {
-      throw new HookmdTypeError('NOT_A_PROMISE', `${this.constructor.name}.then: expected an engine to chain; engines are not promises (do not await them)`, {
+      throw new HookmdTypeError('INVALID_STAGES', `${this.constructor.name}.andThen: expected an engine to chain after this one, got ${next === null ? 'null' : typeof next}`, {
         field: 'next',
       });
     }

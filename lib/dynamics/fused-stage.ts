@@ -46,7 +46,7 @@ export class FusedStage extends Dynamics {
   /** The most steps a run without `steps` takes (undefined: until every system finishes). */
   readonly maxSteps: number | undefined;
   readonly #budgets: EngineParameter[];
-  /** Hooks given to or registered on the fused engine (with their register options), kept by `withBudgets` and `then`. */
+  /** Hooks given to or registered on the fused engine (with their register options), kept by `withBudgets` and `andThen`. */
   readonly #fusedHooks: Array<{ readonly hook: AnyHook; readonly options: RegisterOptions<DynamicsStage> | undefined }> = [];
 
   constructor(options: FusedStageOptions) {
@@ -118,7 +118,7 @@ export class FusedStage extends Dynamics {
     );
   }
 
-  /** Registers a fused-level hook (it sees every system); `withBudgets` and `then` keep it. */
+  /** Registers a fused-level hook (it sees every system); `withBudgets` and `andThen` keep it. */
   override register<H extends object>(hook: AnyHook | MethodHook<H>, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
   override register(hook: DynamicsHookFunction, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
   override register(hook: unknown, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined {
@@ -165,7 +165,7 @@ export class FusedStage extends Dynamics {
     return copy;
   }
 
-  /** `a.then(b)`: the sub-stages of both in order, with their budgets and fused-level hooks kept. */
+  /** `a.andThen(b)`: the sub-stages of both in order, with their budgets and fused-level hooks kept. */
   static chain(stages: readonly Dynamics[]): FusedStage {
     const parts = stages.map((stage) => (stage instanceof FusedStage ? { stages: stage.stages, budgets: stage.budgets } : { stages: [stage], budgets: [0] }));
     const first = stages[0];

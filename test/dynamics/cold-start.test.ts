@@ -35,7 +35,7 @@ describe('a Nosé–Hoover thermostat refuses systems at rest (COLD_START)', () 
   it('a FusedStage FIRE → NHC without velocities is refused at construction; with them it heats', async () => {
     const fire = new FIRE({ model: lj(), convergence: ConvergenceHook.fromFmax(0.05) });
     expect(() => fuse(fire, new NoseHooverChain({ model: lj(), dt: 0.005, temperature: 1.5 }))).toThrow(COLD);
-    expect(() => fire.then(new NoseHooverChain({ model: lj(), dt: 0.005, temperature: 1.5 }))).toThrow(COLD);
+    expect(() => fire.andThen(new NoseHooverChain({ model: lj(), dt: 0.005, temperature: 1.5 }))).toThrow(COLD);
     // From a thermostat that heats (Langevin), the chain receives moving systems.
     fuse(new Langevin({ model: lj(), dt: 0.005, temperature: 1.5, friction: 1 }), new NoseHooverChain({ model: lj(), dt: 0.005, temperature: 1.5 }));
     const pipeline = fuse(fire, new NoseHooverChain({ model: lj(), dt: 0.005, temperature: 1.5, velocities: { temperature: 1.5, seed: 1 } })).withBudgets([200, 0]);

@@ -3,6 +3,7 @@
 import type { Batch } from '../data/index.js';
 import { HookmdError } from '../errors.js';
 import type { PerSystem } from './parameters.js';
+import { SystemScalars } from './scalars.js';
 
 /** @internal An engine that cannot heat a system at rest: its name and target temperature. */
 export interface RescalingThermostat {
@@ -21,14 +22,14 @@ export function coldStartAdvice(t: number): string {
  */
 export function refuseColdStart(batch: Batch, owner: string, thermostatFor: (status: number) => RescalingThermostat | undefined, from = 0): void {
   const status = batch.read('status');
-  const ptr = batch.read('ptr');
-  const velocities = batch.read('velocities');
+  // ½Σmv² per system, reduced natively: B numbers cross, not the N×3 velocities. With masses > 0 it is 0
+  // exactly when every velocity of the system is.
+  let kinetic: Float64Array | undefined;
   for (let s = from; s < batch.numSystems; s++) {
     const thermostat = thermostatFor(status[s]);
     if (thermostat === undefined) continue;
-    let moving = false;
-    for (let i = 3 * ptr[s]; i < 3 * ptr[s + 1] && !moving; i++) moving = velocities[i] !== 0;
-    if (moving) continue;
+    kinetic ??= new SystemScalars(batch).kineticEnergy;
+    if (kinetic[s] !== 0) continue;
     const t = typeof thermostat.temperature === 'number' ? thermostat.temperature : thermostat.temperature[s];
     throw new HookmdError(
       'COLD_START',

@@ -87,7 +87,7 @@ export {
   standardMass,
   unitSystem,
 } from './data/index.js';
-export type { BatchArrays, BatchOptions, BulkOptions, CrystalStructure, ExtraFieldSpec, RattleOptions, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
+export type { BatchArrays, BatchOptions, BulkOptions, CompoundStructure, CrystalStructure, ExtraFieldSpec, RattleOptions, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
 export { MOLECULES, molecule, surface } from './data/index.js';
 export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.js';
 
@@ -133,6 +133,7 @@ export {
   CONVERGENCE_KEYS,
   ConvergenceHook,
   DYNAMICS_CHECKPOINT_FORMAT,
+  DYNAMICS_METHOD_ALIASES,
   DYNAMICS_STAGES,
   Dynamics,
   DynamicsStage,

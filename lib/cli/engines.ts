@@ -30,7 +30,7 @@ export function defaultTimeStep(units: UnitsName): number {
   return units === 'lj' ? 0.005 : 1;
 }
 
-/** Langevin friction when none is given: 0.01 /fs (metal, ASE's examples), 1 /τ (lj). */
+/** Langevin friction when none is given: 0.01 /fs (metal: a 100 fs damping time, ASE's documented 0.01 / units.fs), 1 /τ (lj). */
 export function defaultFriction(units: UnitsName): number {
   return units === 'lj' ? 1 : 0.01;
 }

@@ -5,6 +5,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
 import { initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
+import { withoutRunInfo } from '../dynamics/run-info.js';
 import { HookmdAbortError } from '../errors.js';
 import { ExtxyzSink, openSink, readExtxyz, readH5md, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
 import { sinkFormat } from '../io/open-sink.js';
@@ -17,7 +18,7 @@ import { closeModel } from './model.js';
 import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
-import { checkQuantityFlag } from './quantity.js';
+import { checkQuantityFlag, quantityFlag, timeWarning } from './quantity.js';
 import { keepFramesOf, keepLogRowsOf } from './resume.js';
 import { driftFindings, emptyInputFinding, startEnergies, temperatureFindings, warningsOf } from './run-checks.js';
 import { addScaleOutOptions, checkResumable, resumeOutputs, scalingOut, type ScaleOutOptions } from './scale-out.js';
@@ -33,14 +34,17 @@ const EV_PER_CUBIC_ANGSTROM_IN_BAR = 1.602176634e6;
 export interface MdOptions extends CommonOptions, ModelOptions, ScaleOutOptions {
   ensemble: 'nve' | 'langevin' | 'nhc' | 'npt';
   temperature?: number;
-  dt?: number;
+  /** With its unit: '2fs', '0.002ps' (a bare number is fs in metal units, τ in lj). */
+  dt?: string;
   steps: number;
   /** With its unit: '0.01/fs', '10/ps' (bare in lj units). */
   friction?: string;
-  tdamp?: number;
+  /** A time, as dt. */
+  tdamp?: string;
   /** With its unit: '1bar', '1GPa', '0.0062eV/A^3' (bare in lj units). */
   pressure?: string;
-  pdamp?: number;
+  /** A time, as dt. */
+  pdamp?: string;
   couple?: 'iso' | 'aniso';
   seed: number;
   traj?: string;
@@ -81,6 +85,12 @@ function checkFlags(options: MdOptions): void {
   checkQuantityFlag('--friction', options.friction, 'friction', options.units);
 }
 
+/** --dt, --tdamp and --pdamp in the engines' time unit (fs in metal units, τ in lj). */
+function times(options: MdOptions): { dt?: number; tdamp?: number; pdamp?: number } {
+  const time = (flag: string, value: string | undefined): number | undefined => quantityFlag(flag, value, 'time', options.units, { positive: true });
+  return { dt: time('--dt', options.dt), tdamp: time('--tdamp', options.tdamp), pdamp: time('--pdamp', options.pdamp) };
+}
+
 /**
  * The systems of this run under --shard and --resume: those of the shard that --out does not hold yet. Their
  * trajectory frames and log rows from an interrupted attempt go, as they start again from step 0.
@@ -109,6 +119,9 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
   try {
     checkInputFile(input, 'md: <input>');
     checkFlags(options);
+    const { dt, tdamp, pdamp } = times(options);
+    const shortStep = timeWarning('--dt', options.dt, options.units);
+    if (shortStep !== undefined && options.quiet !== true) process.stderr.write(`hookmd md: warning: ${shortStep}\n`);
     const model = modelSpec(options);
     const units = options.units;
     const format = structureFormat(input);
@@ -124,7 +137,7 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     // A shard takes its systems from the whole batch, velocities drawn and systemIds (which key the
     // Langevin noise) given as in one unsharded run, so the shards together reproduce that run.
     const batch = selection === undefined || options.chunk !== undefined ? whole : whole.select(systems.map((_, k) => k).filter((k) => selection.includes(k)));
-    const { ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed } = options;
+    const { ensemble, temperature, friction, pressure, couple, seed } = options;
     built = await model();
     const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, built, units);
     // The start, to check the end against (run-checks.ts): temperatures, and energies for NVE's drift.
@@ -182,7 +195,8 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     if (options.out !== undefined) {
       const ids = batch.read('systemId');
       const final = batch.toSystems().map((system, s) => {
-        const stepped = { ...system, info: { ...system.info, step: steps } };
+        // The input's converged/steps/status (a relaxation's) do not describe this run.
+        const stepped = { ...system, info: { ...withoutRunInfo(system.info), step: steps } };
         // A queue chunk's batch numbers its systems from 0: the label gives their index in the whole input.
         return selection === undefined ? stepped : selection.label(stepped, options.chunk === undefined ? ids[s] : options.chunk.firstIndex + ids[s]);
       });
@@ -205,11 +219,11 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     }
     const end = new SystemScalars(batch);
     const reference = start.temperature.map((t) => Math.max(t, options.temperature ?? 0));
-    const warnings = warningsOf([
+    const warnings = [...(shortStep === undefined ? [] : [shortStep]), ...warningsOf([
       ...(systems.length === 0 ? [emptyInputFinding(input)] : []),
       ...temperatureFindings(end.temperature, reference, units),
       ...(ensemble === 'nve' ? driftFindings(start.energies, end.totalEnergy, units) : []),
-    ]);
+    ])];
     const summary: RunSummary = {
       command: 'md',
       input,
@@ -239,12 +253,12 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .argument('<input>', 'extxyz file of structures (velocities from ASE momenta when present), or a POSCAR, CIF or LAMMPS data file')
     .option('--ensemble <name>', 'nve (VelocityVerlet), langevin (BAOAB), nhc (NoseHooverChain) or npt (MTK barostat, as LAMMPS fix npt), any case', stageTypeParser(ENSEMBLE_TYPES, (message) => new InvalidArgumentError(message)), 'nve')
     .option('--temperature <T>', 'thermostat target, and initial velocities when the input has none (K in metal units)', parse.nonNegative)
-    .option('--dt <dt>', 'time step (default 1 fs in metal units, 0.005 τ in lj)', parse.positive)
+    .option('--dt <dt>', 'time step with its unit: 2fs, 0.002ps (a bare number is fs; default 1fs in metal units, 0.005 τ in lj)')
     .option('--steps <n>', 'steps to run', parse.count, 1000)
     .option('--friction <gamma>', 'Langevin friction with its unit: 0.01/fs or 10/ps (default 0.01/fs; a bare number in lj units, default 1/τ)')
-    .option('--tdamp <t>', 'Nosé–Hoover damping time (default 100·dt)', parse.positive)
+    .option('--tdamp <t>', 'Nosé–Hoover damping time, a time as --dt: 100fs, 0.1ps (default 100·dt)')
     .option('--pressure <P>', 'npt: target pressure with its unit: 1bar, 1GPa, 0.0062eV/A^3 (Pa, kPa, MPa, GPa, bar, kbar, atm, eV/A^3; a bare number in lj units, ε/σ³)')
-    .option('--pdamp <t>', 'npt: barostat damping time (default 1000·dt)', parse.positive)
+    .option('--pdamp <t>', 'npt: barostat damping time, a time as --dt: 1000fs, 1ps (default 1000·dt)')
     .addOption(new Option('--couple <style>', 'npt: iso scales the cell uniformly, aniso each axis (orthorhombic cells)').choices(['iso', 'aniso']))
     .option('--seed <n>', 'random seed for velocities and the Langevin noise', parse.nonNegativeInteger, 0)
     .option('--traj <file>', 'trajectory: every system every --traj-every steps (extxyz, or .zarr, .traj, .lammpstrj/.dump, .h5md by extension)')

@@ -10,7 +10,7 @@ export { namedRecord, setNamed } from './named-record.js';
 export type { NormalizedSystem } from './validate.js';
 export type { BatchArrays } from './validate-arrays.js';
 export { bulk, rattle, repeat } from './build.js';
-export type { BulkOptions, CrystalStructure, RattleOptions } from './build.js';
+export type { BulkOptions, CompoundStructure, CrystalStructure, RattleOptions } from './build.js';
 export { surface } from './surface.js';
 export type { SurfaceKind, SurfaceOptions } from './surface.js';
 export { molecule, MOLECULES } from './molecule.js';

@@ -214,6 +214,16 @@ export function periodicVolume(cell: Float64Array, pbc: Uint8Array, cellOffset =
   return Math.hypot(cell[a + 1] * cell[b + 2] - cell[a + 2] * cell[b + 1], cell[a + 2] * cell[b] - cell[a] * cell[b + 2], cell[a] * cell[b + 1] - cell[a + 1] * cell[b]);
 }
 
+// The keys of a System (system.ts); anything else is UNKNOWN_OPTION with the closest key.
+const SYSTEM_KEYS: readonly string[] = ['positions', 'symbols', 'atomicNumbers', 'masses', 'velocities', 'cell', 'pbc', 'info', 'energy', 'forces', 'stress'];
+// ASE's Atoms spellings. Momenta are refused rather than guessed at: their unit is ASE's (amu·Å per ASE time unit).
+const SYSTEM_ALIASES = {
+  momenta: 'a System takes velocities, not momenta: velocities = momenta / masses × ASE_FS (0.09822694788464063, ASE\'s units.fs) for Å/fs in metal units, momenta / masses in lj; readExtxyz converts ASE momenta itself',
+  numbers: 'atomicNumbers',
+  species: 'symbols',
+  lattice: 'cell',
+};
+
 /**
  * Validates one System (the `index`-th of the call) and returns it as flat arrays.
  * `operation` starts every error message, e.g. 'Batch.fromSystems'.
@@ -230,6 +240,8 @@ export function normalizeSystemAt(system: System, where: string, units: UnitSyst
   if (system === null || typeof system !== 'object') {
     throw new HookmdTypeError('INVALID_SYSTEM', `${where} must be an object`, { field: 'systems', index, value: system });
   }
+  // A misspelt key (velocites, mass) would be dropped and the run start at rest or with table masses.
+  checkKeys(where, system, SYSTEM_KEYS, '', SYSTEM_ALIASES);
   const n = countAtoms(system.positions, where);
   const positions = flatVectors(system.positions, n, 3, where, 'positions', 'INVALID_POSITIONS');
   const atomicNumbers = species(system, n, where);

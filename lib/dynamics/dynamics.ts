@@ -16,6 +16,7 @@ import { checkEngineState, decodeDoubles, encodeDoubles, ENGINE_STATE_FORMAT, ty
 import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-hook.js';
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
+import { refuseColdStart, type RescalingThermostat } from './cold-start.js';
 import { frozenPerSystem } from './degrees-of-freedom.js';
 import type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
 import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
@@ -56,17 +57,20 @@ export interface DynamicsOptions {
   /**
    * The engine's convergence criteria (hooks, or their options as plain objects): a system that meets one
    * is finished (status 0 → exitStatus, unless the hook names other statuses), and a run ends early once
-   * every system has finished. A ConvergenceHook in `hooks` without statuses only detects.
+   * every system has finished. A ConvergenceHook in `hooks` without statuses does the same in a single-stage
+   * engine (seed 000), and only detects in a FusedStage.
    */
   convergence?: ConvergenceHook | ConvergenceHookOptions | ReadonlyArray<ConvergenceHook | ConvergenceHookOptions>;
   /** Systems whose status is ≥ exitStatus are finished and no longer updated (default 1). */
   exitStatus?: number;
+  /** The steps `run(batch)` takes when its options give none (nvalchemi's `n_steps`). */
+  steps?: number;
 }
 
 // The options every engine takes; each subclass adds its own.
-const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exitStatus'];
+const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exitStatus', 'steps'];
 // ASE's keywords for the same engine parameters, where folding case and `_` does not find the hookmd name.
-const ASE_KEYWORDS: Readonly<Record<string, string>> = { timestep: 'dt', astart: 'alphaStart', fa: 'fAlpha', taut: 'tdamp', ttime: 'tdamp', calculator: 'model', calc: 'model' };
+const ASE_KEYWORDS: Readonly<Record<string, string>> = { nsteps: 'steps', timestep: 'dt', astart: 'alphaStart', fa: 'fAlpha', taut: 'tdamp', ttime: 'tdamp', calculator: 'model', calc: 'model' };
 
 // run(batch, { fmax }) reads as ASE's opt.run(fmax=…), but fmax belongs to the engine's convergence: taken
 // for a run option it would be ignored and the run would go all its steps unconverged.
@@ -92,7 +96,8 @@ const lastEngine = new WeakMap<Batch, Dynamics>();
 /** A ConvergenceHook, or a plain object of its options (as nvalchemi takes dicts). */
 function asConvergence(entry: unknown): ConvergenceHook | undefined {
   if (entry instanceof ConvergenceHook) return entry;
-  if (entry !== null && typeof entry === 'object' && Array.isArray((entry as { criteria?: unknown }).criteria) && typeof (entry as { call?: unknown }).call !== 'function') {
+  const criteria = (entry as { criteria?: unknown } | null)?.criteria;
+  if (entry !== null && typeof entry === 'object' && criteria !== null && typeof criteria === 'object' && typeof (entry as { call?: unknown }).call !== 'function') {
     return new ConvergenceHook(entry as ConvergenceHookOptions);
   }
   return undefined;
@@ -115,9 +120,13 @@ export abstract class Dynamics {
   readonly #tiers: HookTiers;
   /** Systems with status ≥ exitStatus are finished. */
   readonly exitStatus: number;
+  /** The steps `run(batch)` takes without `steps` (the constructor's `steps`), or undefined. */
+  readonly steps: number | undefined;
   readonly #nativeHooks: NativeCapable[] = [];
   readonly #convergence: ConvergenceHook[] = [];
   readonly #jsConvergence: ConvergenceHook[] = [];
+  // The ConvergenceHooks as given (the two lists above hold what this engine runs), for FusedStage.
+  readonly #givenConvergence: ConvergenceHook[] = [];
   #bound: Binding | undefined;
   // The batch whose forces this engine's last run left current. A run that continues it (no other engine
   // since, atoms and cell untouched) starts from those forces: no compute, no compute hooks again.
@@ -141,6 +150,7 @@ export abstract class Dynamics {
     }
     this.model = model;
     this.exitStatus = options.exitStatus ?? 1;
+    this.steps = stepCount(owner, 'steps', options.steps, true);
     // Statuses are int32 words in native code: a larger exitStatus would wrap there.
     if (!isStatus(this.exitStatus)) {
       throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: exitStatus must be an integer in the int32 range [-2147483648, 2147483647], got ${this.exitStatus}`, {
@@ -164,8 +174,7 @@ export abstract class Dynamics {
       if (hook === undefined) {
         throw new HookmdTypeError('INVALID_CONVERGENCE', `${owner}: convergence[${i}] must be a ConvergenceHook or its options ({ criteria, ... })`, { field: `convergence[${i}]`, value: entry });
       }
-      // The engine's own criterion finishes the systems it passes (nvalchemi's `convergence_hook`); the same
-      // hook given neither status in `hooks` only detects.
+      // The engine's own criterion finishes the systems it passes (nvalchemi's `convergence_hook`).
       return hook.asEngineCriterion();
     });
     const hooks: unknown = options.hooks ?? [];
@@ -204,11 +213,31 @@ export abstract class Dynamics {
     return undefined;
   }
 
+  /**
+   * @internal A thermostat that only rescales the velocities it is given (Nosé–Hoover, without
+   * `velocities`): a system at rest in it would stay near 0 K, which a run refuses (COLD_START).
+   */
+  rescalingThermostat(): RescalingThermostat | undefined {
+    return undefined;
+  }
+
+  /** @internal The rescaling thermostat that updates systems of status `status`, if any (a FusedStage: its sub-stage's). */
+  protected thermostatFor(status: number): RescalingThermostat | undefined {
+    return status < this.exitStatus ? this.rescalingThermostat() : undefined;
+  }
+
+  // COLD_START for a system at rest in a rescaling thermostat (cold-start.ts); reads nothing, so costs no
+  // host sync, for an engine without one.
+  #refuseColdStart(batch: Batch, owner: string, from = 0): void {
+    if (![this, ...this.subEngines()].some((engine) => engine.rescalingThermostat() !== undefined)) return;
+    refuseColdStart(batch, owner, (status) => this.thermostatFor(status), from);
+  }
+
   /** @internal The built-in hooks that run natively or are kept apart, for FusedStage. */
   builtinHooks(): { convergence: readonly ConvergenceHook[]; native: readonly NativeCapable[]; js: ReadonlyArray<HookHandle<AnyHook>> } {
     const own = this.#tiers.own;
     return {
-      convergence: [...this.#convergence, ...this.#jsConvergence],
+      convergence: [...this.#givenConvergence],
       native: [...this.#nativeHooks],
       js: [...own.hooks.handles(), ...own.onConverge.handles()].filter((handle) => !(handle.hook instanceof ConvergenceHook)),
     };
@@ -275,7 +304,11 @@ export abstract class Dynamics {
     return HookTiers.register(this.#tiers.own, hook, options);
   }
 
-  #registerConvergence(hook: ConvergenceHook): HookHandle<AnyHook> | undefined {
+  #registerConvergence(given: ConvergenceHook): HookHandle<AnyHook> | undefined {
+    this.#givenConvergence.push(given);
+    // Seed 000: in a single-stage engine, a hook given no statuses stops updating the systems it passes (the
+    // engine's own criterion); a FusedStage keeps it detect-only, for its statuses name sub-stages.
+    const hook = this.multiStage ? given : given.asEngineCriterion();
     if (!hook.isNative) {
       this.#jsConvergence.push(hook);
       return this.hooks.register(hook as unknown as DynamicsHook);
@@ -285,13 +318,19 @@ export abstract class Dynamics {
     return undefined;
   }
 
+  /** @internal True for an engine of several sub-stages (FusedStage), whose statuses name the sub-stages. */
+  protected get multiStage(): boolean {
+    return false;
+  }
+
   /**
-   * Chains another engine after this one: `fire.then(nvt)` is `fuse(fire, nvt)`. Engines are not promises:
-   * awaiting one is an error (NOT_A_PROMISE) rather than a silent hang.
+   * Chains another engine after this one: `fire.andThen(nvt)` is `fuse(fire, nvt)`. (Not `then`: a `then`
+   * method would make every engine a thenable, so that one could not come back from an async function,
+   * Promise.resolve or Promise.all.)
    */
-  then(next: Dynamics): Dynamics {
+  andThen(next: Dynamics): Dynamics {
     if (!(next instanceof Dynamics)) {
-      throw new HookmdTypeError('NOT_A_PROMISE', `${this.constructor.name}.then: expected an engine to chain; engines are not promises (do not await them)`, {
+      throw new HookmdTypeError('INVALID_STAGES', `${this.constructor.name}.andThen: expected an engine to chain after this one, got ${next === null ? 'null' : typeof next}`, {
         field: 'next',
       });
     }
@@ -379,6 +418,7 @@ export abstract class Dynamics {
   *#stepLoop(p: LoopParts): Generator<Pending, RunResult, unknown> {
     const { batch, steps, options, owner, sync, counter, walker, control, ctx } = p;
     const { active, continues } = this.#claim(batch, options.keepStatus === true);
+    if (steps > 0) this.#refuseColdStart(batch, owner);
     const stepper = this.#bind(batch, counter);
     if (!continues) yield { value: this.#prime(walker, stepper, ctx, owner, sync), subject: 'the start forces and their hooks' };
     yield { value: observeStates(this.#tiers, ctx, counter.value, null, sync, owner), subject: 'the start state for the state observers' };
@@ -463,6 +503,7 @@ export abstract class Dynamics {
       const walker = this.#walker(counter);
       const ctx = this.#context(batch, new RunControl(), counter);
       const { active, continues } = this.#claim(batch, false);
+      this.#refuseColdStart(batch, owner);
       const before = batch.read('status').slice();
       if (active > 0) {
         const stepper = this.#bind(batch, counter);
@@ -617,6 +658,7 @@ export abstract class Dynamics {
       if (first.length > 0) {
         const batch = this.#admit(flight, () => Batch.fromSystems(first, { units: opts.units }));
         sourceStatus(batch, 0, first);
+        this.#refuseColdStart(batch, owner);
         await this.#stream(batch, input, output, flight, opts, counter);
       }
     } catch (error) {
@@ -712,6 +754,7 @@ export abstract class Dynamics {
           if (keep.length === batch.numSystems && added.length === 0) continue;
           this.#admit(flight, () => batch.refill(keep, added));
           sourceStatus(batch, keep.length, added);
+          this.#refuseColdStart(batch, owner, keep.length);
           this.#rebind(stepper, batch, keep, added.length);
           await this.#prime(walker, stepper, ctx, owner, false);
           admit();
@@ -776,7 +819,7 @@ export abstract class Dynamics {
     if (!(batch instanceof Batch)) throw new HookmdTypeError('INVALID_BATCH', `${owner}: batch must be a Batch`, { field: 'batch' });
     if (sync) checkKeys(owner, options, ['steps', 'maxSteps', 'keepStatus'], '', { ...RUN_ALIASES, signal: 'runSync cannot be aborted: await run(batch, { steps, signal })' });
     else checkKeys(owner, options, ['steps', 'maxSteps', 'signal', 'keepStatus'], '', RUN_ALIASES);
-    const steps = options.steps;
+    const steps = options.steps ?? this.steps;
     if (steps === undefined) return this.stepsToExit(owner, stepCount(owner, 'maxSteps', options.maxSteps));
     return stepCount(owner, 'steps', steps) as number;
   }
@@ -875,9 +918,9 @@ export abstract class Dynamics {
   }
 }
 
-/** A step count option: a safe integer ≥ 0, or undefined when it may be left out. */
-function stepCount(owner: string, field: string, value: unknown): number | undefined {
-  if (value === undefined && field === 'maxSteps') return undefined;
+/** A step count option: a safe integer ≥ 0, or undefined when it may be left out (maxSteps, or `optional`). */
+function stepCount(owner: string, field: string, value: unknown, optional = false): number | undefined {
+  if (value === undefined && (field === 'maxSteps' || optional)) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
     throw new HookmdRangeError('INVALID_STEPS', `${owner}: ${field} must be a safe integer ≥ 0, got ${String(value)}`, { field, value });
   }

@@ -1,11 +1,12 @@
 // FusedStage (docs/pipeline.md): several engines on one batch, one shared force computation per step. Each
 // system carries the status of its sub-stage; sub-stage k updates only systems with status k, and its
 // convergence checks move systems to k + 1. Systems with status ≥ the number of sub-stages are done.
-import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import type { AnyHook, AnyMethodHook, HookHandle, MethodHook, RegisterOptions } from '../hooks/index.js';
 import { Dynamics, type DynamicsHookContext, type DynamicsHookFunction } from './dynamics.js';
 import type { EngineModel } from './engine-model.js';
+import { coldStartAdvice, type RescalingThermostat } from './cold-start.js';
 import { ConvergenceHook } from './hooks/convergence-hook.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec } from './parameters.js';
 import type { DynamicsStage } from './stage.js';
@@ -45,7 +46,7 @@ export class FusedStage extends Dynamics {
   /** The most steps a run without `steps` takes (undefined: until every system finishes). */
   readonly maxSteps: number | undefined;
   readonly #budgets: EngineParameter[];
-  /** Hooks given to or registered on the fused engine (with their register options), kept by `withBudgets` and `then`. */
+  /** Hooks given to or registered on the fused engine (with their register options), kept by `withBudgets` and `andThen`. */
   readonly #fusedHooks: Array<{ readonly hook: AnyHook; readonly options: RegisterOptions<DynamicsStage> | undefined }> = [];
 
   constructor(options: FusedStageOptions) {
@@ -61,6 +62,11 @@ export class FusedStage extends Dynamics {
       throw new HookmdTypeError('INVALID_STAGES', 'FusedStage: a sub-stage cannot itself be fused; list its stages instead', { field: 'stages' });
     }
     checkKeys('FusedStage', options, ['stages', 'model', 'hooks', 'budgets', 'maxSteps']);
+    const counted = stages.findIndex((stage) => stage.steps !== undefined);
+    if (counted >= 0) {
+      throw new HookmdTypeError('INVALID_STAGES', `FusedStage: sub-stage ${counted} (${stages[counted].constructor.name}) was given steps, which only a run of that engine on its own takes; give the sub-stage a step budget instead: fuse(...).withBudgets([...]), or FusedStage({ budgets })`, { field: `stages[${counted}].steps`, value: stages[counted].steps });
+    }
+    refuseColdHandoff(stages);
     const builtins: AnyHook[] = [];
     stages.forEach((stage, k) => {
       const own = stage.builtinHooks();
@@ -112,7 +118,7 @@ export class FusedStage extends Dynamics {
     );
   }
 
-  /** Registers a fused-level hook (it sees every system); `withBudgets` and `then` keep it. */
+  /** Registers a fused-level hook (it sees every system); `withBudgets` and `andThen` keep it. */
   override register<H extends object>(hook: AnyHook | MethodHook<H>, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
   override register(hook: DynamicsHookFunction, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
   override register(hook: unknown, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined {
@@ -132,6 +138,16 @@ export class FusedStage extends Dynamics {
     };
   }
 
+  /** @internal Statuses name sub-stages: a ConvergenceHook without them only detects. */
+  protected override get multiStage(): boolean {
+    return true;
+  }
+
+  /** @internal Systems of status k are sub-stage k's. */
+  protected override thermostatFor(status: number): RescalingThermostat | undefined {
+    return this.stages[status]?.rescalingThermostat();
+  }
+
   /** @internal The sub-stage engines, whose step counters advance with this one's. */
   protected override subEngines(): readonly Dynamics[] {
     return this.stages;
@@ -149,7 +165,7 @@ export class FusedStage extends Dynamics {
     return copy;
   }
 
-  /** `a.then(b)`: the sub-stages of both in order, with their budgets and fused-level hooks kept. */
+  /** `a.andThen(b)`: the sub-stages of both in order, with their budgets and fused-level hooks kept. */
   static chain(stages: readonly Dynamics[]): FusedStage {
     const parts = stages.map((stage) => (stage instanceof FusedStage ? { stages: stage.stages, budgets: stage.budgets } : { stages: [stage], budgets: [0] }));
     const first = stages[0];
@@ -165,6 +181,23 @@ export class FusedStage extends Dynamics {
   #copyHooksTo(target: FusedStage): void {
     for (const { hook, options } of this.#fusedHooks) target.register(hook, options);
   }
+}
+
+/**
+ * An optimizer leaves its systems at rest (docs/dynamics.md, "Optimizer state"), so a rescaling thermostat
+ * right after one would keep every system it receives near 0 K: COLD_START at construction.
+ */
+function refuseColdHandoff(stages: readonly Dynamics[]): void {
+  stages.forEach((stage, k) => {
+    const thermostat = stage.rescalingThermostat();
+    if (k === 0 || thermostat === undefined || stages[k - 1].timeStep !== undefined) return;
+    const t = typeof thermostat.temperature === 'number' ? thermostat.temperature : thermostat.temperature[0];
+    throw new HookmdError(
+      'COLD_START',
+      `FusedStage: sub-stage ${k} (${thermostat.name}) follows the optimizer ${stages[k - 1].constructor.name}, whose systems arrive at rest, and a Nosé–Hoover thermostat only rescales the velocities it is given, so they would stay near 0 K; ${coldStartAdvice(t).replace('the engine', `sub-stage ${k}`)}`,
+      { field: `stages[${k}].velocities`, subStage: k },
+    );
+  });
 }
 
 /** Fuses engines into one FusedStage (see `FusedStage`). */

@@ -6,7 +6,7 @@
 import { HookRegistry, isMethodHook, stageMethodName } from '../hooks/index.js';
 import type { AnyHook, HookHandle, MutableContext, RegisterOptions } from '../hooks/index.js';
 import type { DynamicsHook, DynamicsHookContext } from './hook-context.js';
-import { DynamicsStage } from './stage.js';
+import { DYNAMICS_METHOD_ALIASES, DynamicsStage } from './stage.js';
 
 type Registry = HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
 
@@ -23,9 +23,10 @@ function isAfter(stage: DynamicsStage): boolean {
     || stage === DynamicsStage.AFTER_STEP || stage === DynamicsStage.ON_CONVERGE;
 }
 
-const STAGE_METHODS: ReadonlyArray<readonly [DynamicsStage, string]> = Object.entries(DynamicsStage)
-  .filter(([, value]) => typeof value === 'number')
-  .map(([name, value]) => [value as DynamicsStage, stageMethodName(name)] as const);
+const STAGE_METHODS: ReadonlyArray<readonly [DynamicsStage, string]> = [
+  ...Object.entries(DynamicsStage).filter(([, value]) => typeof value === 'number').map(([name, value]) => [value as DynamicsStage, stageMethodName(name)] as const),
+  ...Object.entries(DYNAMICS_METHOD_ALIASES).map(([method, stage]) => [stage, method] as const),
+];
 
 // A hook that fires at ON_CONVERGE only: `stage: ON_CONVERGE`, or a method-style hook whose only dynamics
 // stage method is onConverge.
@@ -60,7 +61,8 @@ export class HookTiers {
   }
 
   #tier(subStage: number | null): HookTier {
-    return { hooks: new HookRegistry(DynamicsStage, { workflow: this.#workflow }), onConverge: new HookRegistry(DynamicsStage, { workflow: this.#workflow }), subStage };
+    const options = { workflow: this.#workflow, methodAliases: DYNAMICS_METHOD_ALIASES };
+    return { hooks: new HookRegistry(DynamicsStage, options), onConverge: new HookRegistry(DynamicsStage, options), subStage };
   }
 
   /**

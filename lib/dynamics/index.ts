@@ -4,7 +4,7 @@ export type { EngineModel } from './engine-model.js';
 export type { EngineState } from './engine-state.js';
 export { DYNAMICS_CHECKPOINT_FORMAT, dynamicsCheckpoint, loadDynamicsCheckpoint, saveDynamicsCheckpoint } from './checkpoint.js';
 export type { DynamicsCheckpoint } from './checkpoint.js';
-export { DYNAMICS_STAGES, DynamicsStage } from './stage.js';
+export { DYNAMICS_METHOD_ALIASES, DYNAMICS_STAGES, DynamicsStage } from './stage.js';
 export type { RunOptions, RunResult } from './result.js';
 export type { UpdateContext } from './step-walker.js';
 export type { EngineParameter, ParameterRule, PerSystem } from './parameters.js';

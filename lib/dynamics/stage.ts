@@ -22,6 +22,19 @@ export enum DynamicsStage {
   ON_CONVERGE = 1008,
 }
 
+/**
+ * Method names of other libraries with an exact counterpart among the stages, besides the generic `on` +
+ * camelCase stage name (`onBeforeStep`, `onConverge`): a method-style hook that has one fires there.
+ *
+ * @example
+ * DYNAMICS_METHOD_ALIASES.onConverged; // DynamicsStage.ON_CONVERGE
+ */
+export const DYNAMICS_METHOD_ALIASES: Readonly<Record<string, DynamicsStage>> = Object.freeze({
+  onStepBegin: DynamicsStage.BEFORE_STEP,
+  onConverged: DynamicsStage.ON_CONVERGE,
+  onConvergence: DynamicsStage.ON_CONVERGE,
+});
+
 /** Every stage value in order. */
 export const DYNAMICS_STAGES: readonly DynamicsStage[] = Object.freeze([
   DynamicsStage.BEFORE_STEP, DynamicsStage.BEFORE_PRE_UPDATE, DynamicsStage.AFTER_PRE_UPDATE, DynamicsStage.BEFORE_COMPUTE,

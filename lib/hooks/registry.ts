@@ -13,7 +13,7 @@ import { disposeHooks, settleAsync, settleSync } from './lifecycle.js';
 import { profileRows, instrument, uninstrument } from './profile.js';
 import { makeRecord } from './make-record.js';
 import type { HookRecord, StageSlot } from './record.js';
-import type { StageOf, StageSet, StageValue } from './stages.js';
+import { mergeStageSets, type StageOf, type StageSet, type StageValue } from './stages.js';
 import type { FromConfigOptions, HookInfo, HookRegistryOptions, LoadStateOptions, ProfileEntry, RegisterOptions, StateDict } from './types.js';
 
 /**
@@ -37,10 +37,12 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
   private readonly dense: ReadonlyArray<StageSlot | undefined> | null;
   private readonly byValue: ReadonlyMap<StageValue, StageSlot>;
 
-  constructor(stages: E, options: HookRegistryOptions = {}) {
+  /** `stages` is one stage set, or several (`[StageA, StageB]`, as upstream takes a tuple of stage enums). */
+  constructor(stages: E | readonly E[], options: HookRegistryOptions = {}) {
     checkOptionKeys('HookRegistry', options, ['workflow', 'logger', 'methodAliases', 'methodHints']);
-    this.stages = stages;
-    this.core = new RegistryCore(stages, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases, options.methodHints);
+    const set = (Array.isArray(stages) ? mergeStageSets(stages as readonly StageSet[]) : stages) as E;
+    this.stages = set;
+    this.core = new RegistryCore(set, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases, options.methodHints);
     this.dense = this.core.table.dense;
     this.byValue = this.core.table.byValue;
   }
@@ -70,6 +72,12 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
    */
   register<H extends object>(hook: MethodHook<H>): HookHandle<H>;
   register(hook: unknown, options?: RegisterOptions<StageOf<E>>): HookHandle<unknown> {
+    if (options !== undefined && (options === null || typeof options !== 'object')) {
+      // register(hook, Stage.X) as a positional stage: name the options object it goes in.
+      const stage = this.core.table.slot(options);
+      const advice = stage === undefined ? `got ${show(options)}` : `the stage goes there: register(hook, { stage: ${stage.name} }), not register(hook, ${stage.name})`;
+      throw new HookmdTypeError('INVALID_OPTIONS', `register: options must be an object such as { stage }; ${advice}`, { field: 'options', value: options, ...(stage === undefined ? {} : { suggestion: `{ stage: ${stage.name} }` }) });
+    }
     if (options !== undefined) checkOptionKeys('register', options, ['stage']);
     const rec = makeRecord(hook, this.core.seq++, this.core.table, 'register', undefined, registerStage(options));
     return this.commit([rec], 'register')[0];

@@ -22,13 +22,14 @@ export type StageValue = string | number;
 export type StageSet = { readonly [name: string]: StageValue };
 
 /**
- * The stage value type of a stage set: `StageOf<typeof Stage>` is `Stage`.
+ * The stage value type of a stage set: `StageOf<typeof Stage>` is `Stage`; over a union of sets (a registry
+ * of several, `[StageA, StageB]`), the union of their values.
  *
  * @example
  * const Phase = Object.freeze({ WARMUP: 'warmup', MAIN: 'main' });
  * const p: StageOf<typeof Phase> = 'main';
  */
-export type StageOf<E extends StageSet> = E[keyof E];
+export type StageOf<E extends StageSet> = E extends StageSet ? E[keyof E] : never;
 
 /**
  * The `[name, value]` pairs of a stage set, in declaration order, without the reverse entries
@@ -64,6 +65,35 @@ export function stageEntries(stages: StageSet): Array<[string, StageValue]> {
     });
   }
   return entries;
+}
+
+/**
+ * One stage set of the stages of `sets`, in order (upstream's tuple of stage enums). Two stages of one value
+ * under different names, or one name with two values, would be one slot: INVALID_STAGE_SET.
+ *
+ * @example
+ * enum Load { READ = 'read' } enum Save { WRITE = 'write' }
+ * mergeStageSets([Load, Save]); // { READ: 'read', WRITE: 'write' }
+ */
+export function mergeStageSets(sets: readonly StageSet[]): StageSet {
+  if (sets.length === 0) throw new HookmdTypeError('INVALID_STAGE_SET', 'HookRegistry: stages must hold at least one stage set', { field: 'stages', value: sets });
+  const merged: Record<string, StageValue> = {};
+  // Within one set, names that share a value are aliases of one stage (TrainingStage's ON_VALIDATION_START).
+  const owners = new Map<StageValue, { name: string; set: number }>();
+  sets.forEach((set, k) => {
+    for (const [name, value] of stageEntries(set)) {
+      const other = owners.get(value);
+      if ((other !== undefined && other.set !== k && other.name !== name) || (Object.hasOwn(merged, name) && merged[name] !== value)) {
+        throw new HookmdTypeError('INVALID_STAGE_SET', `HookRegistry: stages[${k}].${name} (${JSON.stringify(value)}) collides with ${other?.name ?? name} of an earlier stage set; give the sets distinct values (string values, or numbers apart, as DynamicsStage's start at 1000)`, {
+          field: `stages[${k}].${name}`,
+          value,
+        });
+      }
+      if (other === undefined) owners.set(value, { name, set: k });
+      merged[name] = value;
+    }
+  });
+  return Object.freeze(merged);
 }
 
 /**

@@ -109,11 +109,16 @@ export class IpiModel implements Model {
   readonly asyncCompute: true = true;
   /** Clients that failed while the system they had went to another client, oldest first. */
   readonly clientErrors: IpiClientError[] = [];
+  /** Systems sent to clients so far (each a calculation: one DFT run with a DFT client). */
+  evaluations = 0;
   readonly #server: Server;
   readonly #clients = new Set<IpiClient>();
   readonly #onClientError: ((error: IpiClientError) => void) | undefined;
   readonly #queue = new SerialQueue();
   #accepted = 0;
+  // Per systemId, the geometry of its last evaluation and the result: a system whose atoms, species and cell
+  // have not changed since (one the engine no longer moves: converged, or finished) is not sent again.
+  #last = new Map<number, { positions: Float64Array; cell: Float64Array; numbers: Int32Array; result: ForceData }>();
   /** Called when a client connects, frees up or leaves, while a compute is handing out systems. */
   #changed: (() => void) | undefined;
   #closed = false;
@@ -205,7 +210,9 @@ export class IpiModel implements Model {
    * Evaluates every system on the connected clients and writes `batch.energy`, `batch.forces` and, when
    * asked, `batch.stress` (σ = −W/V from the clients' virials; zero without a cell volume). A client that
    * fails gives an IpiClientError: the system goes to another client when one is connected (the error goes
-   * to `clientErrors` and `onClientError`), else compute rejects with it. Computes one at a time.
+   * to `clientErrors` and `onClientError`), else compute rejects with it. Computes one at a time. A system
+   * whose positions, species and cell are exactly those of its last evaluation (a system the engine no
+   * longer moves: converged, or past its sub-stages) takes that result again without a client call.
    */
   compute(batch: Batch, options: ComputeOptions = {}): Promise<void> {
     return this.#queue.run(() => this.#compute(batch, options));
@@ -219,7 +226,19 @@ export class IpiModel implements Model {
     }
     const { forces, stress } = computeRequest(this.name, options);
     const tasks = this.#tasks(batch);
-    const results = await this.#evaluate(tasks, owner);
+    const numbers = batch.read('atomicNumbers');
+    const ptr0 = batch.ptr;
+    const species = tasks.map((task) => numbers.slice(ptr0[task.system], ptr0[task.system + 1]));
+    const reused = tasks.map((task, s) => {
+      const last = this.#last.get(task.systemId);
+      return last !== undefined && equal(last.positions, task.positions) && equal(last.cell, task.cell) && equal(last.numbers, species[s]) ? last.result : undefined;
+    });
+    const sent = tasks.filter((_, s) => reused[s] === undefined);
+    const fresh = sent.length === 0 ? [] : await this.#evaluate(sent, owner);
+    this.evaluations += sent.length;
+    let next = 0;
+    const results = reused.map((result) => result ?? fresh[next++]);
+    this.#last = new Map(tasks.map((task, s) => [task.systemId, { positions: task.positions, cell: task.cell, numbers: species[s], result: results[s] }]));
     const ptr = batch.ptr;
     const energy = batch.energy;
     const forceOut = forces ? batch.forces : undefined;
@@ -316,6 +335,13 @@ export class IpiModel implements Model {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
+}
+
+/** Whether two arrays hold the same values, element for element. */
+function equal(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** σ = −W/V for a cell with volume, zeros otherwise (ASE's SocketIOCalculator does the same). */

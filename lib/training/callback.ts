@@ -2,6 +2,7 @@
 // hooks the way Lightning's Callback or Hugging Face's TrainerCallback are written. It is only a typing
 // aid: any object with such methods is a hook (docs/hooks.md, "Method-style hooks"). The no-ops are
 // marked, so a subclass fires only at the stages it overrides.
+import { HookmdTypeError } from '../errors.js';
 import { markNoopMethods, type ErrorPolicy, type Trigger } from '../hooks/index.js';
 import type { TrainingHookContext } from './context.js';
 import type { TrainingStage } from './stage.js';
@@ -11,7 +12,7 @@ type Result = void | Promise<void>;
 /**
  * Extend it and override the stages you need; register the instance with `trainer.register` or
  * `hooks: [...]`. `frequency`, `trigger`, `order`, `name`, `errorPolicy`, `stateDict` and
- * `loadStateDict` work as on any hook.
+ * `loadStateDict` work as on any hook; `super('my_custom_hook')` names the hook.
  *
  * @example
  * class PrintLoss extends TrainingCallback {
@@ -27,6 +28,19 @@ export class TrainingCallback {
   order?: number;
   name?: string;
   errorPolicy?: ErrorPolicy;
+
+  /**
+   * `name` names the hook (`super('my_custom_hook')`, as seed 003 and upstream's callbacks name theirs):
+   * the name `registry.list()`, errors and checkpoints show; without it, the class name.
+   */
+  constructor(name?: string) {
+    if (name !== undefined) {
+      if (typeof name !== 'string' || name === '') {
+        throw new HookmdTypeError('INVALID_OPTIONS', `${new.target.name}: the name given to TrainingCallback must be a non-empty string, got ${typeof name === 'string' ? '""' : typeof name}`, { field: 'name', value: name });
+      }
+      this.name = name;
+    }
+  }
 
   /** At BEFORE_TRAIN. */
   onTrainStart(_ctx: TrainingHookContext, _stage: TrainingStage): Result {}

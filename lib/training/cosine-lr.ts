@@ -1,5 +1,5 @@
-// CosineLR: cosine annealing as a closed form of the epoch count, as torch.optim.lr_scheduler's
-// CosineAnnealingLR, except that it holds at etaMin after tMax epochs rather than rising again.
+// CosineLR: cosine annealing in torch.optim.lr_scheduler.CosineAnnealingLR's chainable form, except that it
+// holds after tMax epochs rather than rising again.
 import { checkKeys, integerOption, numberOption } from './options.js';
 import type { Optimizer } from './optimizer.js';
 import { epochsFromState, type LrScheduler } from './scheduler.js';
@@ -18,7 +18,9 @@ export interface CosineLROptions {
 }
 
 /**
- * lr = η_min + (lr₀ − η_min)(1 + cos(π·min(epoch, tMax)/tMax))/2. Config type `'Cosine'`.
+ * lr = η_min + (lr₀ − η_min)(1 + cos(π·min(epoch, tMax)/tMax))/2 when nothing else changes the lr. Each
+ * step scales the lr the optimizer has by (1 + cos(πt/T))/(1 + cos(π(t−1)/T)) about η_min (torch's
+ * chainable form), so an lr a hook set is carried on from. Config type `'Cosine'`.
  *
  * @example
  * new Trainer({ model, train, lrScheduler: new CosineLR({ tMax: 80 }), epochs: 80 });
@@ -38,9 +40,14 @@ export class CosineLR implements LrScheduler {
   }
 
   step(optimizer: Optimizer): void {
+    // Chainable, as torch's CosineAnnealingLR: the lr the optimizer has now is scaled by the ratio of
+    // consecutive cosine factors, so a change a hook made is kept; without one this is the closed form
+    // η_min + (η₀ − η_min)(1 + cos(πt/T))/2. After tMax epochs the lr stays where it is.
     this.#epochs += 1;
-    const t = Math.min(this.#epochs, this.tMax);
-    optimizer.lr = this.etaMin + ((optimizer.initialLr - this.etaMin) * (1 + Math.cos((Math.PI * t) / this.tMax))) / 2;
+    const t = this.#epochs;
+    if (t > this.tMax) return;
+    const ratio = (1 + Math.cos((Math.PI * t) / this.tMax)) / (1 + Math.cos((Math.PI * (t - 1)) / this.tMax));
+    optimizer.lr = this.etaMin + ratio * (optimizer.lr - this.etaMin);
   }
 
   stateDict(): Record<string, unknown> {

@@ -9,6 +9,7 @@ import type { EpochRecord, TrainingCheckpoint } from './checkpoint.js';
 import { Predictions, type CheckpointWriter, type CheckpointWritten, type GradientClip, type LoadedCheckpoint, type TrainingHookContext } from './context.js';
 import type { LossStats, TrainingSet } from './dataset.js';
 import { validationMetrics } from './metrics.js';
+import { metricsView } from './metric-names.js';
 import type { Optimizer } from './optimizer.js';
 import type { ParameterSpace, ParameterValues } from './parameters.js';
 import type { LrScheduler } from './scheduler.js';
@@ -270,7 +271,7 @@ export class FitLoop {
     const metrics = validationMetrics(validation.loss(null));
     Object.assign(state.metrics, metrics);
     ctx.predictions = this.#predictions(validation, all);
-    ctx.validationMetrics = Object.freeze(metrics);
+    ctx.validationMetrics = metricsView(Object.freeze(metrics));
     await this.#fire(TrainingStage.AFTER_VALIDATION);
     ctx.predictions = null;
     ctx.validationMetrics = null;

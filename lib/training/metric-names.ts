@@ -37,3 +37,17 @@ export function findMetric(metrics: Readonly<Record<string, number>>, name: stri
   for (const [k, v] of Object.entries(metrics)) if (metricKey(k) === key && typeof v === 'number') return v;
   return undefined;
 }
+
+/**
+ * `metrics` seen through both spellings: reading (or `in`) a name it lacks looks it up under the other
+ * spelling (`view['val/loss']` is `metrics.val_loss`); keys, writes and enumeration are the record's own.
+ *
+ * @example
+ * metricsView({ val_loss: 0.12 })['val/loss']; // 0.12
+ */
+export function metricsView<T extends Record<string, number>>(metrics: T): T {
+  return new Proxy(metrics, {
+    get: (target, key, receiver) => (typeof key !== 'string' || Object.hasOwn(target, key) ? Reflect.get(target, key, receiver) : findMetric(target, key)),
+    has: (target, key) => Reflect.has(target, key) || (typeof key === 'string' && findMetric(target, key) !== undefined),
+  });
+}

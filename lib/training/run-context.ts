@@ -10,6 +10,7 @@ import { gradientNorm } from './hooks/gradient-stats.js';
 import type { RunMetadata } from './metadata.js';
 import type { ParameterValues } from './parameters.js';
 import { TrainingStage } from './stage.js';
+import { metricsView } from './metric-names.js';
 
 type PendingWriter = Parameters<TrainingHookContext['saveCheckpoint']>[0];
 
@@ -39,7 +40,8 @@ export function trainingContext(parts: RunContextParts): MutableContext<Training
     gradients: Object.freeze({}) as ParameterValues,
     optimizer,
     lrScheduler: trainer.lrScheduler,
-    metrics: state.metrics,
+    // `val/loss` (Lightning's spelling, which the monitors take) reads `val_loss`.
+    metrics: metricsView(state.metrics),
     systems: null,
     predictions: null,
     metadata,

@@ -52,6 +52,13 @@ export const TRAINING_STAGES: readonly TrainingStage[] = Object.freeze([...new S
  */
 export const TRAINER_METHOD_ALIASES: Readonly<Record<string, TrainingStage>> = Object.freeze({
   onTrainStart: TrainingStage.BEFORE_TRAIN,
+  // nvalchemi's training stages and seed 001's names.
+  onTrainingStart: TrainingStage.BEFORE_TRAIN,
+  onBeforeTraining: TrainingStage.BEFORE_TRAIN,
+  onTrainingEnd: TrainingStage.AFTER_TRAIN,
+  onAfterTraining: TrainingStage.AFTER_TRAIN,
+  onBeforeBatch: TrainingStage.BEFORE_STEP,
+  onAfterBatch: TrainingStage.AFTER_STEP,
   onTrainBegin: TrainingStage.BEFORE_TRAIN,
   onFitStart: TrainingStage.BEFORE_TRAIN,
   onTrainEnd: TrainingStage.AFTER_TRAIN,
@@ -105,6 +112,8 @@ export const TRAINER_METHOD_HINTS: Readonly<Record<string, MethodHint>> = Object
   onBeforeZeroGrad: { use: 'onBeforeOptimizerStep', why: 'no gradients are kept between steps, so none are zeroed' },
   onSubstepEnd: { use: 'onAfterLoss', why: 'there is no gradient accumulation: each mini-batch is one optimizer step' },
   onLog: { use: 'onBatchEnd', why: 'there is no log event: read ctx.metrics and ctx.loss at the step or epoch stages' },
+  onSetup: { use: 'onTrainStart', why: 'hooks are registered on a trainer that is already set up: BEFORE_TRAIN is the first stage (nvalchemi\'s SETUP has no counterpart)' },
+  onBeforeLoss: { use: 'onAfterForward', why: 'the loss follows the forward pass directly: AFTER_FORWARD is the last stage before it (nvalchemi\'s BEFORE_LOSS)' },
   onInitStart: { use: 'onTrainStart', why: 'hooks are registered on a trainer that is already constructed' },
   onInitEnd: { use: 'onTrainStart', why: 'hooks are registered on a trainer that is already constructed' },
   onSanityCheckStart: { use: 'onTrainStart', why: 'there is no sanity-check pass' },

@@ -1,4 +1,5 @@
-// StepLR: a closed-form schedule of the epoch count, as torch.optim.lr_scheduler.StepLR.
+// StepLR: torch.optim.lr_scheduler.StepLR, chainable: every stepSize epochs the lr the optimizer has is
+// multiplied by gamma.
 import { checkKeys, integerOption, numberOption } from './options.js';
 import type { Optimizer } from './optimizer.js';
 import { epochsFromState, type LrScheduler } from './scheduler.js';
@@ -17,7 +18,8 @@ export interface StepLROptions {
 }
 
 /**
- * lr = lr₀ · γ^⌊epoch / stepSize⌋.
+ * lr = lr₀ · γ^⌊epoch / stepSize⌋ when nothing else changes the lr: every stepSize epochs the optimizer's
+ * current lr is multiplied by γ (torch's chainable form), so an lr a hook set is carried on from.
  *
  * @example
  * new Trainer({ model, train, optimizer: new Adam({ lr: 0.05 }), lrScheduler: new StepLR({ stepSize: 20, gamma: 0.5 }), epochs: 60 });
@@ -37,8 +39,9 @@ export class StepLR implements LrScheduler {
   }
 
   step(optimizer: Optimizer): void {
+    // Chainable, as torch's: from the lr the optimizer has now, so a change a hook made is kept.
     this.#epochs += 1;
-    optimizer.lr = optimizer.initialLr * this.gamma ** Math.floor(this.#epochs / this.stepSize);
+    if (this.#epochs % this.stepSize === 0) optimizer.lr *= this.gamma;
   }
 
   stateDict(): Record<string, unknown> {

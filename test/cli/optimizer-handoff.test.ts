@@ -72,6 +72,18 @@ describe('optimizer → MD in run configs', () => {
   });
 });
 
+describe('a Nosé–Hoover stage on input at rest (issue 39, item 1)', () => {
+  it('a first nhc stage exits 2 with COLD_START naming velocities: { temperature, seed }; with them it runs', async () => {
+    const head = [`model: { type: lj, epsilon: 0.0104, sigma: 3.4, cutoff: 8.5 }`, 'input: argon.xyz', 'stages:'];
+    const cold = await runConfig('first-nhc', [...head, '  - { type: nhc, dt: 2, temperature: 40, steps: 10 }']);
+    expect(cold.code).toBe(2);
+    expect(cold.stderr).toContain('is at rest, and NoseHooverChain only rescales the velocities it is given');
+    expect(cold.stderr).toContain('velocities: { temperature: 40, seed: 1 }');
+    const warm = await runConfig('first-nhc-warm', [...head, '  - { type: nhc, dt: 2, temperature: 40, steps: 10, velocities: { temperature: 40, seed: 1 } }']);
+    expect(warm.code).toBe(0);
+  });
+});
+
 describe('relax --log', () => {
   it('logs the atoms at rest (temperature 0), and writes no momenta', async () => {
     const result = await runCli(['relax', 'argon.xyz', '--model', ARGON_MODEL, '--fmax', '0.01', '--log', 'relax.csv', '--log-every', '1', '--out', 'relaxed.xyz', '--quiet'], { cwd: dir });

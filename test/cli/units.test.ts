@@ -102,3 +102,44 @@ sinks:
     expect(result.stderr).toContain('hookmd: npt.yaml:4: stages[0].pressure: 1 has no unit; write 1bar');
   });
 });
+
+describe('times take fs or ps: --dt, --tdamp, --pdamp (issue 39, item 4)', () => {
+  it.each([['2fs', 2], ['0.002ps', 2], ['2 fs', 2], ['2', 2], ['0.1 ps', 100]])('time %s is %d fs', (text, fs) => {
+    expect(parseQuantity(text, 'time', 'metal', 'dt')).toBeCloseTo(fs, 12);
+  });
+
+  it('lj times are reduced; a unit there, or an unknown one, is INVALID_UNIT', () => {
+    expect(parseQuantity('0.005', 'time', 'lj', 'dt')).toBe(0.005);
+    expect(parseQuantity('0.005 tau', 'time', 'lj', 'dt')).toBe(0.005);
+    expect(() => parseQuantity('2fs', 'time', 'lj', 'dt')).toThrow(/lj units are reduced \(τ\)/);
+    expect(() => parseQuantity('2 ns', 'time', 'metal', 'dt')).toThrow(expect.objectContaining({ code: 'INVALID_UNIT', message: expect.stringContaining('units: fs, ps') }));
+  });
+
+  it('md --dt 2fs, 0.002ps and 2 run the same trajectory; --tdamp and --pdamp take units', async () => {
+    for (const [dt, out] of [['2fs', 'dt-fs.xyz'], ['0.002ps', 'dt-ps.xyz'], ['2', 'dt-bare.xyz']]) {
+      const result = await runCli(['md', 'argon.xyz', '--model', ARGON, '--ensemble', 'nhc', '--temperature', '40', '--dt', dt, '--tdamp', '0.1ps', '--steps', '20', '--out', out, '--quiet'], { cwd: dir });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    }
+    expect(readFileSync(join(dir, 'dt-ps.xyz'), 'utf8')).toBe(readFileSync(join(dir, 'dt-fs.xyz'), 'utf8'));
+    expect(readFileSync(join(dir, 'dt-bare.xyz'), 'utf8')).toBe(readFileSync(join(dir, 'dt-fs.xyz'), 'utf8'));
+    const npt = await runCli(['md', 'argon.xyz', '--model', ARGON, '--ensemble', 'npt', '--temperature', '40', '--pressure', '1bar', '--dt', '2fs', '--tdamp', '100fs', '--pdamp', '1ps', '--steps', '5', '--out', 'npt-units.xyz', '--quiet'], { cwd: dir });
+    expect(npt.code).toBe(0);
+    const bad = await runCli(['md', 'argon.xyz', '--model', ARGON, '--dt', '2xs', '--steps', '2', '--out', 'x.xyz', '--quiet'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('hookmd: --dt: unknown time unit "xs"; units: fs, ps');
+    const zero = await runCli(['md', 'argon.xyz', '--model', ARGON, '--dt', '0ps', '--steps', '2', '--out', 'x.xyz', '--quiet'], { cwd: dir });
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('--dt: must be > 0');
+  });
+
+  it('a bare metal-units dt below 0.05 fs (LAMMPS metal ps read as fs) is warned about', async () => {
+    const result = await runCli(['md', 'argon.xyz', '--model', ARGON, '--dt', '0.002', '--steps', '2', '--out', 'short.xyz', '--json'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('warning: --dt 0.002 is 0.002 fs');
+    expect(result.stderr).toContain('write 0.002ps');
+    expect((JSON.parse(result.stdout) as { warnings: string[] }).warnings.some((w) => w.startsWith('--dt 0.002 is 0.002 fs'))).toBe(true);
+    const plain = await runCli(['md', 'argon.xyz', '--model', ARGON, '--dt', '0.002ps', '--steps', '2', '--out', 'short.xyz', '--quiet'], { cwd: dir });
+    expect(plain.stderr).toBe('');
+  });
+});

@@ -2,8 +2,8 @@
 // (napi_adjust_external_memory), so the garbage collector sees a batch's real size and collects dropped
 // batches before their memory piles up (docs/performance.md, "Batch memory"). Without the report, V8 counts
 // only the few fields JS happens to hold views of.
-import v8 from 'node:v8';
-import vm from 'node:vm';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 
 import { describe, expect, it } from 'vitest';
 

@@ -12,6 +12,7 @@ import {
   NaNDetectorHook,
   ProgressHook,
   StageTimingHook,
+  temperatures,
   VelocityVerlet,
   WrapPeriodicHook,
 } from '../../lib/dynamics/index.js';
@@ -91,7 +92,22 @@ describe('JS built-in hooks', () => {
     const timing = new StageTimingHook({ frequency: 5 });
     const progress = new ProgressHook({ frequency: 5, onProgress: (e) => events.push(e.step) });
     await new VelocityVerlet({ model: lj(), dt: 0.005, hooks: [timing, progress] }).run(ljBatch([ljFcc(2)]), { steps: 11 });
-    expect(events).toEqual([0, 5, 10]);
+    expect(events).toEqual([5, 10]);
     expect(timing.report().map((r) => r.interval)).toContain('BEFORE_COMPUTE → AFTER_COMPUTE');
+  });
+
+  it('ProgressHook reports the state after the step it names (issue 39, item 3)', async () => {
+    const hot = (): Batch => {
+      const batch = ljBatch([ljFcc(2)]);
+      initializeVelocities(batch, { temperature: 1.5, seed: 2 });
+      return batch;
+    };
+    const seen: Array<{ step: number; temperature: number }> = [];
+    const progress = new ProgressHook({ frequency: 3, onProgress: (e) => seen.push({ step: e.step, temperature: e.temperature }) });
+    await new VelocityVerlet({ model: lj(), dt: 0.005, hooks: [progress] }).run(hot(), { steps: 7 });
+    expect(seen.map((e) => e.step)).toEqual([3, 6]);
+    const reference = hot();
+    await new VelocityVerlet({ model: lj(), dt: 0.005 }).run(reference, { steps: 3 });
+    expect(seen[0].temperature).toBeCloseTo(temperatures(reference)[0], 10);
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { Batch } from '../../lib/data/index.js';
-import { ConvergenceHook, DynamicsStage, FIRE } from '../../lib/dynamics/index.js';
+import { ConvergenceHook, DynamicsStage, FIRE, fuse } from '../../lib/dynamics/index.js';
 import type { DynamicsHookContext } from '../../lib/dynamics/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { ljBatch, perturbedLj13 } from './lj-systems.js';
@@ -53,18 +53,36 @@ describe('status migration needs statuses (upstream test_migrates_converged_samp
     expect(Array.from(hook.newlyConvergedAt(0) ?? [])).toEqual([1, 1, 1]);
   });
 
-  it('in an engine, a status-less hook in `hooks` detects; the same hook as `convergence` finishes systems', async () => {
+  it('in a single-stage engine, a status-less hook in `hooks` stops updating the systems it passes (seed 000)', async () => {
+    // nvalchemi's composing example: FIRE(hooks=[ConvergenceHook.from_fmax(0.05), LoggingHook(...)]).
     const reported: number[] = [];
-    const detector = new FIRE({ model: lj(), hooks: [ConvergenceHook.fromFmax(1e-2)] });
-    detector.register({ stage: DynamicsStage.ON_CONVERGE, frequency: 1, call: (ctx: DynamicsHookContext) => { ctx.convergedMask?.forEach((m, s) => { if (m) reported.push(s); }); } });
+    const fire = new FIRE({ model: lj(), hooks: [ConvergenceHook.fromFmax(1e-2)] });
+    fire.register({ stage: DynamicsStage.ON_CONVERGE, frequency: 1, call: (ctx: DynamicsHookContext) => { ctx.convergedMask?.forEach((m, s) => { if (m) reported.push(s); }); } });
+    const batch = ljBatch([perturbedLj13(0.1), perturbedLj13(0.3)]);
+    const frozenAt: number[][] = [];
+    fire.register({ stage: DynamicsStage.AFTER_STEP, frequency: 1, call: (ctx: DynamicsHookContext) => { if (ctx.batch.status[0] === 1) frozenAt.push(Array.from(ctx.batch.positions.subarray(0, 39))); } });
+    const result = await fire.run(batch, { steps: 500 });
+    expect(result.steps).toBeLessThan(500);
+    expect(Array.from(batch.read('status'))).toEqual([1, 1]);
+    expect(Array.from(result.converged)).toEqual([1, 1]);
+    expect(reported.sort()).toEqual([0, 1]);
+    // Once converged, system 0 is not moved while system 1 goes on.
+    expect(frozenAt.length).toBeGreaterThan(1);
+    for (const positions of frozenAt) expect(positions).toEqual(frozenAt[0]);
+  });
+
+  it('a single criterion object is accepted, and a FusedStage keeps a status-less hook detect-only', async () => {
+    const one = new ConvergenceHook({ criteria: { key: 'fmax', threshold: 1e-2 } });
+    expect(one.criteria).toEqual([{ key: 'fmax', threshold: 1e-2 }]);
+    const result = await new FIRE({ model: lj(), hooks: [one] }).run(ljBatch([perturbedLj13(0.1)]), { steps: 300 });
+    expect(result.steps).toBeLessThan(300);
+    const plain = await new FIRE({ model: lj(), convergence: { criteria: { key: 'fmax', threshold: 1e-2 } } }).run(ljBatch([perturbedLj13(0.1)]), { steps: 300 });
+    expect(plain.steps).toBe(result.steps);
+    const fused = fuse(new FIRE({ model: lj(), hooks: [ConvergenceHook.fromFmax(1e-2)] }), new FIRE({ model: lj() }));
     const batch = ljBatch([perturbedLj13(0.1)]);
-    const result = await detector.run(batch, { steps: 300 });
-    expect(result.steps).toBe(300);
-    expect(reported).toEqual([0]);
+    const run = await fused.run(batch, { steps: 300 });
+    expect(run.steps).toBe(300);
     expect(Array.from(batch.read('status'))).toEqual([0]);
-    expect(Array.from(result.converged)).toEqual([1]);
-    const finisher = await new FIRE({ model: lj(), convergence: ConvergenceHook.fromFmax(1e-2) }).run(ljBatch([perturbedLj13(0.1)]), { steps: 300 });
-    expect(finisher.steps).toBeLessThan(300);
   });
 });
 

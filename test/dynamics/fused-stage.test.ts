@@ -50,7 +50,7 @@ describe('FusedStage: FIRE → Langevin', () => {
     const fire = new FIRE({ model: model() });
     const nvt = new Langevin({ model: model(), dt: 0.005, temperature: 0, friction: 0, seed: 1 });
     const before = batch.read('positions').slice();
-    await fire.then(nvt).run(batch, { steps: 5 });
+    await fire.andThen(nvt).run(batch, { steps: 5 });
     const after = batch.read('positions');
     // System 1 runs Langevin at T = 0 with no friction from rest: only forces move it, not FIRE's rules.
     expect(Array.from(after.subarray(0, 39))).not.toEqual(Array.from(before.subarray(0, 39)));
@@ -59,11 +59,18 @@ describe('FusedStage: FIRE → Langevin', () => {
     expect(Array.from(after.subarray(39))).toEqual(Array.from(reference.read('positions')));
   });
 
-  it('rejects bad stages and budgets, and engines refuse to be awaited', async () => {
+  it('rejects bad stages and budgets; engines are not thenables, so they come back from async code (issue 39, item 30)', async () => {
     expect(() => new FusedStage({ stages: [] })).toThrow(expect.objectContaining({ code: 'INVALID_STAGES' }));
     const fire = new FIRE({ model: model() });
     expect(() => new FusedStage({ stages: [fire], budgets: [1, 2] })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETER' }));
     expect(() => new FusedStage({ stages: [fire], budgets: [-1] })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETER' }));
-    await expect(new Promise((resolve) => resolve(fire as unknown))).rejects.toMatchObject({ code: 'NOT_A_PROMISE' });
+    expect(await new Promise((resolve) => resolve(fire as unknown))).toBe(fire);
+    expect(await Promise.resolve(fire)).toBe(fire);
+    const made = async (): Promise<FIRE> => new FIRE({ model: model() });
+    expect(await made()).toBeInstanceOf(FIRE);
+    const [a, b] = await Promise.all([made(), made()]);
+    expect(a.andThen(b)).toBeInstanceOf(FusedStage);
+    expect('then' in fire).toBe(false);
+    expect(() => fire.andThen({} as never)).toThrow(expect.objectContaining({ code: 'INVALID_STAGES' }));
   });
 });

@@ -28,7 +28,7 @@ function crystal(pbc: [boolean, boolean, boolean]): System {
 }
 
 const engines: Array<{ name: string; make: () => Dynamics }> = [
-  { name: 'NPT', make: () => new NPT({ model: lj(), dt: 0.005, temperature: 1, pressure: 1, pdamp: 1 }) },
+  { name: 'NPT', make: () => new NPT({ model: lj(), dt: 0.005, temperature: 1, pressure: 1, pdamp: 1, velocities: { temperature: 1, seed: 1 } }) },
   { name: 'NPTLangevin', make: () => new NPTLangevin({ model: lj(), dt: 0.005, temperature: 1, pressure: 1, compressibility: 1, friction: 1 }) },
   { name: 'CellFilter', make: () => new FIRE({ model: lj(), cellFilter: new CellFilter({ scalarPressure: 0.1 }) }) },
 ];

@@ -116,7 +116,7 @@ describe('NPT', () => {
   it('rejects triclinic cells and bad options with typed errors', async () => {
     const sheared = bulk('Ar', 'fcc', { a: 1.6 });
     const batch = Batch.fromSystems([repeat(sheared, [3, 3, 3])], { units: 'lj' });
-    await expect(new NPT({ model: lj(), dt: 0.005, temperature: 1, pressure: 1 }).run(batch, { steps: 2 })).rejects.toMatchObject({ code: 'INVALID_CELL' });
+    await expect(new NPT({ model: lj(), dt: 0.005, temperature: 1, pressure: 1, velocities: { temperature: 1, seed: 1 } }).run(batch, { steps: 2 })).rejects.toMatchObject({ code: 'INVALID_CELL' });
     expect(() => new NPT({ model: lj(), dt: 0.005, temperature: 1, pressure: 1, couple: 'xyz' as never })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETER' }));
     expect(() => new NPT({ model: lj(), dt: 0.005, temperature: 1, pressure: Number.NaN })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETER' }));
     expect(() => new NPT({ model: lj(), dt: 0.005, temperature: 1, pressure: 1, pdamp: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETER' }));

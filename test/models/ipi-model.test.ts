@@ -55,6 +55,16 @@ function emtClient(kind: 'unix' | 'tcp', where: string): ChildProcess {
   return child;
 }
 
+/** A server on a fresh unix address with two ASE EMT clients connected. */
+async function twoEmtClients(): Promise<IpiModel> {
+  const name = unixName();
+  const model = await listen({ address: `unix:${name}`, clients: 2, timeout: 60 });
+  emtClient('unix', name);
+  emtClient('unix', name);
+  await model.waitForClients();
+  return model;
+}
+
 function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
@@ -102,11 +112,7 @@ describe.skipIf(aseSkipReason !== '')(`IpiModel with ASE EMT clients ${aseSkipRe
   }, 60_000);
 
   it('FIRE through two clients matches ASE’s own FIRE + EMT step for step', async () => {
-    const name = unixName();
-    const model = await listen({ address: `unix:${name}`, clients: 2, timeout: 60 });
-    emtClient('unix', name);
-    emtClient('unix', name);
-    await model.waitForClients();
+    const model = await twoEmtClients();
     const systems = [11, 12, 13].map((seed) => copper(seed, 0));
     const batch = Batch.fromSystems(systems);
     const steps = 30;
@@ -141,6 +147,25 @@ print(json.dumps(out))
     }
     expect(worst).toBeLessThan(1e-8);
   }, 120_000);
+
+  it('systems the engine no longer moves are not sent again (issue 39, item 9)', async () => {
+    const model = await twoEmtClients();
+    const base = fcc(3.61, 2);
+    const perfect: System = { symbols: base.positions.map(() => 'Cu'), positions: base.positions, cell: base.cell, pbc: true };
+    const batch = Batch.fromSystems([perfect, copper(11, 0)]);
+    const steps = 12;
+    const result = await new FIRE({ model, convergence: ConvergenceHook.fromFmax(1e-6) }).run(batch, { steps });
+    expect(result.steps).toBe(steps);
+    expect(batch.read('status')[0]).toBe(1);
+    // The start forces of both; step 0's compute of both (its check then finds the perfect crystal
+    // converged); then one calculation per step for the system still relaxing (old: two per step).
+    expect(model.evaluations).toBe(2 + 2 + (steps - 1));
+    const before = model.evaluations;
+    await model.compute(batch);
+    expect(model.evaluations).toBe(before);
+    const reference = runAse<Array<{ energy: number }>>(ASE_EMT, batch.toSystems());
+    reference.forEach((ref, s) => expect(Math.abs(batch.energy[s] - ref.energy)).toBeLessThan(1e-6));
+  }, 60_000);
 
   it('a client killed mid-run gives IpiClientError naming the client and the system; with a second client the run goes on', async () => {
     const name = unixName();

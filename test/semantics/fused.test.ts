@@ -23,7 +23,7 @@ describe('FusedStage', () => {
   it('a LoggingHook(path) on a sub-stage closes and keeps its rows (item 5)', async () => {
     const path = join(dir, 'sub.csv');
     const fire = new FIRE({ model: model(), hooks: [new LoggingHook({ path, frequency: 2 })] });
-    await fire.then(new Langevin({ model: model(), dt: 0.005, temperature: 0.1, friction: 1 })).run(ljBatch([perturbedLj13(0.1)]), { steps: 4 });
+    await fire.andThen(new Langevin({ model: model(), dt: 0.005, temperature: 0.1, friction: 1 })).run(ljBatch([perturbedLj13(0.1)]), { steps: 4 });
     // The header, then steps 0, 2 and 4.
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(4);
   });
@@ -73,7 +73,7 @@ describe('FusedStage', () => {
     const pipeline = fuse(new VelocityVerlet({ model: model(), dt: 0.005 }), new VelocityVerlet({ model: model(), dt: 0.005 }));
     pipeline.register(counting);
     const budgeted = pipeline.withBudgets([2, 3]);
-    const longer = budgeted.then(new VelocityVerlet({ model: model(), dt: 0.005 }));
+    const longer = budgeted.andThen(new VelocityVerlet({ model: model(), dt: 0.005 }));
     expect((longer as FusedStage).budgets).toEqual([2, 3, 0]);
     await budgeted.run(ljBatch([perturbedLj13(0.1)]), { steps: 10 });
     expect(calls).toBe(5);

@@ -74,6 +74,25 @@ describe('schedulers', () => {
     values.forEach((v, k) => expect(v).toBeCloseTo(expected[k], 15));
   });
 
+  it('StepLR and CosineLR are chainable as torch\'s: an lr a hook set is carried on from (issue 39, item 10)', () => {
+    const optimizer = new SGD({ lr: 1 });
+    const step = new StepLR({ stepSize: 2, gamma: 0.5 });
+    step.step(optimizer);
+    optimizer.lr = 0.3;                       // a hook changes the lr
+    step.step(optimizer);                     // epoch 2: decays what the hook set
+    expect(optimizer.lr).toBeCloseTo(0.15, 15);
+    step.step(optimizer);
+    expect(optimizer.lr).toBeCloseTo(0.15, 15);
+    const sgd = new SGD({ lr: 1 });
+    const cosine = new CosineLR({ tMax: 4 });
+    cosine.step(sgd);
+    sgd.lr /= 2;                              // halved by a hook after epoch 1
+    for (let e = 2; e <= 6; e++) {
+      cosine.step(sgd);
+      expect(sgd.lr).toBeCloseTo(0.5 * (1 + Math.cos((Math.PI * Math.min(e, 4)) / 4)) / 2, 14);
+    }
+  });
+
   it('ReduceOnPlateau follows torch.optim.lr_scheduler.ReduceLROnPlateau', () => {
     // Threshold 1e-4 relative: 0.99995 is not better than 1; patience 1 → reduce after the 2nd bad epoch.
     const losses = [1, 0.99995, 1.2, 0.5, 0.6, 0.7, 0.8, 0.9];

@@ -70,8 +70,8 @@ export interface ConvergenceCriterion {
 
 /** Options of `new ConvergenceHook`. */
 export interface ConvergenceHookOptions {
-  /** The criteria, ANDed (default: the largest per-atom force norm ≤ 0.05, as nvalchemi's). */
-  criteria?: readonly ConvergenceCriterion[];
+  /** The criteria, ANDed, or one criterion (default: the largest per-atom force norm ≤ 0.05, as nvalchemi's). */
+  criteria?: readonly ConvergenceCriterion[] | ConvergenceCriterion;
   /** Check every `frequency` steps (default 1). */
   frequency?: number;
   /**
@@ -134,9 +134,11 @@ export class ConvergenceHook {
       throw new HookmdTypeError('INVALID_CRITERIA', `${owner}: options must be an object`, { field: 'options', value: options });
     }
     checkKeys(owner, options, HOOK_KEYS);
-    const criteria = options.criteria ?? [{ key: 'forces', threshold: DEFAULT_FMAX, reduceOp: 'norm' }];
+    const given = options.criteria ?? [{ key: 'forces', threshold: DEFAULT_FMAX, reduceOp: 'norm' }];
+    // One criterion object is a list of one, as nvalchemi takes a single criterion.
+    const criteria: readonly ConvergenceCriterion[] = given !== null && typeof given === 'object' && !Array.isArray(given) ? [given as ConvergenceCriterion] : (given as readonly ConvergenceCriterion[]);
     if (!Array.isArray(criteria) || criteria.length === 0) {
-      throw new HookmdTypeError('INVALID_CRITERIA', `${owner}: criteria must be a non-empty array`, { field: 'criteria' });
+      throw new HookmdTypeError('INVALID_CRITERIA', `${owner}: criteria must be a criterion { key, threshold } or a non-empty array of them`, { field: 'criteria' });
     }
     criteria.forEach((c, i) => {
       checkKeys(owner, c, ['key', 'threshold', 'reduceOp', 'reduceDims', 'customOp', 'pressure'], `criteria[${i}].`);

@@ -4,11 +4,14 @@ import type { DynamicsContext } from '../../hooks/index.js';
 import type { EngineModel } from '../engine-model.js';
 import { SystemScalars } from '../scalars.js';
 import { DynamicsStage } from '../stage.js';
+import type { Trigger } from '../../hooks/index.js';
 import { checkFrequency } from './builtin-options.js';
+import { multiplesOf } from './logging-hook.js';
 import { checkKeys } from '../../option-keys.js';
 
 /** What ProgressHook reports. */
 export interface ProgressEvent {
+  /** Steps taken: the event describes the state after this many steps (the engine's count, across runs). */
   step: number;
   numSystems: number;
   /** Systems whose status reached the engine's exitStatus. */
@@ -32,7 +35,8 @@ function mean(values: Float64Array): number {
 }
 
 /**
- * Reports progress at AFTER_STEP every `frequency` steps, to `onProgress` or as a line on stderr.
+ * Reports progress at AFTER_STEP every `frequency` steps, to `onProgress` or as a line on stderr. Each event
+ * describes the state after `step` steps, a multiple of `frequency` (as a log row of that step does).
  *
  * @example
  * new FIRE({ model, hooks: [new ProgressHook({ frequency: 50, onProgress: (e) => bar.update(e.step) })] });
@@ -40,6 +44,8 @@ function mean(values: Float64Array): number {
 export class ProgressHook {
   readonly stage: DynamicsStage = DynamicsStage.AFTER_STEP;
   readonly frequency: number;
+  /** Fires when the state at AFTER_STEP is that after a multiple of `frequency` steps. */
+  readonly trigger: Trigger | undefined;
   readonly name = 'ProgressHook';
   /** With `pressure: true` the reported steps compute the stress. */
   readonly needs: readonly string[];
@@ -51,6 +57,7 @@ export class ProgressHook {
   constructor(options: { frequency?: number; onProgress?: (event: ProgressEvent) => void; pressure?: boolean } = {}) {
     checkKeys('ProgressHook', options, ['frequency', 'onProgress', 'pressure']);
     this.frequency = checkFrequency('ProgressHook', options.frequency ?? 100);
+    this.trigger = multiplesOf(this.stage, this.frequency);
     this.#pressure = options.pressure === true;
     this.needs = this.#pressure ? ['stress'] : [];
     this.#onProgress =
@@ -65,14 +72,16 @@ export class ProgressHook {
     let converged = 0;
     for (let s = 0; s < status.length; s++) if (status[s] >= exitStatus) converged++;
     const last = this.#last;
-    const stepsPerSecond = last === undefined || now === last.at ? 0 : ((ctx.stepCount - last.step) * 1000) / (now - last.at);
-    this.#last = { step: ctx.stepCount, at: now };
+    // At AFTER_STEP of step k the systems have taken k + 1 steps.
+    const step = ctx.stepCount + 1;
+    const stepsPerSecond = last === undefined || now === last.at ? 0 : ((step - last.step) * 1000) / (now - last.at);
+    this.#last = { step, at: now };
     // Native reductions over the batch: nothing per atom crosses into JS.
     const scalars = (ctx as { scalars?: SystemScalars }).scalars ?? new SystemScalars(ctx.batch, ctx.model as EngineModel | undefined);
     const kinetic = scalars.kineticEnergy;
     const total = Float64Array.from(scalars.energy, (e, s) => e + kinetic[s]);
     const fmax = scalars.fmax.reduce((a, b) => Math.max(a, b), 0);
-    const event: ProgressEvent = { step: ctx.stepCount, numSystems: ctx.batch.numSystems, converged, stepsPerSecond, temperature: mean(scalars.temperature), totalEnergy: mean(total), fmax };
+    const event: ProgressEvent = { step, numSystems: ctx.batch.numSystems, converged, stepsPerSecond, temperature: mean(scalars.temperature), totalEnergy: mean(total), fmax };
     if (this.#pressure) event.pressure = mean(scalars.pressure);
     this.#onProgress(event);
   }

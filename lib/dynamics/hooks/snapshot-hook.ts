@@ -6,6 +6,7 @@ import { registerHookType } from '../../hooks/index.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { openSink, type Sink } from '../../io/index.js';
 import { sinkWriteFailed } from '../../io/sink.js';
+import { withoutRunInfo } from '../run-info.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
 import { dynamicsStageOption, multiplesOf } from './logging-hook.js';
@@ -99,11 +100,14 @@ class SinkBinding {
   }
 }
 
-/** The systems at `indices` of the context's batch (all by default), with `info.step` = `step`. */
+/**
+ * The systems at `indices` of the context's batch (all by default), with `info.step` = `step`; an earlier
+ * run's converged, steps and status (a relaxed input's) are not this run's, and are left out.
+ */
 function snapshot(ctx: Context, step: number, extra: Record<string, unknown>, indices?: number[]): System[] {
   const batch = indices === undefined ? ctx.batch : ctx.batch.select(indices);
   const ids = batch.read('systemId');
-  return batch.toSystems().map((system, s) => ({ ...system, info: { ...system.info, systemId: ids[s], step, ...extra } }));
+  return batch.toSystems().map((system, s) => ({ ...system, info: { ...withoutRunInfo(system.info), systemId: ids[s], step, ...extra } }));
 }
 
 /**

@@ -9,7 +9,10 @@ export interface LangevinOptions extends DynamicsOptions {
   dt: PerSystem;
   /** Target temperature (K in metal units, ε/k_B in lj). */
   temperature: PerSystem;
-  /** Friction γ (1/fs in metal units, 1/τ in lj). ASE's `friction`. */
+  /**
+   * Friction γ (1/fs in metal units, 1/τ in lj). Not ASE's unit: ASE's `friction` is per ASE time unit
+   * (10.1805 fs), so ASE's `friction=f` is `friction: f / 10.1805` here, and ASE's `f / units.fs` is `f`.
+   */
   friction: PerSystem;
   /** Random seed (an integer ≥ 0); each system draws from its own stream keyed by its systemId. */
   seed?: PerSystem;

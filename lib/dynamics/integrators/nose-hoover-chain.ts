@@ -1,5 +1,6 @@
 // Nosé–Hoover chain thermostat (NVT).
 import { HookmdRangeError } from '../../errors.js';
+import type { RescalingThermostat } from '../cold-start.js';
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
 import { initialVelocityParameters, withInitialVelocities, type InitialVelocityOptions } from '../initial-velocities.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
@@ -53,6 +54,11 @@ export class NoseHooverChain extends Dynamics {
   /** The time step (fs in metal units, τ in lj), one or one per system. */
   override get timeStep(): PerSystem {
     return this.#dt.value;
+  }
+
+  /** @internal Without `velocities`, the chain only rescales the velocities it is given. */
+  override rescalingThermostat(): RescalingThermostat | undefined {
+    return this.#velocities === undefined ? { name: 'NoseHooverChain', temperature: this.#parameters[1].value } : undefined;
   }
 
   /** @internal The native integrator's name and its per-system parameters. */

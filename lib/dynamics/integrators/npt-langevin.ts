@@ -13,7 +13,10 @@ export interface NptLangevinOptions extends DynamicsOptions {
   pressure: PerSystem;
   /** Isothermal compressibility β_T (volume/energy: Å³/eV in metal units; water is about 72 Å³/eV). It sets the barostat's speed, not the ensemble. */
   compressibility: PerSystem;
-  /** Langevin friction γ (1/fs in metal units, 1/τ in lj). */
+  /**
+   * Friction γ (1/fs in metal units, 1/τ in lj). Not ASE's unit: ASE's `friction` is per ASE time unit
+   * (10.1805 fs), so ASE's `friction=f` is `friction: f / 10.1805` here, and ASE's `f / units.fs` is `f`.
+   */
   friction: PerSystem;
   /** Barostat relaxation time τ_p (default 1000·dt). */
   tauP?: PerSystem;

@@ -1,5 +1,6 @@
 // NPT: Nosé–Hoover chains with the Martyna–Tobias–Klein barostat, as LAMMPS's fix npt (native/cpp/dynamics/Npt.h).
 import { HookmdRangeError, HookmdTypeError } from '../../errors.js';
+import type { RescalingThermostat } from '../cold-start.js';
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
 import { initialVelocityParameters, withInitialVelocities, type InitialVelocityOptions } from '../initial-velocities.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
@@ -67,6 +68,11 @@ export class NPT extends Dynamics {
   /** The time step (fs in metal units, τ in lj), one or one per system. */
   override get timeStep(): PerSystem {
     return this.#dt.value;
+  }
+
+  /** @internal Without `velocities`, the chain only rescales the velocities it is given. */
+  override rescalingThermostat(): RescalingThermostat | undefined {
+    return this.#velocities === undefined ? { name: 'NPT', temperature: this.#parameters[1].value } : undefined;
   }
 
   /** @internal The native integrator's name and its per-system parameters. */

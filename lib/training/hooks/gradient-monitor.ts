@@ -1,7 +1,8 @@
 // GradientMonitorHook: the norm, the largest entry and percentiles of |∂L/∂u| over the parameters that a
 // filter selects, each time it fires; written to ctx.metrics (grad_norm, grad_max, grad_p50, …) and to a
 // callback. Register it before a GradientClipHook to see the gradients before clipping.
-import { HookmdTypeError } from '../../errors.js';
+import { HookmdError, HookmdTypeError } from '../../errors.js';
+import { closestKey } from '../../option-keys.js';
 import { registerHookType, type ErrorPolicy } from '../../hooks/index.js';
 import type { TrainingHookContext } from '../context.js';
 import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
@@ -33,7 +34,12 @@ export interface GradientStats {
  * const options: GradientMonitorOptions = { filter: '\\.sigma$', percentiles: [50, 99], frequency: 10 };
  */
 export interface GradientMonitorOptions extends BuiltinHookOptions {
-  /** Which parameters: a regular expression (or its source), a list of names, or a predicate (default all). */
+  /**
+   * Which parameters: a regular expression (or its source), a list of names, or a predicate (default all).
+   * A listed name selects that parameter, or every parameter of that name in a pair table (`'epsilon'`
+   * selects `'Ar-Ar.epsilon'`, `'Ar-Kr.epsilon'`, …) or of that pair (`'Ar-Ar'`). A listed name that
+   * selects nothing, or a filter that selects no parameter, is an error at the first measurement.
+   */
   filter?: string | RegExp | readonly string[] | ((name: string) => boolean);
   /** Percentiles of |gradient| to report, in [0, 100] (default [50, 90, 99]). */
   percentiles?: readonly number[];
@@ -67,6 +73,8 @@ export class GradientMonitorHook {
   /** The last measurement, or null. */
   last: GradientStats | null = null;
   readonly #select: (name: string) => boolean;
+  readonly #listed: readonly string[] | undefined;
+  #checked = false;
   readonly #writer: ((stats: GradientStats) => void) | undefined;
 
   constructor(options: GradientMonitorOptions = {}) {
@@ -74,6 +82,7 @@ export class GradientMonitorHook {
     const given = checkKeys(owner, options, ['filter', 'percentiles', 'normType', 'stage', 'frequency', 'writer', 'name', ...BUILTIN_OPTION_KEYS]);
     const [select, filterConfig] = makeFilter(owner, given.filter);
     this.#select = select;
+    this.#listed = Array.isArray(given.filter) ? [...(given.filter as string[])] : undefined;
     const percentiles = given.percentiles ?? [50, 90, 99];
     if (!Array.isArray(percentiles)) {
       throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: percentiles must be an array of numbers in [0, 100]`, { field: 'percentiles', value: percentiles });
@@ -100,6 +109,10 @@ export class GradientMonitorHook {
   call(ctx: TrainingHookContext): void {
     const values: Record<string, number> = {};
     for (const [name, g] of Object.entries(ctx.gradients)) if (this.#select(name)) values[name] = g;
+    if (!this.#checked && Object.keys(ctx.gradients).length > 0) {
+      this.#checked = true;
+      this.#checkSelection(Object.keys(ctx.gradients), Object.keys(values).length);
+    }
     const list = Object.values(values);
     const sorted = list.map(Math.abs).sort((a, b) => a - b);
     const percentiles: Record<number, number> = {};
@@ -113,6 +126,21 @@ export class GradientMonitorHook {
     for (const q of this.percentiles) ctx.metrics[`grad_p${q}`] = percentiles[q];
     this.#writer?.(stats);
   }
+
+  // A filter that selects nothing would report a norm of 0 for ever: UNKNOWN_PARAMETER, naming them.
+  #checkSelection(names: readonly string[], selected: number): void {
+    const unmatched = this.#listed?.find((entry) => !names.some((name) => listedMatches(name, entry)));
+    if (unmatched === undefined && selected > 0) return;
+    const near = unmatched === undefined ? undefined : closestKey(unmatched, names);
+    const what = unmatched === undefined ? 'the filter selects no parameter' : `filter entry ${JSON.stringify(unmatched)} names no parameter${near === undefined ? '' : ` (did you mean ${near.key}?)`}`;
+    throw new HookmdError('UNKNOWN_PARAMETER', `${this.name}: ${what}; the parameters are ${names.join(', ')}`, { field: 'filter', value: unmatched ?? null, parameters: [...names] });
+  }
+}
+
+// A listed name selects a parameter of that full name, of that parameter name ('epsilon' → 'Ar-Ar.epsilon')
+// or of that pair ('Ar-Ar' → 'Ar-Ar.sigma').
+function listedMatches(name: string, entry: string): boolean {
+  return name === entry || name.endsWith(`.${entry}`) || name.startsWith(`${entry}.`);
 }
 
 // The filter as a predicate, and as it appears in the canonical config.
@@ -123,8 +151,8 @@ function makeFilter(owner: string, filter: unknown): [(name: string) => boolean,
     return [(name) => pattern.test(name), pattern.source];
   }
   if (Array.isArray(filter) && filter.every((name) => typeof name === 'string')) {
-    const names = new Set(filter as string[]);
-    return [(name) => names.has(name), [...filter]];
+    const names = filter as string[];
+    return [(name) => names.some((entry) => listedMatches(name, entry)), [...filter]];
   }
   if (typeof filter === 'function') return [filter as (name: string) => boolean, 'function'];
   throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: filter must be a regular expression, a list of names or a predicate`, { field: 'filter', value: filter });

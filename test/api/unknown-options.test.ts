@@ -33,6 +33,9 @@ const train = [{ ...dimer, energy: -1, forces: [[0, 0, 0], [0, 0, 0]] }];
 const funcfl = join(dir, 'tiny.eam');
 writeFileSync(funcfl, ['tiny', '29 63.55 3.61 FCC', '8 0.1 8 0.5 3.5',
   ...Array.from({ length: 3 }, (_, k) => Array.from({ length: 8 }, (_, i) => (k === 0 ? -0.1 * i : Math.exp(-i / 4)).toFixed(4)).join(' '))].join('\n'));
+// A one-entry Tersoff file (Si.tersoff's numbers), for the many-body models' option check.
+const tersoffFile = join(dir, 'si.tersoff');
+writeFileSync(tersoffFile, 'Si Si Si 3.0 1.0 1.3258 4.8381 2.0417 0.0000 22.956 0.33675 1.3258 95.373 3.0 0.2 3.2394 3264.7\n');
 // The ONNX example of docs/models.md; OnnxModel#compute needs onnxruntime-node (an optional peer dependency).
 const onnxFile = resolve(import.meta.dirname, '../../docs/examples/lj-argon.onnx');
 /** Builds a model, runs `use` on it, and closes it (an i-PI server, an ONNX session). */
@@ -83,7 +86,13 @@ const CASES: Record<string, [Call, string, string]> = {
   'Dynamics#run(options)': [() => new FIRE({ model }).run(batch(), { steps: 50, fmax: 0.01 } as never), 'fmax', 'fmax is a convergence criterion of the engine: new FIRE({ model, convergence: ConvergenceHook.fromFmax(0.01) })'],
   'Dynamics#runStream(options)': [() => new FIRE({ model }).runStream([dimer], { maxAtoms: 10, refillevery: 5 } as never), 'refillevery', 'refillEvery'],
   'Dynamics#runSync(options)': [() => new FIRE({ model }).runSync(batch(), { steps: 1, keepstatus: true } as never), 'keepstatus', 'keepStatus'],
-  'EAM#compute(options)': [() => new EAM({ file: funcfl }).compute(batch(), { stres: true } as never), 'stres', 'stress'],
+  'NativeFileModel#compute(options)': [() => new EAM({ file: funcfl }).compute(batch(), { stres: true } as never), 'stres', 'stress'],
+  'new Tersoff(options)': [() => new hookmd.Tersoff({ file: tersoffFile, stlye: 'mod' } as never), 'stlye', 'style'],
+  'new StillingerWeber(options)': [() => new hookmd.StillingerWeber({ file: tersoffFile, skn: 1 } as never), 'skn', 'skin'],
+  'elasticConstants(options)': [() => hookmd.elasticConstants(model, { ...dimer, cell: [[3, 0, 0], [0, 3, 0], [0, 0, 3]], pbc: true }, { delta: 1e-3 } as never), 'delta', 'strain'],
+  'phonons(options)': [() => hookmd.phonons(model, { ...dimer, cell: [[3, 0, 0], [0, 3, 0], [0, 0, 3]], pbc: true }, { delta: 0.01 } as never), 'delta', 'displacement'],
+  'new NEB(options)': [() => new hookmd.NEB({ model, images: [dimer, dimer, dimer], k: 0.1 } as never), 'k', 'springConstant'],
+  'NEB#run(options)': [() => new hookmd.NEB({ model, images: [dimer, dimer, dimer] }).run({ fmx: 0.01 } as never), 'fmx', 'fmax'],
   'ForceMatchingLoss#evaluate(options)': [() => new ForceMatchingLoss({ model, systems: train, units: 'lj' }).evaluate({ gradients: true } as never), 'gradients', 'gradient'],
   'HookRegistry#fromConfig(options)': [() => registry.fromConfig([], { basedir: '.' } as never), 'basedir', 'baseDir'],
   'HookRegistry#loadStateDict(options)': [() => registry.loadStateDict({}, { stict: false } as never), 'stict', 'strict'],

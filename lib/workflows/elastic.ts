@@ -3,7 +3,7 @@
 // signs, the atoms of the twelve strained copies are relaxed together in one batch at fixed cell, and
 // C_ij = (σ_i(+δ_j) − σ_i(−δ_j)) / 2δ_j, symmetrised. One native call per step serves all twelve cells.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
-import { Batch, unitSystem } from '../data/index.js';
+import { Batch, determinant3, unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { CellFilter, ConvergenceHook, FIRE } from '../dynamics/index.js';
 import type { Model } from '../models/index.js';
@@ -67,11 +67,6 @@ function strained(system: System, epsilon: number[][]): System {
   return { ...system, positions: (system.positions as number[][]).map(apply), cell: (system.cell as number[][]).map(apply), forces: undefined, energy: undefined, stress: undefined };
 }
 
-function determinant(m: readonly (readonly number[])[]): number {
-  const [a, b, c] = m as [number[], number[], number[]];
-  return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
-}
-
 /**
  * The elastic constants of a periodic `system` with `model`, in one batch of twelve strained copies.
  *
@@ -94,7 +89,7 @@ export async function elasticConstants(model: Model, system: System, options: El
   if (cell === undefined || !(pbc === true || (Array.isArray(pbc) && pbc.every(Boolean)))) {
     throw new HookmdTypeError('INVALID_PBC', 'elasticConstants: the system must be periodic in x, y and z (pbc: true, with a cell)', { field: 'pbc', value: pbc });
   }
-  if (!(Math.abs(determinant(cell)) > 0)) throw new HookmdRangeError('SINGULAR_CELL', 'elasticConstants: the cell has no volume', { field: 'cell', value: cell });
+  if (!(Math.abs(determinant3(cell.flat())) > 0)) throw new HookmdRangeError('SINGULAR_CELL', 'elasticConstants: the cell has no volume', { field: 'cell', value: cell });
 
   let reference: System = { ...system, pbc: true, velocities: undefined };
   if (options.relaxCell ?? true) {

@@ -5,7 +5,7 @@
 // for step as `FIRE(neb).run(fmax)` moves it. Hooks of the generic kernel (NEBStage) see the images at each
 // stage of a step.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
-import { Batch, unitSystem } from '../data/index.js';
+import { Batch, determinant3 } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookRegistry, type Hook } from '../hooks/index.js';
 import type { Model } from '../models/index.js';
@@ -245,7 +245,7 @@ export class NEB {
   /** The batch of every image and where each path sits in it. */
   #band(): Band {
     const systems = this.#paths.flat();
-    const batch = Batch.fromSystems(systems, { units: unitSystem('metal').name });
+    const batch = Batch.fromSystems(systems, { units: 'metal' });
     const pathOf = Int32Array.from(this.#paths.flatMap((path, p) => path.map(() => p)));
     const imageOf = Int32Array.from(this.#paths.flatMap((path) => path.map((_, i) => i)));
     const firstImage = this.#paths.map((_, p) => pathOf.indexOf(p));
@@ -351,7 +351,7 @@ function minimumImage(b: Float64Array, a: Float64Array, geometry: Geometry): Flo
 
 function invert(m: number[][]): number[][] {
   const [a, b, c] = m as [number[], number[], number[]];
-  const det = a[0]! * (b[1]! * c[2]! - b[2]! * c[1]!) - a[1]! * (b[0]! * c[2]! - b[2]! * c[0]!) + a[2]! * (b[0]! * c[1]! - b[1]! * c[0]!);
+  const det = determinant3(m.flat());
   return [
     [(b[1]! * c[2]! - b[2]! * c[1]!) / det, (a[2]! * c[1]! - a[1]! * c[2]!) / det, (a[1]! * b[2]! - a[2]! * b[1]!) / det],
     [(b[2]! * c[0]! - b[0]! * c[2]!) / det, (a[0]! * c[2]! - a[2]! * c[0]!) / det, (a[2]! * b[0]! - a[0]! * b[2]!) / det],

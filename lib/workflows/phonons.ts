@@ -6,7 +6,7 @@
 // supercell's cells (their lattice vectors wrapped into [−N/2, N/2)), mass-weighted, and its eigenvalues give
 // ħω; a negative one is reported as a negative frequency, as ASE does.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
-import { Batch, repeat, unitSystem } from '../data/index.js';
+import { Batch, determinant3, repeat } from '../data/index.js';
 import type { System } from '../data/index.js';
 import type { Model } from '../models/index.js';
 import { checkKeys } from '../option-keys.js';
@@ -66,7 +66,7 @@ function supercellOf(value: unknown): [number, number, number] {
 function heights(rows: readonly (readonly number[])[]): number[] {
   const [a, b, c] = rows as [number[], number[], number[]];
   const cross = (u: number[], v: number[]): number[] => [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
-  const volume = Math.abs(a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]));
+  const volume = Math.abs(determinant3(rows.flat()));
   return [cross(b, c), cross(c, a), cross(a, b)].map((n) => volume / Math.hypot(...n));
 }
 
@@ -185,7 +185,7 @@ export async function phonons(model: Model, system: System, options: PhononOptio
       }
     }
   }
-  const batch = Batch.fromSystems(displaced, { units: unitSystem('metal').name });
+  const batch = Batch.fromSystems(displaced, { units: 'metal' });
   await model.compute(batch);
   const forces = batch.read('forces');
   const total = positions.length;

@@ -32,7 +32,7 @@
             "-Wl,--wrap=pthread_create", "-Wl,--wrap=pthread_join", "-Wl,--wrap=pthread_detach",
             "-Wl,--wrap=pthread_once", "-Wl,--wrap=pthread_key_create", "-Wl,--wrap=__pthread_key_create",
             "-Wl,--wrap=pthread_key_delete", "-Wl,--wrap=pthread_getspecific", "-Wl,--wrap=pthread_setspecific",
-            "-Wl,--wrap=exp", "-Wl,--wrap=log", "-Wl,--wrap=arc4random", "-Wl,--wrap=fstat64"
+            "-Wl,--wrap=exp", "-Wl,--wrap=log", "-Wl,--wrap=pow", "-Wl,--wrap=arc4random", "-Wl,--wrap=fstat64"
           ]
         }]
       ]

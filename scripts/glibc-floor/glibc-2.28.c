@@ -26,9 +26,11 @@ HOOKMD_PIN(__pthread_key_create);
 HOOKMD_PIN(pthread_key_delete);
 HOOKMD_PIN(pthread_getspecific);
 HOOKMD_PIN(pthread_setspecific);
-/* glibc 2.29 added exp and log without the SVID error wrappers; the 2.2.5 versions return the same values. */
+/* glibc 2.29 added exp, log and pow without the SVID error wrappers; the 2.2.5 versions return the same values
+ * (pow: Tersoff's and Stillinger–Weber's fractional powers). */
 HOOKMD_PIN(exp);
 HOOKMD_PIN(log);
+HOOKMD_PIN(pow);
 /* glibc 2.33 exported fstat64 as a function; before, <sys/stat.h> inlined it as __fxstat64(_STAT_VER, ...),
  * which every glibc still exports at 2.2.5. libstdc++'s std::basic_filebuf (std::ifstream, used by the
  * thread budget to read cgroup files) calls it. */
@@ -45,6 +47,7 @@ void *hookmd_floor_pthread_getspecific(pthread_key_t);
 int hookmd_floor_pthread_setspecific(pthread_key_t, const void *);
 double hookmd_floor_exp(double);
 double hookmd_floor_log(double);
+double hookmd_floor_pow(double, double);
 int hookmd_floor___fxstat64(int, int, struct stat64 *);
 
 int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg) {
@@ -66,6 +69,7 @@ void *__wrap_pthread_getspecific(pthread_key_t key) { return hookmd_floor_pthrea
 int __wrap_pthread_setspecific(pthread_key_t key, const void *value) { return hookmd_floor_pthread_setspecific(key, value); }
 double __wrap_exp(double x) { return hookmd_floor_exp(x); }
 double __wrap_log(double x) { return hookmd_floor_log(x); }
+double __wrap_pow(double x, double y) { return hookmd_floor_pow(x, y); }
 /* _STAT_VER_LINUX (1 on x86-64) is the layout of struct stat64 that __fxstat64 fills in. */
 int __wrap_fstat64(int fd, struct stat64 *buf) { return hookmd_floor___fxstat64(1, fd, buf); }
 

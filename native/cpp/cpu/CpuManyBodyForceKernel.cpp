@@ -12,33 +12,48 @@ namespace hookmd {
 
 namespace {
 
-// Scratch arrays 0..2 hold the forces on the centre's neighbours; the styles use the ones after them.
-constexpr int kFx = 0, kFy = 1, kFz = 2;
+/** Per-neighbour scratch of a row style's centre routine (math/TersoffEval.h, math/StillingerWeberEval.h). */
+struct RowScratch final : ManyBodyCentre::Work {
+  std::vector<double> values;
+  std::vector<unsigned char> flags;
+  std::size_t capacity = 0;
+  static constexpr int kArrays = 7;
+  double* array(int a) { return values.data() + static_cast<std::size_t>(a) * capacity; }
+  void reserve(std::size_t count) override {
+    if (count <= capacity) return;
+    capacity = std::max(count, 2 * capacity);
+    values.assign(static_cast<std::size_t>(kArrays) * capacity, 0.0);
+    flags.assign(capacity, 0);
+  }
+};
+
+using RowCentreFn = void (*)(const unsigned char* rows, int numTypes, int ti, const ManyBodyNeighbors& nb, RowScratch& scratch,
+                             double& energy, double* fx, double* fy, double* fz);
 
 template <TersoffStyle S, bool kOne>
-void tersoffStyleCentre(const unsigned char* rows, int nt, int ti, const ManyBodyNeighbors& nb,
-                        CpuManyBodyForceKernel::CentreScratch& c, double& energy, double* fx, double* fy, double* fz) {
-  TersoffScratch s{c.array(3), c.array(4), c.array(5), c.array(6), c.array(7), c.array(8), c.array(9)};
+void tersoffStyleCentre(const unsigned char* rows, int nt, int ti, const ManyBodyNeighbors& nb, RowScratch& c, double& energy,
+                        double* fx, double* fy, double* fz) {
+  TersoffScratch s{c.array(0), c.array(1), c.array(2), c.array(3), c.array(4), c.array(5), c.array(6)};
   tersoffCentre<S, kOne>(reinterpret_cast<const TersoffParams*>(rows), nt, ti, nb, s, energy, fx, fy, fz);
 }
 
 template <bool kOne>
-void stillingerWeberStyleCentre(const unsigned char* rows, int nt, int ti, const ManyBodyNeighbors& nb,
-                                CpuManyBodyForceKernel::CentreScratch& c, double& energy, double* fx, double* fy, double* fz) {
-  const StillingerWeberScratch s{c.array(3), c.array(4), c.flags.data()};
+void stillingerWeberStyleCentre(const unsigned char* rows, int nt, int ti, const ManyBodyNeighbors& nb, RowScratch& c, double& energy,
+                                double* fx, double* fy, double* fz) {
+  const StillingerWeberScratch s{c.array(0), c.array(1), c.flags.data()};
   stillingerWeberCentre<kOne>(reinterpret_cast<const StillingerWeberParams*>(rows), nt, ti, nb, s, energy, fx, fy, fz);
 }
 
 /** Each style's centre routine, for one species and for several. */
 template <ManyBodyStyle S, bool kOne>
-constexpr CpuManyBodyForceKernel::CentreFn centreOf() {
+constexpr RowCentreFn centreOf() {
   if constexpr (S == ManyBodyStyle::Tersoff) return &tersoffStyleCentre<TersoffStyle::Tersoff, kOne>;
   if constexpr (S == ManyBodyStyle::TersoffMod) return &tersoffStyleCentre<TersoffStyle::Mod, kOne>;
   if constexpr (S == ManyBodyStyle::TersoffZbl) return &tersoffStyleCentre<TersoffStyle::Zbl, kOne>;
   if constexpr (S == ManyBodyStyle::StillingerWeber) return &stillingerWeberStyleCentre<kOne>;
 }
 
-CpuManyBodyForceKernel::CentreFn centreFor(ManyBodyStyle style, bool one) {
+RowCentreFn centreFor(ManyBodyStyle style, bool one) {
   switch (style) {
 #define HOOKMD_STYLE_CENTRE(name, lammps, length) \
   case ManyBodyStyle::name:                     \
@@ -49,19 +64,38 @@ CpuManyBodyForceKernel::CentreFn centreFor(ManyBodyStyle style, bool one) {
   return nullptr;
 }
 
+/** A row style's centre routine over its parameter rows. */
+class RowStyleCentre final : public ManyBodyCentre {
+ public:
+  explicit RowStyleCentre(const ManyBodyForceSpec& spec)
+      : rows_(spec.rows), numTypes_(spec.numTypes), centre_(centreFor(spec.style, spec.numTypes == 1)) {}
+  std::unique_ptr<Work> makeWork() const override { return std::make_unique<RowScratch>(); }
+  void centre(int ti, const ManyBodyNeighbors& nb, Work& work, double& energy, double* fx, double* fy, double* fz) const override {
+    centre_(rows_.data(), numTypes_, ti, nb, static_cast<RowScratch&>(work), energy, fx, fy, fz);
+  }
+
+ private:
+  std::vector<unsigned char> rows_;
+  int numTypes_;
+  RowCentreFn centre_;
+};
+
 }  // namespace
 
 void CpuManyBodyForceKernel::CentreScratch::reserve(std::size_t count) {
-  if (count <= capacity) return;
-  capacity = std::max(count, 2 * capacity);
-  values.assign(static_cast<std::size_t>(kArrays) * capacity, 0.0);
-  flags.assign(capacity, 0);
-  neighbors.reserve(capacity);
+  neighbors.reserve(count);
+  work->reserve(count);
+  if (fx.size() >= count) return;
+  fx.resize(count);
+  fy.resize(count);
+  fz.resize(count);
 }
 
 CpuManyBodyForceKernel::CpuManyBodyForceKernel(const ManyBodyForceSpec& spec)
-    : model_(spec.model), numTypes_(spec.numTypes), rows_(spec.rows), cutoffSq_(spec.cutoff * spec.cutoff),
-      centre_(centreFor(spec.style, spec.numTypes == 1)) {}
+    : CpuManyBodyForceKernel(spec.model, spec.cutoff, std::make_shared<RowStyleCentre>(spec)) {}
+
+CpuManyBodyForceKernel::CpuManyBodyForceKernel(const char* model, double cutoff, std::shared_ptr<const ManyBodyCentre> centre)
+    : model_(model), cutoffSq_(cutoff * cutoff), centre_(std::move(centre)) {}
 
 void CpuManyBodyForceKernel::execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
                                      std::vector<double>& virial) {
@@ -71,6 +105,9 @@ void CpuManyBodyForceKernel::execute(Backend& backend, const ComputeRequest& req
   const ForcePass pass{storage, request, types.types->data(), virial};
   const int threads = ThreadPool::global().threads();
   if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
+  for (Workspace& workspace : workspaces_) {
+    if (!workspace.centre.work) workspace.centre.work = centre_->makeWork();
+  }
   full_.resize(static_cast<std::size_t>(storage.numSystems()));
   scheduleSystems(
       storage, request.systems, [&](std::int64_t s, int thread) { computeSystem(s, pass, workspaces_[thread]); },
@@ -89,9 +126,9 @@ CpuManyBodyForceKernel::SystemView CpuManyBodyForceKernel::prepareSystem(std::in
 void CpuManyBodyForceKernel::centres(const SystemView& system, std::int32_t begin, std::int32_t end, CentreScratch& scratch,
                                      double* f, bool virial, SystemSums& sums) const {
   scratch.reserve(static_cast<std::size_t>(std::max(system.full->maxCount(), 1)));
-  double* fx = scratch.array(kFx);
-  double* fy = scratch.array(kFy);
-  double* fz = scratch.array(kFz);
+  double* fx = scratch.fx.data();
+  double* fy = scratch.fy.data();
+  double* fz = scratch.fz.data();
   CentreNeighbors& gathered = scratch.neighbors;
   for (std::int32_t i = begin; i < end; ++i) {
     const int count = system.full->gather(i, system.x, system.types, cutoffSq_, gathered);
@@ -99,7 +136,7 @@ void CpuManyBodyForceKernel::centres(const SystemView& system, std::int32_t begi
     std::fill(fx, fx + count, 0.0);
     std::fill(fy, fy + count, 0.0);
     std::fill(fz, fz + count, 0.0);
-    centre_(rows_.data(), numTypes_, system.types[i], nb, scratch, sums.energy, fx, fy, fz);
+    centre_->centre(system.types[i], nb, *scratch.work, sums.energy, fx, fy, fz);
     double fix = 0.0, fiy = 0.0, fiz = 0.0;
     for (int m = 0; m < count; ++m) {
       fix -= fx[m];

@@ -1,15 +1,18 @@
 // The CPU reference of the many-body force kernel: per system, a full list (cpu/FullNeighbors.h) made from
 // the same half lists with skin as the pair potentials (NeighborCache); for every centre atom, its neighbours
-// within the cutoff gathered from it and the style's centre routine (native/cpp/math), whose forces on the
-// centre's neighbours are added into the system's forces. Systems run in parallel over the thread schedule of SystemSchedule.h; a system
+// within the cutoff gathered from it and the potential's centre routine (cpu/ManyBodyCentre.h: a row style of
+// kernels/ManyBodyForceKernel.h, or SNAP's), whose forces on the centre's neighbours are added into the
+// system's forces. Systems run in parallel over the thread schedule of SystemSchedule.h; a system
 // that runs alone splits its centres into one contiguous range per thread, each adding into a force buffer
 // of its own, and the buffers are added in thread order.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "cpu/FullNeighbors.h"
+#include "cpu/ManyBodyCentre.h"
 #include "cpu/SystemSchedule.h"
 #include "kernels/ManyBodyForceKernel.h"
 
@@ -17,26 +20,23 @@ namespace hookmd {
 
 class CpuManyBodyForceKernel final : public ManyBodyForceKernel {
  public:
+  /** A row style's kernel (Tersoff, Stillinger–Weber). */
   explicit CpuManyBodyForceKernel(const ManyBodyForceSpec& spec);
+  /** The kernel of any centre routine, for neighbours within `cutoff`; `model` starts every message. */
+  CpuManyBodyForceKernel(const char* model, double cutoff, std::shared_ptr<const ManyBodyCentre> centre);
 
   void execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
                std::vector<double>& virial) override;
   NeighborStats neighborStats() const override { return neighbors_.stats(); }
 
-  /** Per-neighbour scratch of one centre (the forces on its neighbours, then the style's), sized to the most neighbours. */
+  /** One centre's gathered neighbours and the forces on them, with the centre routine's own scratch. */
   struct CentreScratch {
     CentreNeighbors neighbors;
-    std::vector<double> values;
-    std::vector<unsigned char> flags;
-    std::size_t capacity = 0;
-    /** Array a (of kArrays) of the scratch. */
-    double* array(int a) { return values.data() + static_cast<std::size_t>(a) * capacity; }
+    std::vector<double> fx, fy, fz;
+    std::unique_ptr<ManyBodyCentre::Work> work;
+    /** Grows every per-neighbour array to `count`. */
     void reserve(std::size_t count);
-    static constexpr int kArrays = 10;
   };
-  /** A style's centre routine: adds centre i's energy, and the forces on its neighbours to fx, fy, fz. */
-  using CentreFn = void (*)(const unsigned char* rows, int numTypes, int ti, const ManyBodyNeighbors& nb, CentreScratch& scratch,
-                            double& energy, double* fx, double* fy, double* fz);
 
  private:
   struct Workspace {
@@ -61,10 +61,8 @@ class CpuManyBodyForceKernel final : public ManyBodyForceKernel {
                SystemSums& sums) const;
 
   const char* model_;
-  int numTypes_;
-  std::vector<unsigned char> rows_;
   double cutoffSq_;
-  CentreFn centre_;
+  std::shared_ptr<const ManyBodyCentre> centre_;
   std::vector<Workspace> workspaces_;
   /** Per system, its full list. */
   std::vector<FullNeighbors> full_;

@@ -12,6 +12,7 @@
 #include "binding/ManyBodyWrap.h"
 #include "binding/ModuleFunctions.h"
 #include "binding/PairPotentialWrap.h"
+#include "binding/SnapWrap.h"
 #include "binding/StepperWrap.h"
 #include "cpu/CpuBackend.h"
 #include "mirror/MirrorBackend.h"
@@ -40,6 +41,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   exports.Set("pairEvaluators", PairPotentialWrap::evaluators(env));
   exports.Set("EAM", EamWrap::define(env));
   exports.Set("ManyBody", ManyBodyWrap::define(env));
+  exports.Set("Snap", SnapWrap::define(env));
   exports.Set("EdgeList", EdgeListWrap::define(env));
   exports.Set("NativeStepper", StepperWrap::define(env));
   exports.Set("PairLoss", LossWrap::define(env));

@@ -5,6 +5,7 @@
 
 #include "binding/EamWrap.h"
 #include "binding/ManyBodyWrap.h"
+#include "binding/SnapWrap.h"
 #include "binding/PairPotentialWrap.h"
 
 namespace hookmd::binding {
@@ -23,8 +24,9 @@ std::shared_ptr<Potential> PotentialWrap::potentialOf(Napi::Env env, const Napi:
     if (hasTag(env, object, PairPotentialWrap::kTypeTag)) return PairPotentialWrap::Unwrap(object)->potential();
     if (hasTag(env, object, EamWrap::kTypeTag)) return EamWrap::Unwrap(object)->potential();
     if (hasTag(env, object, ManyBodyWrap::kTypeTag)) return ManyBodyWrap::Unwrap(object)->potential();
+    if (hasTag(env, object, SnapWrap::kTypeTag)) return SnapWrap::Unwrap(object)->potential();
   }
-  throwJs(env, "INVALID_ARGUMENT", "expected a native potential (PairPotential, EAM, ManyBody)");
+  throwJs(env, "INVALID_ARGUMENT", "expected a native potential (PairPotential, EAM, ManyBody, Snap)");
 }
 
 bool PotentialWrap::requireFlag(const Napi::CallbackInfo& info, std::size_t index, const char* what) {

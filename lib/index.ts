@@ -94,7 +94,7 @@ export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
 export type { BackendInfo, BackendName, BackendRequest, CpuSimd, DeviceStats, ThreadLimit, TransferStats } from './native/index.js';
 
-export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, IpiClientError, IpiModel, JsModel, LennardJones, Morse, OnnxModel, onnxRuntimeStatus, StillingerWeber, Tersoff } from './models/index.js';
+export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, IpiClientError, IpiModel, JsModel, LennardJones, MLIAP, Morse, OnnxModel, onnxRuntimeStatus, SNAP, StillingerWeber, Tersoff } from './models/index.js';
 export type {
   ComputeOptions,
   EAMOptions,
@@ -110,6 +110,8 @@ export type {
   JsModelResult,
   LennardJonesOptions,
   LennardJonesPairParameters,
+  MLIAPOptions,
+  MliapModelKind,
   ManyBodyElements,
   ManyBodyOptions,
   ManyBodyStyleName,
@@ -124,6 +126,9 @@ export type {
   OnnxProvider,
   OnnxRuntimeStatus,
   PairModel,
+  SNAPOptions,
+  SnapParameters,
+  SnapZbl,
   StillingerWeberOptions,
   TersoffOptions,
 } from './models/index.js';

@@ -104,6 +104,52 @@ const SW_MODEL: JsonSchema = {
   additionalProperties: false,
 };
 
+/** The ZBL core of a SNAP or ML-IAP model given file by file (an include file sets its own). */
+const ZBL_CORE: JsonSchema = {
+  type: 'object',
+  required: ['inner', 'outer'],
+  description: 'A ZBL core under the potential, as pair_style hybrid/overlay zbl inner outer adds it.',
+  properties: {
+    inner: nonNegative('Where the switching to zero starts (Å).'),
+    outer: nonNegative('Where the core ends (Å).'),
+    charges: { type: 'object', additionalProperties: { type: 'number' }, description: 'Nuclear charge of each element (default: its atomic number).' },
+  },
+  additionalProperties: false,
+};
+
+/** A SNAP potential: a LAMMPS include file (*.snap), or its .snapcoeff and .snapparam files. */
+const SNAP_MODEL: JsonSchema = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { const: 'snap' },
+    file: text('LAMMPS include file (*.snap: pair_style snap, or hybrid/overlay zbl … snap); or give coefficients and parameters.'),
+    coefficients: text('The .snapcoeff file (instead of file).'),
+    parameters: text('The .snapparam file (instead of file).'),
+    elements: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Elements to use, as pair_coeff names them (default: every element of the coefficient file).' },
+    zbl: ZBL_CORE,
+    skin: nonNegative('Verlet skin (Å; default 2.0).'),
+  },
+  additionalProperties: false,
+};
+
+/** An ML-IAP potential on the sna descriptor: a LAMMPS include file (*.mliap), or its model and descriptor files. */
+const MLIAP_MODEL: JsonSchema = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { const: 'mliap' },
+    file: text('LAMMPS include file (*.mliap: pair_style mliap model … descriptor sna …); or give model and descriptor.'),
+    model: text('The model file (instead of file).'),
+    descriptor: text('The sna descriptor file (instead of file).'),
+    kind: { enum: ['linear', 'quadratic', 'nn'], description: 'The model kind (default: nn for a NET file, else what its coefficient count says).' },
+    elements: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Elements to use, as pair_coeff names them (default: the descriptor’s).' },
+    zbl: ZBL_CORE,
+    skin: nonNegative('Verlet skin (Å; default 2.0).'),
+  },
+  additionalProperties: false,
+};
+
 /** A model in an ONNX file on hookmd's graph-model convention (docs/models.md), run by onnxruntime-node. */
 const ONNX_MODEL: JsonSchema = {
   type: 'object',
@@ -300,12 +346,13 @@ const HOOK: JsonSchema = {
 };
 
 /**
- * The schema of a model description: `{ type: 'lj' | 'morse' | 'eam' | 'tersoff' | 'sw' | 'onnx' | 'ipi', ...parameters }` (`--model-config`, and
+ * The schema of a model description: `{ type: 'lj' | 'morse' | 'eam' | 'tersoff' | 'sw' | 'snap' | 'mliap' | 'onnx' | 'ipi', ...parameters }`
+ * (`--model-config`, and
  * `model` in a run config).
  */
 export const MODEL_SCHEMA: JsonSchema = {
   description: 'The force field.',
-  oneOf: [...PAIR_MODEL_SCHEMAS, EAM_MODEL, TERSOFF_MODEL, SW_MODEL, ONNX_MODEL, IPI_MODEL],
+  oneOf: [...PAIR_MODEL_SCHEMAS, EAM_MODEL, TERSOFF_MODEL, SW_MODEL, SNAP_MODEL, MLIAP_MODEL, ONNX_MODEL, IPI_MODEL],
 };
 
 /**

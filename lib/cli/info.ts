@@ -1,5 +1,6 @@
 // `hookmd info`: the version, the backends and whether each can run here, the thread count, the CUDA
-// device in use or the reason there is none, and whether onnxruntime-node (for OnnxModel) is installed.
+// device in use or the reason there is none, whether onnxruntime-node (for OnnxModel) is installed, and the
+// model kinds --model takes.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -7,7 +8,7 @@ import type { Command } from 'commander';
 
 import { isHookmdError } from '../errors.js';
 import { backendInfo, configureNative, loadBinding, PACKAGE_ROOT, type BackendName } from '../native/index.js';
-import { onnxRuntimeStatus, type OnnxRuntimeStatus } from '../models/index.js';
+import { MODEL_KINDS, onnxRuntimeStatus, type OnnxRuntimeStatus } from '../models/index.js';
 import { addRuntimeOptions, applyRuntime, type CommonOptions } from './options.js';
 
 /** The package version, from package.json. */
@@ -38,6 +39,8 @@ export interface InfoReport {
   node: string;
   /** onnxruntime-node, the optional package OnnxModel runs on: whether it is installed, and its providers. */
   onnxruntime: OnnxRuntimeStatus;
+  /** The model kinds `--model KIND:…` and configs take, canonical names first (`lj`, `snap`, …). */
+  models: string[];
 }
 
 /** Gathers the report (loads the addon, and onnxruntime-node when it is installed). */
@@ -66,6 +69,7 @@ export async function infoReport(): Promise<InfoReport> {
     binary: info.binary,
     node: process.versions.node,
     onnxruntime: await onnxRuntimeStatus(),
+    models: [...MODEL_KINDS.names],
   };
 }
 
@@ -85,6 +89,7 @@ function text(report: InfoReport): string {
     ['binary', report.binary],
     ['node', report.node],
     ['onnx', onnxLine(report.onnxruntime)],
+    ['models', MODEL_KINDS.describe()],
   ];
   return rows.map(([key, value]) => `${key.padEnd(8)} ${value}`).join('\n');
 }

@@ -3,21 +3,25 @@
 // section of a run config. All are checked against MODEL_SCHEMA first, so a bad parameter is reported
 // where the user wrote it. Model type names are resolved through MODEL_KINDS (lib/models/model-kinds.ts),
 // so `lj`, `LennardJones` and `LJ` are one kind everywhere, as in Trainer configs.
-import { isHookmdError } from '../errors.js';
+import { HookmdTypeError, isHookmdError } from '../errors.js';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
 import {
   EAM,
   IpiModel,
+  MLIAP,
   MODEL_KINDS,
   OnnxModel,
   pairModelNamed,
+  SNAP,
   StillingerWeber,
   Tersoff,
   type EAMOptions,
   type IpiModelOptions,
+  type MLIAPOptions,
   type Model,
   type OnnxModelOptions,
+  type SNAPOptions,
   type StillingerWeberOptions,
   type TersoffOptions,
 } from '../models/index.js';
@@ -45,8 +49,11 @@ export function canonicalModel(model: unknown): void {
 }
 
 // The parameter that a model type's first item names when it has no `key=`: `eam:Cu_u3.eam`,
-// `tersoff:Si.tersoff`, `sw:Si.sw`, `onnx:model.onnx,cutoff=5`, `ipi:unix:NAME,clients=4`.
-const LEADING_PARAMETER: Readonly<Record<string, string>> = { eam: 'file', tersoff: 'file', sw: 'file', onnx: 'file', ipi: 'address' };
+// `tersoff:Si.tersoff`, `sw:Si.sw`, `snap:Ni_Zuo_JPCA2020.snap`, `mliap:Ta06A.nn.mliap`,
+// `onnx:model.onnx,cutoff=5`, `ipi:unix:NAME,clients=4`.
+const LEADING_PARAMETER: Readonly<Record<string, string>> = { eam: 'file', tersoff: 'file', sw: 'file', snap: 'file', mliap: 'file', onnx: 'file', ipi: 'address' };
+// Keys whose values are paths (or an address): strings even when they look like numbers, and relative to the model file that holds them.
+const PATH_KEYS = ['file', 'coefficients', 'parameters', 'model', 'descriptor'];
 
 /**
  * Parses `--model type:key=value,…` into a model config and validates it; `eam:<file>` is short for
@@ -72,7 +79,7 @@ export function parseModelFlag(spec: string): ModelConfig {
     if (eq <= 0) throw configError([`--model: expected key=value, got '${item}' (as in lj:epsilon=1,sigma=1,cutoff=2.5)`]);
     const key = item.slice(0, eq).trim();
     // A file name or an address stays a string even when it looks like a number.
-    config[key] = key === 'file' || key === 'address' ? item.slice(eq + 1).trim() : parseValue(item.slice(eq + 1).trim());
+    config[key] = PATH_KEYS.includes(key) || key === 'address' ? item.slice(eq + 1).trim() : parseValue(item.slice(eq + 1).trim());
   }
   const problems = validateSchema(config, MODEL_SCHEMA);
   if (problems.length > 0) throw configError(describeProblems(problems, () => '--model'));
@@ -98,7 +105,8 @@ export function resolveModelEntry(model: unknown, baseDir: string): unknown {
   }
   const file = resolve(baseDir, model);
   const { config } = loadModelFile(file);
-  return 'file' in config && typeof config.file === 'string' ? { ...config, file: resolve(dirname(file), config.file) } : config;
+  const entries = Object.entries(config).map(([key, value]) => [key, PATH_KEYS.includes(key) && typeof value === 'string' ? resolve(dirname(file), value) : value]);
+  return Object.fromEntries(entries) as ModelConfig;
 }
 
 /**
@@ -119,6 +127,7 @@ export async function buildModel(
     if (type === 'eam') return new EAM({ ...(options as Omit<EAMOptions, 'file'>), file: fileOf(options.file) });
     if (type === 'tersoff') return new Tersoff({ ...(options as Omit<TersoffOptions, 'file'>), file: fileOf(options.file) });
     if (type === 'sw') return new StillingerWeber({ ...(options as Omit<StillingerWeberOptions, 'file'>), file: fileOf(options.file) });
+    if (type === 'snap' || type === 'mliap') return mlModel(type, options, fileOf);
     if (type === 'onnx') {
       const { file, ...rest } = options;
       return await OnnxModel.load(fileOf(file), rest as unknown as OnnxModelOptions);
@@ -133,6 +142,19 @@ export async function buildModel(
     const path = field === undefined || field === 'options' ? [...where] : [...where, ...parsePath(field === 'path' ? 'file' : field)];
     throw configError([`${locate(path)}: ${formatPath(path) || '(model)'}: ${error.message}`], { cause: error.code });
   }
+}
+
+/** SNAP or MLIAP: from a LAMMPS include file (`file`, with only a skin beside it), or from its files named one by one. */
+function mlModel(type: 'snap' | 'mliap', options: Record<string, unknown>, fileOf: (file: unknown) => string): Model {
+  const paths = Object.fromEntries(Object.entries(options).map(([key, value]) => [key, PATH_KEYS.includes(key) ? fileOf(value) : value]));
+  const { file, ...rest } = paths;
+  if (file !== undefined) {
+    const extra = Object.keys(rest).filter((key) => key !== 'skin');
+    if (extra.length > 0) throw new HookmdTypeError('INVALID_OPTIONS', `${extra.join(', ')}: an include file (file) sets these itself; give only a skin beside it`, { field: extra[0] });
+    const skin = rest.skin as number | undefined;
+    return type === 'snap' ? SNAP.fromLammps(file as string, skin === undefined ? {} : { skin }) : MLIAP.fromLammps(file as string, skin === undefined ? {} : { skin });
+  }
+  return type === 'snap' ? new SNAP(rest as unknown as SNAPOptions) : new MLIAP(rest as unknown as MLIAPOptions);
 }
 
 /** Releases what a model holds open: an i-PI server (its clients get EXIT) or an ONNX session. */

@@ -78,7 +78,7 @@ export function addStrictOption(command: Command): Command {
 /** Adds --model, --model-config and --units. */
 export function addModelOptions(command: Command): Command {
   return command
-    .option('--model <spec>', 'force field, e.g. lj:epsilon=0.0104,sigma=3.4,cutoff=8.5, morse:D=…,alpha=…,r0=…,cutoff=…, eam:Cu_u3.eam, tersoff:Si.tersoff, sw:Si.sw, onnx:model.onnx,cutoff=5, ipi:unix:NAME,clients=4, or a model file (fitted.json); type names in any case (LennardJones, EAM)')
+    .option('--model <spec>', 'force field, e.g. lj:epsilon=0.0104,sigma=3.4,cutoff=8.5, morse:D=…,alpha=…,r0=…,cutoff=…, eam:Cu_u3.eam, tersoff:Si.tersoff, sw:Si.sw, snap:Ni_Zuo_JPCA2020.snap, mliap:Ta06A.nn.mliap, onnx:model.onnx,cutoff=5, ipi:unix:NAME,clients=4, or a model file (fitted.json); type names in any case (LennardJones, EAM)')
     .option('--model-config <file>', 'force field from a YAML or JSON file ({ type: lj | morse | eam | tersoff | sw | onnx | ipi, ...parameters }), e.g. what hookmd fit --out wrote')
     .addOption(new Option('--units <units>', 'unit system of input, parameters and outputs').choices(['metal', 'lj']).default('metal'));
 }

@@ -7,7 +7,7 @@ import type { BackendRequest } from '../native/index.js';
 /** Unit systems a config may name. */
 export type UnitsName = 'metal' | 'lj';
 
-/** `model`: the force field, `{ type: ModelKind, ...parameters }` ('lj', 'morse', 'eam', 'tersoff', 'sw', 'onnx', 'ipi'). */
+/** `model`: the force field, `{ type: ModelKind, ...parameters }` ('lj', 'morse', 'eam', 'tersoff', 'sw', 'snap', 'mliap', 'onnx', 'ipi'). */
 export interface ModelConfig {
   readonly type: ModelKind;
   readonly [parameter: string]: unknown;

@@ -5,14 +5,15 @@ import { Vocabulary } from '../vocabulary.js';
 import { PAIR_MODELS, type PairModelKind } from './pair-models.js';
 
 /** The canonical name of each model kind (the `--model` prefix). */
-export type ModelKind = PairModelKind | 'eam' | 'tersoff' | 'sw' | 'onnx' | 'ipi';
+export type ModelKind = PairModelKind | 'eam' | 'tersoff' | 'sw' | 'snap' | 'mliap' | 'onnx' | 'ipi';
 
 const pairKinds = {} as Record<PairModelKind, readonly string[]>;
 for (const model of PAIR_MODELS) pairKinds[model.kind] = [model.name, ...model.spellings];
 
 /**
  * Every spelling of each model kind, case-insensitive: `lj` (LennardJones), `morse` (Morse), `eam` (EAM),
- * `tersoff` (Tersoff), `sw` (StillingerWeber), `onnx` (OnnxModel), `ipi` (IpiModel, i-PI).
+ * `tersoff` (Tersoff), `sw` (StillingerWeber), `snap` (SNAP), `mliap` (MLIAP), `onnx` (OnnxModel), `ipi`
+ * (IpiModel, i-PI).
  *
  * @example
  * MODEL_KINDS.resolve('LennardJones'); // 'lj'
@@ -22,6 +23,8 @@ export const MODEL_KINDS: Vocabulary<ModelKind> = new Vocabulary<ModelKind>({
   eam: ['EAM'],
   tersoff: ['Tersoff'],
   sw: ['StillingerWeber', 'stillinger-weber'],
+  snap: ['SNAP'],
+  mliap: ['MLIAP', 'ml-iap'],
   onnx: ['OnnxModel'],
   ipi: ['IpiModel'],
 });

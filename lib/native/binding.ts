@@ -1,7 +1,7 @@
 // The typed surface of the native addon. Only lib/native touches the .node file; every other layer sees
 // these interfaces.
 import type { CpuSimd, DeviceStats, NativeBackendProbe, NativeBatch, NativeThreadBudget, NativeThreadLimit } from './batch-binding.js';
-import type { NativeEamConstructor, NativeEdgeListConstructor, NativeManyBodyConstructor, NativePairEvaluators, NativePairPotentialConstructor } from './models-binding.js';
+import type { NativeEamConstructor, NativeEdgeListConstructor, NativeManyBodyConstructor, NativePairEvaluators, NativePairPotentialConstructor, NativeSnapConstructor } from './models-binding.js';
 
 export type { BackendName, CpuSimd, DeviceStats, NativeBackendProbe, NativeBatch, NativeFieldArrays, NativeFieldName, NativeThreadBudget, NativeThreadLimit, ReduceOp, ThreadLimit, TransferStats } from './batch-binding.js';
 
@@ -14,6 +14,8 @@ export interface NativeBinding {
   readonly pairEvaluators: NativePairEvaluators;
   EAM: NativeEamConstructor;
   ManyBody: NativeManyBodyConstructor;
+  /** SNAP and the ML-IAP models on its descriptor (native/cpp/models/SnapPotential.h). */
+  Snap: NativeSnapConstructor;
   EdgeList: NativeEdgeListConstructor;
   setErrorFactory(factory: (code: string, message: string) => Error): void;
   setThreads(n: number): number;

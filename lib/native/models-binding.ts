@@ -89,6 +89,25 @@ export type NativeManyBodyConstructor = new (
 ) => NativePotential;
 
 /**
+ * new Snap(name, atomic numbers, settings, radius, weight, coefficients, zbl, network, skin?)
+ * (native/cpp/binding/SnapWrap.h): settings [twojmax, rcutfac, rfac0, rmin0, switchflag, bzeroflag,
+ * quadraticflag, chemflag, bnormflag, wselfallflag]; per element its radius, weight and coefficients in the
+ * file's order; zbl empty, or [inner, outer, then zi zj for each element pair a·nt + b]; network empty, or
+ * [layers, then each layer's activation (0 linear, 1 sigmoid, 2 tanh, 3 relu) and node count].
+ */
+export type NativeSnapConstructor = new (
+  name: 'SNAP' | 'MLIAP',
+  elements: Float64Array,
+  settings: Float64Array,
+  radius: Float64Array,
+  weight: Float64Array,
+  coefficients: Float64Array,
+  zbl: Float64Array,
+  network: Float64Array,
+  skin?: number,
+) => NativePotential;
+
+/**
  * The directed edge list of graph models (native/cpp/models/EdgeList.h): every ordered pair within the
  * cutoff, both directions, periodic images included, from neighbor lists rebuilt only when stale.
  *

@@ -15,8 +15,9 @@ import { StillingerWeber, Tersoff, type Model } from '../../lib/models/index.js'
 import { getThreads, setThreads } from '../../lib/native/index.js';
 import { LAMMPS_POTENTIALS, lammpsSkipReason, runLammps } from '../helpers/lammps.js';
 import { zincblende } from '../helpers/lammps-compare.js';
-import { finiteDifferenceForces, finiteDifferenceStress } from './finite-difference.js';
-import { maxAbs, maxDifference } from './reference.js';
+import { totalEnergy } from '../helpers/nve.js';
+import { expectForcesAndStressOfEnergy } from './derivative-checks.js';
+import { maxDifference } from './reference.js';
 
 const file = (name: string): string => join(LAMMPS_POTENTIALS, name);
 const available = existsSync(file('Si.tersoff'));
@@ -44,20 +45,7 @@ const MODELS: [string, () => Model, () => System][] = [
 
 describe.skipIf(!available)(`Tersoff and Stillinger–Weber ${available ? '' : '(skipped: no /usr/share/lammps/potentials; apt-get install lammps-data)'}`, () => {
   it.each(MODELS)('%s: forces are −∂E/∂x and stress is (1/V)∂E/∂ε (triclinic cell, slab, cluster)', (_, make, system) => {
-    const model = make();
-    const periodic = system();
-    for (const s of [periodic, { ...periodic, pbc: [true, true, false] }, { ...periodic, cell: undefined, pbc: false }] as System[]) {
-      const batch = Batch.fromSystems([s]);
-      model.compute(batch, { stress: s.pbc === true });
-      const forces = Float64Array.from(batch.forces);
-      const numeric = finiteDifferenceForces(model, batch, 1e-5);
-      expect(maxDifference(forces, numeric)).toBeLessThan(2e-6 * Math.max(1, maxAbs(forces)));
-      if (s.pbc === true) {
-        const stress = Array.from(batch.stress.subarray(0, 9));
-        const strained = finiteDifferenceStress(model, batch, 0, 1e-6);
-        for (let k = 0; k < 9; k++) expect(Math.abs(stress[k] - strained[k]), `stress[${k}]`).toBeLessThan(1e-7);
-      }
-    }
+    expectForcesAndStressOfEnergy(make(), system());
   });
 
   it('a batch of systems of different sizes, chemistries and boundaries equals each system alone', () => {
@@ -106,14 +94,7 @@ describe.skipIf(!available)(`Tersoff and Stillinger–Weber ${available ? '' : '
     const batch = Batch.fromSystems([repeat(bulk('Si', 'diamond', { a: 5.432, cubic: true }), [3, 3, 3])]);
     initializeVelocities(batch, { temperature: 2000, seed: 3 });
     const model = make();
-    const total = (): number => {
-      model.compute(batch);
-      let kinetic = 0;
-      const v = batch.read('velocities');
-      const m = batch.read('masses');
-      for (let i = 0; i < batch.numAtoms; i++) kinetic += 0.5 * m[i] * (v[3 * i] ** 2 + v[3 * i + 1] ** 2 + v[3 * i + 2] ** 2);
-      return batch.energy[0] + kinetic / 9.648533212e-3;
-    };
+    const total = (): number => totalEnergy(model, batch);
     const engine = new VelocityVerlet({ model, dt: 1 });
     await engine.run(batch, { steps: 200 });
     const start = total();

@@ -226,7 +226,7 @@ export {
 export type { ExtxyzLimits, ExtxyzSinkOptions, HostMemorySinkOptions, ReadExtxyzOptions, Sink, SinkOptions, WriteExtxyzOptions, ZarrSinkOptions } from './io/index.js';
 export { formatLammpsData, formatPoscar, readStructures, writeLammpsData, writePoscar } from './io/index.js';
 export type { LammpsSpecies, ReadStructuresOptions, StructureFormat, WriteLammpsDataOptions } from './io/index.js';
-export { H5mdSink, LammpsDumpSink, readH5md, readLammpsDump, readTraj, TrajSink, writeTraj } from './io/index.js';
+export { H5mdSink, LammpsDumpSink, readH5md, readLammpsDump, readMlearn, readTraj, TrajSink, writeTraj } from './io/index.js';
 export type { H5mdSinkOptions, LammpsDumpSinkOptions, ReadH5mdOptions, ReadLammpsDumpOptions, TrajSinkOptions } from './io/index.js';
 export { LOG_COLUMNS, LoggingHook } from './dynamics/hooks/logging-hook.js';
 export type { LogColumn, LoggingHookOptions, LogRow } from './dynamics/hooks/logging-hook.js';
@@ -269,6 +269,7 @@ export {
   gitCommit,
   isTrainerMetric,
   metricKey,
+  modelErrors,
   modelFromSpec,
   optimizerFrom,
   readCheckpoint,
@@ -302,6 +303,7 @@ export type {
   LossEvaluation,
   LossWeights,
   LrScheduler,
+  ModelErrors,
   Optimizer,
   PairModelSpec,
   PairModelType,

@@ -23,6 +23,7 @@ export type { LammpsSpecies, WriteLammpsDataOptions } from './lammps-data.js';
 export { readTraj, writeTraj } from './traj.js';
 export { TrajSink } from './traj-sink.js';
 export type { TrajSinkOptions } from './traj-sink.js';
+export { readMlearn } from './mlearn.js';
 export { readLammpsDump } from './lammps-dump.js';
 export type { ReadLammpsDumpOptions } from './lammps-dump.js';
 export { LammpsDumpSink } from './lammps-dump-sink.js';

@@ -19,6 +19,8 @@ export { configHash, gitCommit } from './metadata.js';
 export { findMetric, isTrainerMetric, metricKey } from './metric-names.js';
 export type { RunHookEntry, RunMetadata } from './metadata.js';
 export type { ErrorMetrics } from './metrics.js';
+export { modelErrors } from './model-errors.js';
+export type { ModelErrors } from './model-errors.js';
 export { optimizerFrom, schedulerFrom } from './factories.js';
 export type { Optimizer } from './optimizer.js';
 export { modelFromSpec } from './parameters.js';

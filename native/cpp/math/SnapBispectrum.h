@@ -367,15 +367,15 @@ HD void snapNeighbourGradient(const SnapLayout& L, double x, double y, double z,
   // d(w f_c u)/dr_c = w (f_c' u û_c + f_c du/dr_c), against Y.
   double fc, dfc;
   snapSwitch(L, r, rcut, fc, dfc);
+  double plain = 0.0;
+  for (int j = 0; j <= L.twojmax; ++j) plain += snapHalfDot(j, ur + L.uBlock[j], ui + L.uBlock[j], yr + L.uBlock[j], yi + L.uBlock[j]);
   for (int c = 0; c < 3; ++c) {
-    double sum = 0.0;
+    double du = 0.0;
     for (int j = 0; j <= L.twojmax; ++j) {
       const int at = L.uBlock[j];
-      const double du = snapHalfDot(j, dur + c * n + at, dui + c * n + at, yr + at, yi + at);
-      const double plain = snapHalfDot(j, ur + at, ui + at, yr + at, yi + at);
-      sum += fc * du + dfc * u[c] * plain;
+      du += snapHalfDot(j, dur + c * n + at, dui + c * n + at, yr + at, yi + at);
     }
-    dedr[c] = weight * sum;
+    dedr[c] = weight * (fc * du + dfc * u[c] * plain);
   }
 }
 

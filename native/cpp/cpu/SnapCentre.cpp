@@ -18,8 +18,8 @@ struct SnapWork final : ManyBodyCentre::Work {
     zi.resize(ne * ne * L.zSize);
     b.resize(ne * ne * ne * L.numB);
     beta.resize(b.size());
-    dur.resize(3 * static_cast<std::size_t>(L.uSize));
-    dui.resize(dur.size());
+    barr.resize(static_cast<std::size_t>(L.uSize));
+    bari.resize(barr.size());
   }
   void reserve(std::size_t count) override {
     if (count <= inside.size()) return;
@@ -30,7 +30,7 @@ struct SnapWork final : ManyBodyCentre::Work {
   const SnapLayout& L;
   /** Indices into the centre's neighbours of those inside their pair cutoff. */
   std::vector<int> inside;
-  std::vector<double> ur, ui, totr, toti, zr, zi, b, beta, yr, yi, dur, dui;
+  std::vector<double> ur, ui, totr, toti, zr, zi, b, beta, yr, yi, barr, bari;
 };
 
 }  // namespace
@@ -81,7 +81,7 @@ void SnapCentre::centre(int ti, const ManyBodyNeighbors& nb, Work& work, double&
     double dedr[3];
     snapNeighbourGradient(L, nb.dx[m], nb.dy[m], nb.dz[m], nb.r[m], cut_[pair], spec_.weight[nb.type[m]],
                           w.ur.data() + static_cast<std::size_t>(k) * n, w.ui.data() + static_cast<std::size_t>(k) * n,
-                          w.yr.data() + element * n, w.yi.data() + element * n, w.dur.data(), w.dui.data(), dedr);
+                          w.yr.data() + element * n, w.yi.data() + element * n, w.barr.data(), w.bari.data(), dedr);
     fx[m] -= dedr[0];
     fy[m] -= dedr[1];
     fz[m] -= dedr[2];

@@ -13,9 +13,10 @@
 //     2·j2 ≤ 2·j1 ≤ 2·j, in the order of the coefficient files.
 // The energy E_i is a function of B (linear, quadratic, a network); its gradient β = ∂E_i/∂B turns into the
 // adjoint Y^j = ∂E_i/∂U^j, a sum of β-weighted Z blocks, so that the force of neighbour k needs only
-// dE_i/dr_k = Σ_j Re(conj(Y^j) · dU^j/dr_k) and never the derivatives of B. Only the rows 2·mb ≤ j of Z, Y
-// and dU are computed; the other half follows from the symmetry, which is why B and dE/dr count the middle
-// row of an even j half and the rows below it twice.
+// dE_i/dr_k = Σ_j Re(conj(Y^j) · dU^j/dr_k) and never the derivatives of B; that one comes from a reverse
+// pass through k's Wigner recursion (snapNeighbourGradient). Only the rows 2·mb ≤ j of Z and Y are
+// computed; the other half follows from the symmetry, which is why B and dE/dr count the middle row of an
+// even j half and the rows below it twice.
 // Arrays are split into real and imaginary parts. Every array of one element is `uSize` long, U^j at
 // uBlock[j] with element [mb][ma] at uBlock[j] + mb (2j + 1) + ma.
 #pragma once
@@ -305,10 +306,16 @@ HD void snapY(const SnapLayout& L, const double* zr, const double* zi, const dou
 
 /**
  * dE_i/dr_k of one neighbour at (x, y, z), distance r, with weight w_k and its matrices u (ur, ui, from
- * snapNeighbourU) against the adjoint y of its element; dur, dui are scratch of 3 uSize each.
+ * snapNeighbourU) against the adjoint y of its element; barr, bari are scratch of uSize each.
+ *
+ * With F(u) = Σ_j ⟨u^j, Y^j⟩ over the computed rows (the lower ones twice, the middle entry once),
+ * dE_i/dr = w (f_c dF/dr + f_c′ r̂ F). dF/dr comes in reverse mode: the adjoint ū = ∂F/∂u starts at the
+ * weights of Y, runs back through the mirror images and the layer recursion, layer by layer from the top,
+ * and collects ∂F/∂a and ∂F/∂b on the way; the chain rule through a(r) and b(r) ends it. One backward pass
+ * costs about what the forward pass did, where the derivatives of u in three directions cost three.
  */
 HD void snapNeighbourGradient(const SnapLayout& L, double x, double y, double z, double r, double rcut, double weight,
-                              const double* ur, const double* ui, const double* yr, const double* yi, double* dur, double* dui,
+                              const double* ur, const double* ui, const double* yr, const double* yi, double* barr, double* bari,
                               double dedr[3]) {
   const double ux = x / r, uy = y / r, uz = z / r;
   const double rscale0 = L.rfac0 * snap_detail::kPi / (rcut - L.rmin0);
@@ -332,50 +339,78 @@ HD void snapNeighbourGradient(const SnapLayout& L, double x, double y, double z,
   dbi[0] += -r0inv;
   dbr[1] += r0inv;
 
-  // Layer by layer, the three derivatives of u (component c at c uSize).
-  const int stride = L.twojmax + 1;
-  const int n = L.uSize;
-  for (int c = 0; c < 3; ++c) {
-    dur[c * n] = 0.0;
-    dui[c * n] = 0.0;
+  // F, and ū seeded with the weights F gives each computed entry.
+  double plain = 0.0;
+  for (int j = 0; j <= L.twojmax; ++j) {
+    const int at = L.uBlock[j];
+    plain += snapHalfDot(j, ur + at, ui + at, yr + at, yi + at);
+    for (int k = 0; k < (j + 1) * (j + 1); ++k) {
+      barr[at + k] = 0.0;
+      bari[at + k] = 0.0;
+    }
+    int k = 0;
+    for (int mb = 0; 2 * mb < j; ++mb) {
+      for (int ma = 0; ma <= j; ++ma, ++k) {
+        barr[at + k] = 2.0 * yr[at + k];
+        bari[at + k] = 2.0 * yi[at + k];
+      }
+    }
+    if (j % 2 == 0) {
+      const int mb = j / 2;
+      for (int ma = 0; ma < mb; ++ma, ++k) {
+        barr[at + k] = 2.0 * yr[at + k];
+        bari[at + k] = 2.0 * yi[at + k];
+      }
+      barr[at + k] = yr[at + k];
+      bari[at + k] = yi[at + k];
+    }
   }
-  for (int j = 1; j <= L.twojmax; ++j) {
+
+  const int stride = L.twojmax + 1;
+  double abr = 0.0, abi = 0.0, bbr = 0.0, bbi = 0.0;
+  for (int j = L.twojmax; j >= 1; --j) {
     const int cur = L.uBlock[j], prev = L.uBlock[j - 1];
+    // The rows above the middle are mirror images, u[j−mb][j−ma] = (−1)^{ma−mb} conj(u[mb][ma]): their adjoint goes to their sources.
+    for (int mb = 0; 2 * mb < j; ++mb) {
+      for (int ma = 0; ma <= j; ++ma) {
+        const int low = cur + mb * (j + 1) + ma;
+        const int high = cur + (j - mb) * (j + 1) + (j - ma);
+        const double sign = (ma + mb) % 2 == 0 ? 1.0 : -1.0;
+        barr[low] += sign * barr[high];
+        bari[low] -= sign * bari[high];
+      }
+    }
+    // The recursion's rows: u[mb][ma] = √((j−ma)/(j−mb)) ā p[mb][ma] − √(ma/(j−mb)) b̄ p[mb][ma−1].
     for (int mb = 0; 2 * mb <= j; ++mb) {
       const int row = cur + mb * (j + 1);
       const int prow = prev + mb * j;
-      for (int c = 0; c < 3; ++c) {
-        dur[c * n + row] = 0.0;
-        dui[c * n + row] = 0.0;
-      }
-      for (int ma = 0; ma < j; ++ma) {
-        const double pr = ur[prow + ma], pi = ui[prow + ma];
-        const double ra = L.rootpq[(j - ma) * stride + (j - mb)];
-        const double rb = L.rootpq[(ma + 1) * stride + (j - mb)];
-        for (int c = 0; c < 3; ++c) {
-          const double dpr = dur[c * n + prow + ma], dpi = dui[c * n + prow + ma];
-          dur[c * n + row + ma] += ra * (dar[c] * pr + dai[c] * pi + ar * dpr + ai * dpi);
-          dui[c * n + row + ma] += ra * (dar[c] * pi - dai[c] * pr + ar * dpi - ai * dpr);
-          dur[c * n + row + ma + 1] = -rb * (dbr[c] * pr + dbi[c] * pi + br * dpr + bi * dpi);
-          dui[c * n + row + ma + 1] = -rb * (dbr[c] * pi - dbi[c] * pr + br * dpi - bi * dpr);
+      for (int ma = 0; ma <= j; ++ma) {
+        const double zr = barr[row + ma], zi = bari[row + ma];
+        if (ma < j) {
+          const double ra = L.rootpq[(j - ma) * stride + (j - mb)];
+          const double pr = ur[prow + ma], pi = ui[prow + ma];
+          barr[prow + ma] += ra * (ar * zr - ai * zi);
+          bari[prow + ma] += ra * (ar * zi + ai * zr);
+          abr += ra * (pr * zr + pi * zi);
+          abi += ra * (pi * zr - pr * zi);
+        }
+        if (ma > 0) {
+          const double rb = L.rootpq[ma * stride + (j - mb)];
+          const double pr = ur[prow + ma - 1], pi = ui[prow + ma - 1];
+          barr[prow + ma - 1] -= rb * (br * zr - bi * zi);
+          bari[prow + ma - 1] -= rb * (br * zi + bi * zr);
+          bbr -= rb * (pr * zr + pi * zi);
+          bbi -= rb * (pi * zr - pr * zi);
         }
       }
     }
-    for (int c = 0; c < 3; ++c) snapMirrorLayer(j, dur + c * n + cur, dui + c * n + cur);
   }
 
-  // d(w f_c u)/dr_c = w (f_c' u û_c + f_c du/dr_c), against Y.
   double fc, dfc;
   snapSwitch(L, r, rcut, fc, dfc);
-  double plain = 0.0;
-  for (int j = 0; j <= L.twojmax; ++j) plain += snapHalfDot(j, ur + L.uBlock[j], ui + L.uBlock[j], yr + L.uBlock[j], yi + L.uBlock[j]);
   for (int c = 0; c < 3; ++c) {
-    double du = 0.0;
-    for (int j = 0; j <= L.twojmax; ++j) {
-      const int at = L.uBlock[j];
-      du += snapHalfDot(j, dur + c * n + at, dui + c * n + at, yr + at, yi + at);
-    }
-    dedr[c] = weight * (fc * du + dfc * u[c] * plain);
+    const double dF = abr * dar[c] + abi * dai[c] + bbr * dbr[c] + bbi * dbi[c];
+    dedr[c] = weight * (fc * dF + dfc * u[c] * plain);
   }
 }
 

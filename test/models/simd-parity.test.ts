@@ -1,5 +1,5 @@
 // The neighbor-list build and the EAM pair loops' radial stage have a scalar, an AVX2 and an AVX-512 body,
-// and the single-species Lennard-Jones loop a plain and a tiled AVX2 one, picked at run time
+// the single-species Lennard-Jones loop a plain and a tiled AVX2 one, and SNAP's lanes a plain and an AVX2 one, picked at run time
 // (docs/performance.md, "SIMD"). All must give the same lists and the same numbers, so the same forces to
 // the last bit. A process picks its body once,
 // so each runs in a child: as the machine chooses, with HOOKMD_SIMD=avx2 and with HOOKMD_SIMD=off.
@@ -44,9 +44,9 @@ describe('SIMD bodies', () => {
     // A CPU without AVX-512 (or AVX2) runs fewer distinct bodies, and then this checks fewer of them.
     expect(['avx512', 'avx2', 'baseline']).toContain(native.cpuSimd);
     if (native.cpuSimd !== 'baseline') expect(avx2.cpuSimd).toBe('avx2');
-    // Three pair potentials (one switched) at 1 and 2 threads, and two EAM potentials where Debian's
+    // Three pair potentials (one switched) at 1 and 2 threads, and two EAM potentials and SNAP where Debian's
     // lammps-data is installed.
-    expect(Object.keys(native.results)).toHaveLength(existsSync('/usr/share/lammps/potentials') ? 10 : 6);
+    expect(Object.keys(native.results)).toHaveLength(existsSync('/usr/share/lammps/potentials') ? 12 : 6);
     for (const [name, result] of Object.entries(native.results)) {
       expect(result.pairs, name).toBeGreaterThan(0);
       expect(avx2.results[name], name).toEqual(result);

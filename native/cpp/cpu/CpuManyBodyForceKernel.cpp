@@ -83,12 +83,14 @@ class RowStyleCentre final : public ManyBodyCentre {
 }  // namespace
 
 void CpuManyBodyForceKernel::CentreScratch::reserve(std::size_t count) {
-  neighbors.reserve(count);
   work->reserve(count);
-  if (fx.size() >= count) return;
-  fx.resize(count);
-  fy.resize(count);
-  fz.resize(count);
+  for (Slot& slot : slots) {
+    slot.neighbors.reserve(count);
+    if (slot.fx.size() >= count) continue;
+    slot.fx.resize(count);
+    slot.fy.resize(count);
+    slot.fz.resize(count);
+  }
 }
 
 CpuManyBodyForceKernel::CpuManyBodyForceKernel(const ManyBodyForceSpec& spec)
@@ -106,7 +108,9 @@ void CpuManyBodyForceKernel::execute(Backend& backend, const ComputeRequest& req
   const int threads = ThreadPool::global().threads();
   if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
   for (Workspace& workspace : workspaces_) {
-    if (!workspace.centre.work) workspace.centre.work = centre_->makeWork();
+    if (workspace.centre.work) continue;
+    workspace.centre.work = centre_->makeWork();
+    workspace.centre.slots.resize(static_cast<std::size_t>(centre_->lanes()));
   }
   full_.resize(static_cast<std::size_t>(storage.numSystems()));
   scheduleSystems(
@@ -126,41 +130,55 @@ CpuManyBodyForceKernel::SystemView CpuManyBodyForceKernel::prepareSystem(std::in
 void CpuManyBodyForceKernel::centres(const SystemView& system, std::int32_t begin, std::int32_t end, CentreScratch& scratch,
                                      double* f, bool virial, SystemSums& sums) const {
   scratch.reserve(static_cast<std::size_t>(std::max(system.full->maxCount(), 1)));
-  double* fx = scratch.fx.data();
-  double* fy = scratch.fy.data();
-  double* fz = scratch.fz.data();
-  CentreNeighbors& gathered = scratch.neighbors;
-  for (std::int32_t i = begin; i < end; ++i) {
-    const int count = system.full->gather(i, system.x, system.types, cutoffSq_, gathered);
-    const ManyBodyNeighbors nb = gathered.view(count);
-    std::fill(fx, fx + count, 0.0);
-    std::fill(fy, fy + count, 0.0);
-    std::fill(fz, fz + count, 0.0);
-    centre_->centre(system.types[i], nb, *scratch.work, sums.energy, fx, fy, fz);
-    double fix = 0.0, fiy = 0.0, fiz = 0.0;
-    for (int m = 0; m < count; ++m) {
-      fix -= fx[m];
-      fiy -= fy[m];
-      fiz -= fz[m];
-      if (f != nullptr) {
-        double* fj = f + 3 * static_cast<std::int64_t>(gathered.atom[m]);
-        fj[0] += fx[m];
-        fj[1] += fy[m];
-        fj[2] += fz[m];
-      }
-      if (virial) {
-        sums.virial[0] += nb.dx[m] * fx[m];
-        sums.virial[1] += nb.dy[m] * fy[m];
-        sums.virial[2] += nb.dz[m] * fz[m];
-        sums.virial[3] += nb.dx[m] * fy[m];
-        sums.virial[4] += nb.dx[m] * fz[m];
-        sums.virial[5] += nb.dy[m] * fz[m];
-      }
+  const int lanes = static_cast<int>(scratch.slots.size());
+  int types[kMaxCentreLanes];
+  ManyBodyNeighbors views[kMaxCentreLanes];
+  double *fx[kMaxCentreLanes], *fy[kMaxCentreLanes], *fz[kMaxCentreLanes];
+  for (std::int32_t first = begin; first < end; first += lanes) {
+    const int count = static_cast<int>(std::min<std::int32_t>(lanes, end - first));
+    for (int c = 0; c < count; ++c) {
+      CentreScratch::Slot& slot = scratch.slots[c];
+      const std::int32_t i = first + c;
+      const int n = system.full->gather(i, system.x, system.types, cutoffSq_, slot.neighbors);
+      views[c] = slot.neighbors.view(n);
+      types[c] = system.types[i];
+      fx[c] = slot.fx.data();
+      fy[c] = slot.fy.data();
+      fz[c] = slot.fz.data();
+      std::fill(fx[c], fx[c] + n, 0.0);
+      std::fill(fy[c], fy[c] + n, 0.0);
+      std::fill(fz[c], fz[c] + n, 0.0);
     }
-    if (f != nullptr) {
-      f[3 * static_cast<std::int64_t>(i)] += fix;
-      f[3 * static_cast<std::int64_t>(i) + 1] += fiy;
-      f[3 * static_cast<std::int64_t>(i) + 2] += fiz;
+    centre_->centres(count, types, views, *scratch.work, sums.energy, fx, fy, fz);
+    for (int c = 0; c < count; ++c) {
+      const ManyBodyNeighbors& nb = views[c];
+      const CentreNeighbors& gathered = scratch.slots[c].neighbors;
+      const std::int32_t i = first + c;
+      double fix = 0.0, fiy = 0.0, fiz = 0.0;
+      for (int m = 0; m < nb.count; ++m) {
+        fix -= fx[c][m];
+        fiy -= fy[c][m];
+        fiz -= fz[c][m];
+        if (f != nullptr) {
+          double* fj = f + 3 * static_cast<std::int64_t>(gathered.atom[m]);
+          fj[0] += fx[c][m];
+          fj[1] += fy[c][m];
+          fj[2] += fz[c][m];
+        }
+        if (virial) {
+          sums.virial[0] += nb.dx[m] * fx[c][m];
+          sums.virial[1] += nb.dy[m] * fy[c][m];
+          sums.virial[2] += nb.dz[m] * fz[c][m];
+          sums.virial[3] += nb.dx[m] * fy[c][m];
+          sums.virial[4] += nb.dx[m] * fz[c][m];
+          sums.virial[5] += nb.dy[m] * fz[c][m];
+        }
+      }
+      if (f != nullptr) {
+        f[3 * static_cast<std::int64_t>(i)] += fix;
+        f[3 * static_cast<std::int64_t>(i) + 1] += fiy;
+        f[3 * static_cast<std::int64_t>(i) + 2] += fiz;
+      }
     }
   }
 }

@@ -29,10 +29,14 @@ class CpuManyBodyForceKernel final : public ManyBodyForceKernel {
                std::vector<double>& virial) override;
   NeighborStats neighborStats() const override { return neighbors_.stats(); }
 
-  /** One centre's gathered neighbours and the forces on them, with the centre routine's own scratch. */
+  /** The gathered neighbours of the centres run at once, the forces on them, and the centre routine's own scratch. */
   struct CentreScratch {
-    CentreNeighbors neighbors;
-    std::vector<double> fx, fy, fz;
+    /** One centre's neighbours and the forces on them; one per lane of the centre routine. */
+    struct Slot {
+      CentreNeighbors neighbors;
+      std::vector<double> fx, fy, fz;
+    };
+    std::vector<Slot> slots;
     std::unique_ptr<ManyBodyCentre::Work> work;
     /** Grows every per-neighbour array to `count`. */
     void reserve(std::size_t count);

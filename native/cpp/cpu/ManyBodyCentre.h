@@ -11,6 +11,9 @@
 
 namespace hookmd {
 
+/** The most centres a centre routine takes at once. */
+constexpr int kMaxCentreLanes = 8;
+
 class ManyBodyCentre {
  public:
   /** One thread's scratch, grown to the most neighbours a centre has. */
@@ -27,6 +30,17 @@ class ManyBodyCentre {
    * neighbours, F_m = −∂E_i/∂d_m, to fx, fy, fz (the kernel gives the centre their negative sum).
    */
   virtual void centre(int ti, const ManyBodyNeighbors& nb, Work& work, double& energy, double* fx, double* fy, double* fz) const = 0;
+
+  /** How many centres centres() takes at once (SIMD lanes, at most kMaxCentreLanes); 1 for a routine that runs one at a time. */
+  virtual int lanes() const { return 1; }
+  /**
+   * `count` ≤ lanes() centres at once: centre c of type types[c] with neighbours nbs[c], forces into fx[c],
+   * fy[c], fz[c], and the energies added to `energy` in centre order. One centre() after another by default.
+   */
+  virtual void centres(int count, const int* types, const ManyBodyNeighbors* nbs, Work& work, double& energy, double* const* fx,
+                       double* const* fy, double* const* fz) const {
+    for (int c = 0; c < count; ++c) centre(types[c], nbs[c], work, energy, fx[c], fy[c], fz[c]);
+  }
 };
 
 }  // namespace hookmd

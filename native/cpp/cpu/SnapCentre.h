@@ -1,7 +1,8 @@
-// SNAP's centre routine on the CPU (cpu/ManyBodyCentre.h): for one centre atom, the totals U of its
-// neighbours within their pair cutoffs, Z and B once, the energy and its gradient β from the potential's
-// energy model (models/SnapPotential.h), the adjoint Y, and each neighbour's force from its dU against Y
-// (math/SnapBispectrum.h); then the ZBL core of the pairs within its cutoff, half of each pair per centre.
+// SNAP's centre routine on the CPU (cpu/ManyBodyCentre.h): for four centre atoms at once, in the SIMD lanes
+// of the bispectrum routines (math/SnapBispectrum.h), the totals U of their neighbours within their pair
+// cutoffs, Z and B once, the energy and its gradient β from the potential's energy model
+// (models/SnapPotential.h) and the adjoint Y; then each neighbour's force by the reverse pass against Y, and
+// the ZBL core of the pairs within its cutoff, half of each pair per centre.
 #pragma once
 
 #include <memory>
@@ -37,8 +38,16 @@ class SnapCentre final : public ManyBodyCentre {
 
   std::unique_ptr<Work> makeWork() const override;
   void centre(int ti, const ManyBodyNeighbors& nb, Work& work, double& energy, double* fx, double* fy, double* fz) const override;
+  int lanes() const override;
+  void centres(int count, const int* types, const ManyBodyNeighbors* nbs, Work& work, double& energy, double* const* fx,
+               double* const* fy, double* const* fz) const override;
 
  private:
+  /** `count` ≤ K centres in K lanes of the bispectrum routines. */
+  template <int K>
+  void run(int count, const int* types, const ManyBodyNeighbors* nbs, Work& work, double& energy, double* const* fx, double* const* fy,
+           double* const* fz) const;
+
   SnapCentreSpec spec_;
   int numTypes_;
   /** Per element pair (a nt + b), the SNAP cutoff and its square. */

@@ -18,12 +18,23 @@
 // computed; the other half follows from the symmetry, which is why B and dE/dr count the middle row of an
 // even j half and the rows below it twice.
 // Arrays are split into real and imaginary parts. Every array of one element is `uSize` long, U^j at
-// uBlock[j] with element [mb][ma] at uBlock[j] + mb (2j + 1) + ma.
+// uBlock[j] with element [mb][ma] at uBlock[j] + mb (2j + 1) + ma. The routines over a centre's totals (U,
+// Z, B, Y) take K centres at once, entry k of lane l at k K + l, so that the CPU runs K centres in SIMD
+// lanes (every centre has the same index pattern); K = 1 is one centre, as a device thread runs it.
 #pragma once
 
 #include <cmath>
 
 #include "core/HostDevice.h"
+#include "core/Simd.h"
+
+// The lane routines are pulled whole into the CPU's wider-target wrappers (cpu/SnapCentre.cpp), as
+// core/Simd.h's bodies are: on the host they are always inlined.
+#if defined(__CUDACC__)
+#define HOOKMD_SNAP_LANES HD
+#else
+#define HOOKMD_SNAP_LANES HOOKMD_ALWAYS_INLINE
+#endif
 
 namespace hookmd {
 
@@ -99,18 +110,22 @@ HD void snapSwitch(const SnapLayout& L, double r, double rcut, double& fc, doubl
   dfc = -0.5 * sin(angle) * scale;
 }
 
-/** Zeroes the ne totals U (ur, ui: numElements × uSize) and puts w_self on the diagonals of `centre`'s, or of all with wselfallflag. */
-HD void snapClearTotals(const SnapLayout& L, int centre, double* ur, double* ui) {
+/**
+ * Zeroes the totals U of K centres (ur, ui: numElements × uSize × K) and puts w_self on the diagonals of each
+ * lane's centre element (`centres[l]`), or of every element with wselfallflag.
+ */
+template <int K>
+HD void snapClearTotals(const SnapLayout& L, const int* centres, double* ur, double* ui) {
+  for (int k = 0; k < L.numElements * L.uSize * K; ++k) {
+    ur[k] = 0.0;
+    ui[k] = 0.0;
+  }
   for (int e = 0; e < L.numElements; ++e) {
-    double* tr = ur + e * L.uSize;
-    double* ti = ui + e * L.uSize;
-    for (int k = 0; k < L.uSize; ++k) {
-      tr[k] = 0.0;
-      ti[k] = 0.0;
-    }
-    if (e != centre && !L.wselfAllFlag) continue;
-    for (int j = 0; j <= L.twojmax; ++j) {
-      for (int m = 0; m <= j; ++m) tr[L.uBlock[j] + m * (j + 1) + m] = L.wself;
+    for (int l = 0; l < K; ++l) {
+      if (e != centres[l] && !L.wselfAllFlag) continue;
+      for (int j = 0; j <= L.twojmax; ++j) {
+        for (int m = 0; m <= j; ++m) ur[(e * L.uSize + L.uBlock[j] + m * (j + 1) + m) * K + l] = L.wself;
+      }
     }
   }
 }
@@ -176,25 +191,27 @@ HD void snapNeighbourU(const SnapLayout& L, double ar, double ai, double br, dou
   }
 }
 
-/** U_e += s u (one neighbour's matrices u into the total of its element). */
-HD void snapAddU(const SnapLayout& L, double s, const double* ur, const double* ui, double* totr, double* toti) {
+/** U_e += s u in lane l: one neighbour's matrices u into the total of its element (totr, toti: that element's uSize × K). */
+template <int K>
+HD void snapAddU(const SnapLayout& L, int lane, double s, const double* ur, const double* ui, double* totr, double* toti) {
   for (int k = 0; k < L.uSize; ++k) {
-    totr[k] += s * ur[k];
-    toti[k] += s * ui[k];
+    totr[k * K + lane] += s * ur[k];
+    toti[k * K + lane] += s * ui[k];
   }
 }
 
-/** Z of every element pair (e1, e2) from the totals: zr, zi at ((e1 ne + e2) zSize + entry). */
-HD void snapZ(const SnapLayout& L, const double* ur, const double* ui, double* zr, double* zi) {
+/** Z of every element pair (e1, e2) from the totals of K centres: zr, zi at (((e1 ne + e2) zSize + entry) K + lane). */
+template <int K>
+HOOKMD_SNAP_LANES void snapZ(const SnapLayout& L, const double* ur, const double* ui, double* zr, double* zi) {
   const int ne = L.numElements;
   for (int e1 = 0; e1 < ne; ++e1) {
     for (int e2 = 0; e2 < ne; ++e2) {
-      const double* u1r = ur + e1 * L.uSize;
-      const double* u1i = ui + e1 * L.uSize;
-      const double* u2r = ur + e2 * L.uSize;
-      const double* u2i = ui + e2 * L.uSize;
-      double* outr = zr + (e1 * ne + e2) * L.zSize;
-      double* outi = zi + (e1 * ne + e2) * L.zSize;
+      const double* u1r = ur + e1 * L.uSize * K;
+      const double* u1i = ui + e1 * L.uSize * K;
+      const double* u2r = ur + e2 * L.uSize * K;
+      const double* u2i = ui + e2 * L.uSize * K;
+      double* outr = zr + (e1 * ne + e2) * L.zSize * K;
+      double* outi = zi + (e1 * ne + e2) * L.zSize * K;
       for (int blockIndex = 0; blockIndex < L.numZBlocks; ++blockIndex) {
         const SnapZBlock& block = L.zBlocks[blockIndex];
         const int j1 = block.j1, j2 = block.j2;
@@ -202,68 +219,85 @@ HD void snapZ(const SnapLayout& L, const double* ur, const double* ui, double* z
         const double norm = L.bnormFlag ? 1.0 / (block.j + 1) : 1.0;
         for (int n = 0; n < block.zCount; ++n) {
           const SnapZEntry& entry = L.z[block.zBegin + n];
-          double sumr = 0.0, sumi = 0.0;
+          double sumr[K], sumi[K];
+          for (int l = 0; l < K; ++l) sumr[l] = sumi[l] = 0.0;
           int row1 = L.uBlock[j1] + (j1 + 1) * entry.mb1min;
           int row2 = L.uBlock[j2] + (j2 + 1) * entry.mb2max;
           int cgb = entry.mb1min * (j2 + 1) + entry.mb2max;
           for (int ib = 0; ib < entry.nb; ++ib) {
-            double ar = 0.0, ai = 0.0;
+            double ar[K], ai[K];
+            for (int l = 0; l < K; ++l) ar[l] = ai[l] = 0.0;
             int ma1 = entry.ma1min, ma2 = entry.ma2max;
             int cga = entry.ma1min * (j2 + 1) + entry.ma2max;
             for (int ia = 0; ia < entry.na; ++ia) {
-              const double p1r = u1r[row1 + ma1], p1i = u1i[row1 + ma1];
-              const double p2r = u2r[row2 + ma2], p2i = u2i[row2 + ma2];
-              ar += cg[cga] * (p1r * p2r - p1i * p2i);
-              ai += cg[cga] * (p1r * p2i + p1i * p2r);
+              const double c = cg[cga];
+              const double* p1r = u1r + (row1 + ma1) * K;
+              const double* p1i = u1i + (row1 + ma1) * K;
+              const double* p2r = u2r + (row2 + ma2) * K;
+              const double* p2i = u2i + (row2 + ma2) * K;
+              for (int l = 0; l < K; ++l) {
+                ar[l] += c * (p1r[l] * p2r[l] - p1i[l] * p2i[l]);
+                ai[l] += c * (p1r[l] * p2i[l] + p1i[l] * p2r[l]);
+              }
               ++ma1;
               --ma2;
               cga += j2;
             }
-            sumr += cg[cgb] * ar;
-            sumi += cg[cgb] * ai;
+            for (int l = 0; l < K; ++l) {
+              sumr[l] += cg[cgb] * ar[l];
+              sumi[l] += cg[cgb] * ai[l];
+            }
             row1 += j1 + 1;
             row2 -= j2 + 1;
             cgb += j2;
           }
-          outr[block.zBegin + n] = sumr * norm;
-          outi[block.zBegin + n] = sumi * norm;
+          for (int l = 0; l < K; ++l) {
+            outr[(block.zBegin + n) * K + l] = sumr[l] * norm;
+            outi[(block.zBegin + n) * K + l] = sumi[l] * norm;
+          }
         }
       }
     }
   }
 }
 
-/** Σ over the computed rows of Re(conj(p) q) for layer j, counting each row below the middle twice and the middle entry once. */
-HD double snapHalfDot(int j, const double* pr, const double* pi, const double* qr, const double* qi) {
+/**
+ * Σ over the computed rows of Re(conj(p) q) for layer j, counting each row below the middle twice and the
+ * middle entry once, in lane l of arrays of K lanes.
+ */
+template <int K = 1>
+HD double snapHalfDot(int j, const double* pr, const double* pi, const double* qr, const double* qi, int lane = 0) {
   double sum = 0.0;
   int k = 0;
   for (int mb = 0; 2 * mb < j; ++mb) {
-    for (int ma = 0; ma <= j; ++ma, ++k) sum += pr[k] * qr[k] + pi[k] * qi[k];
+    for (int ma = 0; ma <= j; ++ma, ++k) sum += pr[k * K + lane] * qr[k * K + lane] + pi[k * K + lane] * qi[k * K + lane];
   }
   if (j % 2 == 0) {
     const int mb = j / 2;
-    for (int ma = 0; ma < mb; ++ma, ++k) sum += pr[k] * qr[k] + pi[k] * qi[k];
-    sum += 0.5 * (pr[k] * qr[k] + pi[k] * qi[k]);
+    for (int ma = 0; ma < mb; ++ma, ++k) sum += pr[k * K + lane] * qr[k * K + lane] + pi[k * K + lane] * qi[k * K + lane];
+    sum += 0.5 * (pr[k * K + lane] * qr[k * K + lane] + pi[k * K + lane] * qi[k * K + lane]);
   }
   return 2.0 * sum;
 }
 
 /**
- * The bispectrum of every element triple (e1, e2, e3), b[((e1 ne + e2) ne + e3) numB + component], from the
- * totals and Z, less the bzero of an isolated atom (w_self³, times 2j + 1 without bnormflag) with bzeroflag.
+ * The bispectrum of every element triple (e1, e2, e3) of lane l's centre (element `centre`) into b, at
+ * ((e1 ne + e2) ne + e3) numB + component, from the totals and Z of K lanes, less the bzero of an isolated
+ * atom (w_self³, times 2j + 1 without bnormflag) with bzeroflag.
  */
-HD void snapB(const SnapLayout& L, int centre, const double* ur, const double* ui, const double* zr, const double* zi, double* b) {
+template <int K>
+HD void snapB(const SnapLayout& L, int lane, int centre, const double* ur, const double* ui, const double* zr, const double* zi, double* b) {
   const int ne = L.numElements;
   for (int e1 = 0; e1 < ne; ++e1) {
     for (int e2 = 0; e2 < ne; ++e2) {
-      const double* pzr = zr + (e1 * ne + e2) * L.zSize;
-      const double* pzi = zi + (e1 * ne + e2) * L.zSize;
+      const double* pzr = zr + (e1 * ne + e2) * L.zSize * K;
+      const double* pzi = zi + (e1 * ne + e2) * L.zSize * K;
       for (int e3 = 0; e3 < ne; ++e3) {
         double* out = b + ((e1 * ne + e2) * ne + e3) * L.numB;
         for (int k = 0; k < L.numB; ++k) {
           const SnapZBlock& block = L.zBlocks[L.bBlocks[k]];
-          const int at = L.uBlock[block.j];
-          out[k] = snapHalfDot(block.j, ur + e3 * L.uSize + at, ui + e3 * L.uSize + at, pzr + block.zBegin, pzi + block.zBegin);
+          const int at = (e3 * L.uSize + L.uBlock[block.j]) * K;
+          out[k] = snapHalfDot<K>(block.j, ur + at, ui + at, pzr + block.zBegin * K, pzi + block.zBegin * K, lane);
         }
         const bool shifted = L.wselfAllFlag || (e1 == centre && e2 == centre && e3 == centre);
         if (L.bzeroFlag && shifted) {
@@ -275,28 +309,35 @@ HD void snapB(const SnapLayout& L, int centre, const double* ur, const double* u
   }
 }
 
-/** The adjoint Y (yr, yi: numElements × uSize, rows 2·mb ≤ j) of the gradient beta = ∂E/∂B (layout of snapB). */
-HD void snapY(const SnapLayout& L, const double* zr, const double* zi, const double* beta, double* yr, double* yi) {
+/**
+ * The adjoint Y of K lanes (yr, yi: numElements × uSize × K, rows 2·mb ≤ j) from Z and each lane's gradient
+ * ∂E/∂B (betas[l], laid out as snapB lays out b).
+ */
+template <int K>
+HOOKMD_SNAP_LANES void snapY(const SnapLayout& L, const double* zr, const double* zi, const double* const* betas, double* yr, double* yi) {
   const int ne = L.numElements;
-  for (int k = 0; k < ne * L.uSize; ++k) {
+  for (int k = 0; k < ne * L.uSize * K; ++k) {
     yr[k] = 0.0;
     yi[k] = 0.0;
   }
   for (int e1 = 0; e1 < ne; ++e1) {
     for (int e2 = 0; e2 < ne; ++e2) {
-      const double* pzr = zr + (e1 * ne + e2) * L.zSize;
-      const double* pzi = zi + (e1 * ne + e2) * L.zSize;
+      const double* pzr = zr + (e1 * ne + e2) * L.zSize * K;
+      const double* pzi = zi + (e1 * ne + e2) * L.zSize * K;
       for (int blockIndex = 0; blockIndex < L.numZBlocks; ++blockIndex) {
         const SnapZBlock& block = L.zBlocks[blockIndex];
         for (int e3 = 0; e3 < ne; ++e3) {
           const int triple = block.role == 0 ? (e1 * ne + e2) * ne + e3 : block.role == 1 ? (e3 * ne + e2) * ne + e1 : (e2 * ne + e3) * ne + e1;
-          const double weight = block.factor * beta[triple * L.numB + block.bIndex];
-          double* outr = yr + e3 * L.uSize;
-          double* outi = yi + e3 * L.uSize;
+          double weight[K];
+          for (int l = 0; l < K; ++l) weight[l] = block.factor * betas[l][triple * L.numB + block.bIndex];
+          double* outr = yr + e3 * L.uSize * K;
+          double* outi = yi + e3 * L.uSize * K;
           for (int n = 0; n < block.zCount; ++n) {
             const int jju = L.z[block.zBegin + n].jju;
-            outr[jju] += weight * pzr[block.zBegin + n];
-            outi[jju] += weight * pzi[block.zBegin + n];
+            for (int l = 0; l < K; ++l) {
+              outr[jju * K + l] += weight[l] * pzr[(block.zBegin + n) * K + l];
+              outi[jju * K + l] += weight[l] * pzi[(block.zBegin + n) * K + l];
+            }
           }
         }
       }

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 
 const [libraryUrl] = process.argv.slice(2);
 const hookmd = await import(libraryUrl);
-const { Batch, EAM, LennardJones, Morse, bulk, repeat, backendInfo, setThreads } = hookmd;
+const { Batch, EAM, LennardJones, Morse, SNAP, bulk, repeat, backendInfo, setThreads } = hookmd;
 // Debian's lammps-data; the parent skips the EAM cases without it.
 const POTENTIALS = '/usr/share/lammps/potentials';
 
@@ -63,6 +63,17 @@ if (existsSync(POTENTIALS)) {
     },
     units: 'metal',
     make: () => new EAM({ file: `${POTENTIALS}/AlCu.eam.alloy`, skin: 0.5 }),
+  };
+  // SNAP's four-centre lanes (an AVX2 body of Z and Y): a crystal with a remainder past the last group of four,
+  // and a system of fewer than four atoms.
+  const nickel = repeat(bulk('Ni', 'fcc', { a: 3.52, cubic: true }), [2, 2, 3]);
+  models['SNAP Ni_Zuo_JPCA2020 skin 1'] = {
+    systems: {
+      'Ni crystal, rattled (48 atoms)': { symbols: nickel.positions.map(() => 'Ni'), positions: rattle(nickel.positions, 0.1), cell: nickel.cell, pbc: true },
+      'Ni trimer': { symbols: ['Ni', 'Ni', 'Ni'], positions: [[0, 0, 0], [2.4, 0.1, 0], [1.1, 2.2, 0.3]] },
+    },
+    units: 'metal',
+    make: () => SNAP.fromLammps(`${POTENTIALS}/Ni_Zuo_JPCA2020.snap`, { skin: 1 }),
   };
 }
 

@@ -85,9 +85,10 @@ export {
   rattle,
   repeat,
   standardMass,
+  symmetry,
   unitSystem,
 } from './data/index.js';
-export type { BatchArrays, BatchOptions, BulkOptions, CompoundStructure, CrystalStructure, ExtraFieldSpec, RattleOptions, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
+export type { BatchArrays, BatchOptions, BulkOptions, CompoundStructure, CrystalStructure, ExtraFieldSpec, RattleOptions, ResolvedSystem, ResultField, Rng, SymmetryDataset, SymmetryOperation, System, UnitSystem, Vectors } from './data/index.js';
 export { MOLECULES, molecule, surface } from './data/index.js';
 export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.js';
 

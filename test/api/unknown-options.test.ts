@@ -180,6 +180,7 @@ const CASES: Record<string, [Call, string, string]> = {
   'runLifecycle(options)': [() => hookmd.runLifecycle(registry, () => undefined, { loger: console } as never), 'loger', 'logger'],
   'streamExtxyz(options)': [() => hookmd.streamExtxyz('in.xyz', { maxLineByte: 10 } as never), 'maxLineByte', 'maxLineBytes'],
   'surface(options)': [() => hookmd.surface('Cu', 'fcc111', { size: [1, 1, 1], vaccum: 5 } as never), 'vaccum', 'vacuum'],
+  'symmetry(options)': [() => hookmd.symmetry(hookmd.bulk('Cu', 'fcc'), { symprc: 0.1 } as never), 'symprc', 'symprec'],
   'temperatures(options)': [() => hookmd.temperatures(batch(), { frozn: [] } as never), 'frozn', 'frozen'],
   'wallClock(options)': [() => hookmd.wallClock(1, { nw: () => 0 } as never), 'nw', 'now'],
   'writeExtxyz(options)': [() => hookmd.writeExtxyz(join(dir, 'c.xyz'), [dimer], { unit: 'lj' } as never), 'unit', 'units'],

@@ -15,7 +15,7 @@ export { surface } from './surface.js';
 export type { SurfaceKind, SurfaceOptions } from './surface.js';
 export { molecule, MOLECULES } from './molecule.js';
 export type { MoleculeOptions } from './molecule.js';
-export { symmetry } from './symmetry.js';
+export { analyzeSymmetry, symmetry } from './symmetry.js';
 export type { SymmetryDataset, SymmetryOperation } from './symmetry.js';
 export { createRng } from './random.js';
 export type { Rng } from './random.js';

@@ -8,7 +8,7 @@ import { checkKeys } from '../option-keys.js';
 import { chemicalSymbol } from './elements.js';
 import type { System } from './system.js';
 import { METAL } from './units.js';
-import { normalizeSystem } from './validate.js';
+import { normalizeSystemAt } from './validate.js';
 
 /** One space-group operation in fractional coordinates of the analysed cell: s′ = rotation·s + translation. */
 export interface SymmetryOperation {
@@ -84,7 +84,12 @@ export function symmetry(system: System, options: { symprec?: number } = {}): Sy
   if (typeof symprec !== 'number' || !Number.isFinite(symprec) || symprec <= 0) {
     throw new HookmdRangeError('INVALID_PARAMETER', `symmetry: symprec must be a finite number > 0, got ${String(symprec)}`, { field: 'symprec', value: symprec });
   }
-  const normalized = normalizeSystem(system, 0, METAL, 'symmetry');
+  return analyzeSymmetry(system, symprec, 'symmetry: systems[0]');
+}
+
+/** @internal symmetry() with a checked `symprec`, its messages led by `where` (FixSymmetry names the batch's system). */
+export function analyzeSymmetry(system: System, symprec: number, where: string): SymmetryDataset {
+  const normalized = normalizeSystemAt(system, where, METAL);
   const { cell, pbc, positions, atomicNumbers } = normalized;
   const det = cell[0] * (cell[4] * cell[8] - cell[5] * cell[7]) - cell[1] * (cell[3] * cell[8] - cell[5] * cell[6]) + cell[2] * (cell[3] * cell[7] - cell[4] * cell[6]);
   if (pbc[0] !== 1 || pbc[1] !== 1 || pbc[2] !== 1 || det === 0) {
@@ -102,7 +107,7 @@ export function symmetry(system: System, options: { symprec?: number } = {}): Sy
     const input: MoyoCell = { lattice: { basis: Array.from(cell) as MoyoCell['lattice']['basis'] }, positions: fractional, numbers: Array.from(atomicNumbers) };
     data = analyze_cell(JSON.stringify(input), symprec, 'Spglib');
   } catch (error) {
-    throw new HookmdError('SYMMETRY_FAILED', `symmetry: moyo found no space group within symprec ${symprec} (${String(error)})`, { field: 'symprec', value: symprec }, { cause: error });
+    throw new HookmdError('SYMMETRY_FAILED', `${where}: moyo found no space group within symprec ${symprec} (${String(error)})`, { field: 'symprec', value: symprec }, { cause: error });
   }
   const lowest = new Map<number, number>();
   data.orbits.forEach((orbit, i) => { if (!lowest.has(orbit)) lowest.set(orbit, i); });
@@ -112,7 +117,8 @@ export function symmetry(system: System, options: { symprec?: number } = {}): Sy
     hallNumber: data.hall_number,
     wyckoffs: [...data.wyckoffs],
     equivalentAtoms: data.orbits.map((orbit) => lowest.get(orbit) as number),
-    operations: data.operations.map((op) => ({ rotation: [...op.rotation], translation: [...op.translation] })),
+    // moyo's matrices come column-major (nalgebra's storage): transposed, they are spglib's row-major W.
+    operations: data.operations.map((op) => ({ rotation: [0, 3, 6, 1, 4, 7, 2, 5, 8].map((k) => op.rotation[k]), translation: [...op.translation] })),
     standardized: periodicSystem(data.std_cell),
     primitive: periodicSystem(data.prim_std_cell),
     pearsonSymbol: data.pearson_symbol,

@@ -136,6 +136,8 @@ const CASES: Record<string, [Call, string, string]> = {
   'new FilenameTemplate(options)': [() => new FilenameTemplate('{epoch}', 'test', { autoInsertMetricNames: true } as never), 'autoInsertMetricNames', 'autoInsertMetricName'],
   'new ForceMatchingLoss(options)': [() => new ForceMatchingLoss({ model, systems: train, lossWeights: {} } as never), 'lossWeights', 'weights'],
   'new ForwardObserverHook(options)': [() => new ForwardObserverHook({ observe: () => undefined, frequncy: 2 } as never), 'frequncy', 'frequency'],
+  'new FixAtoms(options)': [() => new hookmd.FixAtoms({ indice: [0] } as never), 'indice', 'indices'],
+  'new FixSymmetry(options)': [() => new hookmd.FixSymmetry({ symprc: 0.1 } as never), 'symprc', 'symprec'],
   'new FreezeAtomsHook(options)': [() => new FreezeAtomsHook({ indice: [0] } as never), 'indice', 'indices'],
   'new FusedStage(options)': [() => new FusedStage({ stages: [new FIRE({ model })], budget: [10] } as never), 'budget', 'budgets'],
   'new GradientClipHook(options)': [() => new GradientClipHook({ max_norm: 1 } as never), 'max_norm', 'maxNorm'],

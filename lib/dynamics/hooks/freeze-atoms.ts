@@ -27,18 +27,21 @@ export class FreezeAtomsHook {
   readonly name = 'FreezeAtomsHook';
   readonly #mask: ArrayLike<number | boolean> | undefined;
   readonly #indices: readonly number[] | undefined;
+  readonly #owner: string;
   #anchor: Map<number, [number, number, number]> | undefined;
 
-  constructor(options: { mask?: ArrayLike<number | boolean>; indices?: readonly number[] }) {
-    checkKeys('FreezeAtomsHook', options, ['mask', 'indices']);
+  /** `owner` leads the error messages (@internal: FixAtoms, the constraint built on this hook). */
+  constructor(options: { mask?: ArrayLike<number | boolean>; indices?: readonly number[] }, owner = 'FreezeAtomsHook') {
+    this.#owner = owner;
+    checkKeys(owner, options, ['mask', 'indices']);
     if ((options?.mask === undefined) === (options?.indices === undefined)) {
-      throw new HookmdTypeError('INVALID_MASK', 'FreezeAtomsHook: give exactly one of mask or indices', { field: 'mask' });
+      throw new HookmdTypeError('INVALID_MASK', `${owner}: give exactly one of mask or indices`, { field: 'mask' });
     }
     // Copies, checked and kept: the atoms to freeze are those given now, whatever the caller's arrays become.
     const indices = options.indices === undefined ? undefined : Array.from(options.indices);
     indices?.forEach((i, k) => {
       if (!Number.isInteger(i) || i < 0) {
-        throw new HookmdRangeError('INVALID_MASK', `FreezeAtomsHook: indices[${k}] must be an atom index ≥ 0, got ${i}`, { field: 'indices', index: k, value: i });
+        throw new HookmdRangeError('INVALID_MASK', `${owner}: indices[${k}] must be an atom index ≥ 0, got ${i}`, { field: 'indices', index: k, value: i });
       }
     });
     this.#mask = options.mask === undefined ? undefined : Array.from(options.mask);
@@ -79,7 +82,7 @@ export class FreezeAtomsHook {
     const mask = new Uint8Array(batch.numAtoms);
     if (this.#mask !== undefined) {
       if (this.#mask.length !== batch.numAtoms) {
-        throw new HookmdTypeError('INVALID_MASK', `FreezeAtomsHook: mask has ${this.#mask.length} entries but the batch has ${batch.numAtoms} atoms`, {
+        throw new HookmdTypeError('INVALID_MASK', `${this.#owner}: mask has ${this.#mask.length} entries but the batch has ${batch.numAtoms} atoms`, {
           field: 'mask',
           value: this.#mask.length,
         });
@@ -89,7 +92,7 @@ export class FreezeAtomsHook {
     }
     for (const i of this.#indices ?? []) {
       if (i >= batch.numAtoms) {
-        throw new HookmdRangeError('INVALID_MASK', `FreezeAtomsHook: atom index ${i} is outside the batch (${batch.numAtoms} atoms)`, { field: 'indices', value: i });
+        throw new HookmdRangeError('INVALID_MASK', `${this.#owner}: atom index ${i} is outside the batch (${batch.numAtoms} atoms)`, { field: 'indices', value: i });
       }
       mask[i] = 1;
     }

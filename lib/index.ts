@@ -83,6 +83,7 @@ export {
   createRng,
   isAtomicNumber,
   rattle,
+  refineSymmetry,
   repeat,
   standardMass,
   symmetry,

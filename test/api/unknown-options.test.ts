@@ -178,6 +178,7 @@ const CASES: Record<string, [Call, string, string]> = {
   'rattle(stdev)': [() => hookmd.rattle(dimer, { stdv: 0.1 } as never), 'stdv', 'stdev'],
   'readExtxyz(options)': [() => hookmd.readExtxyz('1\n\nAr 0 0 0\n', { unit: 'lj' } as never), 'unit', 'units'],
   'readStructures(options)': [() => hookmd.readStructures('POSCAR', { formt: 'poscar' } as never), 'formt', 'format'],
+  'refineSymmetry(options)': [() => hookmd.refineSymmetry(hookmd.bulk('Cu', 'fcc'), { symprc: 0.1 } as never), 'symprc', 'symprec'],
   'registerHookType(options)': [() => hookmd.registerHookType('Unused', () => ({}) as never, { replce: true } as never), 'replce', 'replace'],
   'runLifecycle(options)': [() => hookmd.runLifecycle(registry, () => undefined, { loger: console } as never), 'loger', 'logger'],
   'streamExtxyz(options)': [() => hookmd.streamExtxyz('in.xyz', { maxLineByte: 10 } as never), 'maxLineByte', 'maxLineBytes'],

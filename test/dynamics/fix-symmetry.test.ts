@@ -21,7 +21,8 @@ describe.skipIf(spglibSkipReason !== '')(`FixSymmetry against ASE's ${spglibSkip
   it('averages the forces and the stress of a rattled hcp crystal as ASE\'s symmetrize_rank1 and symmetrize_rank2 do', async () => {
     const start = rattle(bulk('Mg', 'hcp', { a: 2.6, c: 4.3 }), 0.004, 7);
     const batch = Batch.fromSystems([start]);
-    await new FIRE({ model: lj(), cellFilter: new CellFilter(), constraints: [new FixSymmetry({ symprec: 0.01 })] }).run(batch, { steps: 1 });
+    // Unrefined, so that the forces it averages are those of a structure without the symmetry.
+    await new FIRE({ model: lj(), cellFilter: new CellFilter(), constraints: [new FixSymmetry({ symprec: 0.01, refine: false })] }).run(batch, { steps: 1 });
     const after = batch.toSystems()[0];
     const raw = Batch.fromSystems([{ ...after, energy: undefined, forces: undefined, stress: undefined }]);
     lj().compute(raw, { stress: true });
@@ -49,8 +50,10 @@ print(json.dumps({'forces': forces.ravel().tolist(), 'stress': stress.ravel().to
     expect(Math.max(...Array.from(raw.read('forces'), (f, k) => Math.abs(f - forces[k])))).toBeGreaterThan(1e-4 * fScale);
   });
 
-  it('relaxes a strained hcp crystal (c/a 1.75, a 6% off) to ASE\'s FixSymmetry relaxation: lattice metric and fractional positions to 1e-6', async () => {
-    const start: System = bulk('Mg', 'hcp', { a: 2.45, c: 4.2875 });
+  it('relaxes a strained, rattled hcp crystal (c/a 1.75, a 6% off, 2 mÅ noise) to ASE\'s FixSymmetry relaxation: lattice metric and fractional positions to 1e-6', async () => {
+    const start: System = rattle(bulk('Mg', 'hcp', { a: 2.45, c: 4.2875 }), 0.002, 5);
+    expect(symmetry(start, { symprec: 0.01 }).number).toBe(194);
+    expect(symmetry(start, { symprec: 1e-4 }).number).not.toBe(194);
     const batch = Batch.fromSystems([start]);
     const fire = new FIRE({ model: lj(), cellFilter: new CellFilter(), constraints: [new FixSymmetry()], convergence: ConvergenceHook.fromFmaxAndStress(1e-8, 1e-10) });
     const result = await fire.run(batch, { steps: 20_000 });
@@ -107,11 +110,16 @@ describe('FixSymmetry keeps the space group of a relaxation', () => {
     };
     expect(symmetry(start, { symprec: 0.01 }).number).toBe(229);
     expect(symmetry(await relaxed([]), { symprec: 0.01 }).number).toBe(225);
+    // Refined first (as ASE's constructor does), then relaxed inside the group: exactly Im-3m at the end.
     const kept = await relaxed([new FixSymmetry({ symprec: 0.01 })]);
-    expect(symmetry(kept, { symprec: 0.01 }).number).toBe(229);
-    // The cell stayed cubic: its three lengths agree to the start's own deviation (the shear of 0.002 Å).
+    expect(symmetry(kept, { symprec: 1e-7 }).number).toBe(229);
     const lengths = (kept.cell as number[][]).map((row) => Math.hypot(...row));
-    expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThan(1e-5);
+    expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThan(1e-9);
+    expect(Math.abs(lengths[0] - 2.9)).toBeGreaterThan(0.01);
+    // Without the refinement the start's deviation stays: Im-3m within 0.01 Å, not within 1e-4 Å.
+    const unrefined = await relaxed([new FixSymmetry({ symprec: 0.01, refine: false })]);
+    expect(symmetry(unrefined, { symprec: 0.01 }).number).toBe(229);
+    expect(symmetry(unrefined, { symprec: 1e-4 }).number).not.toBe(229);
   });
 
   it('refuses a cluster and bad options with typed errors', async () => {
@@ -121,6 +129,7 @@ describe('FixSymmetry keeps the space group of a relaxation', () => {
     };
     expect(await code(() => new FixSymmetry({ symprec: -1 }))).toBe('INVALID_PARAMETER');
     expect(await code(() => new FixSymmetry({ adjust_cell: true } as never))).toBe('UNKNOWN_OPTION');
+    expect(await code(() => new FixSymmetry({ refine: 1 } as never))).toBe('INVALID_PARAMETER');
     const cluster = Batch.fromSystems([{ symbols: ['Ar', 'Ar'], positions: [[0, 0, 0], [0, 0, 3.8]] }]);
     expect(await code(() => new FIRE({ model: lj(), constraints: [new FixSymmetry()] }).run(cluster, { steps: 1 }))).toBe('NOT_PERIODIC');
     expect(await code(() => new FIRE({ model: lj(), constraints: [{}] as never }))).toBe('INVALID_CONSTRAINT');

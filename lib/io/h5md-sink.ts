@@ -9,6 +9,7 @@ import { checkKeys } from '../option-keys.js';
 import { StagedFile } from './atomic-write.js';
 import { BufferedSink } from './buffered-sink.js';
 import { H5MD_UNITS, loadH5wasm } from './h5md.js';
+import { h5mdUnitFactor } from './h5md-units.js';
 import type { SinkOptions } from './sink.js';
 
 // SWMR needs HDF5 1.10's file format (superblock 3, its chunk indexes); h5py reads it with HDF5 ≥ 1.10.
@@ -100,20 +101,29 @@ export class H5mdSink extends BufferedSink<Frame> {
   protected async persist(frames: readonly Frame[]): Promise<void> {
     const h5 = await loadH5wasm();
     const first = frames[0] as Frame;
-    const rows = (pick: (f: Frame) => ArrayLike<number> | number | undefined): Rows =>
-      frames.flatMap((f) => {
+    // Every element has one row per frame, NaN where the frame has no such value (MDAnalysis's reader
+    // indexes velocity, force and observables by frame); an element no frame has a value of yet is not
+    // made. Values go in the declared units: metal values divided by the unit's factor to metal units.
+    const rows = (pick: (f: Frame) => ArrayLike<number> | number | undefined, per: number, unit: string, exists: boolean): Rows | undefined => {
+      if (!exists && frames.every((f) => pick(f) === undefined)) return undefined;
+      const scale = h5mdUnitFactor(unit) as number;
+      return frames.map((f) => {
         const v = pick(f);
-        return v === undefined ? [] : [{ step: f.step, time: f.time, values: typeof v === 'number' ? [v] : v }];
+        const values = v === undefined ? new Float64Array(per).fill(Number.NaN) : Float64Array.from(typeof v === 'number' ? [v] : v, (x) => x / scale);
+        return { step: f.step, time: f.time, values };
       });
+    };
     const n = first.n;
-    const appends: Array<{ where: string; tail: number[]; unit: string; rows: Rows }> = [
-      { where: `particles/${this.#group}/position`, tail: [n, 3], unit: H5MD_UNITS.position as string, rows: rows((f) => f.positions) },
-      { where: `particles/${this.#group}/velocity`, tail: [n, 3], unit: H5MD_UNITS.velocity as string, rows: rows((f) => f.velocities) },
-      { where: `particles/${this.#group}/force`, tail: [n, 3], unit: H5MD_UNITS.force as string, rows: rows((f) => f.forces) },
-      { where: `particles/${this.#group}/box/edges`, tail: [3, 3], unit: H5MD_UNITS.edges as string, rows: rows((f) => f.cell) },
-      { where: 'observables/potential_energy', tail: [], unit: H5MD_UNITS.potential_energy as string, rows: rows((f) => f.energy) },
-      { where: 'observables/stress', tail: [3, 3], unit: H5MD_UNITS.stress as string, rows: rows((f) => f.stress) },
-    ].filter((a) => a.rows.length > 0);
+    const element = (where: string, tail: number[], unit: string, pick: (f: Frame) => ArrayLike<number> | number | undefined): { where: string; tail: number[]; unit: string; rows: Rows | undefined } =>
+      ({ where, tail, unit, rows: rows(pick, tail.reduce((a, b) => a * b, 1), unit, this.#elements.has(where)) });
+    const appends = [
+      element(`particles/${this.#group}/position`, [n, 3], H5MD_UNITS.position as string, (f) => f.positions),
+      element(`particles/${this.#group}/velocity`, [n, 3], H5MD_UNITS.velocity as string, (f) => f.velocities),
+      element(`particles/${this.#group}/force`, [n, 3], H5MD_UNITS.force as string, (f) => f.forces),
+      element(`particles/${this.#group}/box/edges`, [3, 3], H5MD_UNITS.edges as string, (f) => f.cell),
+      element('observables/potential_energy', [], H5MD_UNITS.potential_energy as string, (f) => f.energy),
+      element('observables/stress', [3, 3], H5MD_UNITS.stress as string, (f) => f.stress),
+    ].filter((a): a is typeof a & { rows: Rows } => a.rows !== undefined);
     // New objects (the layout, an element's first frames) cannot be made in SWMR mode: they are made in a
     // copy of the file, renamed over it, so the file the reader sees is the old one or the new one.
     const missing = appends.filter((a) => !this.#elements.has(a.where));
@@ -124,7 +134,11 @@ export class H5mdSink extends BufferedSink<Frame> {
         const file = new h5.File(staged.temporary, this.#created ? 'a' : 'w', { libver: SWMR_LIBVER });
         try {
           if (!this.#created) this.#layout(file, first);
-          for (const a of missing) createElement(file, a.where, a.tail, a.unit);
+          // An element's first value comes after frames without it: those frames get NaN rows.
+          const position = this.#created ? (file.get(`particles/${this.#group}/position`) as Group) : undefined;
+          const column = (key: string): number[] => Array.from((position?.get(key) as Dataset).value as ArrayLike<number | bigint>, Number);
+          const earlier = position === undefined ? { steps: [], times: [] } : { steps: column('step'), times: column('time') };
+          for (const a of missing) createElement(file, a.where, a.tail, a.unit, earlier);
         } finally {
           file.close();
         }
@@ -204,14 +218,15 @@ export class H5mdSink extends BufferedSink<Frame> {
   }
 }
 
-/** An empty time-dependent element at `where` (its group, then value, time and step, each extensible). */
-function createElement(file: H5File, where: string, tail: number[], unit: string): void {
+/** A time-dependent element at `where` (its group, then value, time and step, each extensible), with NaN rows for the `earlier` frames. */
+function createElement(file: H5File, where: string, tail: number[], unit: string, earlier: { steps: number[]; times: number[] }): void {
   const slash = where.lastIndexOf('/');
   const group = (file.get(where.slice(0, slash)) as Group).create_group(where.slice(slash + 1));
   const per = tail.reduce((a, b) => a * b, 1);
-  group.create_dataset({ name: 'value', data: new Float64Array(0), shape: [0, ...tail], maxshape: [null, ...tail], chunks: [Math.max(1, Math.floor(65536 / Math.max(per, 1))), ...tail], dtype: '<d' }).create_attribute('unit', unit);
-  group.create_dataset({ name: 'time', data: new Float64Array(0), shape: [0], maxshape: [null], chunks: [1024], dtype: '<d' }).create_attribute('unit', H5MD_UNITS.time as string);
-  group.create_dataset({ name: 'step', data: new BigInt64Array(0), shape: [0], maxshape: [null], chunks: [1024], dtype: '<q' });
+  const count = earlier.steps.length;
+  group.create_dataset({ name: 'value', data: new Float64Array(count * per).fill(Number.NaN), shape: [count, ...tail], maxshape: [null, ...tail], chunks: [Math.max(1, Math.floor(65536 / Math.max(per, 1))), ...tail], dtype: '<d' }).create_attribute('unit', unit);
+  group.create_dataset({ name: 'time', data: Float64Array.from(earlier.times), shape: [count], maxshape: [null], chunks: [1024], dtype: '<d' }).create_attribute('unit', H5MD_UNITS.time as string);
+  group.create_dataset({ name: 'step', data: BigInt64Array.from(earlier.steps, (v) => BigInt(v)), shape: [count], maxshape: [null], chunks: [1024], dtype: '<q' });
 }
 
 /**

@@ -13,11 +13,15 @@ import { h5mdUnitFactor } from './h5md-units.js';
 import { checkReadSystem } from './read-check.js';
 import { MAX_STRUCTURE_FILE_BYTES } from './structure-text.js';
 
-/** The units hookmd's H5MD files declare (metal units). */
+/**
+ * The units hookmd's H5MD files declare. Velocities and forces are in MDAnalysis's own units (Å/ps,
+ * kJ/(mol·Å)): its H5MD reader knows no eV, and its releases before 2025 convert Å/fs inversely
+ * (MDAnalysis issue 5051). readH5md converts them back to metal units.
+ */
 export const H5MD_UNITS: Readonly<Record<string, string>> = {
   position: 'Angstrom',
-  velocity: 'Angstrom fs-1',
-  force: 'eV Angstrom-1',
+  velocity: 'Angstrom ps-1',
+  force: 'kJ mol-1 Angstrom-1',
   edges: 'Angstrom',
   time: 'fs',
   potential_energy: 'eV',
@@ -104,12 +108,15 @@ function element(group: Group, name: string, fileBytes: number, fail: Fail): Ele
   return { steps: steps.slice(0, written), times: times?.slice(0, written), frames: written, per: frames === 0 ? 0 : count / frames, shape: shape.slice(1), flat };
 }
 
-/** The values of `e` for the frame at `step` (fixed elements: their one value); undefined when it has none. */
+/** The values of `e` for the frame at `step` (fixed elements: their one value); undefined when it has none or only NaN. */
 function at(e: Element | undefined, step: number, frame: number): number[] | undefined {
   if (e === undefined) return undefined;
   if (e.steps === undefined) return e.flat;
   const k = e.steps[frame] === step ? frame : e.steps.indexOf(step);
-  return k < 0 ? undefined : e.flat.slice(k * e.per, (k + 1) * e.per);
+  if (k < 0) return undefined;
+  // A row of NaN is a frame without the quantity (H5mdSink keeps every element one row per frame).
+  const row = e.flat.slice(k * e.per, (k + 1) * e.per);
+  return row.every(Number.isNaN) ? undefined : row;
 }
 
 function rows(flat: number[], n: number): number[][] {

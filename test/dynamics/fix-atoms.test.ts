@@ -3,13 +3,17 @@
 // 300 K on its mobile half; the temperature of its velocities equals ASE's get_temperature with FixAtoms
 // and LAMMPS's compute temp of the mobile group (extra/dof 0: fixed atoms take the momentum LAMMPS's
 // default 3 would remove).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 import { Batch, bulk, repeat, type System } from '../../lib/data/index.js';
-import { DynamicsStage, FixAtoms, FixCom, initializeVelocities, Langevin, NoseHooverChain, temperatures, VelocityVerlet, type Dynamics } from '../../lib/dynamics/index.js';
+import { DynamicsStage, FIRE, FixAtoms, FixCom, initializeVelocities, Langevin, NoseHooverChain, temperatures, VelocityVerlet, type Dynamics } from '../../lib/dynamics/index.js';
 import { LoggingHook, type LogRow } from '../../lib/dynamics/hooks/logging-hook.js';
 import { isHookmdError } from '../../lib/errors.js';
-import { formatLammpsData } from '../../lib/io/index.js';
+import { formatLammpsData, readTraj } from '../../lib/io/index.js';
 import { Morse } from '../../lib/models/index.js';
 import { aseSkipReason, runAse } from '../helpers/ase.js';
 import { lammpsSkipReason, runLammps, thermoRow } from '../helpers/lammps.js';
@@ -105,6 +109,46 @@ print(json.dumps(atoms.get_temperature()))
     const [, lammps] = thermoRow(runLammps(script, { 'data.lmp': formatLammpsData(batch.toSystems()[0]) }).stdout, 'Step c_hot');
     // Within the constants: LAMMPS's metal units take k_B = 8.617343e-5 eV/K, hookmd CODATA 2018's.
     expect(Math.abs(temperatures(batch, { frozen: mask })[0] / lammps - 1)).toBeLessThan(3e-6);
+  });
+});
+
+describe('FixAtoms from the files that carry fixed atoms', () => {
+  it.skipIf(aseSkipReason !== '')(`fixes the atoms of an ASE trajectory's FixAtoms (readTraj), and a relaxation leaves them in place ${aseSkipReason}`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hookmd-fixatoms-'));
+    try {
+      const path = join(dir, 'fixed.traj');
+      runAse<null>(`
+import json, sys
+from ase.build import bulk
+from ase.constraints import FixAtoms
+from ase.io import write
+case = json.load(sys.stdin)
+atoms = bulk('Cu', 'fcc', a=3.61, cubic=True).repeat((2, 1, 1))
+atoms.rattle(0.05, seed=1)
+atoms.set_constraint(FixAtoms(indices=[0, 3, 5]))
+write(case['path'], atoms)
+print('null')
+`, { path });
+      const systems = readTraj(path);
+      const fix = FixAtoms.fromSystems(systems);
+      const batch = Batch.fromSystems(systems);
+      expect(Array.from(fix.maskFor(batch))).toEqual([1, 0, 0, 1, 0, 1, 0, 0]);
+      const start = Array.from(batch.read('positions'));
+      await new FIRE({ model: copper(), constraints: [fix] }).run(batch, { steps: 50 });
+      const end = batch.read('positions');
+      for (let i = 0; i < 8; i++) {
+        const moved = Math.hypot(end[3 * i] - start[3 * i], end[3 * i + 1] - start[3 * i + 1], end[3 * i + 2] - start[3 * i + 2]);
+        if ([0, 3, 5].includes(i)) expect(moved).toBe(0);
+        else expect(moved).toBeGreaterThan(1e-4);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an ASE FixAtoms whose indices lie outside the system', () => {
+    const system = { ...crystal(), info: { aseConstraints: [{ name: 'FixAtoms', kwargs: { indices: [200] } }] } };
+    expect(() => FixAtoms.fromSystems([system])).toThrow(expect.objectContaining({ code: 'INVALID_MASK' }));
   });
 });
 

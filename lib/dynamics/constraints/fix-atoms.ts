@@ -1,7 +1,7 @@
 // FixAtoms: atoms held in place as an engine constraint (ASE's FixAtoms), run natively by FreezeAtomsHook's
 // kernel; the temperature then counts 3·N_mobile degrees of freedom.
-import type { Batch } from '../../data/index.js';
-import { FreezeAtomsHook } from '../hooks/freeze-atoms.js';
+import type { Batch, System } from '../../data/index.js';
+import { fixedMask, FreezeAtomsHook } from '../hooks/freeze-atoms.js';
 import type { NativeHookSpec } from '../hooks/native-hook.js';
 
 /**
@@ -19,6 +19,18 @@ export class FixAtoms {
 
   constructor(options: { indices?: readonly number[]; mask?: ArrayLike<number | boolean> }) {
     this.#freeze = new FreezeAtomsHook(options, 'FixAtoms');
+  }
+
+  /**
+   * The atoms the systems fix: `info.fixed` (POSCAR's selective dynamics, via readStructures) and the ASE
+   * `FixAtoms` of `info.aseConstraints` (an ASE .traj, via readTraj), for a batch built from `systems` in order.
+   *
+   * @example
+   * const frames = readTraj('slab.traj');
+   * new FIRE({ model, constraints: [FixAtoms.fromSystems(frames.slice(-1))] });
+   */
+  static fromSystems(systems: readonly System[]): FixAtoms {
+    return new FixAtoms({ mask: fixedMask(systems, 'FixAtoms.fromSystems') });
   }
 
   /** One flag per atom of `batch` (1 = fixed); INVALID_MASK when the constraint does not fit it. */

@@ -863,7 +863,7 @@ export abstract class Dynamics {
   #bind(batch: Batch, counter: StepCounter): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
-      checkFixComCompatible(this.constructor.name, this.constraints, this.#frozen(batch));
+      checkFixComCompatible(this.constructor.name, this.#nativeHooks, this.#frozen(batch));
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
       for (const hook of this.#nativeHooks) {
         const spec = hook.toNativeHook(batch);

@@ -165,5 +165,8 @@ describe('constraints bad input', () => {
     const batch = Batch.fromSystems([crystal()]);
     expect(await code(() => new VelocityVerlet({ model: copper(), dt: 1, constraints: [new FixAtoms({ mask: [1] })] }).run(batch, { steps: 1 }))).toBe('INVALID_MASK');
     expect(await code(() => new VelocityVerlet({ model: copper(), dt: 1, constraints: [new FixAtoms({ indices: [0] }), new FixCom()] }).run(batch, { steps: 1 }))).toBe('INVALID_CONSTRAINT');
+    // Also when they come from the sub-stages of a FusedStage.
+    const fused = new VelocityVerlet({ model: copper(), dt: 1, constraints: [new FixCom()] }).andThen(new VelocityVerlet({ model: copper(), dt: 1, constraints: [new FixAtoms({ indices: [0] })] }));
+    expect(await code(() => fused.run(batch, { steps: 1 }))).toBe('INVALID_CONSTRAINT');
   });
 });

@@ -122,6 +122,16 @@ describe('FixSymmetry keeps the space group of a relaxation', () => {
     expect(symmetry(unrefined, { symprec: 1e-4 }).number).not.toBe(229);
   });
 
+  it('holds each system of a batch to its own group (bcc beside a rattled hcp crystal)', async () => {
+    const bcc = rattle(bulk('Cu', 'bcc', { a: 2.9, cubic: true }), 0.003, 4);
+    const hcp = rattle(bulk('Mg', 'hcp', { a: 2.45, c: 4.2875 }), 0.002, 5);
+    const batch = Batch.fromSystems([bcc, hcp]);
+    await new FIRE({ model: lj(), cellFilter: new CellFilter(), constraints: [new FixSymmetry()], convergence: ConvergenceHook.fromFmaxAndStress(1e-6, 1e-8) }).run(batch, { steps: 3000 });
+    const [first, second] = batch.toSystems();
+    expect(symmetry(first as System, { symprec: 1e-7 }).number).toBe(229);
+    expect(symmetry(second as System, { symprec: 1e-7 }).number).toBe(194);
+  });
+
   it('refuses a cluster and bad options with typed errors', async () => {
     const code = async (f: () => unknown): Promise<string | undefined> => {
       try { await f(); } catch (error) { return isHookmdError(error) ? error.code : 'untyped'; }

@@ -21,10 +21,11 @@ export function checkConstraints(owner: string, given: unknown): Constraint[] {
 }
 
 /**
- * @internal Refuses FixCom on a system with fixed atoms (`frozen` counts them per system): the fixed atoms
+ * @internal Refuses FixCom (among an engine's native hooks and constraints, a FusedStage's sub-stages'
+ * included) on a system with fixed atoms (`frozen` counts them per system): the fixed atoms
  * already pin the system, and the degrees of freedom would be 3·N_mobile − 3, which no thermostat counts.
  */
-export function checkFixComCompatible(owner: string, constraints: readonly Constraint[], frozen: Int32Array | undefined): void {
+export function checkFixComCompatible(owner: string, constraints: readonly unknown[], frozen: Int32Array | undefined): void {
   if (frozen === undefined || !constraints.some((c) => c instanceof FixCom)) return;
   const system = frozen.findIndex((count) => count > 0);
   if (system >= 0) {

@@ -83,11 +83,13 @@ export {
   createRng,
   isAtomicNumber,
   rattle,
+  refineSymmetry,
   repeat,
   standardMass,
+  symmetry,
   unitSystem,
 } from './data/index.js';
-export type { BatchArrays, BatchOptions, BulkOptions, CompoundStructure, CrystalStructure, ExtraFieldSpec, RattleOptions, ResolvedSystem, ResultField, Rng, System, UnitSystem, Vectors } from './data/index.js';
+export type { BatchArrays, BatchOptions, BulkOptions, CompoundStructure, CrystalStructure, ExtraFieldSpec, RattleOptions, ResolvedSystem, ResultField, Rng, SymmetryDataset, SymmetryOperation, System, UnitSystem, Vectors } from './data/index.js';
 export { MOLECULES, molecule, surface } from './data/index.js';
 export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.js';
 
@@ -145,6 +147,9 @@ export {
   EnergyDriftMonitorHook,
   FIRE,
   FIRE2,
+  FixAtoms,
+  FixCom,
+  FixSymmetry,
   FreezeAtomsHook,
   FusedStage,
   GradientDescent,
@@ -184,7 +189,9 @@ export type {
   EnergyDriftOptions,
   EngineModel,
   EngineState,
+  Constraint,
   FireOptions,
+  FixSymmetryOptions,
   FusedStageOptions,
   GradientDescentOptions,
   InitialVelocityOptions,

@@ -15,5 +15,8 @@ export { surface } from './surface.js';
 export type { SurfaceKind, SurfaceOptions } from './surface.js';
 export { molecule, MOLECULES } from './molecule.js';
 export type { MoleculeOptions } from './molecule.js';
+export { analyzeSymmetry, symmetry } from './symmetry.js';
+export { refineSymmetry, refineWith } from './symmetry-refine.js';
+export type { SymmetryDataset, SymmetryOperation } from './symmetry.js';
 export { createRng } from './random.js';
 export type { Rng } from './random.js';

@@ -20,6 +20,8 @@ import { refuseColdStart, type RescalingThermostat } from './cold-start.js';
 import { frozenPerSystem } from './degrees-of-freedom.js';
 import type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
 import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
+import { checkConstraints, checkFixComCompatible, type Constraint } from './constraints/constraint.js';
+import { FixAtoms } from './constraints/fix-atoms.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
 import { expandParameter, isStatus, type IntegratorSpec, type PerSystem } from './parameters.js';
@@ -65,10 +67,12 @@ export interface DynamicsOptions {
   exitStatus?: number;
   /** The steps `run(batch)` takes when its options give none (nvalchemi's `n_steps`). */
   steps?: number;
+  /** Constraints (ASE's): FixAtoms, FixCom, FixSymmetry; they run inside the native loop, before the hooks. */
+  constraints?: readonly Constraint[];
 }
 
 // The options every engine takes; each subclass adds its own.
-const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exitStatus', 'steps'];
+const DYNAMICS_KEYS: readonly string[] = ['model', 'hooks', 'convergence', 'exitStatus', 'steps', 'constraints'];
 // ASE's keywords for the same engine parameters, where folding case and `_` does not find the hookmd name.
 const ASE_KEYWORDS: Readonly<Record<string, string>> = { nsteps: 'steps', timestep: 'dt', astart: 'alphaStart', fa: 'fAlpha', taut: 'tdamp', ttime: 'tdamp', calculator: 'model', calc: 'model' };
 
@@ -123,6 +127,8 @@ export abstract class Dynamics {
   /** The steps `run(batch)` takes without `steps` (the constructor's `steps`), or undefined. */
   readonly steps: number | undefined;
   readonly #nativeHooks: NativeCapable[] = [];
+  /** The engine's constraints, in the order given. */
+  readonly constraints: readonly Constraint[];
   readonly #convergence: ConvergenceHook[] = [];
   readonly #jsConvergence: ConvergenceHook[] = [];
   // The ConvergenceHooks as given (the two lists above hold what this engine runs), for FusedStage.
@@ -181,6 +187,8 @@ export abstract class Dynamics {
     if (!Array.isArray(hooks)) {
       throw new HookmdTypeError('INVALID_HOOKS', `${owner}: hooks must be an array of hooks, got ${typeof hooks}`, { field: 'hooks', value: hooks });
     }
+    this.constraints = checkConstraints(owner, options.constraints);
+    this.#nativeHooks.push(...this.constraints);
     // Not through register(), which a subclass may extend: its fields do not exist yet.
     for (const hook of [...convergence, ...(hooks as AnyHook[])]) this.#registerAny(hook);
   }
@@ -842,9 +850,9 @@ export abstract class Dynamics {
     );
   }
 
-  /** The frozen atoms of each system under this engine's FreezeAtomsHooks, or undefined without any. */
+  /** The frozen atoms of each system under this engine's FreezeAtomsHooks and FixAtoms, or undefined without any. */
   #frozen(batch: Batch): Int32Array | undefined {
-    const hooks = this.#nativeHooks.filter((hook): hook is FreezeAtomsHook & NativeCapable => hook instanceof FreezeAtomsHook);
+    const hooks = this.#nativeHooks.filter((hook): hook is (FreezeAtomsHook | FixAtoms) & NativeCapable => hook instanceof FreezeAtomsHook || hook instanceof FixAtoms);
     if (hooks.length === 0) return undefined;
     const flags = new Uint8Array(batch.numAtoms);
     for (const hook of hooks) hook.maskFor(batch).forEach((frozen, i) => { if (frozen === 1) flags[i] = 1; });
@@ -855,6 +863,7 @@ export abstract class Dynamics {
   #bind(batch: Batch, counter: StepCounter): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
+      checkFixComCompatible(this.constructor.name, this.#nativeHooks, this.#frozen(batch));
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
       for (const hook of this.#nativeHooks) {
         const spec = hook.toNativeHook(batch);

@@ -40,6 +40,11 @@ export { coordinate, distance, harmonic } from './hooks/collective-variables.js'
 export type { BiasPotential, CollectiveValues, CollectiveVariable } from './hooks/collective-variables.js';
 export { WrapPeriodicHook } from './hooks/wrap-periodic.js';
 export { FreezeAtomsHook } from './hooks/freeze-atoms.js';
+export { FixAtoms } from './constraints/fix-atoms.js';
+export { FixCom } from './constraints/fix-com.js';
+export { FixSymmetry } from './constraints/fix-symmetry.js';
+export type { FixSymmetryOptions } from './constraints/fix-symmetry.js';
+export type { Constraint } from './constraints/constraint.js';
 export { NaNDetectorHook } from './hooks/nan-detector.js';
 export { EnergyDriftMonitorHook } from './hooks/energy-drift-monitor.js';
 export type { DriftMetric, EnergyDriftOptions } from './hooks/energy-drift-monitor.js';

@@ -13,6 +13,7 @@ export interface NativeHookArgs {
   phase: number;
   value?: number;
   mask?: Uint8Array;
+  values?: Float64Array;
 }
 
 /** A native convergence check. */

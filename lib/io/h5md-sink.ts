@@ -1,13 +1,19 @@
 // H5mdSink: streams the frames of one system's trajectory into an H5MD 1.1 file (HDF5, through h5wasm).
+import { copyFileSync } from 'node:fs';
 import type { Dataset, File as H5File, Group } from 'h5wasm';
 
 import { normalizeSystem, unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
+import { StagedFile } from './atomic-write.js';
 import { BufferedSink } from './buffered-sink.js';
 import { H5MD_UNITS, loadH5wasm } from './h5md.js';
+import { h5mdUnitFactor } from './h5md-units.js';
 import type { SinkOptions } from './sink.js';
+
+// SWMR needs HDF5 1.10's file format (superblock 3, its chunk indexes); h5py reads it with HDF5 ≥ 1.10.
+const SWMR_LIBVER = 'v110';
 
 /** Options of `new H5mdSink`. */
 export interface H5mdSinkOptions extends SinkOptions {
@@ -42,8 +48,12 @@ type Rows = { step: number; time: number; values: ArrayLike<number> }[];
  * numbers) and mass (fixed), and /observables/potential_energy [T] and stress [T, 3, 3]. Units are
  * declared in `unit` attributes (Å, fs, eV). An H5MD particle group holds one system: every frame must
  * have the first frame's atoms, elements, masses and pbc (H5MD_SHAPE otherwise; use one sink per system).
- * Frames are buffered `capacity` at a time (default 64); each append writes values and times before the
- * step datasets and shrinks them back if it fails (SINK_WRITE_FAILED), so the file's frames stay whole.
+ * Frames are buffered `capacity` at a time (default 64). Appends are crash-consistent: new objects (the
+ * layout, an element's first frames) are made in a copy renamed over the file, and frames are appended in
+ * HDF5's SWMR mode, values and times before the step datasets and the position steps last, after a
+ * flush of the rest, shrunk back if the append fails
+ * (SINK_WRITE_FAILED). A process killed mid-append leaves a file whose whole frames `readH5md` reads (and
+ * h5py with `swmr=True`; HDF5's `h5clear -s` clears the writer's flag for other readers).
  *
  * @example
  * const sink = new H5mdSink('md.h5md');
@@ -57,6 +67,8 @@ export class H5mdSink extends BufferedSink<Frame> {
   readonly #timestep: number;
   #first: Frame | undefined;
   #created = false;
+  /** The time-dependent elements the file has (their paths), all made by this sink. */
+  readonly #elements = new Set<string>();
 
   constructor(path: string, options: H5mdSinkOptions = {}) {
     super('H5mdSink', checkKeys('H5mdSink', options, ['capacity', 'group', 'timestep']), 64);
@@ -88,25 +100,67 @@ export class H5mdSink extends BufferedSink<Frame> {
 
   protected async persist(frames: readonly Frame[]): Promise<void> {
     const h5 = await loadH5wasm();
-    const file = new h5.File(this.path, this.#created ? 'a' : 'w');
+    const first = frames[0] as Frame;
+    // Every element has one row per frame, NaN where the frame has no such value (MDAnalysis's reader
+    // indexes velocity, force and observables by frame); an element no frame has a value of yet is not
+    // made. Values go in the declared units: metal values divided by the unit's factor to metal units.
+    const rows = (pick: (f: Frame) => ArrayLike<number> | number | undefined, per: number, unit: string, exists: boolean): Rows | undefined => {
+      if (!exists && frames.every((f) => pick(f) === undefined)) return undefined;
+      const scale = h5mdUnitFactor(unit) as number;
+      return frames.map((f) => {
+        const v = pick(f);
+        const values = v === undefined ? new Float64Array(per).fill(Number.NaN) : Float64Array.from(typeof v === 'number' ? [v] : v, (x) => x / scale);
+        return { step: f.step, time: f.time, values };
+      });
+    };
+    const n = first.n;
+    const element = (where: string, tail: number[], unit: string, pick: (f: Frame) => ArrayLike<number> | number | undefined): { where: string; tail: number[]; unit: string; rows: Rows | undefined } =>
+      ({ where, tail, unit, rows: rows(pick, tail.reduce((a, b) => a * b, 1), unit, this.#elements.has(where)) });
+    const appends = [
+      element(`particles/${this.#group}/position`, [n, 3], H5MD_UNITS.position as string, (f) => f.positions),
+      element(`particles/${this.#group}/velocity`, [n, 3], H5MD_UNITS.velocity as string, (f) => f.velocities),
+      element(`particles/${this.#group}/force`, [n, 3], H5MD_UNITS.force as string, (f) => f.forces),
+      element(`particles/${this.#group}/box/edges`, [3, 3], H5MD_UNITS.edges as string, (f) => f.cell),
+      element('observables/potential_energy', [], H5MD_UNITS.potential_energy as string, (f) => f.energy),
+      element('observables/stress', [3, 3], H5MD_UNITS.stress as string, (f) => f.stress),
+    ].filter((a): a is typeof a & { rows: Rows } => a.rows !== undefined);
+    // New objects (the layout, an element's first frames) cannot be made in SWMR mode: they are made in a
+    // copy of the file, renamed over it, so the file the reader sees is the old one or the new one.
+    const missing = appends.filter((a) => !this.#elements.has(a.where));
+    if (!this.#created || missing.length > 0) {
+      const staged = new StagedFile(this.path);
+      try {
+        if (this.#created) copyFileSync(this.path, staged.temporary);
+        const file = new h5.File(staged.temporary, this.#created ? 'a' : 'w', { libver: SWMR_LIBVER });
+        try {
+          if (!this.#created) this.#layout(file, first);
+          // An element's first value comes after frames without it: those frames get NaN rows.
+          const position = this.#created ? (file.get(`particles/${this.#group}/position`) as Group) : undefined;
+          const column = (key: string): number[] => Array.from((position?.get(key) as Dataset).value as ArrayLike<number | bigint>, Number);
+          const earlier = position === undefined ? { steps: [], times: [] } : { steps: column('step'), times: column('time') };
+          for (const a of missing) createElement(file, a.where, a.tail, a.unit, earlier);
+        } finally {
+          file.close();
+        }
+        await staged.commit('H5mdSink');
+      } catch (error) {
+        await staged.discard();
+        throw error;
+      }
+      this.#created = true;
+      for (const a of missing) this.#elements.add(a.where);
+    }
+    // The frames themselves go in under SWMR: HDF5 then orders its writes so that the file stays readable
+    // whatever moment the process dies at (by SWMR readers while the writer's flag is left set).
+    // A frame counts once its position step is written, and that comes last, after a flush of everything
+    // else: readH5md never sees a frame without its velocities, forces, box or observables.
+    const file = new h5.File(this.path, 'Sa');
     const undo: (() => void)[] = [];
     try {
-      if (!this.#created) this.#layout(file, frames[0] as Frame);
-      this.#created = true;
-      const particles = file.get(`particles/${this.#group}`) as Group;
-      const rows = (pick: (f: Frame) => ArrayLike<number> | number | undefined): Rows =>
-        frames.flatMap((f) => {
-          const v = pick(f);
-          return v === undefined ? [] : [{ step: f.step, time: f.time, values: typeof v === 'number' ? [v] : v }];
-        });
-      const n = (frames[0] as Frame).n;
-      append(particles, 'position', [n, 3], H5MD_UNITS.position as string, rows((f) => f.positions), undo);
-      append(particles, 'velocity', [n, 3], H5MD_UNITS.velocity as string, rows((f) => f.velocities), undo);
-      append(particles, 'force', [n, 3], H5MD_UNITS.force as string, rows((f) => f.forces), undo);
-      append(file.get(`particles/${this.#group}/box`) as Group, 'edges', [3, 3], H5MD_UNITS.edges as string, rows((f) => f.cell), undo);
-      const observables = file.get('observables') as Group;
-      append(observables, 'potential_energy', [], H5MD_UNITS.potential_energy as string, rows((f) => f.energy), undo);
-      append(observables, 'stress', [3, 3], H5MD_UNITS.stress as string, rows((f) => f.stress), undo);
+      const steps = appends.map((a) => append(file.get(a.where) as Group, a.tail, a.rows, undo));
+      steps.slice(1).forEach((writeSteps) => writeSteps());
+      file.flush();
+      steps[0]?.();
       file.flush();
     } catch (error) {
       for (const restore of undo.reverse()) {
@@ -125,13 +179,20 @@ export class H5mdSink extends BufferedSink<Frame> {
   protected async finalize(): Promise<void> {
     if (this.#created) return;
     const h5 = await loadH5wasm();
-    const file = new h5.File(this.path, 'w');
+    const staged = new StagedFile(this.path);
     try {
-      this.#layout(file, undefined);
-      this.#created = true;
-    } finally {
-      file.close();
+      const file = new h5.File(staged.temporary, 'w', { libver: SWMR_LIBVER });
+      try {
+        this.#layout(file, undefined);
+      } finally {
+        file.close();
+      }
+      await staged.commit('H5mdSink');
+    } catch (error) {
+      await staged.discard();
+      throw error;
     }
+    this.#created = true;
   }
 
   protected describe(): Record<string, unknown> {
@@ -157,20 +218,24 @@ export class H5mdSink extends BufferedSink<Frame> {
   }
 }
 
-/** Appends rows to the element `name` of `parent` (creating it), value and time first, step last; `undo` restores the old lengths. */
-function append(parent: Group, name: string, tail: number[], unit: string, rows: Rows, undo: (() => void)[]): void {
-  if (rows.length === 0) return;
-  let group = parent.get(name) as Group | null;
-  if (group === null) {
-    group = parent.create_group(name);
-    const per = tail.reduce((a, b) => a * b, 1);
-    group.create_dataset({ name: 'value', data: new Float64Array(0), shape: [0, ...tail], maxshape: [null, ...tail], chunks: [Math.max(1, Math.floor(65536 / Math.max(per, 1))), ...tail], dtype: '<d' }).create_attribute('unit', unit);
-    group.create_dataset({ name: 'time', data: new Float64Array(0), shape: [0], maxshape: [null], chunks: [1024], dtype: '<d' }).create_attribute('unit', H5MD_UNITS.time as string);
-    group.create_dataset({ name: 'step', data: new BigInt64Array(0), shape: [0], maxshape: [null], chunks: [1024], dtype: '<q' });
-  }
-  const g = group;
+/** A time-dependent element at `where` (its group, then value, time and step, each extensible), with NaN rows for the `earlier` frames. */
+function createElement(file: H5File, where: string, tail: number[], unit: string, earlier: { steps: number[]; times: number[] }): void {
+  const slash = where.lastIndexOf('/');
+  const group = (file.get(where.slice(0, slash)) as Group).create_group(where.slice(slash + 1));
+  const per = tail.reduce((a, b) => a * b, 1);
+  const count = earlier.steps.length;
+  group.create_dataset({ name: 'value', data: new Float64Array(count * per).fill(Number.NaN), shape: [count, ...tail], maxshape: [null, ...tail], chunks: [Math.max(1, Math.floor(65536 / Math.max(per, 1))), ...tail], dtype: '<d' }).create_attribute('unit', unit);
+  group.create_dataset({ name: 'time', data: Float64Array.from(earlier.times), shape: [count], maxshape: [null], chunks: [1024], dtype: '<d' }).create_attribute('unit', H5MD_UNITS.time as string);
+  group.create_dataset({ name: 'step', data: BigInt64Array.from(earlier.steps, (v) => BigInt(v)), shape: [count], maxshape: [null], chunks: [1024], dtype: '<q' });
+}
+
+/**
+ * Appends rows to the element `group`: its values and times now, its steps when the returned function is
+ * called (a reader counts an element's frames by the shortest of the three); `undo` restores the old lengths.
+ */
+function append(group: Group, tail: number[], rows: Rows, undo: (() => void)[]): () => void {
   const grow = (key: string, data: ArrayLike<number> | BigInt64Array, width: number[]): void => {
-    const dataset = g.get(key) as Dataset;
+    const dataset = group.get(key) as Dataset;
     const old = (dataset.shape as number[])[0] as number;
     dataset.resize([old + rows.length, ...width]);
     undo.push(() => dataset.resize([old, ...width]));
@@ -181,5 +246,5 @@ function append(parent: Group, name: string, tail: number[], unit: string, rows:
   rows.forEach((r, k) => values.set(Array.from(r.values), k * per));
   grow('value', values, tail);
   grow('time', Float64Array.from(rows, (r) => r.time), []);
-  grow('step', BigInt64Array.from(rows, (r) => BigInt(r.step)), []);
+  return () => grow('step', BigInt64Array.from(rows, (r) => BigInt(r.step)), []);
 }

@@ -13,11 +13,15 @@ import { h5mdUnitFactor } from './h5md-units.js';
 import { checkReadSystem } from './read-check.js';
 import { MAX_STRUCTURE_FILE_BYTES } from './structure-text.js';
 
-/** The units hookmd's H5MD files declare (metal units). */
+/**
+ * The units hookmd's H5MD files declare. Velocities and forces are in MDAnalysis's own units (Å/ps,
+ * kJ/(mol·Å)): its H5MD reader knows no eV, and its releases before 2025 convert Å/fs inversely
+ * (MDAnalysis issue 5051). readH5md converts them back to metal units.
+ */
 export const H5MD_UNITS: Readonly<Record<string, string>> = {
   position: 'Angstrom',
-  velocity: 'Angstrom fs-1',
-  force: 'eV Angstrom-1',
+  velocity: 'Angstrom ps-1',
+  force: 'kJ mol-1 Angstrom-1',
   edges: 'Angstrom',
   time: 'fs',
   potential_energy: 'eV',
@@ -32,15 +36,20 @@ export async function loadH5wasm(): Promise<typeof h5wasm> {
 
 const SIGNATURE = Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Whether the file has HDF5's superblock signature where HDF5 looks for it (byte 0, 512, 1024, 2048, ...). */
-function hasHdf5Signature(path: string, size: number): boolean {
+/**
+ * Where the file's HDF5 superblock starts (its signature at byte 0, 512, 1024, 2048, ... as HDF5 looks for
+ * it), and whether that superblock (version 3) carries the flag of a writer in SWMR mode; offset −1: none.
+ */
+function hdf5Superblock(path: string, size: number): { offset: number; swmrWriter: boolean } {
   const fd = openSync(path, 'r');
   try {
-    const buffer = Buffer.alloc(8);
+    const buffer = Buffer.alloc(12);
     for (let at = 0; at + 8 <= size; at = at === 0 ? 512 : at * 2) {
-      if (readSync(fd, buffer, 0, 8, at) === 8 && buffer.equals(SIGNATURE)) return true;
+      const read = readSync(fd, buffer, 0, 12, at);
+      // Version 3 keeps the file consistency flags at byte 11; bit 2 is "opened for SWMR writing".
+      if (read >= 8 && buffer.subarray(0, 8).equals(SIGNATURE)) return { offset: at, swmrWriter: read === 12 && buffer[8] === 3 && (buffer[11] & 0x04) !== 0 };
     }
-    return false;
+    return { offset: -1, swmrWriter: false };
   } finally {
     closeSync(fd);
   }
@@ -99,12 +108,15 @@ function element(group: Group, name: string, fileBytes: number, fail: Fail): Ele
   return { steps: steps.slice(0, written), times: times?.slice(0, written), frames: written, per: frames === 0 ? 0 : count / frames, shape: shape.slice(1), flat };
 }
 
-/** The values of `e` for the frame at `step` (fixed elements: their one value); undefined when it has none. */
+/** The values of `e` for the frame at `step` (fixed elements: their one value); undefined when it has none or only NaN. */
 function at(e: Element | undefined, step: number, frame: number): number[] | undefined {
   if (e === undefined) return undefined;
   if (e.steps === undefined) return e.flat;
   const k = e.steps[frame] === step ? frame : e.steps.indexOf(step);
-  return k < 0 ? undefined : e.flat.slice(k * e.per, (k + 1) * e.per);
+  if (k < 0) return undefined;
+  // A row of NaN is a frame without the quantity (H5mdSink keeps every element one row per frame).
+  const row = e.flat.slice(k * e.per, (k + 1) * e.per);
+  return row.every(Number.isNaN) ? undefined : row;
 }
 
 function rows(flat: number[], n: number): number[][] {
@@ -136,11 +148,15 @@ export async function readH5md(path: string, options: ReadH5mdOptions = {}): Pro
   } catch (error) {
     throw new HookmdError('READ_FAILED', `readH5md: cannot read ${path}: ${(error as Error).message}`, { path, cause: error }, { cause: error });
   }
-  if (!hasHdf5Signature(path, size)) throw new HookmdError('READ_FAILED', `readH5md: cannot read ${path}: not an HDF5 file (no HDF5 signature at byte 0, 512, 1024, ...)`, { path });
+  const superblock = hdf5Superblock(path, size);
+  if (superblock.offset < 0) throw new HookmdError('READ_FAILED', `readH5md: cannot read ${path}: not an HDF5 file (no HDF5 signature at byte 0, 512, 1024, ...)`, { path });
   const h5 = await loadH5wasm();
   let file: H5File;
   try {
-    file = new h5.File(path, 'r');
+    // A writer killed inside an SWMR append (H5mdSink's) leaves its flag set, which a plain open refuses;
+    // an SWMR read opens the file as it stands, whole frames and all.
+    file = new h5.File(path, superblock.swmrWriter ? 'Sr' : 'r');
+    if (file.file_id < 0n) throw new Error('HDF5 cannot open it');
   } catch (error) {
     throw new HookmdError('READ_FAILED', `readH5md: cannot read ${path}: not an HDF5 file (${String((error as Error)?.message ?? error)})`, { path, cause: error }, { cause: error });
   }

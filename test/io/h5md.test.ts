@@ -21,6 +21,12 @@ function python<T>(script: string, input: unknown): T {
   return JSON.parse(output) as T;
 }
 
+// 1 eV in kJ/mol (CODATA 2018's e·N_A).
+const KJ_PER_MOL_PER_EV = 1.602176634e-19 * 6.02214076e23 / 1e3;
+/** A python3 that can `import MDAnalysis` (Debian's python3-mdanalysis), or undefined. */
+const mdaPython = ['python3', '/usr/bin/python3'].find((python) => spawnSync(python, ['-c', 'import MDAnalysis'], { stdio: 'ignore' }).status === 0);
+const mdaSkip = mdaPython === undefined ? 'skipped: no python3 with MDAnalysis (apt-get install python3-mdanalysis)' : '';
+
 const cell = [[5.2, 0, 0], [0.7, 4.9, 0], [-0.4, 0.3, 6.1]];
 const frames: System[] = [0, 1, 2].map((k) => ({
   symbols: ['Cu', 'Al', 'Cu'],
@@ -45,11 +51,13 @@ describe('H5mdSink and readH5md', () => {
       const source = frames[k] as System;
       expect(Array.from(system.atomicNumbers ?? [])).toEqual([29, 13, 29]);
       expect(system.positions).toEqual(source.positions);
-      expect(system.velocities).toEqual(source.velocities);
+      // Velocities and forces go through MDAnalysis's units (Å/ps, kJ/(mol·Å)) and back: to the last bits.
+      (system.velocities as number[][]).flat().forEach((v, i) => expect(v).toBeCloseTo((source.velocities as number[][]).flat()[i] as number, 14));
       expect(system.cell).toEqual(source.cell);
       expect(system.pbc).toEqual([true, true, false]);
       expect(system.energy).toBe(source.energy);
-      expect(system.forces).toEqual(source.forces);
+      if (source.forces === undefined) expect(system.forces).toBeUndefined();
+      else (system.forces as number[][]).flat().forEach((f, i) => expect(f).toBeCloseTo((source.forces as number[][]).flat()[i] as number, 14));
       expect(system.stress).toEqual(source.stress);
       expect(system.info).toEqual({ step: 10 * k, time: 20 * k });
     });
@@ -79,18 +87,66 @@ with h5py.File(d['path'], 'r') as f:
         'creator': f['h5md/creator'].attrs['name'] if isinstance(f['h5md/creator'].attrs['name'], str) else f['h5md/creator'].attrs['name'].decode(),
         'shape': list(p['position/value'].shape), 'step': p['position/step'][()].tolist(), 'time': p['position/time'][()].tolist(),
         'position': p['position/value'][()].tolist(), 'velocity': p['velocity/value'][()].tolist(),
-        'forceStep': p['force/step'][()].tolist(), 'edges': p['box/edges/value'][()].tolist(),
+        'forceStep': p['force/step'][()].tolist(), 'force': [None if v != v else v for v in p['force/value'][()].ravel().tolist()], 'edges': p['box/edges/value'][()].tolist(),
+        'velocityUnit': p['velocity/value'].attrs['unit'] if isinstance(p['velocity/value'].attrs['unit'], str) else p['velocity/value'].attrs['unit'].decode(),
+        'forceUnit': p['force/value'].attrs['unit'] if isinstance(p['force/value'].attrs['unit'], str) else p['force/value'].attrs['unit'].decode(),
         'boundary': [b if isinstance(b, str) else b.decode() for b in p['box'].attrs['boundary']], 'dimension': int(p['box'].attrs['dimension']),
-        'species': p['species'][()].tolist(), 'energy': f['observables/potential_energy/value'][()].tolist(),
+        'species': p['species'][()].tolist(), 'energy': [None if v != v else v for v in f['observables/potential_energy/value'][()].tolist()],
         'unit': p['position/value'].attrs['unit'] if isinstance(p['position/value'].attrs['unit'], str) else p['position/value'].attrs['unit'].decode()}))
 `, { path });
     expect(seen).toMatchObject({
-      version: [1, 1], creator: 'hookmd', shape: [3, 3, 3], step: [0, 10, 20], time: [0, 20, 40], forceStep: [0, 20],
-      boundary: ['periodic', 'periodic', 'none'], dimension: 3, species: [29, 13, 29], energy: [-3.5, -5.5], unit: 'Angstrom',
+      version: [1, 1], creator: 'hookmd', shape: [3, 3, 3], step: [0, 10, 20], time: [0, 20, 40], forceStep: [0, 10, 20],
+      boundary: ['periodic', 'periodic', 'none'], dimension: 3, species: [29, 13, 29], energy: [-3.5, null, -5.5], unit: 'Angstrom',
+      velocityUnit: 'Angstrom ps-1', forceUnit: 'kJ mol-1 Angstrom-1',
     });
     expect(seen.position).toEqual(frames.map((f) => f.positions));
-    expect(seen.velocity).toEqual(frames.map((f) => f.velocities));
+    // Every element one row per frame (frame 1 has no forces: NaN), velocities in Å/ps and forces in kJ/(mol·Å).
+    (seen.velocity as number[][][]).flat(2).forEach((v, k) => expect(v).toBeCloseTo(1000 * (frames.map((f) => f.velocities as number[][]).flat(2)[k] as number), 10));
+    const force = seen.force as Array<number | null>;
+    expect(force.slice(9, 18)).toEqual(Array(9).fill(null));
+    [0, 2].forEach((k) => (frames[k].forces as number[][]).flat().forEach((f, i) => expect(force[9 * k + i] as number).toBeCloseTo(f * KJ_PER_MOL_PER_EV, 9)));
     expect(seen.edges).toEqual(frames.map((f) => f.cell));
+  });
+
+  it.skipIf(mdaSkip !== '')(`is what MDAnalysis's H5MD reader reads, in its units ${mdaSkip}`, async () => {
+    const path = join(dir, 'mda.h5md');
+    const sink = new H5mdSink(path);
+    await sink.write(frames);
+    await sink.close();
+    const output = execFileSync(mdaPython as string, ['-W', 'ignore', '-c', `
+import json, sys
+from MDAnalysis.coordinates.H5MD import H5MDReader
+r = H5MDReader(sys.argv[1])
+out = {'frames': r.n_frames, 'units': r.units, 'steps': []}
+for ts in r:
+    out['steps'].append({'positions': ts.positions.tolist(), 'velocities': ts.velocities.tolist(),
+        'forces': [None if v != v else v for v in ts.forces.ravel().tolist()], 'dimensions': ts.dimensions.tolist(),
+        'energy': None if ts.data['potential_energy'] != ts.data['potential_energy'] else float(ts.data['potential_energy']), 'time': ts.time})
+print(json.dumps(out))
+`, path], { encoding: 'utf8' });
+    const seen = JSON.parse(output) as { frames: number; units: Record<string, string>; steps: Array<{ positions: number[][]; velocities: number[][]; forces: Array<number | null>; dimensions: number[]; energy: number | null; time: number }> };
+    expect(seen.frames).toBe(3);
+    expect(seen.units).toEqual({ time: 'fs', length: 'Angstrom', velocity: 'Angstrom/ps', force: 'kJ/(mol*Angstrom)' });
+    seen.steps.forEach((ts, k) => {
+      const frame = frames[k] as System;
+      // MDAnalysis keeps float32 coordinates: 1e-6 relative.
+      (frame.positions as number[][]).flat().forEach((x, i) => expect(ts.positions.flat()[i]).toBeCloseTo(x, 5));
+      (frame.velocities as number[][]).flat().forEach((v, i) => expect(ts.velocities.flat()[i]).toBeCloseTo(1000 * v, 4));
+      if (frame.forces === undefined) expect(ts.forces).toEqual(Array(9).fill(null));
+      else (frame.forces as number[][]).flat().forEach((f, i) => expect(ts.forces[i] as number).toBeCloseTo(f * KJ_PER_MOL_PER_EV, 4));
+      expect(ts.energy).toBe(frame.energy ?? null);
+      // MDAnalysis's time is in ps: 20 fs per frame.
+      expect(ts.time).toBeCloseTo(0.02 * k, 12);
+      // dimensions: the lengths of the three lattice vectors, then the angles.
+      const rowsOf = (frame.cell as number[][]);
+      rowsOf.forEach((row, r) => expect(ts.dimensions[r]).toBeCloseTo(Math.hypot(...row), 4));
+    });
+    // And readH5md reads the same file back in metal units, frame 1 without forces or energy.
+    const back = await readH5md(path);
+    expect(back[1].forces).toBeUndefined();
+    expect(back[1].energy).toBeUndefined();
+    (back[0].velocities as number[][]).flat().forEach((v, i) => expect(v).toBeCloseTo((frames[0].velocities as number[][]).flat()[i] as number, 12));
+    (back[2].forces as number[][]).flat().forEach((f, i) => expect(f).toBeCloseTo((frames[2].forces as number[][]).flat()[i] as number, 12));
   });
 
   it.skipIf(h5pySkip !== '')('reads an H5MD file h5py writes (rectangular edges, fixed box)', async () => {

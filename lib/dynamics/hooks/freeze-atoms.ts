@@ -27,18 +27,21 @@ export class FreezeAtomsHook {
   readonly name = 'FreezeAtomsHook';
   readonly #mask: ArrayLike<number | boolean> | undefined;
   readonly #indices: readonly number[] | undefined;
+  readonly #owner: string;
   #anchor: Map<number, [number, number, number]> | undefined;
 
-  constructor(options: { mask?: ArrayLike<number | boolean>; indices?: readonly number[] }) {
-    checkKeys('FreezeAtomsHook', options, ['mask', 'indices']);
+  /** `owner` leads the error messages (@internal: FixAtoms, the constraint built on this hook). */
+  constructor(options: { mask?: ArrayLike<number | boolean>; indices?: readonly number[] }, owner = 'FreezeAtomsHook') {
+    this.#owner = owner;
+    checkKeys(owner, options, ['mask', 'indices']);
     if ((options?.mask === undefined) === (options?.indices === undefined)) {
-      throw new HookmdTypeError('INVALID_MASK', 'FreezeAtomsHook: give exactly one of mask or indices', { field: 'mask' });
+      throw new HookmdTypeError('INVALID_MASK', `${owner}: give exactly one of mask or indices`, { field: 'mask' });
     }
     // Copies, checked and kept: the atoms to freeze are those given now, whatever the caller's arrays become.
     const indices = options.indices === undefined ? undefined : Array.from(options.indices);
     indices?.forEach((i, k) => {
       if (!Number.isInteger(i) || i < 0) {
-        throw new HookmdRangeError('INVALID_MASK', `FreezeAtomsHook: indices[${k}] must be an atom index ≥ 0, got ${i}`, { field: 'indices', index: k, value: i });
+        throw new HookmdRangeError('INVALID_MASK', `${owner}: indices[${k}] must be an atom index ≥ 0, got ${i}`, { field: 'indices', index: k, value: i });
       }
     });
     this.#mask = options.mask === undefined ? undefined : Array.from(options.mask);
@@ -47,27 +50,16 @@ export class FreezeAtomsHook {
 
   /**
    * Freezes the atoms each system marks in `info.fixed` (one boolean per atom; readStructures sets it for
-   * POSCAR atoms whose selective-dynamics flags are all F), for a batch built from `systems` in that order.
+   * POSCAR atoms whose selective-dynamics flags are all F) or names in an ASE `FixAtoms` of
+   * `info.aseConstraints` (readTraj keeps an ASE trajectory's constraints there), for a batch built from
+   * `systems` in that order.
    *
    * @example
    * const systems = readStructures('POSCAR');
    * new FIRE({ model, hooks: [FreezeAtomsHook.fromSystems(systems)] }).run(Batch.fromSystems(systems));
    */
   static fromSystems(systems: readonly System[]): FreezeAtomsHook {
-    const mask: number[] = [];
-    systems.forEach((system, s) => {
-      const fixed = system.info?.fixed;
-      const count = system.symbols?.length ?? system.atomicNumbers?.length ?? 0;
-      if (fixed === undefined) {
-        for (let i = 0; i < count; i++) mask.push(0);
-        return;
-      }
-      if (!Array.isArray(fixed) || fixed.length !== count) {
-        throw new HookmdTypeError('INVALID_MASK', `FreezeAtomsHook.fromSystems: systems[${s}].info.fixed must hold one boolean per atom (${count})`, { field: 'info.fixed', index: s });
-      }
-      for (const f of fixed) mask.push(f ? 1 : 0);
-    });
-    return new FreezeAtomsHook({ mask });
+    return new FreezeAtomsHook({ mask: fixedMask(systems, 'FreezeAtomsHook.fromSystems') });
   }
 
   runsOnStage(stage: DynamicsStage): boolean {
@@ -79,7 +71,7 @@ export class FreezeAtomsHook {
     const mask = new Uint8Array(batch.numAtoms);
     if (this.#mask !== undefined) {
       if (this.#mask.length !== batch.numAtoms) {
-        throw new HookmdTypeError('INVALID_MASK', `FreezeAtomsHook: mask has ${this.#mask.length} entries but the batch has ${batch.numAtoms} atoms`, {
+        throw new HookmdTypeError('INVALID_MASK', `${this.#owner}: mask has ${this.#mask.length} entries but the batch has ${batch.numAtoms} atoms`, {
           field: 'mask',
           value: this.#mask.length,
         });
@@ -89,7 +81,7 @@ export class FreezeAtomsHook {
     }
     for (const i of this.#indices ?? []) {
       if (i >= batch.numAtoms) {
-        throw new HookmdRangeError('INVALID_MASK', `FreezeAtomsHook: atom index ${i} is outside the batch (${batch.numAtoms} atoms)`, { field: 'indices', value: i });
+        throw new HookmdRangeError('INVALID_MASK', `${this.#owner}: atom index ${i} is outside the batch (${batch.numAtoms} atoms)`, { field: 'indices', value: i });
       }
       mask[i] = 1;
     }
@@ -120,4 +112,39 @@ export class FreezeAtomsHook {
       }
     }
   }
+}
+
+/**
+ * @internal One flag per atom of `systems` in order: the atoms `info.fixed` marks and those an ASE
+ * `FixAtoms` in `info.aseConstraints` names (`indices`, or a `mask`); INVALID_MASK for malformed entries.
+ */
+export function fixedMask(systems: readonly System[], owner: string): number[] {
+  const mask: number[] = [];
+  systems.forEach((system, s) => {
+    const count = system.symbols?.length ?? system.atomicNumbers?.length ?? 0;
+    const flags = new Array<number>(count).fill(0);
+    const bad = (field: string, why: string): HookmdTypeError => new HookmdTypeError('INVALID_MASK', `${owner}: systems[${s}].info.${field} ${why}`, { field: `info.${field}`, index: s });
+    const fixed = system.info?.fixed;
+    if (fixed !== undefined) {
+      if (!Array.isArray(fixed) || fixed.length !== count) throw bad('fixed', `must hold one boolean per atom (${count})`);
+      fixed.forEach((f, i) => { if (f) flags[i] = 1; });
+    }
+    const constraints = system.info?.aseConstraints;
+    for (const entry of Array.isArray(constraints) ? constraints : []) {
+      if (entry === null || typeof entry !== 'object' || (entry as { name?: unknown }).name !== 'FixAtoms') continue;
+      const kwargs = (entry as { kwargs?: { indices?: unknown; mask?: unknown } }).kwargs ?? {};
+      if (Array.isArray(kwargs.indices)) {
+        for (const i of kwargs.indices) {
+          if (!Number.isInteger(i) || i < 0 || i >= count) throw bad('aseConstraints', `has a FixAtoms index ${JSON.stringify(i)} outside the system's ${count} atoms`);
+          flags[i] = 1;
+        }
+      } else if (Array.isArray(kwargs.mask) && kwargs.mask.length === count) {
+        kwargs.mask.forEach((f, i) => { if (f) flags[i] = 1; });
+      } else {
+        throw bad('aseConstraints', 'has a FixAtoms without indices or a mask of one entry per atom');
+      }
+    }
+    mask.push(...flags);
+  });
+  return mask;
 }

@@ -12,6 +12,7 @@ export interface NativeHookSpec {
   phase: number;
   value?: number;
   mask?: Uint8Array;
+  values?: Float64Array;
 }
 
 /** A hook that can run natively for `batch`; returns undefined when it must run in JS (e.g. a custom trigger). */

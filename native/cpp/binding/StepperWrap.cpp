@@ -180,6 +180,11 @@ Napi::Value StepperWrap::addHook(const Napi::CallbackInfo& info) {
     Napi::Uint8Array bytes = mask.As<Napi::Uint8Array>();
     hook.mask.assign(bytes.Data(), bytes.Data() + bytes.ElementLength());
   }
+  Napi::Value values = spec.Get("values");
+  if (values.IsTypedArray() && values.As<Napi::TypedArray>().TypedArrayType() == napi_float64_array) {
+    Napi::Float64Array numbers = values.As<Napi::Float64Array>();
+    hook.values.assign(numbers.Data(), numbers.Data() + numbers.ElementLength());
+  }
   Backend& backend = BatchWrap::backendOf(env, batch_.Value());
   guard(env, [&] { stepper_->addHook(createNativeHook(backend, hook)); });
   return env.Undefined();

@@ -15,6 +15,8 @@ struct NativeHookSpec {
   HookSchedule schedule;
   double value = 0.0;
   std::vector<std::uint8_t> mask;
+  /** A hook's own list of numbers (FixSymmetry: its operations per system). */
+  std::vector<double> values;
 };
 
 /**

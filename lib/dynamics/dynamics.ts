@@ -662,7 +662,10 @@ export abstract class Dynamics {
         await this.#stream(batch, input, output, flight, opts, counter);
       }
     } catch (error) {
-      // Every system pulled from the source that did not reach every sink comes back with the error.
+      // While the sinks work, the batch's systems are written as they stand; every system pulled from the
+      // source that did not reach every sink comes back with the error.
+      // A sink that fails now keeps what it refused in pending; the first failure is the one reported.
+      if (!output.failed) await flight.settle(output, counter.value).catch(() => undefined);
       failure = flight.fail(error, output, input, counter.value, owner);
     }
     // Closing flushes what the sinks hold; after a failure, the failure is what the caller needs to see.
@@ -746,7 +749,7 @@ export abstract class Dynamics {
           }
           const stopping = control.stopRequested;
           const keep = await this.#graduate(batch, ctx, output, flight, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
-          if (stopping) return;
+          if (stopping) return flight.leaveUnstarted(output, input);
           const kept = batch.read('numAtoms');
           const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
           const added = await this.#pull(input, flight, opts.maxAtoms - keptAtoms, opts.maxSystems - keep.length, keep.length === 0);

@@ -2,7 +2,8 @@
 // A dispatch walks the tiers in nvalchemi's order (docs/pipeline.md, upstream PR #182): the fused hooks
 // bracket the sub-stages' hooks. At BEFORE_* stages the engine's tier fires first, then the sub-stages in
 // order; at AFTER_* stages and ON_CONVERGE the sub-stages in order, then the engine's tier. A sub-stage's
-// hooks see `ctx.subStage`, and at ON_CONVERGE only the systems that converged out of their own sub-stage.
+// hooks see `ctx.subStage`, and at ON_CONVERGE only the systems that were in their sub-stage when the step
+// began and converged out of it.
 import { HookRegistry, isMethodHook, stageMethodName } from '../hooks/index.js';
 import type { AnyHook, HookHandle, MutableContext, RegisterOptions } from '../hooks/index.js';
 import type { DynamicsHook, DynamicsHookContext } from './hook-context.js';
@@ -122,11 +123,10 @@ export class HookTiers {
   dispatch(stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, sync: boolean): Promise<void> | undefined {
     const order = isAfter(stage) ? [...this.tiers.slice(1), this.tiers[0]] : this.tiers;
     const full = ctx.convergedMask;
-    const status = stage === DynamicsStage.ON_CONVERGE && this.tiers.length > 1 ? ctx.batch.read('status') : null;
     const run = (index: number): Promise<void> | undefined => {
       for (let i = index; i < order.length; i++) {
         const tier = order[i];
-        const mask = stage === DynamicsStage.ON_CONVERGE ? this.#maskFor(tier, full, ctx.convergedFrom, status) : full;
+        const mask = stage === DynamicsStage.ON_CONVERGE ? this.#maskFor(tier, full, ctx.convergedFrom) : full;
         if (stage === DynamicsStage.ON_CONVERGE && (mask === null || !mask.includes(1))) continue;
         ctx.subStage = tier.subStage;
         ctx.convergedMask = mask;
@@ -150,14 +150,15 @@ export class HookTiers {
   }
 
   /**
-   * Sub-stage k's systems at ON_CONVERGE: those that converged out of k in this step. A system was in k at
-   * the start of the step (`from`, the status it first converged from) or passed through k on its way to
-   * a later sub-stage (from < k < its status now); a detect-only check leaves it in k (from === k).
+   * Sub-stage k's systems at ON_CONVERGE, as nvalchemi's test_on_converge_only_fires_for_active_samples
+   * gives them: those that were in k when the step began (`from`, the status each first converged from) and
+   * converged out of it. A system that then passes through a later sub-stage in the same step is that
+   * sub-stage's only through the fused hooks, which see every system that converged.
    */
-  #maskFor(tier: HookTier, full: Uint8Array | null, from: Int32Array | null, status: Int32Array | null): Uint8Array | null {
+  #maskFor(tier: HookTier, full: Uint8Array | null, from: Int32Array | null): Uint8Array | null {
     const k = tier.subStage;
-    if (full === null || k === null || from === null || status === null) return full;
-    return Uint8Array.from(full, (newly, s) => (newly === 1 && (from[s] === k || (from[s] < k && k < status[s])) ? 1 : 0));
+    if (full === null || k === null || from === null) return full;
+    return Uint8Array.from(full, (newly, s) => (newly === 1 && from[s] === k ? 1 : 0));
   }
 
   #dispatchTier(tier: HookTier, stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, sync: boolean): Promise<void> | undefined {

@@ -4,6 +4,7 @@ export { atomicNumber, chemicalSymbol, isAtomicNumber, MAX_ATOMIC_NUMBER, standa
 export type { ResolvedSystem, System, Vectors } from './system.js';
 export { LJ, METAL, unitSystem } from './units.js';
 export type { UnitSystem } from './units.js';
+export { completedCell, invert3 } from './cell-frame.js';
 export { determinant3, normalizeSystem, normalizeSystemAt } from './validate.js';
 export { MAX_ATOMS } from './limits.js';
 export { namedRecord, setNamed } from './named-record.js';

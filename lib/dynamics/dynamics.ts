@@ -471,12 +471,12 @@ export abstract class Dynamics {
 
   /**
    * A failure inside a step leaves the native stepper mid-step: it is not reused. A native error from
-   * numbers that blew up (non-finite positions) becomes NUMERICAL_BLOWUP naming the systems, the step and
-   * the cause.
+   * numbers that blew up (non-finite positions, atoms flung out of reach) becomes NUMERICAL_BLOWUP naming
+   * the systems, the step, the time step and the cause.
    */
   #failed(error: unknown, stepper: NativeStepperHandle, batch: Batch, owner: string): unknown {
     if (this.#bound?.stepper === stepper) this.#bound = undefined;
-    return diagnoseBlowUp(error, batch, stepper.stepCount, owner);
+    return diagnoseBlowUp(error, batch, stepper.stepCount, owner, this.timeStep);
   }
 
   /**
@@ -892,7 +892,7 @@ export abstract class Dynamics {
   #prime(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, owner: string, sync: boolean): Promise<void> | undefined {
     const batch: Batch = ctx.batch;
     const failed = (error: unknown): never => {
-      throw diagnoseBlowUp(error, batch, ctx.stepCount, owner);
+      throw diagnoseBlowUp(error, batch, ctx.stepCount, owner, this.timeStep);
     };
     return walker.prime(stepper, ctx, (stress) => {
       batch.commitHostViews();

@@ -3,6 +3,8 @@
 // the cause (docs/dynamics.md, "When numbers blow up").
 import { completedCell, invert3, type Batch } from '../data/index.js';
 import { HookmdError, isHookmdError } from '../errors.js';
+import { nanDetected } from './hooks/nan-detector.js';
+import { nonFiniteValues } from './non-finite.js';
 import type { PerSystem } from './parameters.js';
 
 // Codes that a non-finite number produces on its way through a step (NON_FINITE_RESULT: a model's compute
@@ -19,11 +21,6 @@ interface SystemDiagnosis {
 
 // The native neighbor list refuses an atom this many periodic cells from its own (NeighborList.cpp, locate).
 const FAR_CELLS = 1e9;
-
-function firstNonFinite(values: Float64Array, begin: number, end: number): number {
-  for (let i = begin; i < end; i++) if (!Number.isFinite(values[i])) return i;
-  return -1;
-}
 
 /** The first atom of system `s` at least FAR_CELLS cells out of its cell along a periodic direction, and how far. */
 function firstFlung(batch: Batch, s: number, ptr: Int32Array): { atom: number; cells: number } | undefined {
@@ -43,24 +40,25 @@ function firstFlung(batch: Batch, s: number, ptr: Int32Array): { atom: number; c
 
 /** Why system `s` blew up, or undefined when its numbers are all finite and its atoms near their cell. */
 function diagnose(batch: Batch, s: number, ptr: Int32Array): string | undefined {
-  const [begin, end] = [3 * ptr[s], 3 * ptr[s + 1]];
-  const energy = batch.read('energy')[s];
-  const energyNote = Number.isFinite(energy) ? '' : `; its energy was ${energy}: atoms overlapped or the time step is too large`;
-  for (const field of ['positions', 'velocities', 'forces'] as const) {
-    const at = firstNonFinite(batch.read(field), begin, end);
-    if (at >= 0) return `${field} of atom ${Math.floor(at / 3) - ptr[s]} became ${batch.read(field)[at]}${energyNote}`;
-  }
+  const bad = nonFiniteValues(batch, s);
+  const energy = bad.find((value) => value.quantity === 'energy');
+  const energyNote = energy === undefined ? '' : `; its energy was ${energy.value}: atoms overlapped or the time step is too large`;
+  const atom = bad.find((value) => value.atom !== undefined);
+  if (atom !== undefined) return `${atom.quantity} of atom ${atom.atom} became ${atom.value}${energyNote}`;
   const flung = firstFlung(batch, s, ptr);
   if (flung !== undefined) return `positions of atom ${flung.atom} went ${flung.cells.toExponential(1)} cells out of the cell${energyNote}`;
-  return Number.isFinite(energy) ? undefined : `its energy is ${energy}: atoms overlap`;
+  return energy === undefined ? undefined : `its energy is ${energy.value}: atoms overlap`;
 }
 
 /**
  * `error` itself, or an error that names the step, the time step (`timeStep`, an MD engine's) and the
  * systems whose numbers are not finite or whose atoms were flung out of reach: the native
- * OVERLAPPING_ATOMS keeps its code and message, anything else becomes NUMERICAL_BLOWUP.
+ * OVERLAPPING_ATOMS keeps its code and message, NAN_DETECTED its code with the quantities named, anything
+ * else becomes NUMERICAL_BLOWUP.
  */
 export function diagnoseBlowUp(error: unknown, batch: Batch, step: number, owner: string, timeStep?: PerSystem): unknown {
+  // The native detector names the systems; the quantities that went bad are read here, on every backend.
+  if (isHookmdError(error) && error.code === 'NAN_DETECTED') return nanDetected(batch, step) ?? error;
   if (!isHookmdError(error) || !BLOW_UP_CODES.includes(error.code)) return error;
   const ptr = batch.ptr;
   const ids = batch.read('systemId');

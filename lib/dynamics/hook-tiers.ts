@@ -4,17 +4,16 @@
 // order; at AFTER_* stages and ON_CONVERGE the sub-stages in order, then the engine's tier. A sub-stage's
 // hooks see `ctx.subStage`, and at ON_CONVERGE only the systems that were in their sub-stage when the step
 // began and converged out of it.
-import { HookRegistry, isMethodHook, stageMethodName } from '../hooks/index.js';
+import { HookRegistry } from '../hooks/index.js';
 import type { AnyHook, HookHandle, MutableContext, RegisterOptions } from '../hooks/index.js';
 import type { DynamicsHook, DynamicsHookContext } from './hook-context.js';
 import { DYNAMICS_METHOD_ALIASES, DynamicsStage } from './stage.js';
 
 type Registry = HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
 
-/** One tier: its hooks, its ON_CONVERGE-only hooks (kept apart so they never make a step due), its sub-stage. */
+/** One tier: its hooks (ON_CONVERGE, an event stage, never makes a step due), and its sub-stage. */
 export interface HookTier {
   readonly hooks: Registry;
-  readonly onConverge: Registry;
   /** The sub-stage index, or null for the engine's own hooks. */
   readonly subStage: number | null;
 }
@@ -22,22 +21,6 @@ export interface HookTier {
 function isAfter(stage: DynamicsStage): boolean {
   return stage === DynamicsStage.AFTER_PRE_UPDATE || stage === DynamicsStage.AFTER_COMPUTE || stage === DynamicsStage.AFTER_POST_UPDATE
     || stage === DynamicsStage.AFTER_STEP || stage === DynamicsStage.ON_CONVERGE;
-}
-
-const STAGE_METHODS: ReadonlyArray<readonly [DynamicsStage, string]> = [
-  ...Object.entries(DynamicsStage).filter(([, value]) => typeof value === 'number').map(([name, value]) => [value as DynamicsStage, stageMethodName(name)] as const),
-  ...Object.entries(DYNAMICS_METHOD_ALIASES).map(([method, stage]) => [stage, method] as const),
-];
-
-// A hook that fires at ON_CONVERGE only: `stage: ON_CONVERGE`, or a method-style hook whose only dynamics
-// stage method is onConverge.
-function convergeOnly(hook: AnyHook, stage: DynamicsStage | undefined): boolean {
-  if (stage !== undefined) return stage === DynamicsStage.ON_CONVERGE;
-  if (hook.runsOnStage !== undefined) return false;
-  if (hook.stage === DynamicsStage.ON_CONVERGE) return true;
-  if (!isMethodHook(hook)) return false;
-  const stages = STAGE_METHODS.filter(([, method]) => typeof (hook as unknown as Record<string, unknown>)[method] === 'function');
-  return stages.length === 1 && stages[0][0] === DynamicsStage.ON_CONVERGE;
 }
 
 export class HookTiers {
@@ -62,22 +45,19 @@ export class HookTiers {
   }
 
   #tier(subStage: number | null): HookTier {
-    const options = { workflow: this.#workflow, methodAliases: DYNAMICS_METHOD_ALIASES };
-    return { hooks: new HookRegistry(DynamicsStage, options), onConverge: new HookRegistry(DynamicsStage, options), subStage };
+    // ON_CONVERGE fires when systems converge, not on a schedule: its hooks alone never stop the native loop.
+    const options = { workflow: this.#workflow, methodAliases: DYNAMICS_METHOD_ALIASES, eventStages: [DynamicsStage.ON_CONVERGE] };
+    return { hooks: new HookRegistry(DynamicsStage, options), subStage };
   }
 
-  /**
-   * Registers a JS hook in `tier` (at `options.stage` instead of its own when given): ON_CONVERGE-only hooks
-   * (stage or method-style) apart from the others.
-   */
+  /** Registers a JS hook in `tier` (at `options.stage` instead of its own when given). */
   static register(tier: HookTier, hook: AnyHook, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> {
-    const registry = convergeOnly(hook, options?.stage) ? tier.onConverge : tier.hooks;
-    return registry.register(hook as DynamicsHook, options);
+    return tier.hooks.register(hook as DynamicsHook, options);
   }
 
   /** Every registry, for the run's lifecycle (open/close). */
   registries(): Registry[] {
-    return this.tiers.flatMap((tier) => [tier.hooks, tier.onConverge]);
+    return this.tiers.map((tier) => tier.hooks);
   }
 
   /** The hook running in any tier, for requestStop's `by`. */
@@ -86,7 +66,7 @@ export class HookTiers {
     return null;
   }
 
-  /** The first step ≥ step at which a hook of some tier is due (ON_CONVERGE-only hooks never are). */
+  /** The first step ≥ step at which a hook of some tier is due (ON_CONVERGE-only hooks never are: an event stage). */
   nextDue(step: number): number {
     let due = Infinity;
     for (const tier of this.tiers) due = Math.min(due, tier.hooks.nextDue(step));
@@ -100,7 +80,7 @@ export class HookTiers {
 
   /** Whether any hook fires at ON_CONVERGE, so the native loop must pause when systems converge. */
   get listensOnConverge(): boolean {
-    return this.tiers.some((tier) => tier.onConverge.size > 0 || tier.hooks.hasHooksFor(DynamicsStage.ON_CONVERGE));
+    return this.tiers.some((tier) => tier.hooks.hasHooksFor(DynamicsStage.ON_CONVERGE));
   }
 
   /** Whether an enabled hook that `needs` `field` fires at some stage of `step`. */
@@ -162,15 +142,10 @@ export class HookTiers {
   }
 
   #dispatchTier(tier: HookTier, stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, sync: boolean): Promise<void> | undefined {
-    const onConverge = stage === DynamicsStage.ON_CONVERGE;
     if (sync) {
       tier.hooks.dispatchSync(stage, ctx);
-      if (onConverge) tier.onConverge.dispatchSync(stage, ctx);
       return undefined;
     }
-    const pending = tier.hooks.dispatch(stage, ctx);
-    if (!onConverge) return pending ?? undefined;
-    if (pending === undefined) return tier.onConverge.dispatch(stage, ctx) ?? undefined;
-    return pending.then(() => tier.onConverge.dispatch(stage, ctx));
+    return tier.hooks.dispatch(stage, ctx) ?? undefined;
   }
 }

@@ -108,25 +108,15 @@ export class HookTiers {
         const tier = order[i];
         const mask = stage === DynamicsStage.ON_CONVERGE ? this.#maskFor(tier, full, ctx.convergedFrom) : full;
         if (stage === DynamicsStage.ON_CONVERGE && (mask === null || !mask.includes(1))) continue;
-        ctx.subStage = tier.subStage;
-        ctx.convergedMask = mask;
-        const pending = this.#dispatchTier(tier, stage, ctx, sync);
-        if (pending !== undefined) {
-          return pending.then(() => {
-            this.#reset(ctx, full);
-            return run(i + 1);
-          });
-        }
-        this.#reset(ctx, full);
+        // One context per dispatch (docs/hooks.md, rule 5), shared by the tier's hooks: one that keeps its
+        // ctx keeps what it saw, while the run's own context moves on.
+        const local: MutableContext<DynamicsHookContext> = { ...ctx, subStage: tier.subStage, convergedMask: mask };
+        const pending = this.#dispatchTier(tier, stage, local, sync);
+        if (pending !== undefined) return pending.then(() => run(i + 1));
       }
       return undefined;
     };
     return run(0);
-  }
-
-  #reset(ctx: MutableContext<DynamicsHookContext>, full: Uint8Array | null): void {
-    ctx.subStage = null;
-    ctx.convergedMask = full;
   }
 
   /**

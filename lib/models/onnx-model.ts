@@ -6,12 +6,16 @@ import type { Batch } from '../data/index.js';
 import { activeBackend, addBackendNote } from '../native/index.js';
 import type { NativeNeighborStats } from '../native/models-binding.js';
 import { checkKeys } from '../option-keys.js';
+import { checkRegularFile } from '../regular-file.js';
 import { computeRequest } from './compute-options.js';
 import { GRAPH_INPUTS, GraphInputs, type GraphFloat, type GraphInputName } from './graph-inputs.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
 import { loadOnnxRuntime, onnxProviders, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
 import { SerialQueue } from './serial-queue.js';
 
+
+// protobuf's limit for a model without external data.
+const MAX_ONNX_BYTES = 2 * 1024 ** 3;
 /** The convention's outputs: energy [B] (eV), forces [N,3] (eV/Å), stress [B,3,3] (eV/Å³, ASE's sign; optional). */
 export const GRAPH_OUTPUTS = ['energy', 'forces', 'stress'] as const;
 /** One of the convention's output names. */
@@ -137,6 +141,12 @@ export class OnnxModel implements Model {
     }
     if (options.dtype !== undefined && options.dtype !== 'float64' && options.dtype !== 'float32') {
       throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: dtype must be 'float64' or 'float32', got ${JSON.stringify(options.dtype)}`, { field: 'dtype', value: options.dtype });
+    }
+    // onnxruntime would read /dev/zero or a FIFO without end (or block opening it): a regular file only.
+    try {
+      checkRegularFile(path, MAX_ONNX_BYTES, 'an ONNX model');
+    } catch (error) {
+      throw new HookmdError('READ_FAILED', `${owner}: cannot read ${path}: ${(error as Error).message}`, { field: 'path', value: path }, { cause: error });
     }
     const name = options.name ?? fileName(path);
     const inputMap = OnnxModel.#names(owner, 'inputs', options.inputs, GRAPH_INPUTS);

@@ -271,7 +271,16 @@ export class OnnxModel implements Model {
     }
     const wanted: GraphOutputName[] = ['energy', ...(forces ? (['forces'] as const) : []), ...(stress ? (['stress'] as const) : [])];
     const prepared = performance.now();
-    const results = await this.#session.run(feeds, wanted.map((name) => this.#modelOutputs.get(name) as string));
+    let results: Record<string, OrtTensor>;
+    try {
+      results = await this.#session.run(feeds, wanted.map((name) => this.#modelOutputs.get(name) as string));
+    } catch (cause) {
+      // onnxruntime's own error names neither the model nor the call: both, and the batch it was given.
+      const call = this.#stats.computes + 1;
+      throw new HookmdError('ONNX_RUN_FAILED', `${owner}: onnxruntime failed while running ${this.path} (compute call ${call}, ${batch.numSystems} systems, ${batch.numAtoms} atoms): ${cause instanceof Error ? cause.message : String(cause)}`, {
+        model: this.name, path: this.path, call, systems: batch.numSystems, atoms: batch.numAtoms,
+      }, { cause });
+    }
     const ran = performance.now();
     this.#stats.computes += 1;
     this.#stats.inputSeconds += (prepared - started) / 1000;

@@ -324,5 +324,5 @@ export type {
 export { exportReport, loadViewData, ViewHook, ViewServer } from './view/index.js';
 export type { ViewColumns, ViewData, ViewFile, ViewFrame, ViewHookOptions, ViewServerOptions, ViewSystem } from './view/index.js';
 
-export { elasticConstants, NEB, NEBStage, phonons } from './workflows/index.js';
-export type { ElasticOptions, ElasticResult, NEBContext, NEBOptions, NEBPath, NEBResult, PhononOptions, PhononResult, PhononUnit } from './workflows/index.js';
+export { elasticConstants, EquationOfState, NEB, NEBStage, phonons } from './workflows/index.js';
+export type { ElasticOptions, ElasticResult, EosFit, EosName, NEBContext, NEBOptions, NEBPath, NEBResult, PhononOptions, PhononResult, PhononUnit } from './workflows/index.js';

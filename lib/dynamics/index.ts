@@ -42,6 +42,8 @@ export { WrapPeriodicHook } from './hooks/wrap-periodic.js';
 export { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 export { NaNDetectorHook } from './hooks/nan-detector.js';
 export { EnergyDriftMonitorHook } from './hooks/energy-drift-monitor.js';
+export { RdfHook, radialDistribution } from './hooks/rdf-hook.js';
+export type { Rdf, RdfOptions } from './hooks/rdf-hook.js';
 export type { DriftMetric, EnergyDriftOptions } from './hooks/energy-drift-monitor.js';
 export { StageTimingHook } from './hooks/stage-timing.js';
 export { ProgressHook } from './hooks/progress.js';

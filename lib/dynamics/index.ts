@@ -43,6 +43,8 @@ export { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 export { NaNDetectorHook } from './hooks/nan-detector.js';
 export { EnergyDriftMonitorHook } from './hooks/energy-drift-monitor.js';
 export { RdfHook, radialDistribution } from './hooks/rdf-hook.js';
+export { MsdHook, VacfHook } from './hooks/reference-series.js';
+export type { ReferenceSeriesOptions, Series } from './hooks/reference-series.js';
 export type { Rdf, RdfOptions } from './hooks/rdf-hook.js';
 export type { DriftMetric, EnergyDriftOptions } from './hooks/energy-drift-monitor.js';
 export { StageTimingHook } from './hooks/stage-timing.js';

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Batch, bulk, rattle, repeat } from '../../lib/data/index.js';
 import type { System } from '../../lib/data/index.js';
 import { Langevin, RdfHook, radialDistribution } from '../../lib/dynamics/index.js';
+import { every } from '../../lib/hooks/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { aseSkipReason, runAse } from '../helpers/ase.js';
 
@@ -42,16 +43,25 @@ describe.skipIf(aseSkipReason !== '')(`radialDistribution against ASE's get_rdf 
 });
 
 describe('RdfHook', () => {
-  it('averages each system over the steps it fires at, keyed by systemId', async () => {
+  it('averages each system over the states a log records, keyed by systemId', async () => {
     const batch = Batch.fromSystems([cubic, triclinic]);
     const frames: Float64Array[][] = [];
     const rdf = new RdfHook({ rmax: 6, nbins: 30, frequency: 5 });
     const md = new Langevin({ model: new LennardJones({ epsilon: 0.0104, sigma: 3.4, cutoff: 8.5 }), dt: 5, temperature: 60, friction: 0.01, seed: 1, hooks: [rdf] });
-    md.register({ stage: rdf.stage, frequency: 5, name: 'frames', call: (ctx) => { frames.push([0, 1].map((s) => radialDistribution(ctx.batch, s, 6, 30).g)); } });
+    // The states a log of frequency 5 records, by steps taken: the input, and after 5, 10, 15 and 20 steps.
+    const byStep = new Map<number, Float64Array[]>();
+    const take = (b: Batch, step: number): void => { byStep.set(step, [0, 1].map((s) => radialDistribution(b, s, 6, 30).g)); };
+    md.register({
+      stage: rdf.stage, frequency: 5, trigger: every(5, { phase: 4 }), name: 'frames',
+      call: (ctx: { batch: Batch; stepCount: number }) => take(ctx.batch, ctx.stepCount + 1),
+      observeState: (ctx: { batch: Batch; stepCount: number }) => take(ctx.batch, ctx.stepCount),
+    } as never);
     await md.run(batch, { steps: 20 });
+    frames.push(...byStep.values());
+    expect([...byStep.keys()].sort((a, b) => a - b)).toEqual([0, 5, 10, 15, 20]);
     for (const s of [0, 1]) {
       const result = rdf.rdf(s);
-      expect(result?.frames).toBe(4);
+      expect(result?.frames).toBe(5);
       const mean = Array.from({ length: 30 }, (_, k) => frames.reduce((sum, f) => sum + f[s][k], 0) / frames.length);
       Array.from(result?.g ?? []).forEach((value, k) => expect(value).toBeCloseTo(mean[k], 12));
     }

@@ -4,9 +4,11 @@
 import { completedCell, invert3, type Batch } from '../../data/index.js';
 import { HookmdRangeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
-import type { DynamicsContext } from '../../hooks/index.js';
+import type { DynamicsContext, Trigger } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
+import { stepsTaken } from '../state-observers.js';
 import { checkFrequency } from './builtin-options.js';
+import { multiplesOf } from './logging-hook.js';
 
 /** Options of `RdfHook`. */
 export interface RdfOptions {
@@ -83,8 +85,8 @@ export function radialDistribution(batch: Batch, s: number, rmax: number, nbins:
 }
 
 /**
- * Accumulates each system's g(r) at AFTER_STEP every `frequency` steps (step 0 included), keyed by systemId,
- * so streamed systems keep their own; `rdf(systemId)` gives the average so far.
+ * Accumulates each system's g(r) at the states a log records (the input, every `frequency` steps, the
+ * last), keyed by systemId, so streamed systems keep their own; `rdf(systemId)` gives the average so far.
  *
  * @example
  * const rdf = new RdfHook({ rmax: 7, nbins: 70, frequency: 50 });
@@ -94,10 +96,12 @@ export function radialDistribution(batch: Batch, s: number, rmax: number, nbins:
 export class RdfHook {
   readonly stage: DynamicsStage = DynamicsStage.AFTER_STEP;
   readonly frequency: number;
+  readonly trigger: Trigger | undefined;
   readonly name: string;
   readonly rmax: number;
   readonly nbins: number;
-  readonly #sums = new Map<number, { r: Float64Array; sum: Float64Array; frames: number }>();
+  // Per systemId: the bin centres, the sum of g over the frames, their count and the last frame's step.
+  readonly #sums = new Map<number, { r: Float64Array; sum: Float64Array; frames: number; step: number }>();
 
   constructor(options: RdfOptions) {
     const owner = 'RdfHook';
@@ -108,16 +112,30 @@ export class RdfHook {
     this.rmax = rmax;
     this.nbins = nbins;
     this.frequency = checkFrequency(owner, options.frequency ?? 100);
+    // The states a log records: the input, every multiple of `frequency` steps, and the last.
+    this.trigger = multiplesOf(this.stage, this.frequency);
     this.name = options.name ?? owner;
   }
 
   call(ctx: DynamicsContext<Batch, unknown, DynamicsStage>): void {
-    const ids = ctx.batch.read('systemId');
-    for (let s = 0; s < ctx.batch.numSystems; s++) {
-      const { r, g } = radialDistribution(ctx.batch, s, this.rmax, this.nbins);
-      const entry = this.#sums.get(ids[s]) ?? { r, sum: new Float64Array(this.nbins), frames: 0 };
+    this.#record(ctx.batch, stepsTaken(this.stage, ctx.stepCount), null);
+  }
+
+  /** The state a run starts or ends in (after `ctx.stepCount` steps), for the systems in `systems` (null: all). */
+  observeState(ctx: DynamicsContext<Batch, unknown, DynamicsStage>, systems: Uint8Array | null): void {
+    this.#record(ctx.batch, ctx.stepCount, systems);
+  }
+
+  #record(batch: Batch, step: number, systems: Uint8Array | null): void {
+    const ids = batch.read('systemId');
+    for (let s = 0; s < batch.numSystems; s++) {
+      const seen = this.#sums.get(ids[s]);
+      if ((systems !== null && systems[s] === 0) || seen?.step === step) continue;
+      const { r, g } = radialDistribution(batch, s, this.rmax, this.nbins);
+      const entry = seen ?? { r, sum: new Float64Array(this.nbins), frames: 0, step };
       for (let k = 0; k < this.nbins; k++) entry.sum[k] += g[k];
       entry.frames += 1;
+      entry.step = step;
       this.#sums.set(ids[s], entry);
     }
   }

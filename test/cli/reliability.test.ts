@@ -2,7 +2,7 @@
 // a second Ctrl-C leaves no temporary file behind, and absurd thread counts, YAML alias bombs and config
 // keys named after Object.prototype members are usage errors (exit 2) with a message, not crashes.
 // Issue 39, item 18: config, model-config, EAM and ONNX paths that are /dev/zero or a FIFO exit 2 at once.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -168,5 +168,13 @@ describe('files that never end are refused before they are opened (issue 39, ite
       expect(result.code, `${name}: ${result.stderr}`).toBe(2);
       expect(result.stderr, name).toMatch(message);
     }
+  });
+});
+
+describe('a low open-file limit (issue 39, item 23)', () => {
+  it.runIf(existsSync('/proc/self/limits'))('ulimit -n 96 names the limit and the way on, not a package that cannot be found', () => {
+    const run = spawnSync('bash', ['-c', `ulimit -n 96; exec "${process.execPath}" "${join(ROOT, 'bin', 'hookmd.js')}" info`], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe('hookmd: the open-file limit (ulimit -n) is 96; hookmd needs about 256 to load its modules: raise it (ulimit -n 4096) and run it again\n');
   });
 });

@@ -1,6 +1,8 @@
 // OnnxModel: a force field in an ONNX file, run by onnxruntime-node (an optional peer dependency) on the
 // inputs of hookmd's graph-model convention (docs/models.md, "Use your ML potential"). The model's outputs
 // are checked (shapes, finite values) before they reach the batch.
+import { existsSync } from 'node:fs';
+
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import type { Batch } from '../data/index.js';
 import { activeBackend, addBackendNote } from '../native/index.js';
@@ -142,9 +144,10 @@ export class OnnxModel implements Model {
     if (options.dtype !== undefined && options.dtype !== 'float64' && options.dtype !== 'float32') {
       throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: dtype must be 'float64' or 'float32', got ${JSON.stringify(options.dtype)}`, { field: 'dtype', value: options.dtype });
     }
-    // onnxruntime would read /dev/zero or a FIFO without end (or block opening it): a regular file only.
+    // onnxruntime would read /dev/zero or a FIFO without end (or block opening it): a regular file only. A
+    // missing file stays onnxruntime's to report (ONNX_LOAD_FAILED, as every other file it cannot load).
     try {
-      checkRegularFile(path, MAX_ONNX_BYTES, 'an ONNX model');
+      if (existsSync(path)) checkRegularFile(path, MAX_ONNX_BYTES, 'an ONNX model');
     } catch (error) {
       throw new HookmdError('READ_FAILED', `${owner}: cannot read ${path}: ${(error as Error).message}`, { field: 'path', value: path }, { cause: error });
     }

@@ -158,6 +158,10 @@ export {
   NaNDetectorHook,
   NoseHooverChain,
   ProgressHook,
+  RdfHook,
+  radialDistribution,
+  MsdHook,
+  VacfHook,
   StageTimingHook,
   VelocityVerlet,
   WrapPeriodicHook,
@@ -187,6 +191,10 @@ export type {
   DynamicsOptions,
   DriftMetric,
   EnergyDriftOptions,
+  Rdf,
+  RdfOptions,
+  ReferenceSeriesOptions,
+  Series,
   EngineModel,
   EngineState,
   Constraint,
@@ -338,5 +346,5 @@ export type {
 export { exportReport, loadViewData, ViewHook, ViewServer } from './view/index.js';
 export type { ViewColumns, ViewData, ViewFile, ViewFrame, ViewHookOptions, ViewServerOptions, ViewSystem } from './view/index.js';
 
-export { elasticConstants, NEB, NEBStage, phonons } from './workflows/index.js';
-export type { ElasticOptions, ElasticResult, NEBContext, NEBOptions, NEBPath, NEBResult, PhononOptions, PhononResult, PhononUnit } from './workflows/index.js';
+export { elasticConstants, EquationOfState, NEB, NEBStage, phonons } from './workflows/index.js';
+export type { ElasticOptions, ElasticResult, EosFit, EosName, NEBContext, NEBOptions, NEBPath, NEBResult, PhononOptions, PhononResult, PhononUnit } from './workflows/index.js';

@@ -9,9 +9,12 @@ stress written out in the graph (no autograd):
   embed   a many-body model of EAM's form: E = Σ_i F(ρ_i) + ½ Σ_edges φ(r), ρ_i = Σ_(edges of i) f(r),
           F(ρ) = −A(√(ρ + c) − √c), f(r) = e^(−β(r − r0))·fc(r), φ(r) = B·e^(−γ(r − r0))·fc(r),
           fc(r) = (1 − (r/rc)²)² (smooth at rc, so no shift is needed).
+  broken  loads (the convention's names) but fails in onnxruntime while running: its energy reshapes the
+          positions to 7 values, which only a batch of 7/3 atoms would have (tests a typed runtime failure).
 
 Usage: make-onnx-models.py lj OUT.onnx [--epsilon E] [--sigma S] [--cutoff RC] [--shift] [--float32] [--prefix P]
        make-onnx-models.py embed OUT.onnx [--cutoff RC] [--A A] [--c C] [--beta B] [--B BB] [--gamma G] [--r0 R0]
+       make-onnx-models.py broken OUT.onnx
 Needs Debian's python3-onnx (onnx ≥ 1.12, opset 17).
 """
 import argparse
@@ -183,6 +186,22 @@ def finish(g, dtype, energy, forces, stress, doc, prefix=""):
     return model
 
 
+def build_broken():
+    dtype = TensorProto.DOUBLE
+    g = Graph(dtype)
+    energy = g.op("Reshape", "positions", g.const([7], integer=True))
+    forces = g.op("Identity", "positions")
+    g.nodes.append(helper.make_node("Identity", [energy], ["energy"]))
+    g.nodes.append(helper.make_node("Identity", [forces], ["forces"]))
+    inputs = [helper.make_tensor_value_info("positions", dtype, ["n_atoms", 3])]
+    outputs = [helper.make_tensor_value_info("energy", dtype, ["n_systems"]), helper.make_tensor_value_info("forces", dtype, ["n_atoms", 3])]
+    graph = helper.make_graph(g.nodes, "hookmd-broken", inputs, outputs, g.initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="hookmd")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="kind", required=True)
@@ -203,8 +222,9 @@ def main():
     embed.add_argument("--B", type=float, default=0.3)
     embed.add_argument("--gamma", type=float, default=3.0)
     embed.add_argument("--r0", type=float, default=2.55)
+    sub.add_parser("broken").add_argument("out")
     args = parser.parse_args()
-    model = build_lj(args) if args.kind == "lj" else build_embed(args)
+    model = build_lj(args) if args.kind == "lj" else build_embed(args) if args.kind == "embed" else build_broken()
     onnx.save(model, args.out)
 
 

@@ -1,13 +1,16 @@
 // Reads a YAML or JSON file (JSON is YAML 1.2), checks it against a schema, and turns every problem into
 // a line that points into the file: `run.yaml:12: hooks[2].frequency: must be an integer ≥ 1, got 0`.
-import { readFileSync } from 'node:fs';
 
 import { LineCounter, parseDocument, type Document } from 'yaml';
 
 import { HookmdTypeError } from '../errors.js';
+import { readRegularFile } from '../regular-file.js';
 import { MAX_YAML_ALIASES } from '../yaml-limits.js';
 import { formatPath, validateSchema, type JsonSchema, type PathSegment, type SchemaProblem } from './json-schema.js';
 
+
+/** Largest config or model-config file read (bytes): far more than any config, far less than /dev/zero. */
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 /** A parsed, schema-checked file, and a way to point at any place in it. */
 export interface LoadedFile<T> {
   readonly value: T;
@@ -62,7 +65,7 @@ export function describeProblems(problems: readonly SchemaProblem[], locate: (pa
 export function loadConfigFile<T>(file: string, schema: JsonSchema, prepare?: (value: unknown) => void): LoadedFile<T> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file, MAX_CONFIG_BYTES, 'a config file').toString('utf8');
   } catch (error) {
     throw configError([`${file}: cannot read it: ${(error as Error).message}`], { path: file });
   }

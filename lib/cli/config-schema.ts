@@ -285,6 +285,22 @@ const STAGES: readonly JsonSchema[] = [
     chainLength: { type: 'integer', minimum: 1, maximum: 10, description: 'Links of each chain (default 3).' },
     velocities,
   }, ['temperature', 'pressure', 'steps']),
+  stage('npt-langevin', 'NPTLangevin: Langevin dynamics and stochastic cell rescaling (Bernetti–Bussi C-rescale), isotropic; any cell shape.', {
+    dt,
+    temperature,
+    pressure: pressure('Target pressure'),
+    friction: {
+      description: 'Friction γ with its unit: "0.01/fs" or "10/ps" (a bare number is refused in metal units); in lj units a bare number (1/τ). Default 0.01/fs, or 1 in lj.',
+      examples: ['0.01/fs', '10/ps'],
+    },
+    compressibility: {
+      description: 'Isothermal compressibility with its unit: "4.5e-5/bar" (the default, water\'s, as GROMACS uses), "0.01/GPa", "72 A^3/eV"; in lj units a bare number (σ³/ε), required there. It sets how fast the volume follows the pressure.',
+      examples: ['4.5e-5/bar', '0.01/GPa'],
+    },
+    pdamp: positive('Barostat relaxation time τ_p (default 1000·dt).'),
+    seed: { type: 'integer', minimum: 0, description: 'Random seed (default 0).' },
+    velocities,
+  }, ['temperature', 'pressure', 'steps']),
 ];
 
 const sinkFile: Record<string, JsonSchema> = {

@@ -10,12 +10,13 @@ import {
   LBFGS,
   Langevin,
   NPT,
+  NPTLangevin,
   NoseHooverChain,
   VelocityVerlet,
   type Dynamics,
   type InitialVelocityOptions,
 } from '../dynamics/index.js';
-import { isHookmdError } from '../errors.js';
+import { HookmdTypeError, isHookmdError } from '../errors.js';
 import type { Model } from '../models/index.js';
 import { configError, parsePath } from './config-file.js';
 import { formatPath, type PathSegment } from './json-schema.js';
@@ -33,6 +34,14 @@ export function defaultTimeStep(units: UnitsName): number {
 /** Langevin friction when none is given: 0.01 /fs (metal: a 100 fs damping time, ASE's documented 0.01 / units.fs), 1 /τ (lj). */
 export function defaultFriction(units: UnitsName): number {
   return units === 'lj' ? 1 : 0.01;
+}
+
+/**
+ * NPTLangevin's compressibility when none is given, in Å³/eV: water's 4.5e-5/bar, GROMACS's usual C-rescale
+ * value. It sets how fast the volume follows the pressure, not the ensemble; lj units have no such value.
+ */
+function defaultCompressibility(units: UnitsName): number | undefined {
+  return units === 'lj' ? undefined : parseQuantity('4.5e-5/bar', 'compressibility', units, 'compressibility');
 }
 
 /** A cell section with its pressure and stress threshold in the engines' units (eV/Å³ in metal units). */
@@ -60,12 +69,16 @@ function convergenceOf(fmax: number | undefined, cell: CheckedCell | undefined):
   return ConvergenceHook.fromFmaxAndStress(fmax, cell.stress ?? fmax / 100, { pressure: cell.pressure });
 }
 
+function frictionOf(friction: unknown, units: UnitsName): number {
+  return friction === undefined ? defaultFriction(units) : parseQuantity(friction, 'friction', units, 'friction');
+}
+
 /**
  * The engine of one stage (without its step budget, which belongs to the fused pipeline). Pressures and
  * frictions carry their unit (quantity.ts); a wrong one is INVALID_UNIT naming the field.
  */
 export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsName): Dynamics {
-  const { type, steps: _budget, fmax, cell: cellOption, velocities: velocityOption, pressure, friction, ...parameters } = stage;
+  const { type, steps: _budget, fmax, cell: cellOption, velocities: velocityOption, pressure, friction, compressibility, ...parameters } = stage;
   const p = parameters as Record<string, number>;
   const velocities = velocityOption as InitialVelocityOptions | undefined;
   const cell = cellOption === undefined ? undefined : checkedCell(cellOption as CellConfig, units);
@@ -78,14 +91,19 @@ export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsN
     case 'gd': return new GradientDescent({ model, convergence, cellFilter, ...p });
     case 'lbfgs': return new LBFGS({ model, convergence, cellFilter, ...p });
     case 'nve': return new VelocityVerlet({ model, dt, velocities });
-    case 'langevin': {
-      const gamma = friction === undefined ? defaultFriction(units) : parseQuantity(friction, 'friction', units, 'friction');
-      return new Langevin({ model, dt, temperature: p.temperature, friction: gamma, seed: p.seed, velocities });
-    }
+    case 'langevin': return new Langevin({ model, dt, temperature: p.temperature, friction: frictionOf(friction, units), seed: p.seed, velocities });
     case 'nhc': return new NoseHooverChain({ model, dt, temperature: p.temperature, tdamp: p.tdamp, chainLength: p.chainLength, velocities });
     case 'npt': {
       const couple = (parameters as { couple?: 'iso' | 'aniso' }).couple;
       return new NPT({ model, dt, temperature: p.temperature, pressure: parseQuantity(pressure, 'pressure', units, 'pressure'), tdamp: p.tdamp, pdamp: p.pdamp, couple, chainLength: p.chainLength, velocities });
+    }
+    case 'npt-langevin': {
+      const beta = compressibility === undefined ? defaultCompressibility(units) : parseQuantity(compressibility, 'compressibility', units, 'compressibility');
+      if (beta === undefined) throw new HookmdTypeError('INVALID_PARAMETER', 'npt-langevin: compressibility is required in lj units (σ³/ε; it sets how fast the volume follows the pressure)', { field: 'compressibility' });
+      return new NPTLangevin({
+        model, dt, temperature: p.temperature, pressure: parseQuantity(pressure, 'pressure', units, 'pressure'), friction: frictionOf(friction, units),
+        compressibility: beta, tauP: p.pdamp, seed: p.seed, velocities,
+      });
     }
   }
 }

@@ -26,12 +26,13 @@ const INPUT_CODES: ReadonlySet<string> = new Set([
   'INVALID_CONFIG', 'CONFIG_NOT_FOUND', 'INVALID_OPTIONS', 'INVALID_CRITERION', 'UNKNOWN_HOOK', 'INVALID_HOOK_CONFIG',
   'UNKNOWN_OPTIMIZER', 'UNKNOWN_SCHEDULER', 'METRIC_NOT_FOUND', 'UNKNOWN_SINK_FORMAT', 'SINK_PATH_EXISTS',
   'INVALID_BACKEND', 'INVALID_UNITS', 'UNITS_MISMATCH', 'UNKNOWN_PARAMETER',
-  // dynamics that cannot do what the config asks with this input (a thermostat given systems at rest)
-  'COLD_START',
+  // dynamics that cannot do what the config asks with this input (a thermostat given systems at rest, NPT
+  // given a triclinic cell)
+  'COLD_START', 'INVALID_CELL',
   // checkpoints to resume from
   'CHECKPOINT_NOT_FOUND', 'INVALID_CHECKPOINT', 'CHECKPOINT_MISMATCH',
   // scale-out: outputs to resume or merge, queue jobs
-  'RESUME_MISMATCH', 'TORN_FRAME', 'MISSING_SYSTEM_ID', 'DUPLICATE_SYSTEM', 'MISSING_SYSTEMS', 'INPUT_SIZE_MISMATCH', 'QUEUE_MISMATCH',
+  'RESUME_MISMATCH', 'OUTPUT_LOCKED', 'TORN_FRAME', 'MISSING_SYSTEM_ID', 'DUPLICATE_SYSTEM', 'MISSING_SYSTEMS', 'INPUT_SIZE_MISMATCH', 'QUEUE_MISMATCH',
 ]);
 
 /**

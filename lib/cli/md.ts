@@ -32,7 +32,7 @@ const EV_PER_CUBIC_ANGSTROM_IN_BAR = 1.602176634e6;
 
 /** Flags of `hookmd md`. */
 export interface MdOptions extends CommonOptions, ModelOptions, ScaleOutOptions {
-  ensemble: 'nve' | 'langevin' | 'nhc' | 'npt';
+  ensemble: 'nve' | 'langevin' | 'nhc' | 'npt' | 'npt-langevin';
   temperature?: number;
   /** With its unit: '2fs', '0.002ps' (a bare number is fs in metal units, τ in lj). */
   dt?: string;
@@ -45,6 +45,8 @@ export interface MdOptions extends CommonOptions, ModelOptions, ScaleOutOptions 
   pressure?: string;
   /** A time, as dt. */
   pdamp?: string;
+  /** npt-langevin: with its unit, '4.5e-5/bar' (bare in lj units). */
+  compressibility?: string;
   couple?: 'iso' | 'aniso';
   seed: number;
   traj?: string;
@@ -68,11 +70,19 @@ function checkFlags(options: MdOptions): void {
   if (options.ensemble !== 'nve' && options.temperature === undefined) {
     throw configError([`--temperature: required with --ensemble ${options.ensemble}`]);
   }
-  if (options.friction !== undefined && options.ensemble !== 'langevin') throw configError(['--friction: only with --ensemble langevin']);
-  if (options.tdamp !== undefined && options.ensemble !== 'nhc' && options.ensemble !== 'npt') throw configError(['--tdamp: only with --ensemble nhc or npt']);
-  if (options.ensemble === 'npt' && options.pressure === undefined) throw configError(['--pressure: required with --ensemble npt']);
-  for (const [flag, given] of [['--pressure', options.pressure], ['--pdamp', options.pdamp], ['--couple', options.couple]] as const) {
-    if (given !== undefined && options.ensemble !== 'npt') throw configError([`${flag}: only with --ensemble npt`]);
+  const { ensemble } = options;
+  const only = (flag: string, given: unknown, ensembles: readonly MdOptions['ensemble'][]): void => {
+    if (given !== undefined && !ensembles.includes(ensemble)) throw configError([`${flag}: only with --ensemble ${ensembles.join(' or ')}`]);
+  };
+  only('--friction', options.friction, ['langevin', 'npt-langevin']);
+  only('--tdamp', options.tdamp, ['nhc', 'npt']);
+  if ((ensemble === 'npt' || ensemble === 'npt-langevin') && options.pressure === undefined) throw configError([`--pressure: required with --ensemble ${ensemble}`]);
+  only('--pressure', options.pressure, ['npt', 'npt-langevin']);
+  only('--pdamp', options.pdamp, ['npt', 'npt-langevin']);
+  only('--couple', options.couple, ['npt']);
+  only('--compressibility', options.compressibility, ['npt-langevin']);
+  if (ensemble === 'npt-langevin' && options.units === 'lj' && options.compressibility === undefined) {
+    throw configError(['--compressibility: required with --ensemble npt-langevin in lj units (σ³/ε)']);
   }
   // An MD run is its outputs: with none of them it would compute and discard everything.
   if (options.traj === undefined && options.log === undefined && options.out === undefined) {
@@ -83,6 +93,7 @@ function checkFlags(options: MdOptions): void {
   }
   checkQuantityFlag('--pressure', options.pressure, 'pressure', options.units);
   checkQuantityFlag('--friction', options.friction, 'friction', options.units);
+  checkQuantityFlag('--compressibility', options.compressibility, 'compressibility', options.units);
 }
 
 /** --dt, --tdamp and --pdamp in the engines' time unit (fs in metal units, τ in lj). */
@@ -137,9 +148,9 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     // A shard takes its systems from the whole batch, velocities drawn and systemIds (which key the
     // Langevin noise) given as in one unsharded run, so the shards together reproduce that run.
     const batch = selection === undefined || options.chunk !== undefined ? whole : whole.select(systems.map((_, k) => k).filter((k) => selection.includes(k)));
-    const { ensemble, temperature, friction, pressure, couple, seed } = options;
+    const { ensemble, temperature, friction, pressure, couple, seed, compressibility } = options;
     built = await model();
-    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed }, built, units);
+    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed, compressibility }, built, units);
     // The start, to check the end against (run-checks.ts): temperatures, and energies for NVE's drift.
     if (batch.numSystems > 0) await engine.model.compute(batch);
     const start = { temperature: Float64Array.from(new SystemScalars(batch).temperature), energies: startEnergies(batch) };
@@ -251,14 +262,15 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .command('md')
     .description('molecular dynamics of every structure of an extxyz file, in one batch')
     .argument('<input>', 'extxyz file of structures (velocities from ASE momenta when present), or a POSCAR, CIF or LAMMPS data file')
-    .option('--ensemble <name>', 'nve (VelocityVerlet), langevin (BAOAB), nhc (NoseHooverChain) or npt (MTK barostat, as LAMMPS fix npt), any case', stageTypeParser(ENSEMBLE_TYPES, (message) => new InvalidArgumentError(message)), 'nve')
+    .option('--ensemble <name>', 'nve (VelocityVerlet), langevin (BAOAB), nhc (NoseHooverChain), npt (MTK barostat, as LAMMPS fix npt; orthorhombic cells) or npt-langevin (NPTLangevin: stochastic cell rescaling, any cell shape), any case', stageTypeParser(ENSEMBLE_TYPES, (message) => new InvalidArgumentError(message)), 'nve')
     .option('--temperature <T>', 'thermostat target, and initial velocities when the input has none (K in metal units)', parse.nonNegative)
     .option('--dt <dt>', 'time step with its unit: 2fs, 0.002ps (a bare number is fs; default 1fs in metal units, 0.005 τ in lj)')
     .option('--steps <n>', 'steps to run', parse.count, 1000)
-    .option('--friction <gamma>', 'Langevin friction with its unit: 0.01/fs or 10/ps (default 0.01/fs; a bare number in lj units, default 1/τ)')
+    .option('--friction <gamma>', 'langevin and npt-langevin: friction with its unit: 0.01/fs or 10/ps (default 0.01/fs; a bare number in lj units, default 1/τ)')
     .option('--tdamp <t>', 'Nosé–Hoover damping time, a time as --dt: 100fs, 0.1ps (default 100·dt)')
-    .option('--pressure <P>', 'npt: target pressure with its unit: 1bar, 1GPa, 0.0062eV/A^3 (Pa, kPa, MPa, GPa, bar, kbar, atm, eV/A^3; a bare number in lj units, ε/σ³)')
-    .option('--pdamp <t>', 'npt: barostat damping time, a time as --dt: 1000fs, 1ps (default 1000·dt)')
+    .option('--pressure <P>', 'npt and npt-langevin: target pressure with its unit: 1bar, 1GPa, 0.0062eV/A^3 (Pa, kPa, MPa, GPa, bar, kbar, atm, eV/A^3; a bare number in lj units, ε/σ³)')
+    .option('--pdamp <t>', 'npt and npt-langevin: barostat damping time, a time as --dt: 1000fs, 1ps (default 1000·dt)')
+    .option('--compressibility <beta>', 'npt-langevin: isothermal compressibility with its unit: 4.5e-5/bar (the default, water), 0.01/GPa, 72A^3/eV; a bare number in lj units, σ³/ε, required there')
     .addOption(new Option('--couple <style>', 'npt: iso scales the cell uniformly, aniso each axis (orthorhombic cells)').choices(['iso', 'aniso']))
     .option('--seed <n>', 'random seed for velocities and the Langevin noise', parse.nonNegativeInteger, 0)
     .option('--traj <file>', 'trajectory: every system every --traj-every steps (extxyz, or .zarr, .traj, .lammpstrj/.dump, .h5md by extension)')

@@ -79,7 +79,9 @@ export function parseModelFlag(spec: string): ModelConfig {
     if (eq <= 0) throw configError([`--model: expected key=value, got '${item}' (as in lj:epsilon=1,sigma=1,cutoff=2.5)`]);
     const key = item.slice(0, eq).trim();
     // A file name or an address stays a string even when it looks like a number.
-    config[key] = PATH_KEYS.includes(key) || key === 'address' ? item.slice(eq + 1).trim() : parseValue(item.slice(eq + 1).trim());
+    const value = PATH_KEYS.includes(key) || key === 'address' ? item.slice(eq + 1).trim() : parseValue(item.slice(eq + 1).trim());
+    // Defined, not assigned: `__proto__=1` must become a key the schema refuses, not a prototype change.
+    Object.defineProperty(config, key, { value, enumerable: true, writable: true, configurable: true });
   }
   const problems = validateSchema(config, MODEL_SCHEMA);
   if (problems.length > 0) throw configError(describeProblems(problems, () => '--model'));

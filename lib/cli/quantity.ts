@@ -9,12 +9,13 @@ import { configError } from './config-file.js';
 import type { UnitsName } from './run-config.js';
 
 /** The quantities that take a unit. */
-export type QuantityKind = 'pressure' | 'friction' | 'time';
+export type QuantityKind = 'pressure' | 'friction' | 'time' | 'compressibility';
 
 // 1 eV/Å³ in Pa: 1.602176634e-19 J / 1e-30 m³ (the SI value of the electronvolt is exact).
 const PASCAL_PER_EV_A3 = 1.602176634e11;
 
-// Each unit's value in the metal units the engines take: eV/Å³ for a pressure, 1/fs for a friction.
+// Each unit's value in the metal units the engines take: eV/Å³ for a pressure, 1/fs for a friction, Å³/eV
+// for a compressibility (an inverse pressure).
 const UNITS: Readonly<Record<QuantityKind, Readonly<Record<string, number>>>> = {
   pressure: {
     'eV/A^3': 1,
@@ -28,6 +29,13 @@ const UNITS: Readonly<Record<QuantityKind, Readonly<Record<string, number>>>> = 
   },
   friction: { '/fs': 1, '/ps': 1e-3 },
   time: { fs: 1, ps: 1e3 },
+  compressibility: {
+    'A^3/eV': 1,
+    '/Pa': PASCAL_PER_EV_A3,
+    '/bar': PASCAL_PER_EV_A3 / 1e5,
+    '/GPa': PASCAL_PER_EV_A3 / 1e9,
+    '/atm': PASCAL_PER_EV_A3 / 101_325,
+  },
 };
 
 // LAMMPS metal's time unit is ps, so its typical 0.001–0.002 read as fs would be a step 1000× too short.
@@ -38,6 +46,7 @@ const ADVICE: Readonly<Record<QuantityKind, string>> = {
   pressure: "write 1bar (LAMMPS metal's unit), 1GPa, or 0.0062eV/A^3 (ASE's scalar_pressure)",
   friction: 'write 0.01/fs or 10/ps (the inverse of a damping time: LAMMPS fix langevin damp 100 fs is 0.01/fs)',
   time: 'write 2fs or 0.002ps (a bare number is fs)',
+  compressibility: 'write 4.5e-5/bar (water, GROMACS\'s usual value), 0.01/GPa, or 72A^3/eV',
 };
 
 // Spellings of the same unit: Å and Ang for A, ³ and 3 for ^3, ** for ^, fs^-1 and 1/fs for /fs.
@@ -82,7 +91,7 @@ export function parseQuantity(value: unknown, kind: QuantityKind, units: UnitsNa
   if (units === 'lj') {
     const reduced = unit.replace(/\s+/g, '');
     if (unit === '' || (kind === 'friction' && /^(1?\/(tau|τ))$/.test(reduced)) || (kind === 'time' && /^(tau|τ)$/.test(reduced))) return magnitude;
-    return fail(`${JSON.stringify(value)}: lj units are reduced (${{ pressure: 'ε/σ³', friction: '1/τ', time: 'τ' }[kind]}); give a bare number`);
+    return fail(`${JSON.stringify(value)}: lj units are reduced (${{ pressure: 'ε/σ³', friction: '1/τ', time: 'τ', compressibility: 'σ³/ε' }[kind]}); give a bare number`);
   }
   const choices = Object.keys(UNITS[kind]).join(', ');
   if (unit === '' && kind === 'time') return magnitude;

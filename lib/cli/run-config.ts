@@ -15,7 +15,7 @@ export interface ModelConfig {
 
 /** One entry of `stages`: an engine, its parameters, and how a system leaves it. */
 export interface StageConfig {
-  readonly type: 'fire' | 'fire2' | 'gd' | 'lbfgs' | 'nve' | 'langevin' | 'nhc' | 'npt';
+  readonly type: 'fire' | 'fire2' | 'gd' | 'lbfgs' | 'nve' | 'langevin' | 'nhc' | 'npt' | 'npt-langevin';
   /** Step budget in this stage. */
   readonly steps?: number;
   /** Force convergence threshold (optimizers). */

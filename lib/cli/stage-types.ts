@@ -3,7 +3,7 @@
 import { Vocabulary } from '../vocabulary.js';
 
 /** The canonical stage types. */
-export type StageType = 'fire' | 'fire2' | 'gd' | 'lbfgs' | 'nve' | 'langevin' | 'nhc' | 'npt';
+export type StageType = 'fire' | 'fire2' | 'gd' | 'lbfgs' | 'nve' | 'langevin' | 'nhc' | 'npt' | 'npt-langevin';
 
 /**
  * Every spelling of each stage type.
@@ -20,12 +20,13 @@ export const STAGE_TYPES: Vocabulary<StageType> = new Vocabulary<StageType>({
   langevin: ['Langevin'],
   nhc: ['NoseHooverChain'],
   npt: ['NPT'],
+  'npt-langevin': ['NPTLangevin'],
 });
 
 /** The stage types that relax (`relax --optimizer`). */
 export const OPTIMIZER_TYPES: readonly StageType[] = ['fire', 'fire2', 'gd', 'lbfgs'];
 /** The stage types that run MD (`md --ensemble`). */
-export const ENSEMBLE_TYPES: readonly StageType[] = ['nve', 'langevin', 'nhc', 'npt'];
+export const ENSEMBLE_TYPES: readonly StageType[] = ['nve', 'langevin', 'nhc', 'npt', 'npt-langevin'];
 
 /**
  * A commander parser for a flag that names one of `allowed`, in any spelling; it returns the canonical name.

@@ -3,6 +3,7 @@
 // mirror) they alias the host mirrors, and every access declares itself to the native coherence table:
 // a read syncs a stale mirror, a write marks the device copy stale. Where the runtime refuses external
 // buffers, views are copies, written back when the engine commits them.
+import { describeValue } from '../describe-value.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { activeBackend, loadBinding } from '../native/index.js';
 import { checkKeys } from '../option-keys.js';
@@ -239,6 +240,9 @@ export class Batch {
    * systems flagged in `systems`. Models and engines call it; fields left out keep their state.
    */
   markResults(fields: Partial<Record<ResultField, boolean>>, systems?: ArrayLike<number>): void {
+    if (fields === null || typeof fields !== 'object') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `Batch.markResults: fields must be an object such as { energy: true, forces: true }, got ${describeValue(fields)}`, { field: 'fields' });
+    }
     this.#reconcile();
     for (const field of RESULT_FIELDS) {
       const value = fields[field];
@@ -396,6 +400,9 @@ export class Batch {
   }
 
   #checkIndices(indices: ArrayLike<number>, operation: string): number[] {
+    if (indices === null || typeof indices !== 'object' || typeof indices.length !== 'number') {
+      throw new HookmdTypeError('INVALID_INDEX', `${operation}: indices must be an array of system indices, such as [0, 2], got ${describeValue(indices)}`, { field: 'indices' });
+    }
     const b = this.numSystems;
     const seen = new Set<number>();
     for (let k = 0; k < indices.length; k++) {

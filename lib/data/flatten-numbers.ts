@@ -2,6 +2,7 @@
 // whose length the caller fixes, checking the shape before anything is copied: an array-like that claims
 // 2³¹ entries is refused from its `length` alone, and one that contains itself from its depth, so neither
 // can exhaust memory or the stack.
+import { describeValue } from '../describe-value.js';
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 
 /** Where the numbers come from, for messages: `${owner}: the callback's ${field} ...`. */
@@ -42,7 +43,7 @@ export function flattenNumbers(value: unknown, length: number, source: FlattenSo
     const size = lengthOf(node);
     if (size === undefined) {
       if (typeof node !== 'number' || !Number.isFinite(node)) {
-        throw new HookmdRangeError(code, `${owner}: ${field}[${written}] is ${describe(node)}; values must be finite numbers`, { field, index: written, value: node });
+        throw new HookmdRangeError(code, `${owner}: ${field}[${written}] is ${describeValue(node)}; values must be finite numbers`, { field, index: written, value: node });
       }
       if (written === length) throw tooMany(1);
       out[written++] = node;
@@ -78,11 +79,4 @@ export function flattenNumbers(value: unknown, length: number, source: FlattenSo
     throw new HookmdTypeError('LENGTH_MISMATCH', `${owner}: ${field} has ${written} numbers, expected ${length}`, { field, value: written, expected: length });
   }
   return out;
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'symbol') return value.toString();
-  if (typeof value === 'string') return JSON.stringify(value);
-  return value !== null && typeof value === 'object' ? 'an object' : String(value);
 }

@@ -4,10 +4,11 @@ export { atomicNumber, chemicalSymbol, isAtomicNumber, MAX_ATOMIC_NUMBER, standa
 export type { ResolvedSystem, System, Vectors } from './system.js';
 export { LJ, METAL, unitSystem } from './units.js';
 export type { UnitSystem } from './units.js';
+export { completedCell, invert3 } from './cell-frame.js';
 export { determinant3, normalizeSystem, normalizeSystemAt } from './validate.js';
 export { MAX_ATOMS } from './limits.js';
 export { namedRecord, setNamed } from './named-record.js';
-export type { NormalizedSystem } from './validate.js';
+export type { NormalizedSystem, NormalizeOptions } from './validate.js';
 export type { BatchArrays } from './validate-arrays.js';
 export { bulk, rattle, repeat } from './build.js';
 export type { BulkOptions, CompoundStructure, CrystalStructure, RattleOptions } from './build.js';

@@ -228,15 +228,24 @@ const SYSTEM_ALIASES = {
  * Validates one System (the `index`-th of the call) and returns it as flat arrays.
  * `operation` starts every error message, e.g. 'Batch.fromSystems'.
  */
-export function normalizeSystem(system: System, index: number, units: UnitSystem, operation: string): NormalizedSystem {
-  return normalizeSystemAt(system, `${operation}: systems[${index}]`, units, index);
+export function normalizeSystem(system: System, index: number, units: UnitSystem, operation: string, options?: NormalizeOptions): NormalizedSystem {
+  return normalizeSystemAt(system, `${operation}: systems[${index}]`, units, index, options);
+}
+
+/** What a caller that does not simulate may take (readers and writers, which keep what ASE keeps). */
+export interface NormalizeOptions {
+  /**
+   * A cell without volume in its periodic directions (`pbc="T T F"` and no Lattice, a flat Lattice): ASE
+   * reads and writes such files. Models and engines need the volume, so a Batch refuses it (SINGULAR_CELL).
+   */
+  readonly singularCell?: boolean;
 }
 
 /**
  * normalizeSystem with messages led by `where` itself (`where.positions[2][0] is NaN ...`), for readers
  * that name a system by its file and line rather than its index in a call.
  */
-export function normalizeSystemAt(system: System, where: string, units: UnitSystem, index: number = 0): NormalizedSystem {
+export function normalizeSystemAt(system: System, where: string, units: UnitSystem, index: number = 0, options: NormalizeOptions = {}): NormalizedSystem {
   if (system === null || typeof system !== 'object') {
     throw new HookmdTypeError('INVALID_SYSTEM', `${where} must be an object`, { field: 'systems', index, value: system });
   }
@@ -248,8 +257,9 @@ export function normalizeSystemAt(system: System, where: string, units: UnitSyst
   const velocities = system.velocities === undefined ? new Float64Array(3 * n) : flatVectors(system.velocities, n, 3, where, 'velocities', 'INVALID_VELOCITIES');
   const cell = cellOf(system, where);
   const pbc = pbcOf(system, where);
-  if (Math.abs(periodicVolume(cell, pbc)) < 1e-12) {
-    throw new HookmdRangeError('SINGULAR_CELL', `${where}.cell has zero volume in its periodic directions`, {
+  if (options.singularCell !== true && Math.abs(periodicVolume(cell, pbc)) < 1e-12) {
+    // Neighbor lists, wrapping, volume and pressure all divide by it: name the two ways to a valid cell.
+    throw new HookmdRangeError('SINGULAR_CELL', `${where}.cell has zero volume in its periodic directions; give each periodic direction a lattice vector, or set pbc false where there is none`, {
       field: 'cell',
       value: Array.from(cell),
     });

@@ -119,8 +119,8 @@ export abstract class Dynamics {
   readonly model: EngineModel;
   /** The JS hooks of this engine (native built-ins are listed by `listHooks()`). */
   readonly hooks: HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
-  // ON_CONVERGE-only hooks live apart so that they never make a step "due" (the native loop pauses for
-  // them only when some system actually converges); a FusedStage adds a tier per sub-stage.
+  // One tier of hooks per sub-stage besides the engine's own (a FusedStage's); ON_CONVERGE is an event
+  // stage of each registry, so its hooks never make a step "due" (the loop pauses when systems converge).
   readonly #tiers: HookTiers;
   /** Systems with status ≥ exitStatus are finished. */
   readonly exitStatus: number;
@@ -144,6 +144,8 @@ export abstract class Dynamics {
   // The step counter of the run started last. Each run counts on from it in a counter of its own, so
   // that concurrent runs on different batches do not advance each other's steps.
   #latest: StepCounter = { value: 0 };
+  // The sub-stage index this engine took in the first FusedStage built from it (its hooks were copied then).
+  #fusedAs: number | undefined;
 
   /** `known` lists the options the subclass takes beyond those of every engine; any other key is UNKNOWN_OPTION. */
   protected constructor(options: DynamicsOptions, known: readonly string[] = []) {
@@ -247,7 +249,7 @@ export abstract class Dynamics {
     return {
       convergence: [...this.#givenConvergence],
       native: [...this.#nativeHooks],
-      js: [...own.hooks.handles(), ...own.onConverge.handles()].filter((handle) => !(handle.hook instanceof ConvergenceHook)),
+      js: own.hooks.handles().filter((handle) => !(handle.hook instanceof ConvergenceHook)),
     };
   }
 
@@ -284,7 +286,20 @@ export abstract class Dynamics {
   /** Registers a plain function with `stage` and `frequency` properties (or a stage given in `options`). */
   register(hook: DynamicsHookFunction, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined;
   register(hook: unknown, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined {
+    if (this.#fusedAs !== undefined) {
+      const k = this.#fusedAs;
+      throw new HookmdError(
+        'ENGINE_FUSED',
+        `${this.constructor.name}.register: this engine is sub-stage ${k} of a FusedStage, which took its hooks when it was built, so a hook registered now would never fire there; register it before fuse(), or on the FusedStage: fused.register(hook) sees every system (those of this sub-stage have batch.status[s] === ${k})`,
+        { field: 'hook', subStage: k },
+      );
+    }
     return this.#registerAny(hook as AnyHook, options);
+  }
+
+  /** @internal Called by FusedStage on each engine it takes: registering on it afterwards is ENGINE_FUSED. */
+  markFused(subStage: number): void {
+    this.#fusedAs ??= subStage;
   }
 
   #registerAny(hook: AnyHook, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> | undefined {
@@ -350,7 +365,7 @@ export abstract class Dynamics {
 
   /** Every hook of the engine: JS hooks as the registry lists them, then the native built-ins. */
   listHooks(): Array<HookInfo & { native: boolean }> {
-    const js = this.#tiers.tiers.flatMap((tier) => [...tier.hooks.list(), ...tier.onConverge.list()].map((info) => ({
+    const js = this.#tiers.tiers.flatMap((tier) => tier.hooks.list().map((info) => ({
       ...info,
       name: tier.subStage === null ? info.name : `${info.name}[stage ${tier.subStage}]`,
       native: false,
@@ -479,12 +494,12 @@ export abstract class Dynamics {
 
   /**
    * A failure inside a step leaves the native stepper mid-step: it is not reused. A native error from
-   * numbers that blew up (non-finite positions) becomes NUMERICAL_BLOWUP naming the systems, the step and
-   * the cause.
+   * numbers that blew up (non-finite positions, atoms flung out of reach) becomes NUMERICAL_BLOWUP naming
+   * the systems, the step, the time step and the cause.
    */
   #failed(error: unknown, stepper: NativeStepperHandle, batch: Batch, owner: string): unknown {
     if (this.#bound?.stepper === stepper) this.#bound = undefined;
-    return diagnoseBlowUp(error, batch, stepper.stepCount, owner);
+    return diagnoseBlowUp(error, batch, stepper.stepCount, owner, this.timeStep);
   }
 
   /**
@@ -572,11 +587,16 @@ export abstract class Dynamics {
     const owner = `${this.constructor.name}.loadStateDict`;
     const checked = checkEngineState(state, this.constructor.name, this.integratorSpec().type, owner);
     const registries = this.#tiers.registries();
-    if (checked.hooks.length !== registries.length) {
+    // States saved while ON_CONVERGE-only hooks had a registry of their own hold two per tier; hook states
+    // are keyed, so each pair merges into its tier's.
+    const hooks = checked.hooks.length === 2 * registries.length
+      ? registries.map((_, k) => ({ ...checked.hooks[2 * k], ...checked.hooks[2 * k + 1] }))
+      : checked.hooks;
+    if (hooks.length !== registries.length) {
       throw new HookmdError('STATE_MISMATCH', `${owner}: the state has ${checked.hooks.length} hook registries, this engine ${registries.length}`, { field: 'hooks' });
     }
     const native = checked.native === null ? undefined : decodeDoubles(checked.native, owner);
-    registries.forEach((registry, k) => registry.loadStateDict(checked.hooks[k], { strict: false }));
+    registries.forEach((registry, k) => registry.loadStateDict(hooks[k], { strict: false }));
     this.#latest = { value: checked.stepCount };
     for (const engine of this.subEngines()) engine.#latest = { value: checked.stepCount };
     this.#pendingState = native === undefined ? undefined : { native, numSystems: checked.numSystems };
@@ -670,7 +690,10 @@ export abstract class Dynamics {
         await this.#stream(batch, input, output, flight, opts, counter);
       }
     } catch (error) {
-      // Every system pulled from the source that did not reach every sink comes back with the error.
+      // While the sinks work, the batch's systems are written as they stand; every system pulled from the
+      // source that did not reach every sink comes back with the error.
+      // A sink that fails now keeps what it refused in pending; the first failure is the one reported.
+      if (!output.failed) await flight.settle(output, counter.value).catch(() => undefined);
       failure = flight.fail(error, output, input, counter.value, owner);
     }
     // Closing flushes what the sinks hold; after a failure, the failure is what the caller needs to see.
@@ -754,7 +777,7 @@ export abstract class Dynamics {
           }
           const stopping = control.stopRequested;
           const keep = await this.#graduate(batch, ctx, output, flight, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
-          if (stopping) return;
+          if (stopping) return flight.leaveUnstarted(output, input);
           const kept = batch.read('numAtoms');
           const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
           const added = await this.#pull(input, flight, opts.maxAtoms - keptAtoms, opts.maxSystems - keep.length, keep.length === 0);
@@ -898,7 +921,7 @@ export abstract class Dynamics {
   #prime(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, owner: string, sync: boolean): Promise<void> | undefined {
     const batch: Batch = ctx.batch;
     const failed = (error: unknown): never => {
-      throw diagnoseBlowUp(error, batch, ctx.stepCount, owner);
+      throw diagnoseBlowUp(error, batch, ctx.stepCount, owner, this.timeStep);
     };
     return walker.prime(stepper, ctx, (stress) => {
       batch.commitHostViews();

@@ -82,6 +82,7 @@ export class FusedStage extends Dynamics {
     stages.forEach((stage, k) => {
       const js = stage.builtinHooks().js.filter((handle) => handle.enabled).map((handle) => handle.hook);
       this.registerSubStageHooks(k, js);
+      stage.markFused(k);
     });
     for (const hook of options.hooks ?? []) this.register(hook);
     const budgets = options.budgets ?? [];

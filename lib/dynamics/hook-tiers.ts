@@ -2,18 +2,18 @@
 // A dispatch walks the tiers in nvalchemi's order (docs/pipeline.md, upstream PR #182): the fused hooks
 // bracket the sub-stages' hooks. At BEFORE_* stages the engine's tier fires first, then the sub-stages in
 // order; at AFTER_* stages and ON_CONVERGE the sub-stages in order, then the engine's tier. A sub-stage's
-// hooks see `ctx.subStage`, and at ON_CONVERGE only the systems that converged out of their own sub-stage.
-import { HookRegistry, isMethodHook, stageMethodName } from '../hooks/index.js';
+// hooks see `ctx.subStage`, and at ON_CONVERGE only the systems that were in their sub-stage when the step
+// began and converged out of it.
+import { HookRegistry } from '../hooks/index.js';
 import type { AnyHook, HookHandle, MutableContext, RegisterOptions } from '../hooks/index.js';
 import type { DynamicsHook, DynamicsHookContext } from './hook-context.js';
 import { DYNAMICS_METHOD_ALIASES, DynamicsStage } from './stage.js';
 
 type Registry = HookRegistry<typeof DynamicsStage, DynamicsHookContext>;
 
-/** One tier: its hooks, its ON_CONVERGE-only hooks (kept apart so they never make a step due), its sub-stage. */
+/** One tier: its hooks (ON_CONVERGE, an event stage, never makes a step due), and its sub-stage. */
 export interface HookTier {
   readonly hooks: Registry;
-  readonly onConverge: Registry;
   /** The sub-stage index, or null for the engine's own hooks. */
   readonly subStage: number | null;
 }
@@ -21,22 +21,6 @@ export interface HookTier {
 function isAfter(stage: DynamicsStage): boolean {
   return stage === DynamicsStage.AFTER_PRE_UPDATE || stage === DynamicsStage.AFTER_COMPUTE || stage === DynamicsStage.AFTER_POST_UPDATE
     || stage === DynamicsStage.AFTER_STEP || stage === DynamicsStage.ON_CONVERGE;
-}
-
-const STAGE_METHODS: ReadonlyArray<readonly [DynamicsStage, string]> = [
-  ...Object.entries(DynamicsStage).filter(([, value]) => typeof value === 'number').map(([name, value]) => [value as DynamicsStage, stageMethodName(name)] as const),
-  ...Object.entries(DYNAMICS_METHOD_ALIASES).map(([method, stage]) => [stage, method] as const),
-];
-
-// A hook that fires at ON_CONVERGE only: `stage: ON_CONVERGE`, or a method-style hook whose only dynamics
-// stage method is onConverge.
-function convergeOnly(hook: AnyHook, stage: DynamicsStage | undefined): boolean {
-  if (stage !== undefined) return stage === DynamicsStage.ON_CONVERGE;
-  if (hook.runsOnStage !== undefined) return false;
-  if (hook.stage === DynamicsStage.ON_CONVERGE) return true;
-  if (!isMethodHook(hook)) return false;
-  const stages = STAGE_METHODS.filter(([, method]) => typeof (hook as unknown as Record<string, unknown>)[method] === 'function');
-  return stages.length === 1 && stages[0][0] === DynamicsStage.ON_CONVERGE;
 }
 
 export class HookTiers {
@@ -61,22 +45,19 @@ export class HookTiers {
   }
 
   #tier(subStage: number | null): HookTier {
-    const options = { workflow: this.#workflow, methodAliases: DYNAMICS_METHOD_ALIASES };
-    return { hooks: new HookRegistry(DynamicsStage, options), onConverge: new HookRegistry(DynamicsStage, options), subStage };
+    // ON_CONVERGE fires when systems converge, not on a schedule: its hooks alone never stop the native loop.
+    const options = { workflow: this.#workflow, methodAliases: DYNAMICS_METHOD_ALIASES, eventStages: [DynamicsStage.ON_CONVERGE] };
+    return { hooks: new HookRegistry(DynamicsStage, options), subStage };
   }
 
-  /**
-   * Registers a JS hook in `tier` (at `options.stage` instead of its own when given): ON_CONVERGE-only hooks
-   * (stage or method-style) apart from the others.
-   */
+  /** Registers a JS hook in `tier` (at `options.stage` instead of its own when given). */
   static register(tier: HookTier, hook: AnyHook, options?: RegisterOptions<DynamicsStage>): HookHandle<AnyHook> {
-    const registry = convergeOnly(hook, options?.stage) ? tier.onConverge : tier.hooks;
-    return registry.register(hook as DynamicsHook, options);
+    return tier.hooks.register(hook as DynamicsHook, options);
   }
 
   /** Every registry, for the run's lifecycle (open/close). */
   registries(): Registry[] {
-    return this.tiers.flatMap((tier) => [tier.hooks, tier.onConverge]);
+    return this.tiers.map((tier) => tier.hooks);
   }
 
   /** The hook running in any tier, for requestStop's `by`. */
@@ -85,7 +66,7 @@ export class HookTiers {
     return null;
   }
 
-  /** The first step ≥ step at which a hook of some tier is due (ON_CONVERGE-only hooks never are). */
+  /** The first step ≥ step at which a hook of some tier is due (ON_CONVERGE-only hooks never are: an event stage). */
   nextDue(step: number): number {
     let due = Infinity;
     for (const tier of this.tiers) due = Math.min(due, tier.hooks.nextDue(step));
@@ -99,7 +80,7 @@ export class HookTiers {
 
   /** Whether any hook fires at ON_CONVERGE, so the native loop must pause when systems converge. */
   get listensOnConverge(): boolean {
-    return this.tiers.some((tier) => tier.onConverge.size > 0 || tier.hooks.hasHooksFor(DynamicsStage.ON_CONVERGE));
+    return this.tiers.some((tier) => tier.hooks.hasHooksFor(DynamicsStage.ON_CONVERGE));
   }
 
   /** Whether an enabled hook that `needs` `field` fires at some stage of `step`. */
@@ -122,54 +103,39 @@ export class HookTiers {
   dispatch(stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, sync: boolean): Promise<void> | undefined {
     const order = isAfter(stage) ? [...this.tiers.slice(1), this.tiers[0]] : this.tiers;
     const full = ctx.convergedMask;
-    const status = stage === DynamicsStage.ON_CONVERGE && this.tiers.length > 1 ? ctx.batch.read('status') : null;
     const run = (index: number): Promise<void> | undefined => {
       for (let i = index; i < order.length; i++) {
         const tier = order[i];
-        const mask = stage === DynamicsStage.ON_CONVERGE ? this.#maskFor(tier, full, ctx.convergedFrom, status) : full;
+        const mask = stage === DynamicsStage.ON_CONVERGE ? this.#maskFor(tier, full, ctx.convergedFrom) : full;
         if (stage === DynamicsStage.ON_CONVERGE && (mask === null || !mask.includes(1))) continue;
-        ctx.subStage = tier.subStage;
-        ctx.convergedMask = mask;
-        const pending = this.#dispatchTier(tier, stage, ctx, sync);
-        if (pending !== undefined) {
-          return pending.then(() => {
-            this.#reset(ctx, full);
-            return run(i + 1);
-          });
-        }
-        this.#reset(ctx, full);
+        // One context per dispatch (docs/hooks.md, rule 5), shared by the tier's hooks: one that keeps its
+        // ctx keeps what it saw, while the run's own context moves on.
+        const local: MutableContext<DynamicsHookContext> = { ...ctx, subStage: tier.subStage, convergedMask: mask };
+        const pending = this.#dispatchTier(tier, stage, local, sync);
+        if (pending !== undefined) return pending.then(() => run(i + 1));
       }
       return undefined;
     };
     return run(0);
   }
 
-  #reset(ctx: MutableContext<DynamicsHookContext>, full: Uint8Array | null): void {
-    ctx.subStage = null;
-    ctx.convergedMask = full;
-  }
-
   /**
-   * Sub-stage k's systems at ON_CONVERGE: those that converged out of k in this step. A system was in k at
-   * the start of the step (`from`, the status it first converged from) or passed through k on its way to
-   * a later sub-stage (from < k < its status now); a detect-only check leaves it in k (from === k).
+   * Sub-stage k's systems at ON_CONVERGE, as nvalchemi's test_on_converge_only_fires_for_active_samples
+   * gives them: those that were in k when the step began (`from`, the status each first converged from) and
+   * converged out of it. A system that then passes through a later sub-stage in the same step is that
+   * sub-stage's only through the fused hooks, which see every system that converged.
    */
-  #maskFor(tier: HookTier, full: Uint8Array | null, from: Int32Array | null, status: Int32Array | null): Uint8Array | null {
+  #maskFor(tier: HookTier, full: Uint8Array | null, from: Int32Array | null): Uint8Array | null {
     const k = tier.subStage;
-    if (full === null || k === null || from === null || status === null) return full;
-    return Uint8Array.from(full, (newly, s) => (newly === 1 && (from[s] === k || (from[s] < k && k < status[s])) ? 1 : 0));
+    if (full === null || k === null || from === null) return full;
+    return Uint8Array.from(full, (newly, s) => (newly === 1 && from[s] === k ? 1 : 0));
   }
 
   #dispatchTier(tier: HookTier, stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, sync: boolean): Promise<void> | undefined {
-    const onConverge = stage === DynamicsStage.ON_CONVERGE;
     if (sync) {
       tier.hooks.dispatchSync(stage, ctx);
-      if (onConverge) tier.onConverge.dispatchSync(stage, ctx);
       return undefined;
     }
-    const pending = tier.hooks.dispatch(stage, ctx);
-    if (!onConverge) return pending ?? undefined;
-    if (pending === undefined) return tier.onConverge.dispatch(stage, ctx) ?? undefined;
-    return pending.then(() => tier.onConverge.dispatch(stage, ctx));
+    return tier.hooks.dispatch(stage, ctx) ?? undefined;
   }
 }

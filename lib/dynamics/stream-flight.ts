@@ -1,6 +1,7 @@
 // What runStream holds between the source and the sinks: the systems pulled but not yet in the batch, those
-// in the batch, and (through StreamOutput) those graduated but not written. When the stream fails, every one
-// of them comes back in the error's `pending` list, so a failure loses no system (docs/pipeline.md).
+// in the batch, and (through StreamOutput) those graduated but not written. When the stream fails while its
+// sinks still work, the systems in the batch are written (converged: false) before it rejects; every other
+// one comes back in the error's `pending` list, so a failure loses no system (docs/pipeline.md).
 import { Batch, normalizeSystem, unitSystem, type ResolvedSystem, type System } from '../data/index.js';
 import { HookmdError, HookmdTypeError, isHookmdError } from '../errors.js';
 import type { StreamOutput } from './stream-output.js';
@@ -10,8 +11,8 @@ import { isStatus } from './parameters.js';
 /**
  * The error a failed `runStream` rejects with: its own code and message, plus `pending`, every system the
  * stream had pulled from its source that did not reach every sink, in source order. Each carries
- * `info.systemId` (its position in the source); those that had entered the batch come as they stand, with
- * `info.converged`, `info.steps` and `info.status`.
+ * `info.systemId` (its position in the source); after a sink failure, those that had entered the batch come
+ * as they stand, with `info.converged`, `info.steps` and `info.status` (otherwise they were written).
  *
  * @example
  * try { await fire.runStream(source, { sinks: [sink], maxAtoms: 4096 }); }
@@ -82,31 +83,63 @@ export class StreamFlight {
   }
 
   /**
+   * Writes the systems of the batch that the output has not had yet, as they stand (converged: false): a
+   * failed stream whose sinks still work leaves its partial results where a finished one would.
+   */
+  async settle(output: StreamOutput, now: number): Promise<void> {
+    const systems = this.#inBatch(now);
+    for (const system of systems) this.graduated.add(system.info.systemId as number);
+    await output.emit(systems);
+  }
+
+  /**
+   * Writes the source's look-ahead, pulled for a refill that a stop cancelled, as it came (steps: 0,
+   * converged: false), so a stopped stream writes every system it pulled. An invalid one throws its own error.
+   */
+  async leaveUnstarted(output: StreamOutput, input: StreamSource): Promise<void> {
+    const held = input.handOut();
+    if (held === undefined) return;
+    this.arrive([held], input);
+    const invalid = this.firstInvalid();
+    if (invalid !== undefined) throw invalid;
+    this.#arriving = [];
+    const [system] = Batch.fromSystems([held], { units: this.#units }).toSystems();
+    const status = held.info?.status ?? 0;
+    system.info = { ...system.info, systemId: input.pulled - 1, converged: (status as number) >= this.#exitStatus, steps: 0, status };
+    await output.emit([system]);
+  }
+
+  /**
    * `error` with `pending` attached: the output's held and unwritten systems, the batch's systems not yet
-   * handed to the output, and the valid arriving ones. A value that cannot carry it (a thrown string, a
-   * frozen object) is wrapped in STREAM_FAILED; a source's own failure becomes SOURCE_FAILED.
+   * handed to the output, and the valid arriving ones and the source's look-ahead. A value that cannot carry
+   * it (a thrown string, a frozen object) is wrapped in STREAM_FAILED; a source's own failure becomes SOURCE_FAILED.
    */
   fail(error: unknown, output: StreamOutput, input: StreamSource, now: number, owner: string): StreamFailure {
-    const inBatch: ResolvedSystem[] = [];
-    if (this.batch !== undefined) {
-      const status = this.batch.read('status');
-      const ids = this.batch.read('systemId');
-      this.batch.toSystems().forEach((system, s) => {
-        const id = ids[s];
-        if (this.graduated.has(id)) return;
-        system.info = this.leaveInfo(system.info, id, status[s], now, undefined);
-        inBatch.push(system);
-      });
-    }
     // The source's look-ahead was pulled too: it comes right after the systems handed out.
     const lookahead = input.held;
     const outside = lookahead === undefined ? this.#arriving : [...this.#arriving, lookahead];
+    const arrivingFrom = input.pulled - this.#arriving.length;
     const arriving = outside.flatMap((system, k) => {
-      const systemId = this.#arrivingFrom + k;
+      const systemId = arrivingFrom + k;
       return this.#problem(system, systemId) === undefined ? [{ ...system, info: { ...(system.info ?? {}), systemId } }] : [];
     });
-    const pending = [...output.pending(), ...inBatch, ...arriving].sort((a, b) => (a.info?.systemId as number) - (b.info?.systemId as number));
+    const pending = [...output.pending(), ...this.#inBatch(now), ...arriving].sort((a, b) => (a.info?.systemId as number) - (b.info?.systemId as number));
     return attachPending(error, pending, owner);
+  }
+
+  /** The batch's systems not yet handed to the output, with the `info` of a system leaving at step `now`. */
+  #inBatch(now: number): ResolvedSystem[] {
+    const inBatch: ResolvedSystem[] = [];
+    if (this.batch === undefined) return inBatch;
+    const status = this.batch.read('status');
+    const ids = this.batch.read('systemId');
+    this.batch.toSystems().forEach((system, s) => {
+      const id = ids[s];
+      if (this.graduated.has(id)) return;
+      system.info = this.leaveInfo(system.info, id, status[s], now, undefined);
+      inBatch.push(system);
+    });
+    return inBatch;
   }
 
   #problem(system: System, index: number): unknown {

@@ -47,6 +47,11 @@ export class StreamOutput {
     return this.#write(ready);
   }
 
+  /** Whether a sink has refused a write: nothing more is sent to a failed output. */
+  get failed(): boolean {
+    return this.#unwritten.length > 0;
+  }
+
   /** Systems handed to the output that did not reach every sink: held back for their turn, or whose write failed. */
   pending(): ResolvedSystem[] {
     return [...this.#held.values(), ...this.#unwritten];

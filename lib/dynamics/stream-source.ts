@@ -76,6 +76,15 @@ export class StreamSource {
     return this.#next;
   }
 
+  /** Hands out the look-ahead (counted as pulled), or undefined when nothing is held back. */
+  handOut(): System | undefined {
+    const held = this.#next;
+    if (held === undefined) return undefined;
+    this.#next = undefined;
+    this.pulled++;
+    return held;
+  }
+
   /** Lets the source clean up (closes generators) when the stream ends early. */
   async close(): Promise<void> {
     await this.#iterator.return?.();

@@ -36,15 +36,18 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
   // The stage table's lookups, held here so that a dispatch reaches its slot in one load, not three.
   private readonly dense: ReadonlyArray<StageSlot | undefined> | null;
   private readonly byValue: ReadonlyMap<StageValue, StageSlot>;
+  // The slots of the event stages (options.eventStages), which nextDue leaves out.
+  private readonly eventSlots: ReadonlySet<StageSlot>;
 
   /** `stages` is one stage set, or several (`[StageA, StageB]`, as upstream takes a tuple of stage enums). */
   constructor(stages: E | readonly E[], options: HookRegistryOptions = {}) {
-    checkOptionKeys('HookRegistry', options, ['workflow', 'logger', 'methodAliases', 'methodHints']);
+    checkOptionKeys('HookRegistry', options, ['workflow', 'logger', 'methodAliases', 'methodHints', 'eventStages']);
     const set = (Array.isArray(stages) ? mergeStageSets(stages as readonly StageSet[]) : stages) as E;
     this.stages = set;
     this.core = new RegistryCore(set, options.logger ?? console, 'workflow' in options ? options.workflow : this, options.methodAliases, options.methodHints);
     this.dense = this.core.table.dense;
     this.byValue = this.core.table.byValue;
+    this.eventSlots = new Set((options.eventStages ?? []).flatMap((stage) => this.core.table.slot(stage) ?? []));
   }
 
   /**
@@ -199,14 +202,14 @@ export class HookRegistry<E extends StageSet, C extends StepContext = StepContex
   }
 
   /**
-   * The first step ≥ `step` at which some enabled hook fires, at any stage, or Infinity. Engines run
-   * natively until then (Rule 12). A polling trigger (wallClock) makes it return `step` itself.
+   * The first step ≥ `step` at which some enabled hook fires, at any stage but the event stages, or
+   * Infinity. Engines run natively until then (Rule 12). A polling trigger (wallClock) makes it return `step` itself.
    */
   nextDue(step: number): number {
     checkStep('nextDue', step);
     let min = Infinity;
     for (const rec of this.core.records) {
-      if (!rec.enabled || rec.slots.length === 0) continue;
+      if (!rec.enabled || rec.slots.every((slot) => this.eventSlots.has(slot))) continue;
       const next = rec.nextFrom(step);
       if (next < min) min = next;
       if (min === step) break;

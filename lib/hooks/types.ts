@@ -77,6 +77,11 @@ export interface HookRegistryOptions {
    * there (the Trainer's `{ onValidationBatchEnd: { use: 'onValidationEnd', why: '…' } }`).
    */
   readonly methodHints?: Readonly<Record<string, MethodHint>>;
+  /**
+   * Stages that an event fires rather than the step schedule (dynamics' ON_CONVERGE, when systems
+   * converge): a hook that fires only there never makes `nextDue` due, so a native loop need not stop for it.
+   */
+  readonly eventStages?: readonly StageValue[];
 }
 
 /**

@@ -281,7 +281,7 @@ export function parseCif(text: string, file: string): System {
   };
   const lineOf = (field: string, index: number | undefined): number =>
     field === 'positions' && index !== undefined ? (sites.rows[kinds[index].site]?.[0]?.line ?? sites.line) : firstLine;
-  return checkReadSystem(system, 'metal', lineOf, (reason, line, cause, code) => errors.at(line, reason, code, cause));
+  return checkReadSystem(system, 'metal', lineOf, (reason, line, cause, code) => errors.at(line, reason, code, cause), { singularCell: false });
 }
 
 /** Images closer than this (fractional, per coordinate, across the cell's faces) are one site, as ASE's symprec. */

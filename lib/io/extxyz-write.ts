@@ -77,7 +77,8 @@ function formatCell(value: number | string | boolean, type: PropertyColumn['type
 
 function formatFrame(system: System, index: number, units: 'metal' | 'lj', operation: string): string {
   const where = `${operation}: systems[${index}]`;
-  const s = normalizeSystem(system, index, unitSystem(units), operation);
+  // Written as ASE writes it, with or without a cell volume (readExtxyz reads it back).
+  const s = normalizeSystem(system, index, unitSystem(units), operation, { singularCell: true });
   const n = s.numAtoms;
   const vector = (data: Float64Array) => (atom: number) => [data[3 * atom], data[3 * atom + 1], data[3 * atom + 2]];
   const columns: Column[] = [

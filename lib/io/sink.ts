@@ -96,12 +96,21 @@ export function systemsToWrite(owner: string, input: unknown, mask: ArrayLike<bo
   return indices.length === 0 ? [] : input.toSystems(indices);
 }
 
-/** Checks the argument of `write`: an array of System objects. */
+/** The most systems one `write` takes (16 Mi: far more than any batch, far fewer than a sparse array's length). */
+const MAX_SYSTEMS_PER_WRITE = 2 ** 24;
+
+/** Checks the argument of `write`: an array of System objects, without holes. */
 export function checkSystems(owner: string, systems: unknown): asserts systems is readonly System[] {
   if (!Array.isArray(systems)) {
     throw new HookmdTypeError('INVALID_SYSTEMS', `${owner}.write: systems must be an array of System objects`, { field: 'systems', value: systems });
   }
-  systems.forEach((system: unknown, index) => {
+  // A sparse array's length costs nothing to set and a pass over it: 2³² − 1 holes would run for minutes
+  // and then exhaust the heap. No write needs more systems than this.
+  if (systems.length > MAX_SYSTEMS_PER_WRITE) {
+    throw new HookmdRangeError('INVALID_SYSTEMS', `${owner}.write: ${systems.length} systems in one write, more than the ${MAX_SYSTEMS_PER_WRITE} a write takes; write them in parts`, { field: 'systems', value: systems.length });
+  }
+  for (let index = 0; index < systems.length; index++) {
+    const system: unknown = systems[index];
     if (system === null || typeof system !== 'object' || !('positions' in system)) {
       throw new HookmdTypeError('INVALID_SYSTEM', `${owner}.write: systems[${index}] is not a System (an object with positions)`, {
         field: 'systems',
@@ -109,7 +118,7 @@ export function checkSystems(owner: string, systems: unknown): asserts systems i
         value: system,
       });
     }
-  });
+  }
 }
 
 /** The SINK_CLOSED error of a write after close. */

@@ -1,8 +1,7 @@
 // What the structure readers (POSCAR, CIF, LAMMPS data) share: reading a file's text with a size limit, and
 // a line cursor whose errors name the reader, the file and the 1-based line.
-import { readFileSync, statSync } from 'node:fs';
-
 import { HookmdError } from '../errors.js';
+import { readRegularFile } from '../regular-file.js';
 
 /** Largest structure file read whole (bytes); extxyz, which streams, has its own limits. */
 export const MAX_STRUCTURE_FILE_BYTES: number = 512 * 1024 * 1024;
@@ -10,11 +9,7 @@ export const MAX_STRUCTURE_FILE_BYTES: number = 512 * 1024 * 1024;
 /** The text of `path`; READ_FAILED (naming `operation`) when it cannot be read or is too large. */
 export function readStructureText(operation: string, path: string): string {
   try {
-    const stat = statSync(path);
-    // A device or FIFO (/dev/zero) has no size to check and may never end: only regular files are read.
-    if (!stat.isFile()) throw new Error('not a regular file');
-    if (stat.size > MAX_STRUCTURE_FILE_BYTES) throw new Error(`it has ${stat.size} bytes, more than the ${MAX_STRUCTURE_FILE_BYTES} a structure file may have`);
-    return readFileSync(path, 'utf8');
+    return readRegularFile(path, MAX_STRUCTURE_FILE_BYTES, 'a structure file').toString('utf8');
   } catch (error) {
     throw new HookmdError('READ_FAILED', `${operation}: cannot read ${path}: ${(error as Error).message}`, { path, cause: error }, { cause: error });
   }

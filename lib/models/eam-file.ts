@@ -1,9 +1,9 @@
 // Reads the three LAMMPS EAM potential file formats (DYNAMO funcfl, setfl, Finnis–Sinclair) into the tables
 // as the file lists them; native/cpp/models/EamTables splines them. Values may span lines freely, as LAMMPS
 // reads them. Every malformed input is an EAM_PARSE error naming the file and the line.
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { HookmdError, HookmdTypeError } from '../errors.js';
+import { readRegularFile } from '../regular-file.js';
 import { atomicNumber, chemicalSymbol, isAtomicNumber } from '../data/index.js';
 
 /** 'funcfl' (`pair_style eam`), 'setfl' (`eam/alloy`) or 'fs' (`eam/fs`). */
@@ -280,9 +280,8 @@ export function readEamFile(file: string, format?: EamFormat): EamFileData {
   }
   let text: string;
   try {
-    const bytes = readFileSync(file);
-    if (bytes.length > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES} bytes`);
-    text = bytes.toString('utf8');
+    // Checked before it is opened: /dev/zero or a FIFO would be read forever, or block in open().
+    text = readRegularFile(file, MAX_FILE_BYTES, 'an EAM file').toString('utf8');
   } catch (error) {
     throw new HookmdError('READ_FAILED', `EAM: cannot read ${file}: ${(error as Error).message}`, { file });
   }

@@ -59,6 +59,8 @@ export class IpiClient {
   readonly #socket: Socket;
   #chunks: Buffer[] = [];
   #buffered = 0;
+  // The bytes the pending read waits for (0 between reads): the socket flows only while it is short of them.
+  #wanted = 0;
   #closed: string | undefined;
   #waiter: (() => void) | undefined;
   /** Evaluating a system now. */
@@ -75,6 +77,9 @@ export class IpiClient {
     socket.on('data', (chunk: Buffer) => {
       this.#chunks.push(chunk);
       this.#buffered += chunk.length;
+      // Only what the protocol asks for is read: past it the socket pauses, so unrequested bytes stay in the
+      // kernel and TCP holds the client back (a flood costs the server one chunk, not its size).
+      if (this.#buffered >= this.#wanted) socket.pause();
       this.#waiter?.();
     });
     socket.on('error', (error: Error) => this.#markClosed(`its connection failed (${error.message})`));
@@ -167,6 +172,7 @@ export class IpiClient {
         if (this.#buffered >= bytes) {
           clearTimeout(timer);
           this.#waiter = undefined;
+          this.#wanted = 0;
           resolve(this.#take(bytes));
         } else if (this.#closed !== undefined) {
           clearTimeout(timer);
@@ -175,7 +181,9 @@ export class IpiClient {
         }
       };
       this.#waiter = check;
+      this.#wanted = bytes;
       check();
+      if (this.#waiter === check) this.#socket.resume();
     });
   }
 

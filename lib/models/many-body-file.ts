@@ -3,9 +3,9 @@
 // element names followed by the style's numbers, which may run over several lines. Every entry is checked
 // here, with the file, line and entry in the message (MANY_BODY_PARSE); native code receives the numbers of
 // every element triplet in a fixed order and checks only their count and finiteness.
-import { statSync, readFileSync } from 'node:fs';
 
 import { HookmdError, HookmdTypeError } from '../errors.js';
+import { readRegularFile } from '../regular-file.js';
 import { atomicNumber } from '../data/index.js';
 
 const isElementSymbol = (text: string): boolean => {
@@ -160,10 +160,7 @@ export function readManyBodyFile(
   }
   let text: string;
   try {
-    const stats = statSync(file);
-    if (!stats.isFile()) throw new Error('it is not a regular file');
-    if (stats.size > MAX_FILE_BYTES) throw new Error(`it has ${stats.size} bytes, more than the ${MAX_FILE_BYTES} a parameter file may have`);
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file, MAX_FILE_BYTES, 'a parameter file').toString('utf8');
   } catch (error) {
     throw new HookmdError('READ_FAILED', `${model}: cannot read ${file}: ${(error as Error).message}`, { file });
   }

@@ -1,17 +1,23 @@
 // OnnxModel: a force field in an ONNX file, run by onnxruntime-node (an optional peer dependency) on the
 // inputs of hookmd's graph-model convention (docs/models.md, "Use your ML potential"). The model's outputs
 // are checked (shapes, finite values) before they reach the batch.
+import { existsSync } from 'node:fs';
+
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import type { Batch } from '../data/index.js';
 import { activeBackend, addBackendNote } from '../native/index.js';
 import type { NativeNeighborStats } from '../native/models-binding.js';
 import { checkKeys } from '../option-keys.js';
+import { checkRegularFile } from '../regular-file.js';
 import { computeRequest } from './compute-options.js';
 import { GRAPH_INPUTS, GraphInputs, type GraphFloat, type GraphInputName } from './graph-inputs.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
 import { loadOnnxRuntime, onnxProviders, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
 import { SerialQueue } from './serial-queue.js';
 
+
+// protobuf's limit for a model without external data.
+const MAX_ONNX_BYTES = 2 * 1024 ** 3;
 /** The convention's outputs: energy [B] (eV), forces [N,3] (eV/Å), stress [B,3,3] (eV/Å³, ASE's sign; optional). */
 export const GRAPH_OUTPUTS = ['energy', 'forces', 'stress'] as const;
 /** One of the convention's output names. */
@@ -138,6 +144,13 @@ export class OnnxModel implements Model {
     if (options.dtype !== undefined && options.dtype !== 'float64' && options.dtype !== 'float32') {
       throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: dtype must be 'float64' or 'float32', got ${JSON.stringify(options.dtype)}`, { field: 'dtype', value: options.dtype });
     }
+    // onnxruntime would read /dev/zero or a FIFO without end (or block opening it): a regular file only. A
+    // missing file stays onnxruntime's to report (ONNX_LOAD_FAILED, as every other file it cannot load).
+    try {
+      if (existsSync(path)) checkRegularFile(path, MAX_ONNX_BYTES, 'an ONNX model');
+    } catch (error) {
+      throw new HookmdError('READ_FAILED', `${owner}: cannot read ${path}: ${(error as Error).message}`, { field: 'path', value: path }, { cause: error });
+    }
     const name = options.name ?? fileName(path);
     const inputMap = OnnxModel.#names(owner, 'inputs', options.inputs, GRAPH_INPUTS);
     const outputMap = OnnxModel.#names(owner, 'outputs', options.outputs, GRAPH_OUTPUTS);
@@ -261,7 +274,16 @@ export class OnnxModel implements Model {
     }
     const wanted: GraphOutputName[] = ['energy', ...(forces ? (['forces'] as const) : []), ...(stress ? (['stress'] as const) : [])];
     const prepared = performance.now();
-    const results = await this.#session.run(feeds, wanted.map((name) => this.#modelOutputs.get(name) as string));
+    let results: Record<string, OrtTensor>;
+    try {
+      results = await this.#session.run(feeds, wanted.map((name) => this.#modelOutputs.get(name) as string));
+    } catch (cause) {
+      // onnxruntime's own error names neither the model nor the call: both, and the batch it was given.
+      const call = this.#stats.computes + 1;
+      throw new HookmdError('ONNX_RUN_FAILED', `${owner}: onnxruntime failed while running ${this.path} (compute call ${call}, ${batch.numSystems} systems, ${batch.numAtoms} atoms): ${cause instanceof Error ? cause.message : String(cause)}`, {
+        model: this.name, path: this.path, call, systems: batch.numSystems, atoms: batch.numAtoms,
+      }, { cause });
+    }
     const ran = performance.now();
     this.#stats.computes += 1;
     this.#stats.inputSeconds += (prepared - started) / 1000;

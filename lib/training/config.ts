@@ -1,7 +1,6 @@
 // Config-driven trainers: a JSON or YAML document (or the same object) that names the model, the data,
 // the optimizer, the scheduler and the hooks, all by type name. Hooks go through the hook kernel's
 // name → factory table (registerHookType), so `enabled: false` keeps a hook listed but off.
-import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 
 import { parse as parseYaml } from 'yaml';
@@ -11,6 +10,7 @@ import { HookmdError, HookmdTypeError } from '../errors.js';
 import type { HookConfigEntry } from '../hooks/index.js';
 import { readExtxyz } from '../io/index.js';
 import type { LossWeights } from './loss-weights.js';
+import { readRegularFile } from '../regular-file.js';
 import { MAX_YAML_ALIASES } from '../yaml-limits.js';
 import { checkKeys } from './options.js';
 import { modelFromSpec, type PairModelSpec } from './parameters.js';
@@ -75,10 +75,13 @@ export function trainerOptionsFromConfig(source: TrainerConfigSource | string): 
   return { options, hooks, baseDir };
 }
 
+// Largest training or model config read (bytes); a device or FIFO is refused before it is opened.
+const MAX_TRAINING_CONFIG_BYTES = 16 * 1024 * 1024;
+
 function readConfigFile(path: string): unknown {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path, MAX_TRAINING_CONFIG_BYTES, 'a training config').toString('utf8');
   } catch (error) {
     throw new HookmdError('CONFIG_NOT_FOUND', `Trainer.fromConfig: cannot read ${path}: ${(error as Error).message}`, { path }, { cause: error });
   }

@@ -217,7 +217,7 @@ export class FitLoop {
     await this.#fire(TrainingStage.AFTER_LOSS);
 
     ctx.gradients = gradients;
-    await this.#fire(TrainingStage.BEFORE_OPTIMIZER_STEP);
+    ctx.gradients = (await this.#fire(TrainingStage.BEFORE_OPTIMIZER_STEP)).gradients;
     const update = this.#readGradients(ctx.gradients);
     ctx.gradients = Object.freeze({ ...ctx.gradients });
     if (scratch.clip !== null) {
@@ -363,12 +363,18 @@ export class FitLoop {
     });
   }
 
-  /** Dispatches `stage` with the context. */
-  async #fire(stage: TrainingStage): Promise<void> {
+  /**
+   * Dispatches `stage` with a context of its own (docs/hooks.md, rule 5), a copy of the run's: a hook that
+   * keeps its ctx keeps what it saw. Returns it, for what hooks may replace (BEFORE_OPTIMIZER_STEP's gradients).
+   */
+  async #fire(stage: TrainingStage): Promise<TrainingHookContext> {
     const { ctx, registry } = this.#p;
     ctx.stage = stage;
-    const pending = registry.dispatch(stage, ctx);
+    // Data by value; the lazy and live values (gradNorm, lr, model) stay getters.
+    const local = Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)) as TrainingHookContext;
+    const pending = registry.dispatch(stage, local);
     if (pending !== undefined) await pending;
+    return local;
   }
 
   async #breathe(): Promise<void> {

@@ -2,8 +2,9 @@
 // inlined, for a lab notebook or a CI artifact; it opens offline.
 import { writeFileSync } from 'node:fs';
 
-import { HookmdError } from '../errors.js';
-import { loadViewData } from './load.js';
+import { describeValue } from '../describe-value.js';
+import { HookmdError, HookmdTypeError } from '../errors.js';
+import { checkViewPaths, loadViewData } from './load.js';
 import { inlinePage } from './page.js';
 
 /**
@@ -14,6 +15,10 @@ import { inlinePage } from './page.js';
  * await exportReport(['traj.extxyz', 'md.csv'], 'report.html');
  */
 export async function exportReport(paths: readonly string[], out: string): Promise<number> {
+  checkViewPaths(paths, 'exportReport');
+  if (typeof out !== 'string' || out === '') {
+    throw new HookmdTypeError('INVALID_ARGUMENT', `exportReport: out must be the path of the HTML file to write, got ${describeValue(out)}`, { field: 'out' });
+  }
   const data = await loadViewData(paths);
   data.files = data.files.map((file) => ({ ...file, href: null }));
   const html = inlinePage(data);

@@ -4,7 +4,8 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 
 import { namedRecord, type System } from '../data/index.js';
-import { HookmdError } from '../errors.js';
+import { describeValue } from '../describe-value.js';
+import { HookmdError, HookmdTypeError } from '../errors.js';
 import { readExtxyz, readH5md, readLammpsDump, readTraj, readZarr } from '../io/index.js';
 import { readLog, type ParsedLog } from './log-read.js';
 import {
@@ -131,6 +132,13 @@ async function readFrames(kind: Exclude<ViewFileKind, 'log'>, path: string): Pro
   return readExtxyz(path);
 }
 
+/** Throws INVALID_ARGUMENT unless `paths` is an array of file paths (strings). */
+export function checkViewPaths(paths: unknown, operation: string): void {
+  if (!Array.isArray(paths) || !paths.every((path) => typeof path === 'string' && path !== '')) {
+    throw new HookmdTypeError('INVALID_ARGUMENT', `${operation}: paths must be an array of file paths, such as ['traj.extxyz', 'md.csv'], got ${describeValue(paths)}`, { field: 'paths' });
+  }
+}
+
 /**
  * Reads every path into the page's data; `files` gets one entry per path with its download address.
  *
@@ -139,6 +147,7 @@ async function readFrames(kind: Exclude<ViewFileKind, 'log'>, path: string): Pro
  * data.systems[0].frames.length;
  */
 export async function loadViewData(paths: readonly string[]): Promise<ViewData> {
+  checkViewPaths(paths, 'loadViewData');
   const collector = new Collector();
   const files: ViewFile[] = [];
   for (const [index, path] of paths.entries()) {

@@ -1,7 +1,7 @@
 // ViewServer: the local HTTP server behind `hookmd view` and ViewHook (Node's http, no framework). It
 // answers GET and HEAD for a fixed set of addresses: the page, its assets, data.json, the event stream
 // and the files it was given; anything else is 404. Nothing it serves writes or runs anything.
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { basename } from 'node:path';
 
@@ -153,15 +153,28 @@ export class ViewServer {
       send(res, 404, 'text/plain', 'not found\n', head);
       return;
     }
-    const size = statSync(file).size;
+    // A snapshot of a file a run may still be writing (or replacing): the inode opened now, and exactly the
+    // bytes it had then, so the body matches its Content-Length however much is appended meanwhile.
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch {
+      send(res, 404, 'text/plain', 'not found\n', head);
+      return;
+    }
+    const size = fstatSync(fd).size;
     res.writeHead(200, {
       'Content-Type': 'application/octet-stream',
       'Content-Length': size,
       'Content-Disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`,
       'X-Content-Type-Options': 'nosniff',
     });
-    if (head) res.end();
-    else createReadStream(file).on('error', () => res.destroy()).pipe(res);
+    if (head || size === 0) {
+      closeSync(fd);
+      res.end();
+      return;
+    }
+    createReadStream('', { fd, start: 0, end: size - 1 }).on('error', () => res.destroy()).pipe(res);
   }
 
   #subscribe(req: IncomingMessage, res: ServerResponse): void {

@@ -29,6 +29,11 @@ export interface ViewHookOptions {
    * frames go first, so a long streamed run keeps bounded memory however many systems pass.
    */
   maxStoredAtoms?: number;
+  /**
+   * Systems kept (default 10,000): past it the system seen first goes, with its frames and scalars, so a
+   * stream of millions of systems keeps bounded memory too.
+   */
+  maxSystems?: number;
   /** Page title (default 'live run'). */
   title?: string;
   name?: string;
@@ -71,6 +76,7 @@ export class ViewHook {
   readonly host: string;
   readonly maxFrames: number;
   readonly maxStoredAtoms: number;
+  readonly maxSystems: number;
   readonly #data: ViewData;
   readonly #symbols = new Map<number, string[]>();
   readonly #systems = new Map<string, ViewSystem>();
@@ -79,13 +85,17 @@ export class ViewHook {
   #kept: Array<{ system: ViewSystem; frame: ViewFrame }> = [];
   #oldest = 0;
   #storedAtoms = 0;
+  // Frames the systems hold now: the live entries of #kept.
+  #frames = 0;
   #server: ViewServer | null = null;
   #starting: Promise<ViewServer> | null = null;
 
   constructor(options: ViewHookOptions = {}) {
     if (options === null || typeof options !== 'object') throw new HookmdTypeError('INVALID_OPTIONS', 'ViewHook: options must be an object', { field: 'options', value: options });
-    checkKeys('ViewHook', options, ['port', 'host', 'frequency', 'maxFrames', 'maxStoredAtoms', 'title', 'name']);
-    const { port = 0, host = '127.0.0.1', maxFrames = 100, maxStoredAtoms = 2_000_000, title = 'live run' } = options;
+    checkKeys('ViewHook', options, ['port', 'host', 'frequency', 'maxFrames', 'maxStoredAtoms', 'maxSystems', 'title', 'name']);
+    const { port = 0, host = '127.0.0.1', maxFrames = 100, maxStoredAtoms = 2_000_000, maxSystems = 10_000, title = 'live run' } = options;
+    if (!Number.isInteger(maxSystems) || maxSystems < 1) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: maxSystems must be an integer ≥ 1, got ${maxSystems}`, { field: 'maxSystems', value: maxSystems });
+    this.maxSystems = maxSystems;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: port must be an integer from 0 to 65535, got ${port}`, { field: 'port', value: port });
     if (typeof host !== 'string' || host === '') throw new HookmdTypeError('INVALID_OPTIONS', 'ViewHook: host must be a non-empty string', { field: 'host', value: host });
     if (!Number.isInteger(maxFrames) || maxFrames < 0) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: maxFrames must be an integer ≥ 0, got ${maxFrames}`, { field: 'maxFrames', value: maxFrames });
@@ -189,6 +199,7 @@ export class ViewHook {
       system = emptySystem(update.key, update.label, update.symbols, null);
       this.#systems.set(update.key, system);
       this.#data.systems.push(system);
+      if (this.#systems.size > this.maxSystems) this.#forgetOldest();
     }
     if (update.frame !== null) this.#keep(system, update.frame);
     appendRow(system.scalars, update.row);
@@ -196,14 +207,31 @@ export class ViewHook {
     system.fmax = update.row.fmax;
   }
 
+  /** Drops the system seen first: its frames, scalars and symbols (kept frames of it are skipped later). */
+  #forgetOldest(): void {
+    const oldest = this.#data.systems.shift() as ViewSystem;
+    this.#systems.delete(oldest.key);
+    this.#symbols.delete(Number(oldest.key.slice('id:'.length)));
+    this.#storedAtoms -= oldest.frames.length * oldest.symbols.length;
+    this.#frames -= oldest.frames.length;
+    oldest.frames.length = 0;
+  }
+
+  /** Systems kept now (at most `maxSystems`). */
+  get storedSystems(): number {
+    return this.#systems.size;
+  }
+
   #keep(system: ViewSystem, frame: ViewFrame): void {
     const atoms = system.symbols.length;
     system.frames.push(frame);
     this.#kept.push({ system, frame });
     this.#storedAtoms += atoms;
+    this.#frames += 1;
     if (system.frames.length > this.maxFrames) {
       system.frames.shift();
       this.#storedAtoms -= atoms;
+      this.#frames -= 1;
     }
     while (this.#storedAtoms > this.maxStoredAtoms && this.#oldest < this.#kept.length) {
       const entry = this.#kept[this.#oldest++];
@@ -211,10 +239,17 @@ export class ViewHook {
       if (entry.system.frames[0] === entry.frame) {
         entry.system.frames.shift();
         this.#storedAtoms -= entry.system.symbols.length;
+        this.#frames -= 1;
       }
     }
     if (this.#oldest > 1024 && this.#oldest * 2 > this.#kept.length) {
       this.#kept = this.#kept.slice(this.#oldest);
+      this.#oldest = 0;
+    }
+    // Entries of frames that maxFrames or a forgotten system dropped would keep those frames alive: once
+    // they outnumber the frames still kept, only the kept ones stay.
+    if (this.#kept.length - this.#oldest > 1024 && this.#kept.length - this.#oldest > 2 * this.#frames) {
+      this.#kept = this.#kept.slice(this.#oldest).filter((entry) => entry.system.frames.includes(entry.frame));
       this.#oldest = 0;
     }
   }

@@ -1,5 +1,7 @@
 // Workflows: sets of systems a batch evaluates together (strained copies for elastic constants, displaced
 // supercells for phonons).
+export { EquationOfState } from './equation-of-state.js';
+export type { EosFit, EosName } from './equation-of-state.js';
 export { elasticConstants } from './elastic.js';
 export type { ElasticOptions, ElasticResult } from './elastic.js';
 export { phonons } from './phonons.js';

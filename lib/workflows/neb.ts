@@ -204,7 +204,8 @@ export class NEB {
     const ctx: NEBContext = { stepCount: 0, batch, pathOf, imageOf, energies, residuals };
     let step = 0;
     for (;;) {
-      await this.#hooks.dispatch(NEBStage.BEFORE_STEP, ctx);
+      // One context per dispatch (docs/hooks.md, rule 5): a hook that keeps its ctx keeps what it saw.
+      await this.#hooks.dispatch(NEBStage.BEFORE_STEP, { ...ctx });
       await this.#model.compute(batch);
       energies.set(batch.read('energy'));
       const nebForces = this.#nebForces(band);
@@ -214,7 +215,7 @@ export class NEB {
         residuals[p] = Math.sqrt(worst);
         if (residuals[p]! < fmax) done[p] = true;
       });
-      await this.#hooks.dispatch(NEBStage.AFTER_COMPUTE, ctx);
+      await this.#hooks.dispatch(NEBStage.AFTER_COMPUTE, { ...ctx });
       if (done.every(Boolean) || step >= maxSteps) break;
       const view = batch.positions;
       const ptr = batch.read('ptr');
@@ -225,7 +226,7 @@ export class NEB {
         const start = 3 * ((ptr[firstImage[p] as number] as number) + (atoms[p] as number));
         for (let x = 0; x < dr.length; x++) view[start + x]! += dr[x]!;
       });
-      await this.#hooks.dispatch(NEBStage.AFTER_STEP, ctx);
+      await this.#hooks.dispatch(NEBStage.AFTER_STEP, { ...ctx });
       step += 1;
       ctx.stepCount = step;
     }

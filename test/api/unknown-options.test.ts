@@ -15,7 +15,7 @@ import { optionSites } from './option-sites.js';
 
 const {
   Adam, Batch, CellFilter, CheckpointHook, ConsoleLoggingHook, ConvergedSnapshotHook, ConvergenceHook, CosineLR, Dynamics, EAM,
-  EarlyStoppingHook, EnergyDriftMonitorHook, ExtxyzSink, FIRE, FIRE2, FilenameTemplate, ForceMatchingLoss, ForwardObserverHook,
+  EarlyStoppingHook, EnergyDriftMonitorHook, RdfHook, MsdHook, VacfHook, ExtxyzSink, FIRE, FIRE2, FilenameTemplate, ForceMatchingLoss, ForwardObserverHook,
   FreezeAtomsHook, FusedStage, GradientClipHook, GradientDescent, GradientMonitorHook, HookRegistry, HookRunner, HostMemorySink, IpiModel, JsModel,
   LBFGS, Langevin, LearningRateMonitorHook, LennardJones, LoggingHook, MaxForceClampHook, NPT, NPTLangevin, NaNDetectorHook,
   NoseHooverChain, OnnxModel, ProgressHook, ReduceOnPlateau, SGD, SnapshotHook, StageTimingHook, StepLR, Trainer, TrainingLoggingHook,
@@ -129,6 +129,9 @@ const CASES: Record<string, [Call, string, string]> = {
   'new EAM(options)': [() => new EAM({ file: 'Cu_u3.eam', cutoff: 5 } as never), 'cutoff', 'an EAM file sets its own cutoff'],
   'new EarlyStoppingHook(options)': [() => new EarlyStoppingHook({ patients: 3 } as never), 'patients', 'patience'],
   'new EnergyDriftMonitorHook(options)': [() => new EnergyDriftMonitorHook({ treshold: 0.1 } as never), 'treshold', 'threshold'],
+  'new RdfHook(options)': [() => new RdfHook({ rmax: 5, nbin: 10 } as never), 'nbin', 'nbins'],
+  'new MsdHook(options)': [() => new MsdHook({ frequncy: 10 } as never), 'frequncy', 'frequency'],
+  'new VacfHook(options)': [() => new VacfHook({ frequncy: 10 } as never), 'frequncy', 'frequency'],
   'new ExtxyzSink(options)': [() => new ExtxyzSink(join(dir, 'a.xyz'), { apend: true } as never), 'apend', 'append'],
   'new H5mdSink(options)': [() => new hookmd.H5mdSink(join(dir, 'a.h5md'), { time_step: 2 } as never), 'time_step', 'timestep'],
   'new LammpsDumpSink(options)': [() => new hookmd.LammpsDumpSink(join(dir, 'a.lammpstrj'), { specie: ['Cu'] } as never), 'specie', 'species'],

@@ -63,6 +63,14 @@ describe.skipIf(onnxSkipReason !== '')(`hookmd with an ONNX model ${onnxSkipReas
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--model: file: .*could not load/);
   });
+
+  it('a model that fails while running exits 1 with one typed line naming the model and the call, no stack trace (issue 39, item 21)', async () => {
+    const broken = makeOnnxModel('cli-broken.onnx', 'broken');
+    const result = await runCli(['relax', clusters, '--units', 'lj', '--model', `onnx:${broken},cutoff=2.5`, '--out', 'broken.xyz', '--quiet'], { cwd: dir, timeoutMs: 120_000 });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^hookmd: cli-broken\.onnx\.compute: onnxruntime failed while running .*cli-broken\.onnx \(compute call 1, \d+ systems, \d+ atoms\): /m);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  }, 150_000);
 });
 
 const EMT_CLIENT = `

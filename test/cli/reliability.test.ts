@@ -1,8 +1,9 @@
 // Issue 19, items 9, 10 and 11 as spawned processes: a failing run leaves an existing --out untouched,
 // a second Ctrl-C leaves no temporary file behind, and absurd thread counts, YAML alias bombs and config
 // keys named after Object.prototype members are usage errors (exit 2) with a message, not crashes.
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Issue 39, item 18: config, model-config, EAM and ONNX paths that are /dev/zero or a FIFO exit 2 at once.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -142,5 +143,38 @@ ${key}: 2
     expect(result.stderr).toContain(`hookmd: ${file}:5: stream.${key}: is a reserved name and cannot be a key`);
     expect(result.stderr).toContain(`hookmd: ${file}:6: ${key}: is a reserved name and cannot be a key`);
     expect(result.code).toBe(2);
+  });
+});
+
+describe('files that never end are refused before they are opened (issue 39, item 18)', () => {
+  const fifo = (): string => {
+    const path = join(dir, `pipe-${Math.random().toString(36).slice(2)}`);
+    execFileSync('mkfifo', [path]);
+    return path;
+  };
+  // Each would read forever (/dev/zero) or wait in open() for a writer (a FIFO) in a synchronous read.
+  const cases = (): Array<[string, string[], RegExp]> => [
+    ['a run config that is /dev/zero', ['run', '/dev/zero'], /\/dev\/zero: cannot read it: it is a device, not a regular file/],
+    ['a run config that is a FIFO', ['run', fifo()], /cannot read it: it is a named pipe \(FIFO\), not a regular file/],
+    ['a model config that is /dev/zero', ['relax', 'clusters.xyz', '--units', 'lj', '--model-config', '/dev/zero', '--out', 'x.xyz'], /it is a device, not a regular file/],
+    ['an EAM file that is a FIFO', ['relax', 'clusters.xyz', '--model', `eam:${fifo()}`, '--out', 'x.xyz'], /EAM: cannot read .*it is a named pipe/],
+    ['an ONNX model that is /dev/zero', ['relax', 'clusters.xyz', '--model', 'onnx:/dev/zero,cutoff=3', '--out', 'x.xyz'], /cannot read \/dev\/zero: it is a device, not a regular file/],
+    ['a fit config that is a FIFO', ['fit', fifo(), '--out', 'fitted.json'], /is not a file/],
+  ];
+
+  it.runIf(existsSync('/dev/zero'))('each exits 2 at once, naming the file and why', async () => {
+    for (const [name, args, message] of cases()) {
+      const result = await runCli([...args, '--quiet'], { cwd: dir, timeoutMs: 20_000 });
+      expect(result.code, `${name}: ${result.stderr}`).toBe(2);
+      expect(result.stderr, name).toMatch(message);
+    }
+  });
+});
+
+describe('a low open-file limit (issue 39, item 23)', () => {
+  it.runIf(existsSync('/proc/self/limits'))('ulimit -n 96 names the limit and the way on, not a package that cannot be found', () => {
+    const run = spawnSync('bash', ['-c', `ulimit -n 96; exec "${process.execPath}" "${join(ROOT, 'bin', 'hookmd.js')}" info`], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe('hookmd: the open-file limit (ulimit -n) is 96; hookmd needs about 256 to load its modules: raise it (ulimit -n 4096) and run it again\n');
   });
 });

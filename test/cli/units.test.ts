@@ -38,6 +38,13 @@ print(json.dumps({'Pa': units.Pascal, 'GPa': units.GPa, 'bar': units.bar, 'kbar'
     expect(parseQuantity('1bar', 'pressure', 'metal', 'p') * 1.6021765e6).toBeCloseTo(1, 6);
   });
 
+  it('compressibilities are inverse pressures: water 4.5e-5/bar is 72 Å³/eV (issue 39 item 14)', () => {
+    expect(parseQuantity('4.5e-5/bar', 'compressibility', 'metal', 'b')).toBeCloseTo(72.1, 1);
+    for (const text of ['0.45/GPa', '4.5e-10/Pa', '72.0979A^3/eV', '72.0979 Å³/eV']) expect(parseQuantity(text, 'compressibility', 'metal', 'b')).toBeCloseTo(72.098, 2);
+    expect(() => parseQuantity('72', 'compressibility', 'metal', 'b')).toThrow(expect.objectContaining({ code: 'INVALID_UNIT', message: expect.stringMatching(/4\.5e-5\/bar/) }));
+    expect(parseQuantity('0.05', 'compressibility', 'lj', 'b')).toBe(0.05);
+  });
+
   it.each([
     ['0.0062415eV/A^3', 0.0062415], ['0.0062415 eV/Å³', 0.0062415], ['0.0062415 eV/Ang^3', 0.0062415], ['-1 GPa', -1 / 160.21766208],
     ['1gpa', 1 / 160.21766208], ['1e-3 kbar', 1e-3 * 1e8 / 1.602176634e11],

@@ -73,6 +73,25 @@ describe('native built-in hooks', () => {
     const md = new VelocityVerlet({ model: lj(), dt: 0.005, hooks: [poison, new NaNDetectorHook()] });
     await expect(md.run(batch, { steps: 10 })).rejects.toMatchObject({ code: 'NAN_DETECTED', message: expect.stringMatching(/step 3 in systems 1 \(systemId 1\)/) });
   });
+
+  it('NaNDetectorHook names the quantity that went bad and its atom (issue 39 item 16)', async () => {
+    // Atom 40 is atom 8 of system 1 (32 atoms each); a NaN velocity turns into NaN positions in the next drift.
+    const batch = ljBatch([ljFcc(2), ljFcc(2)]);
+    const poison = defineHook({ stage: DynamicsStage.AFTER_COMPUTE, frequency: 1, call: (ctx: DynamicsHookContext) => { if (ctx.stepCount === 3) ctx.batch.forces[3 * 40 + 1] = Infinity; } });
+    const md = new VelocityVerlet({ model: lj(), dt: 0.005, hooks: [poison, new NaNDetectorHook()] });
+    const error = await md.run(batch, { steps: 10 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'NAN_DETECTED',
+      message: expect.stringMatching(/step [34] in systems 1 \(systemId 1\): .*(forces|velocities|positions) of atom 8 are/),
+      details: { systems: [expect.objectContaining({ system: 1, systemId: 1, quantities: expect.arrayContaining([expect.stringMatching(/forces|velocities|positions/)]) })] },
+    });
+    // The JS form of the check says the same.
+    const energy = ljBatch([ljFcc(2)]);
+    energy.energy[0] = NaN;
+    expect(() => new NaNDetectorHook().call({ batch: energy, stepCount: 7 } as never)).toThrow(expect.objectContaining({
+      code: 'NAN_DETECTED', message: 'NaNDetectorHook: non-finite values at step 7 in systems 0 (systemId 0): energy is NaN',
+    }));
+  });
 });
 
 describe('JS built-in hooks', () => {

@@ -63,13 +63,13 @@ describe('ON_CONVERGE per sub-stage (upstream test_on_converge_only_fires_for_ac
     expect(both.masks[0]).toEqual([[0, 0, 1]]);
   });
 
-  it('a system that moves through two sub-stages in one step is seen by both (hookmd: docs/pipeline.md)', () => {
-    // Upstream shows sub-stage 1 only the system that started there ([0, 0, 1]); hookmd also hands it the
-    // two systems that passed through it, so that no sub-stage's ON_CONVERGE hooks miss a system that left it.
+  it('a system that moves through two sub-stages in one step is seen by the sub-stage it started in (issue 39 item 31)', () => {
+    // Upstream's own case: sub-stage 0 gets [1, 1, 0] and sub-stage 1 [0, 0, 1], though systems 0 and 1
+    // also meet sub-stage 1's criterion in that step and leave the pipeline.
     const { masks, final } = capture([1e6, 1e6], [0, 0, 1]);
     expect(final).toEqual([2, 2, 2]);
     expect(masks[0]).toEqual([[1, 1, 0]]);
-    expect(masks[1]).toEqual([[1, 1, 1]]);
+    expect(masks[1]).toEqual([[0, 0, 1]]);
   });
 });
 

@@ -1,19 +1,14 @@
 // Issue 27, item 4: when runStream rejects, every valid system it had pulled from its source either
 // reached the sinks or comes back in the error's `pending` list (exactly once), whatever failed: a bad input
-// system, the source itself, a hook, or a sink.
+// system, the source itself, a hook, or a sink. Issue 39, items 11 and 17: while the sinks work, the systems
+// in the batch are written to them (converged: false) before the stream rejects; the look-ahead comes back.
 import { describe, expect, it } from 'vitest';
 
 import { Batch } from '../../lib/data/index.js';
 import type { System } from '../../lib/data/index.js';
 import { ConvergenceHook, DynamicsStage, FIRE, type StreamFailure } from '../../lib/dynamics/index.js';
 import { LennardJones } from '../../lib/models/index.js';
-
-/** A stretched LJ chain of 2–6 atoms, tagged with its position in the source. */
-function chain(index: number): System {
-  const n = 2 + (index % 5);
-  const positions = Array.from({ length: n }, (_, k) => [1.3 * k, 0.2 * Math.sin(index + k), 0.2 * Math.cos(2 * index + k)]);
-  return { symbols: Array(n).fill('Ar'), positions, info: { tag: index } };
-}
+import { chain, range, source } from './stream-sources.js';
 
 const lj = (): LennardJones => new LennardJones({ epsilon: 1, sigma: 1, cutoff: 3 });
 // A tight fmax keeps systems in flight for many steps, so failures find the batch full.
@@ -27,19 +22,6 @@ class Sink {
     if (++this.#writes === this.failOnWrite) throw new Error('downstream is gone');
     this.systems.push(...systems);
   }
-}
-
-/** A source of `count` chains that counts what it handed out; `replace(i)` swaps in another system or throws. */
-function source(count: number, replace: (i: number) => System | undefined = () => undefined): { systems: Generator<System>; yielded: () => number } {
-  let yielded = 0;
-  function* systems(): Generator<System> {
-    for (let i = 0; i < count; i++) {
-      const system = replace(i) ?? chain(i);
-      yielded++;
-      yield system;
-    }
-  }
-  return { systems: systems(), yielded: () => yielded };
 }
 
 async function failure(run: Promise<unknown>): Promise<StreamFailure> {
@@ -57,7 +39,6 @@ function expectAccounted(sink: System[], pending: readonly System[], expected: n
   if (pending.length > 0) expect(Batch.fromSystems([...pending], { units: 'lj' }).numSystems).toBe(pending.length);
 }
 
-const range = (n: number, skip = -1): number[] => Array.from({ length: n }, (_, i) => i).filter((i) => i !== skip);
 const options = { maxAtoms: 24, refillEvery: 3, maxSteps: 40, units: 'lj' as const };
 
 describe('runStream loses no system when it rejects', () => {
@@ -145,5 +126,49 @@ describe('runStream loses no system when it rejects', () => {
     expect(result.processed).toBe(error.pending.length);
     const tags = (systems: readonly System[]): number[] => systems.map((s) => s.info?.tag as number).sort((a, b) => a - b);
     expect(tags(second.systems)).toEqual(tags(error.pending));
+  });
+});
+
+describe('runStream writes the systems in the batch before it rejects (issue 39, items 11 and 17)', () => {
+  /** The systemIds in flight when the stream failed: every pulled id but those the sink got from graduations. */
+  const unfinished = (sink: System[]): System[] => sink.filter((s) => s.info?.converged === false);
+
+  it('an invalid input mid-stream: a plain { write } sink receives the valid systems of the batch, flagged converged: false', async () => {
+    const written: System[] = [];
+    const sink = { write(systems: readonly System[]): void { written.push(...systems); } };
+    const input = source(40, (i) => (i === 11 ? { symbols: ['Ar'], positions: [[NaN, 0, 0]], info: { tag: 11 } } : undefined));
+    const error = await failure(fire().runStream(input.systems, { ...options, maxSteps: 1000, sinks: [sink] }));
+    expect(error.code).toBe('INVALID_POSITIONS');
+    // Nothing converges at fmax 1e-8 within the run, so every system that had entered the batch is written as unfinished.
+    const ids = unfinished(written).map((s) => s.info?.systemId as number).sort((a, b) => a - b);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => id < 11)).toBe(true);
+    for (const system of unfinished(written)) expect(system.info).toMatchObject({ converged: false, steps: expect.any(Number) });
+    // Pending holds only the valid systems that never entered the batch (pulled with the bad one, and the look-ahead).
+    expect(error.pending.length).toBeGreaterThan(0);
+    for (const system of error.pending) expect(system.info?.steps).toBeUndefined();
+    expectAccounted(written, error.pending, range(input.yielded(), 11));
+  });
+
+  it('a hook that throws: the batch reaches the sink; the look-ahead system comes back in pending', async () => {
+    const sink = new Sink();
+    const engine = fire();
+    let calls = 0;
+    engine.register({ stage: DynamicsStage.AFTER_STEP, frequency: 1, name: 'flaky', call: () => { if (++calls === 7) throw new Error('flaky hook'); } });
+    const input = source(40);
+    const error = await failure(engine.runStream(input.systems, { ...options, maxSteps: 1000, sinks: [sink] }));
+    expect(error.code).toBe('HOOK_FAILED');
+    // The first refill has not happened: the batch is the first fill, and the source's look-ahead was pulled.
+    expect(error.pending.map((s) => s.info?.systemId)).toEqual([input.yielded() - 1]);
+    expectAccounted(sink.systems, error.pending, range(input.yielded()));
+  });
+
+  it('a sink that fails on its first write: the batch and the look-ahead come back in pending', async () => {
+    const failing = new Sink(1);
+    const input = source(40);
+    const error = await failure(fire().runStream(input.systems, { ...options, maxSteps: 3, sinks: [failing] }));
+    expect(error.code).toBe('SINK_WRITE_FAILED');
+    expect(failing.systems).toEqual([]);
+    expectAccounted([], error.pending, range(input.yielded()));
   });
 });

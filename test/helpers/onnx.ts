@@ -27,7 +27,7 @@ export const onnxSkipReason: string =
 let folder: string | undefined;
 
 /** Writes a model with make-onnx-models.py (`kind` and its flags) and returns its path. */
-export function makeOnnxModel(file: string, kind: 'lj' | 'embed', flags: string[] = []): string {
+export function makeOnnxModel(file: string, kind: 'lj' | 'embed' | 'broken', flags: string[] = []): string {
   if (onnxPython === undefined) throw new Error(onnxSkipReason);
   folder ??= mkdtempSync(join(tmpdir(), 'hookmd-onnx-'));
   const path = join(folder, file);

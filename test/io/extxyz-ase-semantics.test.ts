@@ -7,6 +7,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { Batch } from '../../lib/data/index.js';
 import { readExtxyz, writeExtxyz } from '../../lib/io/index.js';
 
 const frame = (comment: string): string => `1\n${comment}\nAr 0 0 0\n`;
@@ -77,5 +78,42 @@ describe('VEC1 VEC2 VEC3 cell lines', () => {
     expect(() => readExtxyz('1\nx\nC 0 0 0\nVEC2 1 0 0\n')).toThrow(/<text>:4: expected cell vector VEC1, got VEC2/);
     expect(() => readExtxyz('1\nx\nC 0 0 0\nVEC1 1 zero 0\n')).toThrow(/<text>:4: VEC1 must be 3 numbers/);
     expect(() => readExtxyz('1\nx\nC 0 0 0\nVEC1 1 0 0\nVEC2 0 1 0\nVEC3 0 0 1\nVEC4 1 1 1\n')).toThrow(/<text>:7: more than 3 cell vectors/);
+  });
+});
+
+describe('cells without volume in their periodic directions (issue 39 item 12)', () => {
+  // ASE 3.22 reads each of these; `ase.io.write` writes them back as below.
+  const slab = '2\npbc="T T F" energy=1.0\nAr 0 0 0\nAr 1 0 0\n';
+  const flat = '2\nLattice="5 0 0 0 5 0 0 0 0" pbc="T T T"\nAr 0 0 0\nAr 1 0 0\n';
+
+  it('pbc="T T F" without a Lattice is read as ASE reads it, and written back as ASE writes it', async () => {
+    const [system] = readExtxyz(slab);
+    expect(system.pbc).toEqual([true, true, false]);
+    expect(system.cell ?? [[0, 0, 0], [0, 0, 0], [0, 0, 0]]).toEqual([[0, 0, 0], [0, 0, 0], [0, 0, 0]]);
+    expect(system.energy).toBe(1);
+    const file = join(mkdtempSync(join(tmpdir(), 'hookmd-slab-')), 's.xyz');
+    await writeExtxyz(file, [system]);
+    const comment = readFileSync(file, 'utf8').split('\n')[1];
+    expect(comment).not.toContain('Lattice');
+    expect(comment).toContain('pbc="T T F"');
+    expect(readExtxyz(file)[0].pbc).toEqual([true, true, false]);
+  });
+
+  it('a flat Lattice with pbc="T T T" is read with its cell', () => {
+    const [system] = readExtxyz(flat);
+    expect(system.pbc).toEqual([true, true, true]);
+    expect(system.cell).toEqual([[5, 0, 0], [0, 5, 0], [0, 0, 0]]);
+  });
+
+  it('a batch, which models and engines need, refuses them naming the two ways on', () => {
+    for (const text of [slab, flat]) {
+      expect(() => Batch.fromSystems(readExtxyz(text))).toThrow(expect.objectContaining({
+        code: 'SINGULAR_CELL',
+        message: expect.stringMatching(/zero volume in its periodic directions; give each periodic direction a lattice vector, or set pbc false where there is none/),
+      }));
+    }
+    // Setting pbc false where the cell has no vector is all the slab needs.
+    const [system] = readExtxyz(flat);
+    expect(Batch.fromSystems([{ ...system, pbc: [true, true, false] }]).numSystems).toBe(1);
   });
 });

@@ -116,3 +116,16 @@ describe('openSink', () => {
     expect(() => openSink(join(dir, 'a.csv'))).toThrow(expect.objectContaining({ code: 'UNKNOWN_SINK_FORMAT' }));
   });
 });
+
+describe('sink writes of sparse arrays (issue 39, item 23)', () => {
+  it('a 2³² − 1 sparse array is refused at once; a hole is the index of a missing system', async () => {
+    const sparse: System[] = [];
+    sparse.length = 2 ** 32 - 1;
+    const started = performance.now();
+    await expect(Promise.resolve().then(() => new HostMemorySink().write(sparse))).rejects.toMatchObject({ code: 'INVALID_SYSTEMS', message: expect.stringMatching(/4294967295 systems in one write/) });
+    expect(performance.now() - started).toBeLessThan(1000);
+    const system: System = { symbols: ['Ar'], positions: [[0, 0, 0]] };
+    const holed = [system, , system] as System[];
+    await expect(Promise.resolve().then(() => new HostMemorySink().write(holed))).rejects.toMatchObject({ code: 'INVALID_SYSTEM', details: { index: 1 } });
+  });
+});

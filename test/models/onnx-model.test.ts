@@ -232,3 +232,19 @@ describe.skipIf(skip || aseSkipReason !== '')(`OnnxModel: a many-body graph (emb
     }
   });
 });
+
+describe.skipIf(skip)(`OnnxModel failing while it runs (issue 39, item 21) ${onnxSkipReason}`, () => {
+  it('is ONNX_RUN_FAILED naming the model, the call and the batch, with onnxruntime\'s error as cause', async () => {
+    const path = makeOnnxModel('broken.onnx', 'broken');
+    const model = await OnnxModel.load(path, { cutoff: 2.5 });
+    const error = await model.compute(ljBatch([perturbedLj13(0.05)])).then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'ONNX_RUN_FAILED',
+      message: expect.stringMatching(/^broken\.onnx\.compute: onnxruntime failed while running .*broken\.onnx \(compute call 1, 1 systems, 13 atoms\): /),
+      details: { model: 'broken.onnx', path, call: 1, systems: 1, atoms: 13 },
+    });
+    expect((error as Error).cause).toBeDefined();
+    // In an engine the failure stays typed.
+    await expect(new FIRE({ model, convergence: ConvergenceHook.fromFmax(0.01) }).run(ljBatch([perturbedLj13(0.05)]), { steps: 5 })).rejects.toMatchObject({ code: 'ONNX_RUN_FAILED' });
+  });
+});

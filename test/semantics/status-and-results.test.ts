@@ -1,8 +1,8 @@
 // Issue 13, items 1, 2 and 14: status from one engine to the next, results valid or absent, and runs
-// whose numbers blow up.
+// whose numbers blow up (issue 39 item 13: also atoms flung out of reach, with the time step).
 import { describe, expect, it } from 'vitest';
 
-import { at, Batch, bulk, ConvergenceHook, DynamicsStage, FIRE, Langevin, LennardJones, SnapshotHook, VelocityVerlet, HostMemorySink, initializeVelocities } from '../../lib/index.js';
+import { at, Batch, bulk, ConvergenceHook, DynamicsStage, FIRE, Langevin, LennardJones, SnapshotHook, VelocityVerlet, HostMemorySink, initializeVelocities, rattle, repeat } from '../../lib/index.js';
 import type { DynamicsHookContext } from '../../lib/index.js';
 import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
 
@@ -84,6 +84,25 @@ describe('numbers that blow up (item 14)', () => {
     const failure = await md.run(batch, { steps: 20 }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'NUMERICAL_BLOWUP', details: { systems: [expect.objectContaining({ system: 1, systemId: 1 })] } });
     expect((failure as Error).message).toMatch(/step [34]: system 1 \(systemId 1\): positions of atom 2 became NaN/);
+  });
+
+  it('a time step far too large: NUMERICAL_BLOWUP naming the systems, the step and dt, not an atom 1e9 cells away (issue 39 item 13)', async () => {
+    const crystal = repeat(bulk('Ar', 'fcc', { a: 5.26, cubic: true }), [2, 2, 2]);
+    const batch = Batch.fromSystems([rattle(crystal, 0.05, 1), rattle(crystal, 0.2, 2)]);
+    const model = new LennardJones({ epsilon: 0.0104, sigma: 3.4, cutoff: 8.5 });
+    const md = new Langevin({ model, dt: 100, temperature: 300, friction: 0.01, seed: 1 });
+    const failure = (await md.run(batch, { steps: 2000 }).catch((error: unknown) => error)) as Error & { details: { step: number; systems: { system: number; dt: number; cause: string }[] } };
+    expect(failure).toMatchObject({ code: 'NUMERICAL_BLOWUP', details: { step: expect.any(Number), systems: expect.arrayContaining([expect.objectContaining({ dt: 100 })]) } });
+    expect(failure.details.systems.length).toBeGreaterThan(0);
+    expect(failure.message).toMatch(/^Langevin\.run: the numbers blew up at step \d+: system \d \(systemId \d\): .*; dt is 100 fs \(a time step too large/);
+  });
+
+  it('per-system time steps are named with each system', async () => {
+    const batch = ljBatch([perturbedLj13(0.05), perturbedLj13(0.05, 2)]);
+    const md = new VelocityVerlet({ model: lj(), dt: [0.005, 0.004] });
+    md.register({ stage: DynamicsStage.AFTER_POST_UPDATE, frequency: 1, trigger: at(3), call: (ctx) => { ctx.batch.velocities[3 * 15] = Number.POSITIVE_INFINITY; } });
+    const failure = await md.run(batch, { steps: 20 }).catch((error: unknown) => error);
+    expect((failure as Error).message).toMatch(/system 1 \(systemId 1, dt 0\.004 τ\): /);
   });
 });
 

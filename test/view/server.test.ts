@@ -1,7 +1,7 @@
 // ViewServer's safety: only loopback by default, only the given files (no path traversal), nothing but
 // GET and HEAD, and requests must be addressed to loopback. Raw requests through node:http, which sends
 // paths as written (fetch would normalise `../` away before it left the client).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -90,6 +90,34 @@ describe('ViewServer safety', () => {
     const answer = await get(server.port, path);
     expect(answer.status).toBe(404);
     expect(answer.body).not.toContain('not given');
+  });
+
+  it('a file that grows during a download is served as it was: exactly Content-Length bytes (issue 39, item 22)', async () => {
+    const growing = join(md.dir, 'growing.xyz');
+    writeFileSync(growing, 'x'.repeat(8 * 1024 * 1024));
+    // Only the file is asked for: the page's data is never built.
+    const grower = await ViewServer.start(() => ({}) as never, { files: [growing] });
+    try {
+      // A raw socket that stops reading: the server's stream stalls mid-file while the file grows by 4 MB.
+      const socket = connect({ host: '127.0.0.1', port: grower.port });
+      await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+      socket.write(`GET /files/0/growing.xyz HTTP/1.1\r\nHost: 127.0.0.1:${grower.port}\r\nConnection: close\r\n\r\n`);
+      socket.pause();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      appendFileSync(growing, 'y'.repeat(4 * 1024 * 1024));
+      const chunks: Buffer[] = [];
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.resume();
+      await closed;
+      const raw = Buffer.concat(chunks);
+      const split = raw.indexOf('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(raw.subarray(0, split).toString())?.[1]);
+      expect(length).toBe(8 * 1024 * 1024);
+      expect(raw.length - split - 4).toBe(length);
+    } finally {
+      await grower.close();
+    }
   });
 
   it('answers only GET and HEAD, and only requests addressed to loopback', async () => {

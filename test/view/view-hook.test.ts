@@ -96,3 +96,17 @@ describe('ViewHook', () => {
     expect(() => new ViewHook({ prot: 80 } as never)).toThrow(expect.objectContaining({ code: 'UNKNOWN_OPTION' }));
   });
 });
+
+describe('ViewHook on a long stream (issue 39, item 23)', () => {
+  it('keeps at most maxSystems systems, the first seen going first, and no frames they dropped', async () => {
+    const view = new ViewHook({ frequency: 1, maxSystems: 20, maxFrames: 3 });
+    const fire = new FIRE({ model: argonModel(), convergence: { criteria: { key: 'fmax', threshold: 1e-2 } }, hooks: [view] });
+    function* systems(): Generator<{ symbols: string[]; positions: number[][] }> {
+      for (let i = 0; i < 300; i++) yield { symbols: ['Ar', 'Ar'], positions: [[0, 0, 0], [3.6 + 0.001 * i, 0, 0]] };
+    }
+    const result = await fire.runStream(systems(), { sinks: [], maxAtoms: 20, maxSteps: 200 });
+    expect(result.processed).toBe(300);
+    expect(view.storedSystems).toBe(20);
+    expect(() => new ViewHook({ maxSystems: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
+});

@@ -1,6 +1,6 @@
 // LoggingHook (docs/dynamics.md): one row per system per firing, to a csv or jsonl file and/or a callback.
 // Writes are synchronous and buffered, so the hook works under run() and runSync() alike.
-import { appendFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 
 import { setNamed } from '../../data/index.js';
 import { HookmdError, HookmdTypeError } from '../../errors.js';
@@ -217,10 +217,17 @@ export class LoggingHook {
     if (!this.#started && this.#append && existsSync(this.path) && statSync(this.path).size > 0) this.#started = true;
     const head = !this.#started && this.format === 'csv' ? `${this.header.map(csvCell).join(',')}\n` : '';
     const text = head + this.#lines.map((line) => `${line}\n`).join('');
+    const before = this.#started ? statSync(this.path, { throwIfNoEntry: false })?.size ?? 0 : 0;
     try {
       if (this.#started) appendFileSync(this.path, text);
       else writeFileSync(this.path, text);
     } catch (error) {
+      // A short write (disk full) would leave half a row: cut the file back to whole rows, as ExtxyzSink does.
+      try {
+        truncateSync(this.path, before);
+      } catch {
+        // The file cannot be cut back (it went away): the write error below is what to report.
+      }
       const message = `LoggingHook: cannot write ${this.path}: ${(error as Error).message}`;
       throw new HookmdError('LOG_WRITE_FAILED', message, { path: this.path, cause: error }, { cause: error });
     }

@@ -1,8 +1,9 @@
-// NaNDetectorHook: fails fast, naming the systems and the step, when values stop being finite.
+// NaNDetectorHook: fails fast, naming the systems, the step and the quantities, when values stop being finite.
 import type { Batch } from '../../data/index.js';
 import { HookmdError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
+import { describeNonFinite, nonFiniteValues } from '../non-finite.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
 import type { NativeHookSpec } from './native-hook.js';
@@ -11,8 +12,9 @@ import type { NativeHookSpec } from './native-hook.js';
 const NAN_STAGES: readonly DynamicsStage[] = [DynamicsStage.BEFORE_COMPUTE, DynamicsStage.AFTER_COMPUTE];
 
 /**
- * Throws NAN_DETECTED naming the systems (index and systemId) and the step when a position, velocity,
- * force or energy is NaN or infinite. Checks at BEFORE_COMPUTE and AFTER_COMPUTE; runs natively in engines.
+ * Throws NAN_DETECTED naming the systems (index and systemId), the step and each quantity that went bad
+ * (`forces of atom 2 are NaN`, `energy is Infinity`) when a position, velocity, force or energy is NaN or
+ * infinite. Checks at BEFORE_COMPUTE and AFTER_COMPUTE; runs natively in engines.
  *
  * @example
  * new VelocityVerlet({ model, dt: 1, hooks: [new NaNDetectorHook({ frequency: 10 })] });
@@ -38,24 +40,23 @@ export class NaNDetectorHook {
 
   /** The same check from JS, for custom workflows. */
   call(ctx: DynamicsContext<Batch, unknown, DynamicsStage>): void {
-    const { batch } = ctx;
-    const x = batch.read('positions');
-    const v = batch.read('velocities');
-    const f = batch.read('forces');
-    const energy = batch.read('energy');
-    const ids = batch.read('systemId');
-    const ptr = batch.read('ptr');
-    const bad: string[] = [];
-    for (let s = 0; s < batch.numSystems; s++) {
-      let finite = Number.isFinite(energy[s]);
-      for (let k = 3 * ptr[s]; finite && k < 3 * ptr[s + 1]; k++) finite = Number.isFinite(x[k]) && Number.isFinite(v[k]) && Number.isFinite(f[k]);
-      if (!finite) bad.push(`${s} (systemId ${ids[s]})`);
-    }
-    if (bad.length > 0) {
-      throw new HookmdError('NAN_DETECTED', `NaNDetectorHook: non-finite values at step ${ctx.stepCount} in systems ${bad.join(', ')}`, {
-        step: ctx.stepCount,
-        systems: bad,
-      });
-    }
+    const error = nanDetected(ctx.batch, ctx.stepCount);
+    if (error !== undefined) throw error;
   }
+}
+
+/**
+ * NAN_DETECTED for the systems of `batch` that hold a non-finite value, naming each quantity that went bad
+ * and its first atom; undefined when every value is finite.
+ */
+export function nanDetected(batch: Batch, step: number): HookmdError | undefined {
+  const ids = batch.read('systemId');
+  const systems: { system: number; systemId: number; quantities: string[]; cause: string }[] = [];
+  for (let s = 0; s < batch.numSystems; s++) {
+    const bad = nonFiniteValues(batch, s);
+    if (bad.length > 0) systems.push({ system: s, systemId: ids[s], quantities: bad.map((v) => v.quantity), cause: bad.map(describeNonFinite).join(', ') });
+  }
+  if (systems.length === 0) return undefined;
+  const listed = systems.map((d) => `${d.system} (systemId ${d.systemId}): ${d.cause}`).join('; ');
+  return new HookmdError('NAN_DETECTED', `NaNDetectorHook: non-finite values at step ${step} in systems ${listed}`, { step, systems });
 }

@@ -106,7 +106,13 @@ void pressVelocities(double* v, std::int32_t begin, std::int32_t end, const doub
 double orthorhombicVolume(const double* cell, std::int64_t s) {
   const double tolerance = 1e-12 * std::max({std::fabs(cell[0]), std::fabs(cell[4]), std::fabs(cell[8])});
   for (int k = 0; k < 9; ++k) {
-    if (k % 4 != 0 && !(std::fabs(cell[k]) <= tolerance)) fail("INVALID_CELL", "NPT: system " + std::to_string(s) + " has a triclinic cell; NPT needs orthorhombic (diagonal) cells");
+    if (k % 4 != 0 && !(std::fabs(cell[k]) <= tolerance)) {
+      // The way on for a triclinic cell: the barostat that keeps any shape, or constant volume.
+      fail("INVALID_CELL", "NPT: system " + std::to_string(s) +
+                               " has a triclinic cell; NPT (MTK, as LAMMPS's fix npt iso/aniso) needs orthorhombic (diagonal) "
+                               "cells. NPTLangevin keeps any cell shape, and Langevin or NoseHooverChain run any cell at constant "
+                               "volume");
+    }
   }
   if (!(cell[0] > 0.0 && cell[4] > 0.0 && cell[8] > 0.0)) fail("INVALID_CELL", "NPT: system " + std::to_string(s) + " needs a cell with positive lengths");
   return cell[0] * cell[4] * cell[8];

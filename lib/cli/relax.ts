@@ -13,7 +13,6 @@ import { logHook } from './log.js';
 import { closeModel } from './model.js';
 import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening, openOutputSink } from './paths.js';
-import { lockOutput } from './output-lock.js';
 import { keepLogRowsOf } from './resume.js';
 import type { StageConfig } from './run-config.js';
 import { STREAM_DEFAULTS } from './run-config.js';
@@ -59,7 +58,6 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
   let live: Awaited<ReturnType<typeof viewHook>>;
   // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
   let built: Model | undefined;
-  let release: (() => void) | undefined;
   try {
     checkInputFile(input, 'relax: <input>');
     if (options.stepSize !== undefined && options.optimizer !== 'gd') throw configError(['--step-size: only with --optimizer gd']);
@@ -73,7 +71,6 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
     if (options.zarr !== undefined) checkOutputPath(options.zarr, '--zarr');
     if (options.log !== undefined) checkOutputPath(options.log, '--log');
     checkResumable(options, [['--out', options.out], ['--zarr', options.zarr]]);
-    release = lockOutput(options.out, '--out');
     const note = (message: string): void => {
       if (options.quiet !== true) process.stderr.write(`relax: ${message}\n`);
     };
@@ -119,7 +116,6 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
   } finally {
     live?.close();
     await closeModel(built);
-    release?.();
     interrupt.dispose();
   }
 }

@@ -24,8 +24,7 @@ function removeLive(): void {
 // Targets whose directory was searched for temporaries a killed process left.
 const swept = new Set<string>();
 
-/** Whether process `pid` runs (under any user): what tells a file a killed process left from a live one's. */
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -83,7 +83,7 @@ describe('docs/cli.md', () => {
 
   it('lists every stage type a run config takes, each with its engine (issue 26, item 11)', () => {
     const markdown = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
-    const documented = [...markdown.matchAll(/^\s*\| `(\w+)` \| `(\w+)`/gm)].map(([, type, engine]) => [type, engine]);
+    const documented = [...markdown.matchAll(/^\s*\| `([\w-]+)` \| `(\w+)`/gm)].map(([, type, engine]) => [type, engine]);
     const stages = (CONFIG_SCHEMA.$defs?.stage.oneOf ?? []).map((variant) => variant.properties?.type?.const);
     expect(documented.map(([type]) => type)).toEqual(stages);
     expect(STAGE_TYPES.names).toEqual(stages);

@@ -87,7 +87,7 @@ sinks:
       'bad.yaml:6: stages[1].dt: must be a number > 0, got -1',
       "bad.yaml:8: sinks[0].capacity: must be an integer ≥ 1, got 'many'",
     ]],
-    ['an unknown stage type', config('stages:\n  - { type: bfgs }\nsinks: [{ path: o.xyz }]\n'), ["bad.yaml:5: stages[0].type: must be one of 'fire', 'fire2', 'gd', 'lbfgs', 'nve', 'langevin', 'nhc', 'npt', got 'bfgs'"]],
+    ['an unknown stage type', config('stages:\n  - { type: bfgs }\nsinks: [{ path: o.xyz }]\n'), ["bad.yaml:5: stages[0].type: must be one of 'fire', 'fire2', 'gd', 'lbfgs', 'nve', 'langevin', 'nhc', 'npt', 'npt-langevin', got 'bfgs'"]],
     ['a missing section', 'units: lj\ninput: clusters.xyz\n', ['bad.yaml:1: model: is required', 'bad.yaml:1: stages: is required', 'bad.yaml:1: sinks: is required']],
     ['a run with no sinks, which would write nothing', config('stages:\n  - { type: fire, fmax: 0.01 }\nsinks: []\n'), ['bad.yaml:6: sinks: must have at least 1 entry']],
     ['an MD stage without steps', config('stages:\n  - { type: fire, fmax: 0.01 }\n  - { type: langevin, temperature: 1 }\nsinks: [{ path: o.xyz }]\n'), ['bad.yaml:6: stages[1].steps: is required']],

@@ -133,15 +133,16 @@ const SNAP_MODEL: JsonSchema = {
   additionalProperties: false,
 };
 
-/** An ML-IAP potential on the sna descriptor: a LAMMPS include file (*.mliap), or its model and descriptor files. */
+/** An ML-IAP potential on the sna or so3 descriptor: a LAMMPS include file (*.mliap), or its model and descriptor files. */
 const MLIAP_MODEL: JsonSchema = {
   type: 'object',
   required: ['type'],
   properties: {
     type: { const: 'mliap' },
-    file: text('LAMMPS include file (*.mliap: pair_style mliap model … descriptor sna …); or give model and descriptor.'),
+    file: text('LAMMPS include file (*.mliap: pair_style mliap model … descriptor sna|so3 …); or give model and descriptor.'),
     model: text('The model file (instead of file).'),
-    descriptor: text('The sna descriptor file (instead of file).'),
+    descriptor: text('The sna or so3 descriptor file (instead of file).'),
+    descriptorStyle: { enum: ['sna', 'so3'], description: 'The descriptor style (default: so3 when the file sets nmax, lmax or alpha, else sna).' },
     kind: { enum: ['linear', 'quadratic', 'nn'], description: 'The model kind (default: nn for a NET file, else what its coefficient count says).' },
     elements: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Elements to use, as pair_coeff names them (default: the descriptor’s).' },
     zbl: ZBL_CORE,

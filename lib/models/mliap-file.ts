@@ -1,18 +1,46 @@
-// Reads the files of LAMMPS's ML-IAP package as the Debian LAMMPS (29 Sep 2021) reads them: the `sna`
-// descriptor file (SNAP's keywords, with the elements, radii and weights in it), the model files (`linear`,
+// Reads the files of LAMMPS's ML-IAP package as the Debian LAMMPS (29 Sep 2021) reads them: the `sna` and
+// `so3` descriptor files (SNAP's keywords, or so3's nmax, lmax and alpha, with the elements, radii and weights
+// in them), the model files (`linear`,
 // `quadratic`: per element its coefficients; `nn`: per element a NET header of layers and activations, the
 // two scale rows and the layers' biases and weights) and the `.mliap` include file that combines them
-// (`pair_style [hybrid/overlay zbl inner outer] mliap model KIND FILE descriptor sna FILE`). Every number is
+// (`pair_style [hybrid/overlay zbl inner outer] mliap model KIND FILE descriptor sna|so3 FILE`). Every number is
 // checked here with the file and line (MLIAP_PARSE); native code checks counts, ranges and finiteness again.
 import { HookmdError } from '../errors.js';
 import { readStructureText } from '../io/structure-text.js';
 import { includeError, readLammpsInclude, wordLines, type LammpsCommand, type WordLine } from './lammps-include.js';
-import { pairStyles, resolveNear, zblCore, type SnapParameters } from './snap-file.js';
+import { pairStyles, resolveNear, snapComponents, zblCore, type SnapParameters } from './snap-file.js';
+
+/** One element of a descriptor file: its name, radius and weight. */
+export interface MliapElement {
+  readonly name: string;
+  readonly radius: number;
+  readonly weight: number;
+}
 
 /** An `sna` descriptor file: SNAP's settings (no quadraticflag: that is the model's) and its elements. */
-export interface MliapDescriptor {
+export interface SnaDescriptor {
+  readonly style: 'sna';
   readonly parameters: Omit<SnapParameters, 'quadraticflag'>;
-  readonly elements: readonly { readonly name: string; readonly radius: number; readonly weight: number }[];
+  readonly elements: readonly MliapElement[];
+}
+
+/** An `so3` descriptor file (PyXtal_FF's smooth SO(3) power spectrum): its basis and its elements. */
+export interface So3Descriptor {
+  readonly style: 'so3';
+  readonly parameters: { readonly rcutfac: number; readonly nmax: number; readonly lmax: number; readonly alpha: number };
+  readonly elements: readonly MliapElement[];
+}
+
+export type MliapDescriptor = SnaDescriptor | So3Descriptor;
+export type MliapDescriptorStyle = MliapDescriptor['style'];
+
+/** Descriptors per element: SNAP's components (per element triple with chemflag), or nmax (nmax + 1)/2 (lmax + 1). */
+export function descriptorCount(descriptor: MliapDescriptor): number {
+  if (descriptor.style === 'so3') {
+    const { nmax, lmax } = descriptor.parameters;
+    return ((nmax * (nmax + 1)) / 2) * (lmax + 1);
+  }
+  return snapComponents(descriptor.parameters.twojmax) * (descriptor.parameters.chemflag ? descriptor.elements.length ** 3 : 1);
 }
 
 export type MliapModelKind = 'linear' | 'quadratic' | 'nn';
@@ -43,10 +71,15 @@ function numberOf(model: string, file: string, line: number, text: string, what:
 }
 
 const SNA_FLAGS = ['switchflag', 'bzeroflag', 'chemflag', 'bnormflag', 'wselfallflag'] as const;
+const SO3_KEYWORDS = ['nmax', 'lmax', 'alpha'] as const;
 
-/** Reads an `sna` descriptor file. Throws READ_FAILED or MLIAP_PARSE (unknown keywords, missing required ones, per-element lists of the wrong length). */
-export function readMliapDescriptor(model: string, file: string): MliapDescriptor {
-  const found: Record<string, number> = {};
+/**
+ * Reads an `sna` or `so3` descriptor file; without `style` (as `descriptor STYLE FILE` names it), an so3 file
+ * is one that sets nmax, lmax or alpha. Throws READ_FAILED or MLIAP_PARSE (unknown keywords, missing
+ * required ones, per-element lists of the wrong length).
+ */
+export function readMliapDescriptor(model: string, file: string, style?: MliapDescriptorStyle): MliapDescriptor {
+  const found: Record<string, { value: number; text: string; line: number }> = {};
   let names: string[] | undefined;
   let radii: number[] | undefined;
   let weights: number[] | undefined;
@@ -66,40 +99,52 @@ export function readMliapDescriptor(model: string, file: string): MliapDescripto
     if (keyword === 'nelems') {
       if (!Number.isInteger(value) || value < 1) throw mliapError(model, file, line, `nelems must be a whole number >= 1, got ${values[0]}`);
       count = value;
-    } else if (keyword === 'twojmax') {
-      if (!Number.isInteger(value) || value < 0) throw mliapError(model, file, line, `twojmax must be a whole number >= 0, got ${values[0]}`);
-      found.twojmax = value;
-    } else if (keyword === 'rcutfac' || keyword === 'rfac0' || keyword === 'rmin0') {
-      found[keyword] = value;
-    } else if ((SNA_FLAGS as readonly string[]).includes(keyword)) {
-      if (value !== 0 && value !== 1) throw mliapError(model, file, line, `${keyword} must be 0 or 1, got ${values[0]}`);
-      found[keyword] = value;
     } else {
-      throw mliapError(model, file, line, `unknown keyword '${keyword}' of an sna descriptor (rcutfac, twojmax, nelems, elems, radelems, welems, rfac0, rmin0, ${SNA_FLAGS.join(', ')})`);
+      found[keyword] = { value, text: values[0] as string, line };
     }
   }
-  for (const [required, value] of [['rcutfac', found.rcutfac], ['twojmax', found.twojmax], ['nelems', count], ['elems', names], ['radelems', radii], ['welems', weights]] as const) {
-    if (value === undefined) throw mliapError(model, file, 1, `the file does not set ${required}, which an sna descriptor requires`);
+  const resolved = style ?? (SO3_KEYWORDS.some((k) => k in found) ? 'so3' : 'sna');
+  const allowed = resolved === 'so3' ? ['rcutfac', ...SO3_KEYWORDS] : ['rcutfac', 'twojmax', 'rfac0', 'rmin0', ...SNA_FLAGS];
+  for (const [keyword, { line }] of Object.entries(found)) {
+    if (!allowed.includes(keyword)) {
+      throw mliapError(model, file, line, `unknown keyword '${keyword}' of an ${resolved} descriptor (${[...allowed.slice(0, 1), 'nelems', 'elems', 'radelems', 'welems', ...allowed.slice(1)].join(', ')})`);
+    }
   }
-  const parameters = {
-    rcutfac: found.rcutfac as number,
-    twojmax: found.twojmax as number,
-    rfac0: found.rfac0 ?? 0.99363,
-    rmin0: found.rmin0 ?? 0,
-    switchflag: (found.switchflag ?? 1) === 1,
-    bzeroflag: (found.bzeroflag ?? 1) === 1,
-    chemflag: (found.chemflag ?? 0) === 1,
-    bnormflag: (found.bnormflag ?? 0) === 1,
-    wselfallflag: (found.wselfallflag ?? 0) === 1,
-  };
-  if (!(parameters.rcutfac > 0)) throw mliapError(model, file, 1, `rcutfac must be > 0, got ${parameters.rcutfac}`);
-  if (!(parameters.rfac0 > 0 && parameters.rfac0 <= 1)) throw mliapError(model, file, 1, `rfac0 must be in (0, 1], got ${parameters.rfac0}`);
+  const required = resolved === 'so3' ? ['rcutfac', ...SO3_KEYWORDS] : ['rcutfac', 'twojmax'];
+  for (const [keyword, value] of [...required.map((k) => [k, found[k]] as const), ['nelems', count], ['elems', names], ['radelems', radii], ['welems', weights]] as const) {
+    if (value === undefined) throw mliapError(model, file, 1, `the file does not set ${keyword}, which an ${resolved} descriptor requires`);
+  }
+  const rcutfac = (found.rcutfac as { value: number }).value;
+  if (!(rcutfac > 0)) throw mliapError(model, file, (found.rcutfac as { line: number }).line, `rcutfac must be > 0, got ${rcutfac}`);
   const elements = (names as string[]).map((name, k) => {
     const radius = (radii as number[])[k] as number;
     if (!(radius > 0)) throw mliapError(model, file, 1, `${name}: the radius must be > 0, got ${radius}`);
     return { name, radius, weight: (weights as number[])[k] as number };
   });
-  return { parameters, elements };
+  const whole = (keyword: string, least: number): number => {
+    const { value, text, line } = found[keyword] as { value: number; text: string; line: number };
+    if (!Number.isInteger(value) || value < least) throw mliapError(model, file, line, `${keyword} must be a whole number >= ${least}, got ${text}`);
+    return value;
+  };
+  if (resolved === 'so3') {
+    const alpha = found.alpha as { value: number; line: number };
+    if (!(alpha.value > 0)) throw mliapError(model, file, alpha.line, `alpha must be > 0, got ${alpha.value}`);
+    for (const e of elements) {
+      // LAMMPS reads so3 weights into an int: a fraction would silently be cut off there.
+      if (!Number.isInteger(e.weight)) throw mliapError(model, file, 1, `${e.name}: an so3 weight must be a whole number (LAMMPS truncates it), got ${e.weight}`);
+    }
+    return { style: 'so3', parameters: { rcutfac, nmax: whole('nmax', 1), lmax: whole('lmax', 0), alpha: alpha.value }, elements };
+  }
+  const flags = Object.fromEntries(
+    SNA_FLAGS.map((flag) => {
+      const entry = found[flag];
+      if (entry !== undefined && entry.value !== 0 && entry.value !== 1) throw mliapError(model, file, entry.line, `${flag} must be 0 or 1, got ${entry.text}`);
+      return [flag, entry === undefined ? flag === 'switchflag' || flag === 'bzeroflag' : entry.value === 1];
+    }),
+  ) as Record<(typeof SNA_FLAGS)[number], boolean>;
+  const parameters = { rcutfac, twojmax: whole('twojmax', 0), rfac0: found.rfac0?.value ?? 0.99363, rmin0: found.rmin0?.value ?? 0, ...flags };
+  if (!(parameters.rfac0 > 0 && parameters.rfac0 <= 1)) throw mliapError(model, file, 1, `rfac0 must be in (0, 1], got ${parameters.rfac0}`);
+  return { style: 'sna', parameters, elements };
 }
 
 /** Reads a `linear`, `quadratic` or `nn` model file. Throws READ_FAILED or MLIAP_PARSE (a count that does not match, an unknown activation). */
@@ -159,15 +204,16 @@ export function readMliapModel(model: string, kind: MliapModelKind, file: string
 export interface MliapInclude {
   readonly model: { readonly kind: MliapModelKind; readonly file: string };
   readonly descriptor: string;
+  readonly descriptorStyle: MliapDescriptorStyle;
   readonly elements: readonly string[];
   readonly zbl?: { readonly inner: number; readonly outer: number; readonly charges: Readonly<Record<string, number>> };
 }
 
 /**
  * Reads a `.mliap` include file: `pair_style [hybrid/overlay zbl inner outer] mliap model KIND FILE
- * descriptor sna FILE` (names resolved against the include file's folder), `pair_coeff * * [mliap] El…` and
- * the ZBL lines. Throws LAMMPS_PARSE or MLIAP_PARSE naming what hookmd does not run (mliappy models, the so3
- * descriptor, other pair styles).
+ * descriptor sna|so3 FILE` (names resolved against the include file's folder), `pair_coeff * * [mliap] El…` and
+ * the ZBL lines. Throws LAMMPS_PARSE or MLIAP_PARSE naming what hookmd does not run (mliappy models, other pair
+ * styles).
  */
 export function readMliapInclude(model: string, file: string): MliapInclude {
   const include = readLammpsInclude(model, file);
@@ -192,9 +238,10 @@ export function readMliapInclude(model: string, file: string): MliapInclude {
   let kind: MliapModelKind | undefined;
   let modelFile: string | undefined;
   let descriptor: string | undefined;
+  let descriptorStyle: MliapDescriptorStyle | undefined;
   for (let k = 0; k < words.length; k += 3) {
     const [key, what, name] = words.slice(k, k + 3);
-    if (name === undefined) throw includeError(model, file, styleCommand.line, `mliap: expected 'model KIND FILE descriptor sna FILE', got '${words.join(' ')}'`);
+    if (name === undefined) throw includeError(model, file, styleCommand.line, `mliap: expected 'model KIND FILE descriptor STYLE FILE', got '${words.join(' ')}'`);
     if (key === 'model') {
       if (what !== 'linear' && what !== 'quadratic' && what !== 'nn') {
         throw includeError(model, file, styleCommand.line, `mliap model '${what}' is not one hookmd runs (linear, quadratic, nn)${what === 'mliappy' ? ': mliappy models are Python objects' : ''}`);
@@ -202,13 +249,14 @@ export function readMliapInclude(model: string, file: string): MliapInclude {
       kind = what;
       modelFile = resolveNear(include.folder, name);
     } else if (key === 'descriptor') {
-      if (what !== 'sna') throw includeError(model, file, styleCommand.line, `mliap descriptor '${what}' is not one hookmd computes yet (sna)`);
+      if (what !== 'sna' && what !== 'so3') throw includeError(model, file, styleCommand.line, `mliap descriptor '${what}' is not one hookmd computes (sna, so3)`);
       descriptor = resolveNear(include.folder, name);
+      descriptorStyle = what;
     } else {
       throw includeError(model, file, styleCommand.line, `mliap: unknown keyword '${key}' (model, descriptor)`);
     }
   }
-  if (kind === undefined || modelFile === undefined || descriptor === undefined) {
+  if (kind === undefined || modelFile === undefined || descriptor === undefined || descriptorStyle === undefined) {
     throw includeError(model, file, styleCommand.line, 'mliap needs both a model and a descriptor');
   }
   const coeffs = include.commands.filter((c) => c.name === 'pair_coeff');
@@ -225,6 +273,7 @@ export function readMliapInclude(model: string, file: string): MliapInclude {
   return {
     model: { kind, file: modelFile },
     descriptor,
+    descriptorStyle,
     elements,
     ...(zblStyle === undefined ? {} : { zbl: zblCore(model, file, zblStyle, styleCommand.line, coeffs, elements) }),
   };

@@ -1,15 +1,14 @@
 // MLIAP: the TS handle of native/cpp/models/SnapPotential for LAMMPS's ML-IAP `pair_style mliap` with the
-// `sna` descriptor and a `linear`, `quadratic` or `nn` model (the network in native/cpp/math/DescriptorNetwork.h),
+// `sna` or `so3` descriptor and a `linear`, `quadratic` or `nn` model (the network in native/cpp/math/DescriptorNetwork.h),
 // read by mliap-file.ts.
 import { atomicNumber, chemicalSymbol } from '../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { loadBinding } from '../native/index.js';
 import { readStructureText } from '../io/structure-text.js';
 import { checkKeys } from '../option-keys.js';
-import { ACTIVATIONS, mliapError, readMliapDescriptor, readMliapInclude, readMliapModel, type MliapModelKind } from './mliap-file.js';
+import { ACTIVATIONS, descriptorCount, mliapError, readMliapDescriptor, readMliapInclude, readMliapModel, type MliapDescriptorStyle, type MliapModelKind } from './mliap-file.js';
 import type { ModelDescription } from './model.js';
 import { NativeFileModel } from './native-file-model.js';
-import { snapComponents } from './snap-file.js';
 import { zblArray, zblCharges, type SnapZbl } from './snap.js';
 
 /**
@@ -25,8 +24,10 @@ import { zblArray, zblCharges, type SnapZbl } from './snap.js';
 export interface MLIAPOptions {
   /** Path of the model file (`X.mliap.model`). */
   model: string;
-  /** Path of the `sna` descriptor file (`X.mliap.descriptor`). */
+  /** Path of the descriptor file (`X.mliap.descriptor`). */
   descriptor: string;
+  /** The descriptor's style, as `descriptor STYLE FILE` names it; default: `so3` when the file sets nmax, lmax or alpha, else `sna`. */
+  descriptorStyle?: MliapDescriptorStyle;
   /** The model's kind, as `pair_style mliap model KIND` names it; default: `nn` when the file has a NET line, else what its coefficient count says. */
   kind?: MliapModelKind;
   /** The elements to use, as `pair_coeff * * A B` names them; default: the descriptor's. */
@@ -38,8 +39,9 @@ export interface MLIAPOptions {
 }
 
 /**
- * A machine-learned potential of LAMMPS's ML-IAP package on SNAP's bispectrum descriptor: each atom's
- * energy is a linear or quadratic function of its bispectrum B, or a feed-forward network of it, computed as
+ * A machine-learned potential of LAMMPS's ML-IAP package on SNAP's bispectrum descriptor or the SO(3) power
+ * spectrum (`so3`): each atom's energy is a linear or quadratic function of its descriptors B, or a
+ * feed-forward network of them, computed as
  * `pair_style mliap` computes it, the network's forward and backward passes included, natively. Metal units.
  *
  * @example
@@ -51,6 +53,7 @@ export interface MLIAPOptions {
 export class MLIAP extends NativeFileModel {
   readonly name = 'MLIAP';
   readonly kind: MliapModelKind;
+  readonly descriptorStyle: MliapDescriptorStyle;
   readonly elements: readonly string[];
   readonly #files: { model: string; descriptor: string };
   readonly #zbl: SnapZbl | undefined;
@@ -60,7 +63,7 @@ export class MLIAP extends NativeFileModel {
     if (options === null || typeof options !== 'object') {
       throw new HookmdTypeError('INVALID_OPTIONS', 'MLIAP: options must be an object with a model and a descriptor', { field: 'options', value: options });
     }
-    checkKeys('MLIAP', options, ['model', 'descriptor', 'kind', 'elements', 'zbl', 'skin'], '', { file: 'model and descriptor', coefficients: 'model' });
+    checkKeys('MLIAP', options, ['model', 'descriptor', 'descriptorStyle', 'kind', 'elements', 'zbl', 'skin'], '', { file: 'model and descriptor', coefficients: 'model' });
     const { skin, elements, zbl } = options;
     for (const key of ['model', 'descriptor'] as const) {
       if (typeof options[key] !== 'string' || options[key] === '') {
@@ -70,15 +73,18 @@ export class MLIAP extends NativeFileModel {
     if (options.kind !== undefined && options.kind !== 'linear' && options.kind !== 'quadratic' && options.kind !== 'nn') {
       throw new HookmdTypeError('INVALID_OPTIONS', `MLIAP: kind must be 'linear', 'quadratic' or 'nn', got ${JSON.stringify(options.kind)}`, { field: 'kind', value: options.kind });
     }
+    if (options.descriptorStyle !== undefined && options.descriptorStyle !== 'sna' && options.descriptorStyle !== 'so3') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `MLIAP: descriptorStyle must be 'sna' or 'so3', got ${JSON.stringify(options.descriptorStyle)}`, { field: 'descriptorStyle', value: options.descriptorStyle });
+    }
     if (skin !== undefined && (typeof skin !== 'number' || !Number.isFinite(skin) || skin < 0)) {
       throw new HookmdRangeError('INVALID_SKIN', `MLIAP: skin must be a finite number >= 0, got ${JSON.stringify(skin)}`, { field: 'skin', value: skin });
     }
     if (elements !== undefined && (!Array.isArray(elements) || elements.length === 0 || elements.some((e) => typeof e !== 'string'))) {
       throw new HookmdTypeError('INVALID_OPTIONS', 'MLIAP: elements must be a non-empty list of element symbols', { field: 'elements', value: elements });
     }
-    const descriptor = readMliapDescriptor('MLIAP', options.descriptor);
+    const descriptor = readMliapDescriptor('MLIAP', options.descriptor, options.descriptorStyle);
     const ne = descriptor.elements.length;
-    const n = snapComponents(descriptor.parameters.twojmax) * (descriptor.parameters.chemflag ? ne ** 3 : 1);
+    const n = descriptorCount(descriptor);
     const kind = options.kind ?? detectKind(options.model, n);
     const model = readMliapModel('MLIAP', kind, options.model);
     if (model.numElements !== ne) {
@@ -86,13 +92,13 @@ export class MLIAP extends NativeFileModel {
     }
     const expected = kind === 'linear' ? 1 + n : kind === 'quadratic' ? 1 + n + (n * (n + 1)) / 2 : undefined;
     if (model.network !== undefined && model.network.descriptors !== n) {
-      throw mliapError('MLIAP', options.model, 1, `the network takes ${model.network.descriptors} descriptors, the descriptor (${options.descriptor}, twojmax ${descriptor.parameters.twojmax}) gives ${n}`);
+      throw mliapError('MLIAP', options.model, 1, `the network takes ${model.network.descriptors} descriptors, the descriptor (${options.descriptor}, ${descriptorSettings(descriptor)}) gives ${n}`);
     }
     if (expected !== undefined && model.perElement !== expected) {
       throw mliapError('MLIAP', options.model, 1, `a ${kind} model on ${n} descriptors needs ${expected} parameters per element, the file has ${model.perElement}`);
     }
     const names = elements ?? descriptor.elements.map((e) => e.name);
-    if (descriptor.parameters.chemflag && names.length !== ne) {
+    if (descriptor.style === 'sna' && descriptor.parameters.chemflag && names.length !== ne) {
       throw new HookmdTypeError('INVALID_OPTIONS', `MLIAP: with chemflag every element of the descriptor is used (${descriptor.elements.map((e) => e.name).join(', ')})`, { field: 'elements', value: elements });
     }
     const chosen = names.map((name) => {
@@ -111,13 +117,16 @@ export class MLIAP extends NativeFileModel {
       }
     });
     const p = descriptor.parameters;
-    const settings = Float64Array.of(
-      p.twojmax,
-      p.rcutfac,
-      p.rfac0,
-      p.rmin0,
-      ...[p.switchflag, p.bzeroflag, kind === 'quadratic', p.chemflag, p.bnormflag, p.wselfallflag].map(Number),
-    );
+    const settings =
+      descriptor.style === 'so3'
+        ? Float64Array.of(descriptor.parameters.rcutfac, descriptor.parameters.nmax, descriptor.parameters.lmax, descriptor.parameters.alpha, Number(kind === 'quadratic'))
+        : Float64Array.of(
+            descriptor.parameters.twojmax,
+            p.rcutfac,
+            descriptor.parameters.rfac0,
+            descriptor.parameters.rmin0,
+            ...[descriptor.parameters.switchflag, descriptor.parameters.bzeroflag, kind === 'quadratic', descriptor.parameters.chemflag, descriptor.parameters.bnormflag, descriptor.parameters.wselfallflag].map(Number),
+          );
     const network =
       model.network === undefined ? new Float64Array(0) : Float64Array.of(model.network.layers.length, ...model.network.layers.flatMap((l) => [ACTIVATIONS[l.activation], l.nodes]));
     const Native = loadBinding().Snap;
@@ -131,9 +140,11 @@ export class MLIAP extends NativeFileModel {
       zbl === undefined ? new Float64Array(0) : zblArray('MLIAP', zbl, symbols),
       network,
       skin,
+      descriptor.style,
     );
     super(native, options.model, skin);
     this.kind = kind;
+    this.descriptorStyle = descriptor.style;
     this.elements = symbols;
     this.#files = { model: options.model, descriptor: options.descriptor };
     this.#zbl = zbl;
@@ -158,6 +169,7 @@ export class MLIAP extends NativeFileModel {
     return new MLIAP({
       model: include.model.file,
       descriptor: include.descriptor,
+      descriptorStyle: include.descriptorStyle,
       kind: include.model.kind,
       elements: include.elements,
       ...(include.zbl === undefined ? {} : { zbl: include.zbl }),
@@ -170,11 +182,18 @@ export class MLIAP extends NativeFileModel {
       format: 'mliap',
       kind: this.kind,
       descriptor: this.#files.descriptor,
+      descriptorStyle: this.descriptorStyle,
       elements: [...this.elements],
       ...(this.#layers === undefined ? {} : { layers: this.#layers.map((l) => ({ ...l })) }),
       ...(this.#zbl === undefined ? {} : { zbl: { inner: this.#zbl.inner, outer: this.#zbl.outer, charges: zblCharges(this.#zbl, this.elements) } }),
     });
   }
+}
+
+/** What fixes a descriptor's count, for messages. */
+function descriptorSettings(descriptor: ReturnType<typeof readMliapDescriptor>): string {
+  if (descriptor.style === 'so3') return `so3 nmax ${descriptor.parameters.nmax} lmax ${descriptor.parameters.lmax}`;
+  return `twojmax ${descriptor.parameters.twojmax}${descriptor.parameters.chemflag ? ', chemflag' : ''}`;
 }
 
 /** nn when the file has a NET line; otherwise linear or quadratic by its parameter count for n descriptors. */

@@ -89,9 +89,10 @@ export type NativeManyBodyConstructor = new (
 ) => NativePotential;
 
 /**
- * new Snap(name, atomic numbers, settings, radius, weight, coefficients, zbl, network, skin?)
+ * new Snap(name, atomic numbers, settings, radius, weight, coefficients, zbl, network, skin?, descriptor?)
  * (native/cpp/binding/SnapWrap.h): settings [twojmax, rcutfac, rfac0, rmin0, switchflag, bzeroflag,
- * quadraticflag, chemflag, bnormflag, wselfallflag]; per element its radius, weight and coefficients in the
+ * quadraticflag, chemflag, bnormflag, wselfallflag], or with descriptor 'so3' [rcutfac, nmax, lmax, alpha,
+ * quadraticflag]; per element its radius, weight and coefficients in the
  * file's order; zbl empty, or [inner, outer, then zi zj for each element pair a·nt + b]; network empty, or
  * [layers, then each layer's activation (0 linear, 1 sigmoid, 2 tanh, 3 relu) and node count].
  */
@@ -105,6 +106,7 @@ export type NativeSnapConstructor = new (
   zbl: Float64Array,
   network: Float64Array,
   skin?: number,
+  descriptor?: 'sna' | 'so3',
 ) => NativePotential;
 
 /**

@@ -1,5 +1,5 @@
 // SNAP and ML-IAP against the reference LAMMPS (29 Sep 2021, with ML-SNAP and ML-IAP, built from Debian's
-// source by bench/reference-lammps/build.sh): every shipped SNAP and sna-descriptor ML-IAP file on rattled
+// source by bench/reference-lammps/build.sh): every shipped SNAP and ML-IAP file (sna and so3 descriptors) on rattled
 // crystals, general triclinic cells, slabs, clusters and mixed species, from the values that
 // bench/reference-lammps/snap-fixtures.mjs wrote into test/fixtures/snap/reference.json.
 import { existsSync, readFileSync } from 'node:fs';
@@ -36,14 +36,13 @@ function modelOf(c: Case): Model {
   return new MLIAP({ model: `${POTENTIALS}/${model}`, descriptor: `${POTENTIALS}/${descriptor}`, kind });
 }
 
-const usesSo3 = (c: Case): boolean => c.lammpsPair.some((line) => /descriptor so3/.test(line));
 // Voigt xx yy zz yz xz xy into the B×9 layout.
 const VOIGT = [0, 4, 8, 5, 2, 1] as const;
 
 // Debian's lammps-data ships the potential files (.ci/run installs it).
 describe.skipIf(!existsSync(`${POTENTIALS}/Ni_Zuo_JPCA2020.snapcoeff`))('SNAP and ML-IAP against LAMMPS', () => {
   const models = new Map<string, Model>();
-  for (const c of reference.cases.filter((c) => !usesSo3(c))) {
+  for (const c of reference.cases) {
     it(`${c.potential} on ${c.structure} (${c.symbols.length} atoms)`, () => {
       const model = models.get(c.potential) ?? modelOf(c);
       models.set(c.potential, model);

@@ -42,6 +42,8 @@ const MODELS: [string, () => Model, () => System][] = [
   ['chemflag, bnormflag, wselfallflag, InP', () => SNAP.fromLammps(file('InP_JCPA2020.snap')), () => triclinic(rattle(repeat(zincblende('In', 'P', 5.87), [1, 1, 2]), 0.1, 5))],
   ['an ML-IAP network, Cu', () => new MLIAP({ model: file('Cu.nn.mliap.model'), descriptor: file('Cu.snap.mliap.descriptor') }), () => triclinic(crystal('Cu', 'fcc', 3.62, 6))],
   ['an ML-IAP quadratic model with ZBL, W', () => MLIAP.fromLammps(file('W.quadratic.mliap')), () => triclinic(crystal('W', 'bcc', 3.17, 7))],
+  ['an ML-IAP network on the so3 descriptor, Si', () => new MLIAP({ model: file('Si.nn.mliap.model'), descriptor: file('Si.nn.mliap.descriptor') }), () => triclinic(rattle(bulk('Si', 'diamond', { a: 5.43, cubic: true }), 0.1, 8))],
+  ['a linear ML-IAP model on the so3 descriptor, NiMo', () => new MLIAP({ model: file('Ni_Mo.mliap.model'), descriptor: file('Ni_Mo.mliap.descriptor') }), () => triclinic(substituted(crystal('Ni', 'fcc', 3.52, 9), 3, 42))],
 ];
 
 describe.skipIf(!available)(`SNAP and ML-IAP ${available ? '' : '(skipped: no /usr/share/lammps/potentials; apt-get install lammps-data)'}`, () => {
@@ -86,16 +88,19 @@ describe.skipIf(!available)(`SNAP and ML-IAP ${available ? '' : '(skipped: no /u
     }
   });
 
-  it('NVE on nickel at 600 K conserves the total energy', async () => {
-    const batch = Batch.fromSystems([repeat(bulk('Ni', 'fcc', { a: 3.52, cubic: true }), [3, 3, 3])]);
+  it.each([
+    ['nickel with linear SNAP', () => SNAP.fromLammps(file('Ni_Zuo_JPCA2020.snap')), () => repeat(bulk('Ni', 'fcc', { a: 3.52, cubic: true }), [3, 3, 3])],
+    ['silicon with the so3 network', () => new MLIAP({ model: file('Si.nn.mliap.model'), descriptor: file('Si.nn.mliap.descriptor') }), () => repeat(bulk('Si', 'diamond', { a: 5.43, cubic: true }), [2, 2, 2])],
+  ] as [string, () => Model, () => System][])('NVE on %s at 600 K conserves the total energy', async (_, make, system) => {
+    const batch = Batch.fromSystems([system()]);
     initializeVelocities(batch, { temperature: 1200, seed: 3 });
-    const model = SNAP.fromLammps(file('Ni_Zuo_JPCA2020.snap'));
+    const model = make();
     const total = (): number => totalEnergy(model, batch);
     const engine = new VelocityVerlet({ model, dt: 1 });
     await engine.run(batch, { steps: 50 });
     const start = total();
     await engine.run(batch, { steps: 200 });
-    // 108 atoms at about 600 K after equipartition (kT = 0.052 eV): the drift stays far below kT per atom.
+    // 108 Ni or 64 Si atoms at about 600 K after equipartition (kT = 0.052 eV): the drift stays far below kT per atom.
     expect(Math.abs(total() - start) / batch.numAtoms).toBeLessThan(1e-4);
   });
 
@@ -133,7 +138,15 @@ describe.skipIf(!available)(`SNAP and ML-IAP ${available ? '' : '(skipped: no /u
     expect(() => mliap(network.replace('1 71', '1 70'))).toThrow(/nparams is 70, but the NET line's layers need 71/);
     expect(() => mliap(network, descriptor.replace('radelems 0.5', 'radelems 0.5 0.5'))).toThrow(/radelems needs 1 values \(nelems\), got 2/);
     expect(() => MLIAP.fromLammps(file('Ta06A.pytorch.mliap'))).toThrow(/mliap model 'mliappy' is not one hookmd runs/);
-    expect(() => new MLIAP({ model: file('Si.nn.mliap.model'), descriptor: file('Si.nn.mliap.descriptor') })).toThrow(/unknown keyword 'nmax' of an sna descriptor/);
+    const so3 = readFileSync(file('Si.nn.mliap.descriptor'), 'utf8');
+    const siNetwork = readFileSync(file('Si.nn.mliap.model'), 'utf8');
+    expect(() => new MLIAP({ model: file('Si.nn.mliap.model'), descriptor: file('Si.nn.mliap.descriptor'), descriptorStyle: 'sna' })).toThrow(/unknown keyword 'nmax' of an sna descriptor/);
+    expect(() => mliap(siNetwork, so3.replace('welems 14', 'welems 14.5'))).toThrow(/Si: an so3 weight must be a whole number \(LAMMPS truncates it\), got 14\.5/);
+    expect(() => mliap(siNetwork, so3.replace('alpha 2.0', ''))).toThrow(/x\.descriptor:1: the file does not set alpha, which an so3 descriptor requires/);
+    expect(() => mliap(siNetwork, so3.replace('nmax 3', 'nmax 0'))).toThrow(/x\.descriptor:\d+: nmax must be a whole number >= 1, got 0/);
+    expect(() => mliap(siNetwork, so3.replace('lmax 4', 'lmax 3'))).toThrow(/the network takes 30 descriptors, the descriptor .*so3 nmax 3 lmax 3\) gives 24/);
+    expect(() => mliap(siNetwork, `${so3}\ntwojmax 6\n`)).toThrow(/unknown keyword 'twojmax' of an so3 descriptor/);
+    expect(() => mliap(siNetwork, so3.replace('alpha 2.0', 'alpha 20'))).toThrow(/so3 alpha 20 with rcutfac 5 overflows the radial integrals/);
 
     const nickel = SNAP.fromLammps(file('Ni_Zuo_JPCA2020.snap'));
     const copper = Batch.fromSystems([crystal('Ni', 'fcc', 3.52, 1), crystal('Cu', 'fcc', 3.62, 1, 1)]);

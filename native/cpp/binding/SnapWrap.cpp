@@ -32,19 +32,30 @@ SnapWrap::SnapWrap(const Napi::CallbackInfo& info) : PotentialWrapBase<SnapWrap>
     if (!(z >= 1.0 && z <= 118.0) || std::floor(z) != z) throwJs(env, "INVALID_ARGUMENT", "Snap: elements must be atomic numbers");
     d.elements.push_back(static_cast<int>(z));
   }
-  const Napi::Float64Array settings = requireFloat64Array(info, 2, "Snap: settings", 10);
-  const double twojmax = settings[0];
-  if (!(twojmax >= 0.0 && twojmax <= 1000.0) || std::floor(twojmax) != twojmax) throwJs(env, "INVALID_ARGUMENT", "Snap: twojmax must be a whole number");
-  d.descriptor.twojmax = static_cast<int>(twojmax);
-  d.rcutfac = settings[1];
-  d.descriptor.rfac0 = settings[2];
-  d.descriptor.rmin0 = settings[3];
-  d.descriptor.switchFlag = settings[4] != 0.0;
-  d.descriptor.bzeroFlag = settings[5] != 0.0;
-  d.quadratic = settings[6] != 0.0;
-  d.descriptor.chemFlag = settings[7] != 0.0;
-  d.descriptor.bnormFlag = settings[8] != 0.0;
-  d.descriptor.wselfAllFlag = settings[9] != 0.0;
+  // The descriptor: SNAP's bispectrum (10 settings) or, with "so3" at index 9, ML-IAP's so3 (rcutfac, nmax, lmax, alpha, quadratic).
+  const bool so3 = info.Length() > 9 && !info[9].IsUndefined() && requireString(info, 9, "Snap: descriptor") == "so3";
+  const Napi::Float64Array settings = requireFloat64Array(info, 2, "Snap: settings", so3 ? 5 : 10);
+  if (so3) {
+    d.rcutfac = settings[0];
+    for (const std::size_t k : {1u, 2u}) {
+      if (!(settings[k] >= 0.0 && settings[k] <= 1000.0) || std::floor(settings[k]) != settings[k]) throwJs(env, "INVALID_ARGUMENT", "Snap: nmax and lmax must be whole numbers");
+    }
+    d.so3 = So3DescriptorSettings{static_cast<int>(settings[1]), static_cast<int>(settings[2]), settings[3]};
+    d.quadratic = settings[4] != 0.0;
+  } else {
+    const double twojmax = settings[0];
+    if (!(twojmax >= 0.0 && twojmax <= 1000.0) || std::floor(twojmax) != twojmax) throwJs(env, "INVALID_ARGUMENT", "Snap: twojmax must be a whole number");
+    d.descriptor.twojmax = static_cast<int>(twojmax);
+    d.rcutfac = settings[1];
+    d.descriptor.rfac0 = settings[2];
+    d.descriptor.rmin0 = settings[3];
+    d.descriptor.switchFlag = settings[4] != 0.0;
+    d.descriptor.bzeroFlag = settings[5] != 0.0;
+    d.quadratic = settings[6] != 0.0;
+    d.descriptor.chemFlag = settings[7] != 0.0;
+    d.descriptor.bnormFlag = settings[8] != 0.0;
+    d.descriptor.wselfAllFlag = settings[9] != 0.0;
+  }
   d.radius = numbersOf(requireFloat64Array(info, 3, "Snap: radius", -1));
   d.weight = numbersOf(requireFloat64Array(info, 4, "Snap: weight", -1));
   d.coefficients = numbersOf(requireFloat64Array(info, 5, "Snap: coefficients", -1));

@@ -177,19 +177,7 @@ void SnapCentre::run(int count, const int* types, const ManyBodyNeighbors* nbs, 
       fy[l][m] -= dedr[1];
       fz[l][m] -= dedr[2];
     }
-    if (spec_.zbl.empty()) continue;
-    // Each pair is seen from both of its atoms: half of its ZBL energy and force from each.
-    for (int m = 0; m < nb.count; ++m) {
-      const ZblParams& p = spec_.zbl[ti * numTypes_ + nb.type[m]];
-      const double r = nb.r[m];
-      if (!(r * r < p.outerSq)) continue;
-      double e, de;
-      zblEvaluate(p, r, e, de);
-      energy += 0.5 * e;
-      fx[l][m] -= 0.5 * de * nb.ux[m];
-      fy[l][m] -= 0.5 * de * nb.uy[m];
-      fz[l][m] -= 0.5 * de * nb.uz[m];
-    }
+    if (!spec_.zbl.empty()) zblHalfPairs(spec_.zbl.data() + ti * numTypes_, nb, energy, fx[l], fy[l], fz[l]);
   }
 }
 

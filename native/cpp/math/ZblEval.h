@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/HostDevice.h"
+#include "math/ManyBodyNeighbors.h"
 
 namespace hookmd {
 
@@ -76,6 +77,25 @@ HD void zblEvaluate(const ZblParams& p, double r, double& e, double& de) {
     const double t = r - p.inner;
     e += t * t * t * (p.c3 + p.c4 * t);
     de += t * t * (3.0 * p.c3 + 4.0 * p.c4 * t);
+  }
+}
+
+/**
+ * The ZBL core of a centre's pairs within its outer cutoff, `row` the centre type's ZblParams per neighbour
+ * type: each pair is seen from both of its atoms, so half of its energy, and half of its force on the
+ * neighbour, from each.
+ */
+HD void zblHalfPairs(const ZblParams* row, const ManyBodyNeighbors& nb, double& energy, double* fx, double* fy, double* fz) {
+  for (int m = 0; m < nb.count; ++m) {
+    const ZblParams& p = row[nb.type[m]];
+    const double r = nb.r[m];
+    if (!(r * r < p.outerSq)) continue;
+    double e, de;
+    zblEvaluate(p, r, e, de);
+    energy += 0.5 * e;
+    fx[m] -= 0.5 * de * nb.ux[m];
+    fy[m] -= 0.5 * de * nb.uy[m];
+    fz[m] -= 0.5 * de * nb.uz[m];
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/Error.h"
 #include "cpu/CpuManyBodyForceKernel.h"
+#include "cpu/So3Centre.h"
 #include "math/DescriptorNetwork.h"
 #include "models/Messages.h"
 
@@ -101,9 +102,40 @@ void requireFinite(const std::string& name, const std::vector<double>& values, c
 }
 
 int descriptorsOf(const SnapDefinition& d) {
+  if (d.so3) return so3Descriptors(d.so3->nmax, d.so3->lmax);
   const int ne = static_cast<int>(d.elements.size());
   const int triples = d.descriptor.chemFlag ? ne * ne * ne : 1;
   return SnapTables::componentsPerTriple(d.descriptor.twojmax) * triples;
+}
+
+void checkBispectrum(const std::string& model, const SnapDescriptorSettings& s, double smallestCutoff) {
+  if (s.twojmax < 0 || s.twojmax > kMaxTwojmax) {
+    fail("INVALID_POTENTIAL", model + ": twojmax must be a whole number from 0 to " + std::to_string(kMaxTwojmax) + ", got " +
+                                  std::to_string(s.twojmax));
+  }
+  if (!(s.rfac0 > 0.0 && s.rfac0 <= 1.0)) fail("INVALID_POTENTIAL", model + ": rfac0 must be in (0, 1], got " + formatNumber(s.rfac0));
+  if (!(s.rmin0 >= 0.0) || !std::isfinite(s.rmin0)) fail("INVALID_POTENTIAL", model + ": rmin0 must be >= 0, got " + formatNumber(s.rmin0));
+  if (!(s.rmin0 < smallestCutoff)) {
+    fail("INVALID_POTENTIAL", model + ": rmin0 " + formatNumber(s.rmin0) + " must be below every pair cutoff (the smallest is " +
+                                  formatNumber(smallestCutoff) + ")");
+  }
+}
+
+void checkSo3(const std::string& model, const So3DescriptorSettings& s, double rcut, const std::vector<double>& weights) {
+  if (s.nmax < 1 || s.nmax > kMaxSo3Radial) fail("INVALID_POTENTIAL", model + ": so3 nmax must be from 1 to " + std::to_string(kMaxSo3Radial) + ", got " + std::to_string(s.nmax));
+  if (s.lmax < 0 || s.lmax > kMaxSo3Angular) fail("INVALID_POTENTIAL", model + ": so3 lmax must be from 0 to " + std::to_string(kMaxSo3Angular) + ", got " + std::to_string(s.lmax));
+  if (!(s.alpha > 0.0) || !std::isfinite(s.alpha)) fail("INVALID_POTENTIAL", model + ": so3 alpha must be > 0, got " + formatNumber(s.alpha));
+  // The radial integrals take sinh and cosh of up to 2 α r_c²: past ~709 they overflow to inf · 0.
+  if (!(2.0 * s.alpha * rcut * rcut <= 700.0)) {
+    fail("INVALID_POTENTIAL", model + ": so3 alpha " + formatNumber(s.alpha) + " with rcutfac " + formatNumber(rcut) +
+                                  " overflows the radial integrals (2 alpha rcutfac^2 must be <= 700)");
+  }
+  for (std::size_t e = 0; e < weights.size(); ++e) {
+    if (std::trunc(weights[e]) != weights[e]) {
+      fail("INVALID_POTENTIAL", model + ": so3 weight " + std::to_string(e) + " is " + formatNumber(weights[e]) +
+                                    "; LAMMPS reads so3 weights as whole numbers (it would use " + formatNumber(std::trunc(weights[e])) + ")");
+    }
+  }
 }
 
 }  // namespace
@@ -119,13 +151,7 @@ SnapPotential::SnapPotential(const char* name, const SnapDefinition& d, std::opt
   const std::string model(name);
   const int ne = species_.numTypes();
   const SnapDescriptorSettings& s = d.descriptor;
-  if (s.twojmax < 0 || s.twojmax > kMaxTwojmax) {
-    fail("INVALID_POTENTIAL", model + ": twojmax must be a whole number from 0 to " + std::to_string(kMaxTwojmax) + ", got " +
-                                  std::to_string(s.twojmax));
-  }
   if (!(d.rcutfac > 0.0) || !std::isfinite(d.rcutfac)) fail("INVALID_POTENTIAL", model + ": rcutfac must be > 0, got " + formatNumber(d.rcutfac));
-  if (!(s.rfac0 > 0.0 && s.rfac0 <= 1.0)) fail("INVALID_POTENTIAL", model + ": rfac0 must be in (0, 1], got " + formatNumber(s.rfac0));
-  if (!(s.rmin0 >= 0.0) || !std::isfinite(s.rmin0)) fail("INVALID_POTENTIAL", model + ": rmin0 must be >= 0, got " + formatNumber(s.rmin0));
   if (static_cast<int>(d.radius.size()) != ne || static_cast<int>(d.weight.size()) != ne) {
     fail("INVALID_POTENTIAL", model + ": expected a radius and a weight for each of " + std::to_string(ne) + " elements");
   }
@@ -135,11 +161,13 @@ SnapPotential::SnapPotential(const char* name, const SnapDefinition& d, std::opt
     if (!(d.radius[e] > 0.0)) fail("INVALID_POTENTIAL", model + ": radius " + std::to_string(e) + " must be > 0, got " + formatNumber(d.radius[e]));
   }
   const double maxRadius = *std::max_element(d.radius.begin(), d.radius.end());
-  const double minRadius = *std::min_element(d.radius.begin(), d.radius.end());
   cutoff_ = d.rcutfac * 2.0 * maxRadius;
-  if (!(s.rmin0 < d.rcutfac * 2.0 * minRadius)) {
-    fail("INVALID_POTENTIAL", model + ": rmin0 " + formatNumber(s.rmin0) + " must be below every pair cutoff (the smallest is " +
-                                  formatNumber(d.rcutfac * 2.0 * minRadius) + ")");
+  if (d.so3) {
+    checkSo3(model, *d.so3, d.rcutfac, d.weight);
+    // Past rcutfac the so3 basis and its switch are zero, whatever the element radii allow.
+    cutoff_ = std::min(cutoff_, d.rcutfac);
+  } else {
+    checkBispectrum(model, s, d.rcutfac * 2.0 * *std::min_element(d.radius.begin(), d.radius.end()));
   }
   const bool network = !d.networkNodes.empty();
   if (network) {
@@ -157,8 +185,10 @@ SnapPotential::SnapPotential(const char* name, const SnapDefinition& d, std::opt
   }
   const int perElement = coefficientsPerElement(d);
   if (d.coefficients.size() != static_cast<std::size_t>(perElement) * ne) {
-    fail("INVALID_POTENTIAL", model + ": expected " + std::to_string(perElement) + " coefficients per element for twojmax " +
-                                  std::to_string(s.twojmax) + (d.quadratic ? ", quadratic" : "") + (s.chemFlag ? ", chemflag" : "") +
+    const std::string settings = d.so3 ? "so3 nmax " + std::to_string(d.so3->nmax) + " lmax " + std::to_string(d.so3->lmax)
+                                       : "twojmax " + std::to_string(s.twojmax) + (s.chemFlag ? ", chemflag" : "");
+    fail("INVALID_POTENTIAL", model + ": expected " + std::to_string(perElement) + " coefficients per element for " + settings +
+                                  (d.quadratic ? ", quadratic" : "") +
                                   (network ? ", this network" : "") +
                                   ", got " + std::to_string(d.coefficients.size()) + " for " + std::to_string(ne) + " elements");
   }
@@ -174,16 +204,13 @@ SnapPotential::SnapPotential(const char* name, const SnapDefinition& d, std::opt
     }
   }
 
-  SnapCentreSpec spec;
-  spec.tables = std::make_shared<SnapTables>(s, ne);
+  std::shared_ptr<const SnapEnergyModel> energyModel;
   if (network) {
-    spec.model = std::make_shared<SnapNetwork>(d.coefficients, descriptorsOf(d), d.networkNodes, d.networkActivations);
+    energyModel = std::make_shared<SnapNetwork>(d.coefficients, descriptorsOf(d), d.networkNodes, d.networkActivations);
   } else {
-    spec.model = std::make_shared<SnapRegression>(d.coefficients, descriptorsOf(d), d.quadratic);
+    energyModel = std::make_shared<SnapRegression>(d.coefficients, descriptorsOf(d), d.quadratic);
   }
-  spec.radius = d.radius;
-  spec.weight = d.weight;
-  spec.rcutfac = d.rcutfac;
+  std::vector<ZblParams> zbl;
   if (!d.zblCharges.empty()) {
     if (d.zblCharges.size() != 2 * static_cast<std::size_t>(ne) * ne) {
       fail("INVALID_POTENTIAL", model + ": the ZBL core needs two charges for each of " + std::to_string(ne * ne) + " element pairs");
@@ -196,11 +223,17 @@ SnapPotential::SnapPotential(const char* name, const SnapDefinition& d, std::opt
     for (int p = 0; p < ne * ne; ++p) {
       const double zi = d.zblCharges[2 * p], zj = d.zblCharges[2 * p + 1];
       if (!(zi > 0.0 && zj > 0.0)) fail("INVALID_POTENTIAL", model + ": ZBL charges must be > 0");
-      spec.zbl.push_back(makeZblParams(zi, zj, d.zblInner, d.zblOuter));
+      zbl.push_back(makeZblParams(zi, zj, d.zblInner, d.zblOuter));
     }
     cutoff_ = std::max(cutoff_, d.zblOuter);
   }
-  centre_ = std::make_shared<SnapCentre>(std::move(spec));
+  if (d.so3) {
+    So3CentreSpec spec{std::make_shared<So3Tables>(*d.so3, d.rcutfac), energyModel, d.radius, d.weight, d.rcutfac, std::move(zbl)};
+    centre_ = std::make_shared<So3Centre>(std::move(spec));
+  } else {
+    SnapCentreSpec spec{std::make_shared<SnapTables>(s, ne), energyModel, d.radius, d.weight, d.rcutfac, std::move(zbl)};
+    centre_ = std::make_shared<SnapCentre>(std::move(spec));
+  }
   if (skin) setSkin(*skin);
 }
 

@@ -1,9 +1,10 @@
-// SNAP (LAMMPS's `pair_style snap`, and ML-IAP's linear, quadratic and `nn` models on its `sna` descriptor):
-// the API layer. The energy of each atom is β₀ + β·B (+ ½ Bᵀ α B, quadratic SNAP), or a network's
-// (math/DescriptorNetwork.h), of its bispectrum B (math/SnapBispectrum.h), with an optional ZBL core (`hybrid/overlay zbl … snap`, math/ZblEval.h). The
+// SNAP (LAMMPS's `pair_style snap`, and ML-IAP's linear, quadratic and `nn` models on its `sna` and `so3`
+// descriptors): the API layer. The energy of each atom is β₀ + β·B (+ ½ Bᵀ α B, quadratic SNAP), or a
+// network's (math/DescriptorNetwork.h), of its descriptors B: the bispectrum (math/SnapBispectrum.h) or the
+// SO(3) power spectrum (math/So3PowerSpectrum.h), with an optional ZBL core (`hybrid/overlay zbl … snap`, math/ZblEval.h). The
 // files are parsed and checked in TypeScript (lib/models/snap-file.ts); here the numbers are checked again
 // (counts, ranges, finiteness), so native code never reads unchecked data, and the many-body kernel runs
-// SNAP's centre routine (cpu/SnapCentre.h).
+// the descriptor's centre routine (cpu/SnapCentre.h, cpu/So3Centre.h).
 #pragma once
 
 #include <memory>
@@ -14,6 +15,7 @@
 #include "kernels/ManyBodyForceKernel.h"
 #include "models/BackendCache.h"
 #include "models/Potential.h"
+#include "models/So3Tables.h"
 #include "models/SpeciesTypes.h"
 
 namespace hookmd {
@@ -23,6 +25,8 @@ struct SnapDefinition {
   /** The atomic numbers of the file's elements, in its order. */
   std::vector<int> elements;
   SnapDescriptorSettings descriptor;
+  /** ML-IAP's so3 descriptor in place of the bispectrum (then `descriptor` is unused); absent for SNAP's. */
+  std::optional<So3DescriptorSettings> so3;
   double rcutfac = 0.0;
   bool quadratic = false;
   /** Per element, R_e and w_e. */
@@ -61,7 +65,7 @@ class SnapPotential final : public Potential {
 
  private:
   const char* name_;
-  std::shared_ptr<const SnapCentre> centre_;
+  std::shared_ptr<const ManyBodyCentre> centre_;
   SpeciesTypes species_;
   double cutoff_ = 0.0;
   double skin_ = -1.0;

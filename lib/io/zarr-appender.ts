@@ -6,6 +6,7 @@ import * as zarr from 'zarrita';
 import { normalizeSystem, unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookmdTypeError, isHookmdError } from '../errors.js';
+import { zarrCodecs } from './zarr-gzip.js';
 import { chunkRows, ZARR_ARRAYS, ZARR_LAYOUT, type ZarrArraySpec, type ZarrChunking } from './zarr-layout.js';
 import { AtomicFileSystemStore } from './zarr-store.js';
 
@@ -172,7 +173,7 @@ export class ZarrAppender {
       data_type: spec.dtype,
       chunk_grid: { name: 'regular', configuration: { chunk_shape: [chunkRows(spec, this.#chunking), ...spec.inner] } },
       chunk_key_encoding: { name: 'default', configuration: { separator: '/' } },
-      codecs: [{ name: 'bytes', configuration: { endian: 'little' } }],
+      codecs: zarrCodecs(this.#chunking.compression),
       fill_value: spec.fill,
       attributes: {},
     };

@@ -39,12 +39,17 @@ export const ZARR_ARRAYS: readonly ZarrArraySpec[] = [
   { path: 'meta/atoms_ptr', dtype: 'int64', axis: 'pointer', inner: [], fill: 0 },
 ];
 
-/** Chunk lengths along axis 0. */
+/** How a store's chunks are compressed. */
+export type ZarrCompression = 'gzip' | 'none';
+
+/** Chunk lengths along axis 0, and the chunks' compression. */
 export interface ZarrChunking {
   /** Rows per chunk of per-atom arrays (default 65536). */
   readonly chunkAtoms: number;
   /** Rows per chunk of per-system and pointer arrays (default 4096). */
   readonly chunkSystems: number;
+  /** How chunks are compressed: `'gzip'` (level 5, the default) or `'none'`. */
+  readonly compression: ZarrCompression;
 }
 
 /** Bytes per chunk of `meta/info`. */

@@ -1,6 +1,6 @@
 // readZarr: the Systems of a store that ZarrSink wrote (the ragged layout of zarr-layout.ts). A store is read
-// as untrusted: every chunk file must have the size its array's metadata gives (a truncated one would read
-// as zeros), the row counts are witnessed by chunk files before anything of that size is allocated, the
+// as untrusted: every chunk file must have the size its array's metadata gives, after gzip where the chunks
+// are compressed (a truncated one would read as zeros; a hostile one cannot inflate past that size), the row counts are witnessed by chunk files before anything of that size is allocated, the
 // pointers must be monotonic, and every system must be one Batch.fromSystems takes.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import * as zarr from 'zarrita';
 import { chemicalSymbol, normalizeSystem, unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookmdError, HookmdTypeError, isHookmdError } from '../errors.js';
+import { gunzippedLength } from './zarr-gzip.js';
 import { INFO_CHUNK_BYTES, ZARR_ARRAYS, ZARR_LAYOUT, type ZarrArraySpec } from './zarr-layout.js';
 
 type Data = Float64Array | Int32Array | Int8Array | Uint8Array | BigInt64Array;
@@ -26,9 +27,9 @@ function damaged(store: string, where: string, reason: string, cause?: unknown):
   return new HookmdError('READ_FAILED', `readZarr: ${store}: ${where}: ${reason}`, { path: store, chunk: where }, cause === undefined ? undefined : { cause });
 }
 
-/** A filesystem store that refuses a chunk file whose size is not the one its array's metadata implies. */
+/** A filesystem store that refuses a chunk file whose size (decompressed, for gzip) is not the one its array's metadata implies. */
 class CheckedStore extends FileSystemStore {
-  readonly #chunkBytes = new Map<string, number>();
+  readonly #chunks = new Map<string, { bytes: number; gzip: boolean }>();
   readonly #path: string;
 
   constructor(path: string) {
@@ -36,21 +37,39 @@ class CheckedStore extends FileSystemStore {
     this.#path = path;
   }
 
-  /** Chunks of `array` (a layout path) hold exactly `bytes` bytes (the 'bytes' codec, no compression). */
-  expect(array: string, bytes: number): void {
-    this.#chunkBytes.set(`/${array}/c/`, bytes);
+  /** Chunks of `array` (a layout path) hold exactly `bytes` bytes, after gzip when `gzip`. */
+  expect(array: string, bytes: number, gzip: boolean): void {
+    this.#chunks.set(`/${array}/c/`, { bytes, gzip });
   }
 
   override async get(key: `/${string}`, options?: Parameters<FileSystemStore['get']>[1]): Promise<Uint8Array | undefined> {
     const data = await super.get(key, options);
     if (data === undefined) return data;
-    for (const [prefix, bytes] of this.#chunkBytes) {
-      if (key.startsWith(prefix) && data.length !== bytes) {
-        throw damaged(this.#path, key.slice(1), `the chunk has ${data.length} bytes, its array's chunks have ${bytes}: the file is truncated or damaged`);
+    for (const [prefix, { bytes, gzip }] of this.#chunks) {
+      if (!key.startsWith(prefix)) continue;
+      let length = data.length;
+      if (gzip) {
+        // Inflated once here, bounded, before zarrita inflates it again: the check must see the size first.
+        try {
+          length = gunzippedLength(data, bytes);
+        } catch (error) {
+          throw damaged(this.#path, key.slice(1), `the chunk is not gzip data its array's chunks can hold: ${(error as Error).message}`, error);
+        }
+      }
+      if (length !== bytes) {
+        throw damaged(this.#path, key.slice(1), `the chunk has ${length} bytes${gzip ? ' (gunzipped)' : ''}, its array's chunks have ${bytes}: the file is truncated or damaged`);
       }
     }
     return data;
   }
+}
+
+/** Whether an array's codecs are the layout's: little-endian bytes, optionally then gzip; undefined for any other. */
+function gzipOf(codecs: readonly { name: string; configuration?: Record<string, unknown> }[]): boolean | undefined {
+  const [bytes, gzip, ...rest] = codecs;
+  if (bytes?.name !== 'bytes' || (bytes.configuration?.endian ?? 'little') !== 'little' || rest.length > 0) return undefined;
+  if (gzip === undefined) return false;
+  return gzip.name === 'gzip' ? true : undefined;
 }
 
 interface Node {
@@ -77,7 +96,14 @@ async function openArray(store: CheckedStore, root: zarr.Location<CheckedStore>,
       chunk: where,
     });
   }
-  store.expect(array.path, node.chunks.reduce((a, b) => a * b, 1) * BYTES[array.dtype]);
+  // zarrita keeps the codec list to itself: read it from the metadata it has just parsed.
+  const metadata = JSON.parse(new TextDecoder().decode(await store.get(`/${array.path}/zarr.json`))) as { codecs?: unknown };
+  const codecs = Array.isArray(metadata.codecs) ? (metadata.codecs as { name: string; configuration?: Record<string, unknown> }[]) : undefined;
+  const gzip = gzipOf(codecs ?? []);
+  if (gzip === undefined) {
+    throw new HookmdError('ZARR_LAYOUT', `readZarr: ${path}: ${where} has codecs ${JSON.stringify((codecs ?? []).map((c) => c?.name))}; the layout has ["bytes"] or ["bytes", "gzip"]`, { path, chunk: where });
+  }
+  store.expect(array.path, node.chunks.reduce((a, b) => a * b, 1) * BYTES[array.dtype], gzip);
   return { array: node, rows: node.shape[0], chunkRows: node.chunks[0] };
 }
 

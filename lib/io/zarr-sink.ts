@@ -3,12 +3,13 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 
 import type { System } from '../data/index.js';
+import { describeValue } from '../describe-value.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { BufferedSink } from './buffered-sink.js';
 import type { SinkOptions } from './sink.js';
 import { ZarrAppender, zarrRecord, type ZarrRecord } from './zarr-appender.js';
-import type { ZarrChunking } from './zarr-layout.js';
+import type { ZarrChunking, ZarrCompression } from './zarr-layout.js';
 
 /** Options of `new ZarrSink`. */
 export interface ZarrSinkOptions extends SinkOptions, Partial<ZarrChunking> {}
@@ -21,12 +22,21 @@ function checkChunk(field: 'chunkAtoms' | 'chunkSystems', value: number | undefi
   return chunk;
 }
 
+function checkCompression(value: unknown): ZarrCompression {
+  if (value === undefined) return 'gzip';
+  if (value !== 'gzip' && value !== 'none') {
+    throw new HookmdTypeError('INVALID_OPTIONS', `ZarrSink: compression must be 'gzip' or 'none', got ${describeValue(value)}`, { field: 'compression', value });
+  }
+  return value;
+}
+
 /**
  * Writes systems to a Zarr v3 store at `path` (a directory, created if missing; it must not hold
  * anything yet) in the ragged layout of nvalchemi's ZarrData: per-atom arrays concatenated along
  * axis 0 (`core/positions`, `core/forces`, ...), one row per system in per-system arrays
  * (`core/energy`, `core/cell`, ...), and `meta/atoms_ptr` (B+1 offsets) to tell them apart. Systems
- * are validated when written and appended `capacity` at a time (default 1024). Each append writes
+ * are validated when written and appended `capacity` at a time (default 1024). Chunks are gzip-compressed
+ * (level 5; `compression: 'none'` stores them raw). Each append writes
  * data before metadata and commits with `meta/atoms_ptr` last, so a failure (SINK_WRITE_FAILED)
  * leaves the store readable as it was. Read it back with `readZarr` (or any Zarr v3 reader).
  *
@@ -42,7 +52,7 @@ export class ZarrSink extends BufferedSink<ZarrRecord> {
   readonly #appender: ZarrAppender;
 
   constructor(path: string, options: ZarrSinkOptions = {}) {
-    super('ZarrSink', checkKeys('ZarrSink', options, ['capacity', 'chunkAtoms', 'chunkSystems']), 1024);
+    super('ZarrSink', checkKeys('ZarrSink', options, ['capacity', 'chunkAtoms', 'chunkSystems', 'compression']), 1024);
     if (typeof path !== 'string' || path === '') {
       throw new HookmdTypeError('INVALID_PATH', 'ZarrSink: path must be a non-empty string', { field: 'path', value: path });
     }
@@ -56,6 +66,7 @@ export class ZarrSink extends BufferedSink<ZarrRecord> {
     this.#appender = new ZarrAppender(path, {
       chunkAtoms: checkChunk('chunkAtoms', options.chunkAtoms, 65536),
       chunkSystems: checkChunk('chunkSystems', options.chunkSystems, 4096),
+      compression: checkCompression(options.compression),
     });
   }
 

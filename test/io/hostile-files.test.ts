@@ -3,6 +3,7 @@
 // but that a batch would refuse all end in the reader's typed error with the file, the line or chunk, and
 // the reason; a reader never returns a system Batch.fromSystems would refuse.
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -36,9 +37,10 @@ async function caughtAsync(read: () => Promise<unknown>): Promise<{ code?: strin
 
 describe('readZarr on a damaged store', () => {
   let store = 0;
-  async function fresh(): Promise<string> {
+  // Raw chunks, so the tests can damage their bytes; the gzip ones have a test of their own below.
+  async function fresh(compression: 'gzip' | 'none' = 'none'): Promise<string> {
     const path = join(dir, `s${store++}.zarr`);
-    const sink = new ZarrSink(path);
+    const sink = new ZarrSink(path, { compression });
     await sink.write([{ symbols: ['Ar', 'Ar'], positions: [[1, 2, 3], [4, 5, 6]], info: { a: 1 } }, { symbols: ['Cu'], positions: [[7, 8, 9]], info: { b: 'x' } }]);
     await sink.close();
     return path;
@@ -49,6 +51,23 @@ describe('readZarr on a damaged store', () => {
     truncateSync(join(path, 'core/positions/c/0/0'), 20);
     const error = await caughtAsync(() => readZarr(path));
     expect(error).toMatchObject({ code: 'READ_FAILED', message: expect.stringMatching(/core\/positions\/c\/0\/0: the chunk has 20 bytes, its array's chunks have \d+: the file is truncated/) });
+  });
+
+  it('a gzip chunk that is cut short, is not gzip, or inflates past its array\'s chunk size is READ_FAILED naming the chunk', async () => {
+    const cut = await fresh('gzip');
+    const file = 'core/positions/c/0/0';
+    truncateSync(join(cut, file), 12);
+    expect(await caughtAsync(() => readZarr(cut))).toMatchObject({ code: 'READ_FAILED', message: expect.stringMatching(/core\/positions\/c\/0\/0: the chunk is not gzip data its array's chunks can hold/) });
+    const garbage = await fresh('gzip');
+    writeFileSync(join(garbage, file), Buffer.from('not a gzip stream at all'));
+    expect(await caughtAsync(() => readZarr(garbage))).toMatchObject({ code: 'READ_FAILED', message: expect.stringMatching(/core\/positions\/c\/0\/0: the chunk is not gzip data/) });
+    // 64 MiB of zeros in a few kB: the reader stops inflating at the chunk's size instead of allocating it.
+    const bomb = await fresh('gzip');
+    writeFileSync(join(bomb, file), gzipSync(Buffer.alloc(64 << 20)));
+    expect(await caughtAsync(() => readZarr(bomb))).toMatchObject({ code: 'READ_FAILED', message: expect.stringMatching(/core\/positions\/c\/0\/0: the chunk is not gzip data its array's chunks can hold: .*buffer/i) });
+    const short = await fresh('gzip');
+    writeFileSync(join(short, file), gzipSync(Buffer.alloc(40)));
+    expect(await caughtAsync(() => readZarr(short))).toMatchObject({ code: 'READ_FAILED', message: expect.stringMatching(/core\/positions\/c\/0\/0: the chunk has 40 bytes \(gunzipped\), its array's chunks have \d+/) });
   });
 
   it('a damaged info chunk is READ_FAILED naming the chunk and the system, not a SyntaxError', async () => {

@@ -1,6 +1,7 @@
 // ZarrSink and readZarr: a ragged Zarr v3 store written chunk by chunk through zarrita reads back equal,
 // has the documented layout, and survives a failed append (data before metadata, atoms_ptr last).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -81,9 +82,39 @@ describe('ZarrSink', () => {
       expect((meta.chunk_grid as { configuration: { chunk_shape: number[] } }).configuration.chunk_shape[0], name).toBe(name.startsWith('core/') && !['core/energy', 'core/cell', 'core/pbc', 'core/stress'].includes(name) ? 32 : 8);
     }
     expect(json(join(path, 'core/energy/zarr.json')).fill_value).toBe('NaN');
+    // Every chunk is gzip after little-endian bytes, the codecs zarr-python reads (docs/formats.md).
+    expect(json(join(path, 'core/positions/zarr.json')).codecs).toEqual([
+      { name: 'bytes', configuration: { endian: 'little' } },
+      { name: 'gzip', configuration: { level: 5 } },
+    ]);
     // The first atom of system 2 sits at offset 1 + 2 (systems 0 and 1 have 1 and 2 atoms): little-endian int64.
-    const pointers = new BigInt64Array(new Uint8Array(readFileSync(join(path, 'meta/atoms_ptr/c/0'))).buffer);
+    const pointers = new BigInt64Array(new Uint8Array(gunzipSync(readFileSync(join(path, 'meta/atoms_ptr/c/0')))).buffer);
     expect(Array.from(pointers.slice(0, 4), Number)).toEqual([0, 1, 3, 6]);
+  });
+
+  it('compresses its chunks: a short 64-atom trajectory takes a fraction of the raw store, and reads back the same', async () => {
+    const frames = Array.from({ length: 20 }, (_, k): System => ({
+      symbols: Array.from({ length: 64 }, () => 'Ar'),
+      positions: Array.from({ length: 64 }, (_, i) => [(i % 4) * 3.8 + 0.01 * k, ((i >> 2) % 4) * 3.8, (i >> 4) * 3.8]),
+      cell: [[15.2, 0, 0], [0, 15.2, 0], [0, 0, 15.2]],
+      pbc: [true, true, true],
+      energy: -5 - 0.001 * k,
+    }));
+    const size = (path: string): number =>
+      readdirSync(path, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).reduce((sum, e) => sum + statSync(join(e.parentPath, e.name)).size, 0);
+    const stores = await Promise.all(
+      (['gzip', 'none'] as const).map(async (compression) => {
+        const path = join(dir, `trajectory-${compression}.zarr`);
+        const sink = new ZarrSink(path, { compression });
+        await sink.write(frames);
+        await sink.close();
+        return path;
+      }),
+    );
+    const [gzip, raw] = stores as [string, string];
+    // 20 frames hold 30 KB of positions; raw chunks pad every array to its 65,536-row chunk.
+    expect(size(gzip)).toBeLessThan(size(raw) / 20);
+    expect(await readZarr(gzip)).toEqual(await readZarr(raw));
   });
 
   it('a failed append throws SINK_WRITE_FAILED and leaves the store as it was; close() retries', async () => {
@@ -137,6 +168,7 @@ describe('ZarrSink', () => {
     await expect(sink.write([{ symbols: ['Ar'], positions: [[0, 0, 0]], info: { f: () => 1 } }])).rejects.toMatchObject({ code: 'INVALID_INFO' });
     expect(sink.count).toBe(0);
     expect(() => new ZarrSink(join(dir, 'c.zarr'), { chunkAtoms: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_CHUNKS' }));
+    expect(() => new ZarrSink(join(dir, 'z.zarr'), { compression: 'zstd' as never })).toThrow(/ZarrSink: compression must be 'gzip' or 'none', got "zstd"/);
     await expect(readZarr(join(dir, 'nothing.zarr'))).rejects.toMatchObject({ code: 'READ_FAILED' });
   });
 });

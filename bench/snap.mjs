@@ -4,12 +4,15 @@
 //  - md: fcc Ni, 8×8×8 conventional cells (2,048 atoms, a = 3.52 Å), Ni_Zuo_JPCA2020 (linear SNAP, 2J = 8,
 //    r_cut 4.1 Å), velocities at 300 K, NVE, dt 0.5 fs, skin 1.0 Å, `steps` steps: LAMMPS's loop time
 //    against hookmd's `await md.run()`, one thread each (bench/reference-lammps/in.snap-ni is the same run);
+//  - so3: diamond Si, 4×4×4 conventional cells (512 atoms, a = 5.43 Å), the Si.nn.mliap network on ML-IAP's so3
+//    descriptor (nmax 3, lmax 4, r_cut 5 Å), velocities at 300 K, NVE, dt 1 fs, skin 1.0 Å, `so3Steps` steps:
+//    LAMMPS's loop time against hookmd's `await md.run()`, one thread each;
 //  - batch: every structure of the mlearn Ni DFT test set (test/fixtures/mlearn/Ni/test.json, 31 structures),
 //    energy and forces, in one hookmd batch, against LAMMPS evaluating them one after another in one process
 //    (a loop of read_data and run 0), in structures per second.
 // Each row is the best of `rounds` interleaved rounds, every round listed, with peak RSS.
 //
-// Usage: node bench/snap.mjs [--cells 8] [--steps 100] [--repeats 20] [--rounds 3]
+// Usage: node bench/snap.mjs [--cells 8] [--steps 100] [--so3-steps 20] [--repeats 20] [--rounds 3]
 // Needs dist/ (npm run build), build/Release/hookmd.node, /usr/share/lammps/potentials and the reference
 // LAMMPS ($HOOKMD_REFERENCE_LMP, default /work/reference-lammps/build/lmp).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,11 +27,23 @@ const COEFF = `${POTENTIALS}/Ni_Zuo_JPCA2020.snapcoeff`;
 const PARAM = `${POTENTIALS}/Ni_Zuo_JPCA2020.snapparam`;
 const A = 3.52;
 const SKIN = 1.0;
+const SI_MODEL = `${POTENTIALS}/Si.nn.mliap.model`;
+const SI_DESCRIPTOR = `${POTENTIALS}/Si.nn.mliap.descriptor`;
+const SI_A = 5.43;
+const SI_CELLS = 4;
 const MLEARN_NI = new URL('../test/fixtures/mlearn/Ni/test.json', import.meta.url).pathname;
 
 // --- child: one hookmd run ----------------------------------------------------------------------------
 async function hookmdRun({ task, cells, steps, repeats }) {
   const hookmd = await import('../dist/index.js');
+  if (task === 'so3') {
+    const model = new hookmd.MLIAP({ model: SI_MODEL, descriptor: SI_DESCRIPTOR, skin: SKIN });
+    const batch = hookmd.Batch.fromSystems([hookmd.repeat(hookmd.bulk('Si', 'diamond', { a: SI_A, cubic: true }), [SI_CELLS, SI_CELLS, SI_CELLS])]);
+    hookmd.initializeVelocities(batch, { temperature: 300, seed: 4928459, exact: true });
+    const md = new hookmd.VelocityVerlet({ model, dt: 1 });
+    const { wallSeconds, cpuSeconds } = await timed(() => md.run(batch, { steps }));
+    return { atoms: batch.numAtoms, threads: hookmd.backendInfo().threads, wallSeconds, cpuSeconds, builds: model.neighborStats().builds };
+  }
   const model = new hookmd.SNAP({ coefficients: COEFF, parameters: PARAM, skin: SKIN });
   const threads = hookmd.backendInfo().threads;
   if (task === 'md') {
@@ -65,6 +80,27 @@ velocity        all create 300.0 4928459 loop geom
 neighbor        ${SKIN} bin
 neigh_modify    every 1 delay 0 check yes
 timestep        0.0005
+fix             1 all nve
+thermo          ${steps}
+run             ${steps}
+`;
+}
+
+function so3Input(steps) {
+  return `units           metal
+atom_style      atomic
+boundary        p p p
+lattice         diamond ${SI_A}
+region          box block 0 ${SI_CELLS} 0 ${SI_CELLS} 0 ${SI_CELLS}
+create_box      1 box
+create_atoms    1 box
+mass            1 28.0855
+pair_style      mliap model nn ${SI_MODEL} descriptor so3 ${SI_DESCRIPTOR}
+pair_coeff      * * Si
+velocity        all create 300.0 4928459 loop geom
+neighbor        ${SKIN} bin
+neigh_modify    every 1 delay 0 check yes
+timestep        0.001
 fix             1 all nve
 thermo          ${steps}
 run             ${steps}
@@ -110,7 +146,7 @@ jump SELF repeat
 }
 
 async function main() {
-  const { cells, steps, repeats, rounds } = parseArgs({ cells: 8, steps: 100, repeats: 20, rounds: 3 });
+  const { cells, steps, so3Steps, repeats, rounds } = parseArgs({ cells: 8, steps: 100, so3Steps: 20, repeats: 20, rounds: 3 });
   const lammps = { key: 'reference', label: 'LAMMPS reference build (ML-SNAP, -O3 -march=native)', command: LMP, args: [] };
   const version = lammpsVersion();
   const started = machineLine();
@@ -124,6 +160,8 @@ async function main() {
       process.stderr.write(`[snap] round ${r + 1}/${rounds}\n`);
       record('md:lammps', await runLammpsVariant(lammps, mdInput(cells, steps)));
       record('md:hookmd', await runChild(script, { task: 'md', cells, steps }, { env: { HOOKMD_THREADS: '1' } }));
+      record('so3:lammps', await runLammpsVariant(lammps, so3Input(so3Steps)));
+      record('so3:hookmd', await runChild(script, { task: 'so3', steps: so3Steps }, { env: { HOOKMD_THREADS: '1' } }));
       const t0 = performance.now();
       const result = await runLammpsVariant(lammps, batch.input);
       record('batch:lammps', { ...result, wallSeconds: (performance.now() - t0) / 1000, structures: batch.count * repeats });
@@ -147,6 +185,19 @@ async function main() {
       [
         [`${lammps.label}, loop time`, lmd.best.loopSeconds.toFixed(2), lmd.every, ((1e6 * lmd.best.loopSeconds) / (hmd.best.atoms * steps)).toFixed(1), '', lmd.rss.toFixed(1)],
         [`hookmd VelocityVerlet (${hmd.best.builds} builds)`, hmd.best.wallSeconds.toFixed(2), hmd.every, ((1e6 * hmd.best.wallSeconds) / (hmd.best.atoms * steps)).toFixed(1), `${(lmd.best.loopSeconds / hmd.best.wallSeconds).toFixed(2)}×`, hmd.rss.toFixed(1)],
+      ],
+      ['l', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  );
+  const ls = best('so3:lammps', 'loopSeconds');
+  const hs = best('so3:hookmd', 'wallSeconds');
+  console.log(`\n### NVE, diamond Si at 300 K, ${fmt(hs.best.atoms)} atoms, Si.nn.mliap (network on the so3 descriptor), ${so3Steps} steps, dt 1 fs, skin ${SKIN} Å\n`);
+  console.log(
+    markdownTable(
+      ['run', 'time (s, best)', 'every round (s)', 'µs/atom-step', 'LAMMPS loop time ÷ this', 'peak RSS (MiB)'],
+      [
+        [`${lammps.label}, loop time`, ls.best.loopSeconds.toFixed(2), ls.every, ((1e6 * ls.best.loopSeconds) / (hs.best.atoms * so3Steps)).toFixed(1), '', ls.rss.toFixed(1)],
+        [`hookmd VelocityVerlet (${hs.best.builds} builds)`, hs.best.wallSeconds.toFixed(2), hs.every, ((1e6 * hs.best.wallSeconds) / (hs.best.atoms * so3Steps)).toFixed(1), `${(ls.best.loopSeconds / hs.best.wallSeconds).toFixed(2)}×`, hs.rss.toFixed(1)],
       ],
       ['l', 'r', 'r', 'r', 'r', 'r'],
     ),

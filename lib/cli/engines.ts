@@ -22,6 +22,7 @@ import { configError, parsePath } from './config-file.js';
 import { formatPath, type PathSegment } from './json-schema.js';
 import { parseQuantity } from './quantity.js';
 import type { CellConfig, StageConfig, UnitsName } from './run-config.js';
+import { showText } from '../describe-value.js';
 
 const OPTIMIZERS: ReadonlySet<string> = new Set(['fire', 'fire2', 'gd', 'lbfgs']);
 const NOSE_HOOVER: ReadonlySet<string> = new Set(['nhc', 'npt']);
@@ -137,7 +138,7 @@ export function buildPipeline(
   // rest it would blow up whatever the forces left into a violent transient instead of thermalizing.
   const cold = stages.flatMap((stage, i) => (NOSE_HOOVER.has(stage.type) && stage.velocities === undefined && stages.slice(0, i).some((earlier) => OPTIMIZERS.has(earlier.type)) ? [i] : []));
   if (cold.length > 0) {
-    throw configError(cold.map((i) => `${locate(['stages', i])}: stages[${i}]: systems arrive at rest from an optimizer, which a Nosé–Hoover thermostat cannot heat; add velocities: { temperature: ${String(stages[i].temperature)} }`));
+    throw configError(cold.map((i) => `${locate(['stages', i])}: stages[${i}]: systems arrive at rest from an optimizer, which a Nosé–Hoover thermostat cannot heat; add velocities: { temperature: ${showText(stages[i].temperature)} }`));
   }
   if (engines.length === 1 && stages[0].steps === undefined) return engines[0];
   return new FusedStage({ stages: engines, model, budgets: stages.map((stage) => stage.steps) });

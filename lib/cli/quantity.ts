@@ -7,6 +7,7 @@
 import { HookmdTypeError } from '../errors.js';
 import { configError } from './config-file.js';
 import type { UnitsName } from './run-config.js';
+import { showValue } from '../describe-value.js';
 
 /** The quantities that take a unit. */
 export type QuantityKind = 'pressure' | 'friction' | 'time' | 'compressibility';
@@ -85,19 +86,19 @@ export function parseQuantity(value: unknown, kind: QuantityKind, units: UnitsNa
   const fail = (problem: string): never => {
     throw new HookmdTypeError('INVALID_UNIT', problem, { field, value });
   };
-  if (match === null) return fail(`expected a number with its unit, got ${JSON.stringify(value)}; ${ADVICE[kind]}`);
+  if (match === null) return fail(`expected a number with its unit, got ${showValue(value)}; ${ADVICE[kind]}`);
   const [, number, unit] = match;
   const magnitude = Number(number);
   if (units === 'lj') {
     const reduced = unit.replace(/\s+/g, '');
     if (unit === '' || (kind === 'friction' && /^(1?\/(tau|τ))$/.test(reduced)) || (kind === 'time' && /^(tau|τ)$/.test(reduced))) return magnitude;
-    return fail(`${JSON.stringify(value)}: lj units are reduced (${{ pressure: 'ε/σ³', friction: '1/τ', time: 'τ', compressibility: 'σ³/ε' }[kind]}); give a bare number`);
+    return fail(`${showValue(value)}: lj units are reduced (${{ pressure: 'ε/σ³', friction: '1/τ', time: 'τ', compressibility: 'σ³/ε' }[kind]}); give a bare number`);
   }
   const choices = Object.keys(UNITS[kind]).join(', ');
   if (unit === '' && kind === 'time') return magnitude;
   if (unit === '') return fail(`${number} has no unit; ${ADVICE[kind]}. Units: ${choices}`);
   const factor = unitOf(kind, unit);
-  if (factor === undefined) return fail(`unknown ${kind} unit ${JSON.stringify(unit)}; units: ${choices}`);
+  if (factor === undefined) return fail(`unknown ${kind} unit ${showValue(unit)}; units: ${choices}`);
   return magnitude * factor;
 }
 
@@ -129,7 +130,7 @@ export function quantityFlag(flag: string, value: string | undefined, kind: Quan
     if (error instanceof HookmdTypeError) throw configError([`${flag}: ${error.message}`], { cause: error.code });
     throw error;
   }
-  if (options.positive === true && !(parsed > 0 && Number.isFinite(parsed))) throw configError([`${flag}: must be > 0, got ${JSON.stringify(value)}`]);
+  if (options.positive === true && !(parsed > 0 && Number.isFinite(parsed))) throw configError([`${flag}: must be > 0, got ${showValue(value)}`]);
   return parsed;
 }
 

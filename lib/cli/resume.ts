@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../io/atomic-write.js';
 import { indexExtxyz, type ExtxyzIndex } from '../io/extxyz-index.js';
 import { parseCsv } from '../view/log-read.js';
 import { inShard, type Shard } from './shard.js';
+import { showText } from '../describe-value.js';
 
 /** What the output being resumed must agree with. */
 export interface ResumeExpectation {
@@ -42,7 +43,7 @@ export function resumeOutput(path: string, label: string, expected: ResumeExpect
     if (!Number.isSafeInteger(systemId) || (systemId as number) < 0) throw mismatch(label, path, `${where} has no systemId (an input index)`);
     const id = systemId as number;
     if (inputSystems !== undefined && inputSystems !== expected.inputSystems) {
-      throw mismatch(label, path, `${where} was written for an input of ${String(inputSystems)} systems; this input has ${expected.inputSystems}`);
+      throw mismatch(label, path, `${where} was written for an input of ${showText(inputSystems)} systems; this input has ${expected.inputSystems}`);
     }
     if (id >= expected.inputSystems) throw mismatch(label, path, `${where} holds system ${id}; the input has ${expected.inputSystems}`);
     if (!inShard(id, expected.shard)) throw mismatch(label, path, `${where} holds system ${id}, which is not in shard ${expected.shard?.index}/${expected.shard?.count}`);

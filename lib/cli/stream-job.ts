@@ -12,6 +12,7 @@ import type { StreamConfig, UnitsName } from './run-config.js';
 import { emptyInputFinding, systemTemperatures, temperatureFindings, warningsOf, type Finding } from './run-checks.js';
 import type { InputSelection } from './selection.js';
 import type { RunSummary } from './summary.js';
+import { showText } from '../describe-value.js';
 
 /** Everything a streamed run needs, built and checked by the command. */
 export interface StreamJob {
@@ -60,7 +61,7 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
   const counter: StreamSink = {
     write(leaving: readonly System[]): void {
       if (target !== undefined) {
-        const name = (s: number): string => `system ${String(leaving[s].info?.systemId ?? '?')} of the input`;
+        const name = (s: number): string => `system ${showText(leaving[s].info?.systemId ?? '?')} of the input`;
         findings.push(...temperatureFindings(systemTemperatures(leaving, job.units), leaving.map(() => target), job.units, name));
       }
       done += leaving.length;

@@ -3,7 +3,7 @@
 // mirror) they alias the host mirrors, and every access declares itself to the native coherence table:
 // a read syncs a stale mirror, a write marks the device copy stale. Where the runtime refuses external
 // buffers, views are copies, written back when the engine commits them.
-import { describeValue } from '../describe-value.js';
+import { describeValue, showValue } from '../describe-value.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { activeBackend, loadBinding } from '../native/index.js';
 import { checkKeys } from '../option-keys.js';
@@ -229,7 +229,7 @@ export class Batch {
    */
   resultValid(field: ResultField): Uint8Array {
     if (!RESULT_FIELDS.includes(field)) {
-      throw new HookmdTypeError('UNKNOWN_FIELD', `Batch.resultValid: field must be energy, forces or stress, got ${JSON.stringify(field)}`, { field: 'field', value: field });
+      throw new HookmdTypeError('UNKNOWN_FIELD', `Batch.resultValid: field must be energy, forces or stress, got ${showValue(field)}`, { field: 'field', value: field });
     }
     this.#reconcile();
     return this.#valid[field].slice();
@@ -299,7 +299,7 @@ export class Batch {
   /** Read-only access to a field: syncs a mirror without scheduling a write-back. */
   read<K extends NativeFieldName>(field: K): NativeFieldArrays[K] {
     if (!(field in FIELD_WIDTH)) {
-      throw new HookmdTypeError('UNKNOWN_FIELD', `Batch.read: unknown field ${JSON.stringify(field)}`, { field, value: field });
+      throw new HookmdTypeError('UNKNOWN_FIELD', `Batch.read: unknown field ${showValue(field)}`, { field, value: field });
     }
     if (field === 'ptr' || field === 'numAtoms' || field === 'systemIndex') return this.#layout(field).slice() as NativeFieldArrays[K];
     return this.#access(field, false);
@@ -317,7 +317,7 @@ export class Batch {
   /** Registers an extra per-atom or per-system field, carried through select/append/toSystems. */
   registerField(name: string, spec: ExtraFieldSpec): Float64Array {
     if (name in FIELD_WIDTH || this.#extra.has(name)) {
-      throw new HookmdError('DUPLICATE_FIELD', `Batch.registerField: field ${JSON.stringify(name)} already exists`, { field: name });
+      throw new HookmdError('DUPLICATE_FIELD', `Batch.registerField: field ${showValue(name)} already exists`, { field: name });
     }
     checkKeys('Batch.registerField', spec, ['per', 'components', 'fill']);
     const components = spec.components ?? 1;
@@ -340,7 +340,7 @@ export class Batch {
   field(name: string): Float64Array {
     const field = this.#extra.get(name);
     if (field === undefined) {
-      throw new HookmdError('UNKNOWN_FIELD', `Batch.field: no field ${JSON.stringify(name)} is registered`, { field: name });
+      throw new HookmdError('UNKNOWN_FIELD', `Batch.field: no field ${showValue(name)} is registered`, { field: name });
     }
     return field.data;
   }
@@ -349,7 +349,7 @@ export class Batch {
   extraFieldSpec(name: string): { per: 'atom' | 'system'; components: number } {
     const field = this.#extra.get(name);
     if (field === undefined) {
-      throw new HookmdError('UNKNOWN_FIELD', `Batch.extraFieldSpec: no field ${JSON.stringify(name)} is registered`, { field: name });
+      throw new HookmdError('UNKNOWN_FIELD', `Batch.extraFieldSpec: no field ${showValue(name)} is registered`, { field: name });
     }
     return { per: field.per, components: field.components };
   }

@@ -7,6 +7,7 @@ import type { System } from './system.js';
 import { normalizeSystem } from './validate.js';
 import { METAL } from './units.js';
 import { checkAtomCount } from './limits.js';
+import { showText, showValue } from '../describe-value.js';
 
 /** Crystal structures `bulk` can build. */
 export type CrystalStructure = 'fcc' | 'bcc' | 'sc' | 'hcp' | 'diamond' | CompoundStructure;
@@ -86,7 +87,7 @@ const BULK_ALIASES = {
  */
 function bulkOptions(symbol: string, structure: unknown, options: unknown): BulkOptions {
   if (typeof options === 'number') {
-    throw new HookmdTypeError('INVALID_OPTIONS', `bulk: the lattice constant goes in the options object: bulk('${symbol}', '${String(structure)}', { a: ${options} }) (ASE's positional a)`, {
+    throw new HookmdTypeError('INVALID_OPTIONS', `bulk: the lattice constant goes in the options object: bulk('${symbol}', '${showText(structure)}', { a: ${options} }) (ASE's positional a)`, {
       field: 'options',
       value: options,
       suggestion: `{ a: ${options} }`,
@@ -155,7 +156,7 @@ export function bulk(symbol: string, structure?: CrystalStructure | BulkOptions,
       break;
     }
     default:
-      throw new HookmdError('UNKNOWN_STRUCTURE', `bulk: unknown crystal structure ${JSON.stringify(kind)}`, { field: 'structure', value: kind });
+      throw new HookmdError('UNKNOWN_STRUCTURE', `bulk: unknown crystal structure ${showValue(kind)}`, { field: 'structure', value: kind });
   }
   const positions = scaled(fractional, cell);
   return { symbols: positions.map(() => symbol), positions, cell, pbc: [true, true, true] };
@@ -173,7 +174,7 @@ function compound(formula: string, kind: CompoundStructure, options: BulkOptions
   const symbols = parts.flatMap(([, element, n]) => Array<string>(n === '' ? 1 : Number(n)).fill(element));
   const count = COMPOUND_ELEMENTS[kind];
   if (parts.map(([whole]) => whole).join('') !== formula || symbols.length !== count) {
-    throw new HookmdError('INVALID_FORMULA', `bulk: ${kind} takes a formula of ${count} atoms ('${kind === 'fluorite' ? 'CaF2' : kind === 'wurtzite' ? 'ZnO' : 'NaCl'}'), got ${JSON.stringify(formula)}`, { field: 'symbol', value: formula });
+    throw new HookmdError('INVALID_FORMULA', `bulk: ${kind} takes a formula of ${count} atoms ('${kind === 'fluorite' ? 'CaF2' : kind === 'wurtzite' ? 'ZnO' : 'NaCl'}'), got ${showValue(formula)}`, { field: 'symbol', value: formula });
   }
   for (const element of symbols) atomicNumber(element);
   if (options.a === undefined) throw new HookmdError('MISSING_LATTICE', `bulk: no reference lattice constant for ${kind} ${formula}; pass { a }`, { field: 'a' });
@@ -215,7 +216,7 @@ function repeatCounts(counts: unknown): readonly [number, number, number] {
   if (typeof counts === 'number') return [counts, counts, counts];
   if (!Array.isArray(counts) || counts.length !== 3) {
     const padded = Array.isArray(counts) && counts.length < 3 ? ` (for ${counts.length === 0 ? 'no' : counts.length === 1 ? 'one' : 'two'} repeated direction${counts.length === 1 ? '' : 's'} write [${[...counts, 1, 1, 1].slice(0, 3).join(', ')}])` : '';
-    throw new HookmdTypeError('INVALID_REPEAT', `repeat: counts must be three integers [nx, ny, nz], one per lattice vector, or one integer for all three, got ${JSON.stringify(counts)}${padded}`, {
+    throw new HookmdTypeError('INVALID_REPEAT', `repeat: counts must be three integers [nx, ny, nz], one per lattice vector, or one integer for all three, got ${showValue(counts)}${padded}`, {
       field: 'counts',
       value: counts,
     });

@@ -1,6 +1,7 @@
 // Symbol ↔ atomic number ↔ standard mass, from the periodic table in element-table.ts.
 import { HookmdError } from '../errors.js';
 import { ELEMENT_TABLE } from './element-table.js';
+import { showValue } from '../describe-value.js';
 
 const numberBySymbol = new Map<string, number>(ELEMENT_TABLE.map(([symbol], index) => [symbol, index + 1]));
 
@@ -11,7 +12,7 @@ export const MAX_ATOMIC_NUMBER: number = ELEMENT_TABLE.length;
 export function atomicNumber(symbol: string): number {
   const z = numberBySymbol.get(symbol);
   if (z === undefined) {
-    throw new HookmdError('UNKNOWN_ELEMENT', `elements: unknown element symbol ${JSON.stringify(symbol)}`, {
+    throw new HookmdError('UNKNOWN_ELEMENT', `elements: unknown element symbol ${showValue(symbol)}`, {
       field: 'symbols',
       value: symbol,
     });

@@ -3,6 +3,7 @@
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import type { System } from './system.js';
+import { showValue } from '../describe-value.js';
 
 type Geometry = readonly (readonly [string, number, number, number])[];
 
@@ -54,7 +55,7 @@ export interface MoleculeOptions {
 export function molecule(name: string, options: MoleculeOptions = {}): System {
   const geometry = G2[name];
   if (geometry === undefined) {
-    throw new HookmdTypeError('UNKNOWN_MOLECULE', `molecule: unknown molecule ${JSON.stringify(name)}; known: ${MOLECULES.join(', ')}`, { field: 'name', value: name });
+    throw new HookmdTypeError('UNKNOWN_MOLECULE', `molecule: unknown molecule ${showValue(name)}; known: ${MOLECULES.join(', ')}`, { field: 'name', value: name });
   }
   const positions = geometry.map(([, x, y, z]) => [x, y, z]);
   const system: System = { symbols: geometry.map(([symbol]) => symbol), positions, pbc: false };

@@ -5,6 +5,7 @@ import { checkKeys } from '../option-keys.js';
 import { referenceState } from './build.js';
 import { atomicNumber } from './elements.js';
 import type { System } from './system.js';
+import { showValue } from '../describe-value.js';
 
 /** The slabs `surface` builds. */
 export type SurfaceKind = 'fcc100' | 'fcc110' | 'fcc111' | 'bcc100' | 'bcc110';
@@ -39,7 +40,7 @@ const UNIT_CELL: Record<SurfaceKind, readonly [number, number, number]> = {
 
 function checkSize(size: unknown): [number, number, number] {
   if (!Array.isArray(size) || size.length !== 3 || size.some((n) => !Number.isInteger(n) || n < 1)) {
-    throw new HookmdRangeError('INVALID_SIZE', `surface: size must be three integers >= 1 ([nx, ny, layers]), got ${JSON.stringify(size)}`, { field: 'size', value: size });
+    throw new HookmdRangeError('INVALID_SIZE', `surface: size must be three integers >= 1 ([nx, ny, layers]), got ${showValue(size)}`, { field: 'size', value: size });
   }
   return size as [number, number, number];
 }
@@ -79,7 +80,7 @@ function offset(kind: SurfaceKind, orthogonal: boolean, k: number, iy: number): 
 export function surface(symbol: string, kind: SurfaceKind, options: SurfaceOptions): System {
   atomicNumber(symbol);
   if (!KINDS.includes(kind)) {
-    throw new HookmdTypeError('UNKNOWN_STRUCTURE', `surface: kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`, { field: 'kind', value: kind });
+    throw new HookmdTypeError('UNKNOWN_STRUCTURE', `surface: kind must be one of ${KINDS.join(', ')}, got ${showValue(kind)}`, { field: 'kind', value: kind });
   }
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     const size = Array.isArray(options) ? JSON.stringify(options) : '[nx, ny, layers]';

@@ -6,6 +6,7 @@ import { analyzeSymmetry } from './symmetry.js';
 import type { System } from './system.js';
 import { METAL } from './units.js';
 import { normalizeSystemAt } from './validate.js';
+import { showText } from '../describe-value.js';
 
 type Matrix = readonly number[];
 type Vector = [number, number, number];
@@ -57,7 +58,7 @@ export function refineSymmetry(system: System, options: { symprec?: number } = {
   checkKeys('refineSymmetry', options, ['symprec']);
   const symprec = options.symprec ?? 0.01;
   if (typeof symprec !== 'number' || !Number.isFinite(symprec) || symprec <= 0) {
-    throw new HookmdRangeError('INVALID_PARAMETER', `refineSymmetry: symprec must be a finite number > 0, got ${String(symprec)}`, { field: 'symprec', value: symprec });
+    throw new HookmdRangeError('INVALID_PARAMETER', `refineSymmetry: symprec must be a finite number > 0, got ${showText(symprec)}`, { field: 'symprec', value: symprec });
   }
   return refineWith(system, symprec, 'refineSymmetry: systems[0]');
 }

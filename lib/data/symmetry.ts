@@ -9,6 +9,7 @@ import { chemicalSymbol } from './elements.js';
 import type { System } from './system.js';
 import { METAL } from './units.js';
 import { normalizeSystemAt } from './validate.js';
+import { showText } from '../describe-value.js';
 
 /** One space-group operation in fractional coordinates of the analysed cell: s′ = rotation·s + translation. */
 export interface SymmetryOperation {
@@ -82,7 +83,7 @@ export function symmetry(system: System, options: { symprec?: number } = {}): Sy
   checkKeys('symmetry', options, ['symprec']);
   const symprec = options.symprec ?? 1e-5;
   if (typeof symprec !== 'number' || !Number.isFinite(symprec) || symprec <= 0) {
-    throw new HookmdRangeError('INVALID_PARAMETER', `symmetry: symprec must be a finite number > 0, got ${String(symprec)}`, { field: 'symprec', value: symprec });
+    throw new HookmdRangeError('INVALID_PARAMETER', `symmetry: symprec must be a finite number > 0, got ${showText(symprec)}`, { field: 'symprec', value: symprec });
   }
   return analyzeSymmetry(system, symprec, 'symmetry: systems[0]');
 }
@@ -107,7 +108,7 @@ export function analyzeSymmetry(system: System, symprec: number, where: string):
     const input: MoyoCell = { lattice: { basis: Array.from(cell) as MoyoCell['lattice']['basis'] }, positions: fractional, numbers: Array.from(atomicNumbers) };
     data = analyze_cell(JSON.stringify(input), symprec, 'Spglib');
   } catch (error) {
-    throw new HookmdError('SYMMETRY_FAILED', `${where}: moyo found no space group within symprec ${symprec} (${String(error)})`, { field: 'symprec', value: symprec }, { cause: error });
+    throw new HookmdError('SYMMETRY_FAILED', `${where}: moyo found no space group within symprec ${symprec} (${showText(error)})`, { field: 'symprec', value: symprec }, { cause: error });
   }
   const lowest = new Map<number, number>();
   data.orbits.forEach((orbit, i) => { if (!lowest.has(orbit)) lowest.set(orbit, i); });

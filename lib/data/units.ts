@@ -1,5 +1,6 @@
 // Unit systems travel with a Batch; every engine, hook and log reads them from there.
 import { HookmdError } from '../errors.js';
+import { showValue } from '../describe-value.js';
 
 /** A named unit system with the constants the engine needs. */
 export interface UnitSystem {
@@ -51,7 +52,7 @@ export const LJ: UnitSystem = Object.freeze({
 export function unitSystem(name: unknown = 'metal'): UnitSystem {
   if (name === 'metal') return METAL;
   if (name === 'lj') return LJ;
-  throw new HookmdError('INVALID_UNITS', `units: expected 'metal' or 'lj', got ${JSON.stringify(name)}`, {
+  throw new HookmdError('INVALID_UNITS', `units: expected 'metal' or 'lj', got ${showValue(name)}`, {
     field: 'units',
     value: name,
   });

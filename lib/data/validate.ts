@@ -6,6 +6,7 @@ import { checkKeys } from '../option-keys.js';
 import { checkAtomCount } from './limits.js';
 import type { System, Vectors } from './system.js';
 import type { UnitSystem } from './units.js';
+import { showValue } from '../describe-value.js';
 
 /** A validated System as flat arrays. */
 export interface NormalizedSystem {
@@ -116,7 +117,7 @@ function species(system: System, n: number, where: string): Int32Array {
       try {
         out[i] = atomicNumber(system.symbols[i]);
       } catch (error) {
-        throw new HookmdError('UNKNOWN_ELEMENT', `${where}.symbols[${i}]: unknown element ${JSON.stringify(system.symbols[i])}`, {
+        throw new HookmdError('UNKNOWN_ELEMENT', `${where}.symbols[${i}]: unknown element ${showValue(system.symbols[i])}`, {
           field: 'symbols',
           index: i,
           value: system.symbols[i],

@@ -1,6 +1,7 @@
 // Lets an AbortSignal end a run that is waiting on a promise (an async hook) that may never settle: the
 // signal's 'abort' event rejects the wait at once with a HookmdAbortError naming what was pending.
 import { HookmdAbortError } from '../errors.js';
+import { showText } from '../describe-value.js';
 
 /**
  * Resolves as `pending` does, unless `signal` aborts first (or had aborted and `pending` is still pending
@@ -17,7 +18,7 @@ export function abortable<T>(pending: Promise<T>, signal: AbortSignal | undefine
     const onAbort = (): void => {
       const hook = pendingHook();
       const what = hook === null ? 'a pending step' : `hook '${hook}'`;
-      reject(new HookmdAbortError(`${operation}: aborted (${String(signal.reason ?? 'aborted')}) while waiting for ${what}`, {
+      reject(new HookmdAbortError(`${operation}: aborted (${showText(signal.reason ?? 'aborted')}) while waiting for ${what}`, {
         pendingHook: hook,
         reason: signal.reason,
       }, { cause: signal.reason }));

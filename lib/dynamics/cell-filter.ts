@@ -3,6 +3,7 @@
 import { HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from './parameters.js';
+import { showValue } from '../describe-value.js';
 
 /** Options of `new CellFilter`. */
 export interface CellFilterOptions {
@@ -47,7 +48,7 @@ export class CellFilter {
     checkKeys('CellFilter', options, ['scalarPressure', 'hydrostaticStrain', 'cellFactor']);
     const hydrostatic = options.hydrostaticStrain ?? false;
     if (typeof hydrostatic !== 'boolean') {
-      throw new HookmdTypeError('INVALID_PARAMETER', `CellFilter: hydrostaticStrain must be a boolean, got ${JSON.stringify(hydrostatic)}`, {
+      throw new HookmdTypeError('INVALID_PARAMETER', `CellFilter: hydrostaticStrain must be a boolean, got ${showValue(hydrostatic)}`, {
         field: 'hydrostaticStrain',
         value: hydrostatic,
       });

@@ -34,6 +34,7 @@ import { SystemScalars } from './scalars.js';
 import { observeStates } from './state-observers.js';
 import { DynamicsStage } from './stage.js';
 import { StepWalker, type StepCounter, type UpdateContext } from './step-walker.js';
+import { showText } from '../describe-value.js';
 
 export type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
 
@@ -954,7 +955,7 @@ export abstract class Dynamics {
 function stepCount(owner: string, field: string, value: unknown, optional = false): number | undefined {
   if (value === undefined && (field === 'maxSteps' || optional)) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new HookmdRangeError('INVALID_STEPS', `${owner}: ${field} must be a safe integer ≥ 0, got ${String(value)}`, { field, value });
+    throw new HookmdRangeError('INVALID_STEPS', `${owner}: ${field} must be a safe integer ≥ 0, got ${showText(value)}`, { field, value });
   }
   return value;
 }

@@ -3,6 +3,7 @@
 // base64 of their bytes, so that every bit (and an ∞ or NaN) survives a file.
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import type { StateDict } from '../hooks/index.js';
+import { showText } from '../describe-value.js';
 
 /** The format tag of an engine state. */
 export const ENGINE_STATE_FORMAT = 'hookmd.engine-state';
@@ -57,7 +58,7 @@ export function checkEngineState(state: unknown, engine: string, integrator: str
   const s = state as Partial<Record<keyof EngineState, unknown>>;
   if (s.format !== ENGINE_STATE_FORMAT || s.version !== 1) return bad('format', `must be '${ENGINE_STATE_FORMAT}' version 1`, s.format);
   if (s.engine !== engine || s.integrator !== integrator) {
-    throw new HookmdError('STATE_MISMATCH', `${owner}: the state is of a ${String(s.engine)} (${String(s.integrator)}), not of this ${engine} (${integrator})`, {
+    throw new HookmdError('STATE_MISMATCH', `${owner}: the state is of a ${showText(s.engine)} (${showText(s.integrator)}), not of this ${engine} (${integrator})`, {
       field: 'engine',
       saved: s.engine,
       here: engine,

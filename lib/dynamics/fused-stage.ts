@@ -10,6 +10,7 @@ import { coldStartAdvice, type RescalingThermostat } from './cold-start.js';
 import { ConvergenceHook } from './hooks/convergence-hook.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec } from './parameters.js';
 import type { DynamicsStage } from './stage.js';
+import { showText } from '../describe-value.js';
 
 /** Options of `new FusedStage`. */
 export interface FusedStageOptions {
@@ -92,7 +93,7 @@ export class FusedStage extends Dynamics {
     this.#budgets = stages.map((_, k) => engineParameter('FusedStage', `${k}.budget`, budgets[k] ?? 0, 'integer≥0'));
     this.budgets = this.#budgets.map((p) => p.value as number);
     if (options.maxSteps !== undefined && !(Number.isSafeInteger(options.maxSteps) && options.maxSteps >= 0)) {
-      throw new HookmdRangeError('INVALID_STEPS', `FusedStage: maxSteps must be a safe integer ≥ 0, got ${String(options.maxSteps)}`, { field: 'maxSteps', value: options.maxSteps });
+      throw new HookmdRangeError('INVALID_STEPS', `FusedStage: maxSteps must be a safe integer ≥ 0, got ${showText(options.maxSteps)}`, { field: 'maxSteps', value: options.maxSteps });
     }
     this.maxSteps = options.maxSteps;
   }

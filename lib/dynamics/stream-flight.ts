@@ -7,6 +7,7 @@ import { HookmdError, HookmdTypeError, isHookmdError } from '../errors.js';
 import type { StreamOutput } from './stream-output.js';
 import { SourceFailure, type StreamSource } from './stream-source.js';
 import { isStatus } from './parameters.js';
+import { showText } from '../describe-value.js';
 
 /**
  * The error a failed `runStream` rejects with: its own code and message, plus `pending`, every system the
@@ -156,7 +157,7 @@ export class StreamFlight {
 function statusProblem(system: System, index: number): HookmdTypeError | undefined {
   const status = system?.info?.status;
   if (status === undefined || isStatus(status)) return undefined;
-  return new HookmdTypeError('INVALID_STATUS', `runStream: systems[${index}].info.status must be an integer in the int32 range, got ${String(status)}`, { field: 'info.status', index, value: status });
+  return new HookmdTypeError('INVALID_STATUS', `runStream: systems[${index}].info.status must be an integer in the int32 range, got ${showText(status)}`, { field: 'info.status', index, value: status });
 }
 
 function attachPending(error: unknown, pending: readonly System[], owner: string): StreamFailure {

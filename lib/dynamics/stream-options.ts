@@ -2,6 +2,7 @@
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys, type OptionAliases } from '../option-keys.js';
 import type { StreamSink } from './stream-output.js';
+import { showText } from '../describe-value.js';
 
 /** Options of `engine.runStream(source, options)` (docs/pipeline.md). */
 export interface StreamOptions {
@@ -46,7 +47,7 @@ export interface CheckedStreamOptions {
 
 function positiveInteger(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new HookmdRangeError('INVALID_STREAM_OPTION', `runStream: ${name} must be an integer ≥ 1, got ${String(value)}`, { field: name, value });
+    throw new HookmdRangeError('INVALID_STREAM_OPTION', `runStream: ${name} must be an integer ≥ 1, got ${showText(value)}`, { field: name, value });
   }
   return value;
 }

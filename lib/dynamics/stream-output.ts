@@ -2,6 +2,7 @@
 // convergence flag and step count, optionally held back until every earlier input has left.
 import type { ResolvedSystem, System } from '../data/index.js';
 import { HookmdError } from '../errors.js';
+import { showText } from '../describe-value.js';
 
 /** Where runStream writes the systems that leave the batch (every lib/io sink satisfies it). */
 export interface StreamSink {
@@ -64,7 +65,7 @@ export class StreamOutput {
         await sink.write(systems);
       } catch (cause) {
         this.#unwritten.push(...systems);
-        throw new HookmdError('SINK_WRITE_FAILED', `runStream: a sink failed while writing ${systems.length} systems: ${String((cause as Error)?.message ?? cause)}`, {
+        throw new HookmdError('SINK_WRITE_FAILED', `runStream: a sink failed while writing ${systems.length} systems: ${showText((cause as Error)?.message ?? cause)}`, {
           systems: systems.map((s) => s.info?.systemId),
         }, { cause });
       }
@@ -82,7 +83,7 @@ export class StreamOutput {
       }
     }
     if (first !== undefined) {
-      throw new HookmdError('SINK_WRITE_FAILED', `runStream: closing a sink failed: ${String((first as Error)?.message ?? first)}`, {}, { cause: first });
+      throw new HookmdError('SINK_WRITE_FAILED', `runStream: closing a sink failed: ${showText((first as Error)?.message ?? first)}`, {}, { cause: first });
     }
   }
 }

@@ -9,6 +9,7 @@ import { deriveStateKey } from './state.js';
 import { checkedTrigger } from './triggers/checked.js';
 import { every } from './triggers/every.js';
 import { checkHook, hookName } from './validate.js';
+import { showText } from '../describe-value.js';
 
 /**
  * Validates `hook` against a registry's stages and builds its record.
@@ -55,7 +56,7 @@ function resolveSlots(hook: AnyHook, table: StageTable, op: string): StageSlot[]
 function stageSlot(table: StageTable, stage: unknown, op: string): StageSlot {
   const slot = table.slot(stage);
   if (slot === undefined) {
-    throw typeError('FOREIGN_STAGE', op, 'stage', `must be one of this registry's stages (${table.names()}), got ${String(stage)}${positionHint(table, stage)}`, stage);
+    throw typeError('FOREIGN_STAGE', op, 'stage', `must be one of this registry's stages (${table.names()}), got ${showText(stage)}${positionHint(table, stage)}`, stage);
   }
   return slot;
 }
@@ -65,5 +66,5 @@ function stageSlot(table: StageTable, stage: unknown, op: string): StageSlot {
 function positionHint(table: StageTable, stage: unknown): string {
   if (typeof stage !== 'number' || !Number.isInteger(stage) || stage < 0 || stage >= table.slots.length) return '';
   const meant = table.slots[stage];
-  return `; stages are their enum members, not positions: for ${meant.name} give the member (its value is ${String(meant.value)})`;
+  return `; stages are their enum members, not positions: for ${meant.name} give the member (its value is ${showText(meant.value)})`;
 }

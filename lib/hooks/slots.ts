@@ -7,6 +7,7 @@ import { stageMethodName } from './method-name.js';
 import { StageSlot } from './record.js';
 import { stageEntries, type StageSet, type StageValue } from './stages.js';
 import type { MethodHint } from './types.js';
+import { showText } from '../describe-value.js';
 
 // Numeric enums with small non-negative values index an array directly (an elements load, faster than
 // a Map lookup); other stage sets use the Map. DynamicsStage's values (1000–1008) are below the limit: its
@@ -47,7 +48,7 @@ export class StageTable {
     for (const [method, value] of Object.entries(aliases)) {
       const slot = byValue.get(value);
       if (slot === undefined) {
-        throw new HookmdTypeError('INVALID_STAGE_SET', `HookRegistry: methodAliases.${method} names ${String(value)}, which is not a stage`, {
+        throw new HookmdTypeError('INVALID_STAGE_SET', `HookRegistry: methodAliases.${method} names ${showText(value)}, which is not a stage`, {
           field: `methodAliases.${method}`,
           value,
         });

@@ -2,6 +2,7 @@
 // values names the stages of a workflow; the kernel only needs the values and their names.
 
 import { HookmdTypeError } from '../errors.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * One stage value: a member of a TS enum or a value of a stage object.
@@ -84,7 +85,7 @@ export function mergeStageSets(sets: readonly StageSet[]): StageSet {
     for (const [name, value] of stageEntries(set)) {
       const other = owners.get(value);
       if ((other !== undefined && other.set !== k && other.name !== name) || (Object.hasOwn(merged, name) && merged[name] !== value)) {
-        throw new HookmdTypeError('INVALID_STAGE_SET', `HookRegistry: stages[${k}].${name} (${JSON.stringify(value)}) collides with ${other?.name ?? name} of an earlier stage set; give the sets distinct values (string values, or numbers apart, as DynamicsStage's start at 1000)`, {
+        throw new HookmdTypeError('INVALID_STAGE_SET', `HookRegistry: stages[${k}].${name} (${showValue(value)}) collides with ${other?.name ?? name} of an earlier stage set; give the sets distinct values (string values, or numbers apart, as DynamicsStage's start at 1000)`, {
           field: `stages[${k}].${name}`,
           value,
         });

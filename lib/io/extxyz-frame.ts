@@ -8,6 +8,7 @@ import { checkLimits, limitError, type CheckedLimits, type ExtxyzLimits } from '
 import { capitalize, FIELD_COLUMNS, fromFortran, fromVoigt, MATRIX_KEYS, momentumFactor, type ColumnField } from './extxyz-mapping.js';
 import { columnCount, DEFAULT_PROPERTIES, parseProperties, parseToken, type PropertyColumn } from './extxyz-properties.js';
 import { checkReadSystem } from './read-check.js';
+import { showValue } from '../describe-value.js';
 
 // Fields a batch validates per atom: their errors point at the atom's line.
 const PER_ATOM = new Set(['positions', 'velocities', 'forces', 'masses', 'symbols', 'atomicNumbers']);
@@ -111,7 +112,7 @@ export class ExtxyzFrameParser {
     if (this.#natoms < 0) {
       const count = text.trim();
       if (count === '') return undefined;
-      if (!/^\+?\d+$/.test(count)) throw this.#error(number, `expected the atom count of a frame, got ${JSON.stringify(count)}`);
+      if (!/^\+?\d+$/.test(count)) throw this.#error(number, `expected the atom count of a frame, got ${showValue(count)}`);
       const natoms = Number(count);
       if (natoms > this.#limits.maxFrameAtoms) {
         throw limitError(this.#operation, this.#file, number, `a frame of ${count} atoms`, 'maxFrameAtoms', this.#limits.maxFrameAtoms);
@@ -165,7 +166,7 @@ export class ExtxyzFrameParser {
     const expected = `VEC${frame.vectors.length + 1}`;
     if (frame.vectors.length === 3) throw this.#error(line, `more than 3 cell vectors (${name})`);
     if (name !== expected) throw this.#error(line, `expected cell vector ${expected}, got ${name}`);
-    if (rest.length !== 3 || !rest.every(isFloatToken)) throw this.#error(line, `${name} must be 3 numbers, got ${JSON.stringify(rest.join(' '))}`);
+    if (rest.length !== 3 || !rest.every(isFloatToken)) throw this.#error(line, `${name} must be 3 numbers, got ${showValue(rest.join(' '))}`);
     frame.vectors.push(rest.map(parseFloatToken));
   }
 
@@ -256,7 +257,7 @@ export class ExtxyzFrameParser {
     }
     const energy = values.get('energy');
     if (energy !== undefined) {
-      if (typeof energy !== 'number') throw this.#error(header.line, `energy=${JSON.stringify(energy)} is not a number`);
+      if (typeof energy !== 'number') throw this.#error(header.line, `energy=${showValue(energy)} is not a number`);
       system.energy = energy;
     }
     if (fields.forces !== undefined) system.forces = fields.forces as number[][];
@@ -279,7 +280,7 @@ export class ExtxyzFrameParser {
     try {
       atomicNumber(canonical);
     } catch (error) {
-      throw this.#error(line, `unknown element ${JSON.stringify(symbol)}`, error);
+      throw this.#error(line, `unknown element ${showValue(symbol)}`, error);
     }
     return canonical;
   }
@@ -294,14 +295,14 @@ export class ExtxyzFrameParser {
     const list = Array.isArray(value) && value.every((v) => typeof v === 'number') ? (value as number[]) : [];
     if (list.length === 9) return key === 'Lattice' ? [list.slice(0, 3), list.slice(3, 6), list.slice(6, 9)] : fromFortran(list);
     if (voigt && list.length === 6) return fromVoigt(list);
-    throw this.#error(line, `${key} must be 9 numbers${voigt ? ' (or 6 in Voigt order)' : ''}, got ${JSON.stringify(value)}`);
+    throw this.#error(line, `${key} must be 9 numbers${voigt ? ' (or 6 in Voigt order)' : ''}, got ${showValue(value)}`);
   }
 
   #pbc(value: unknown, hasLattice: boolean, line: number): [boolean, boolean, boolean] {
     if (value === undefined) return [hasLattice, hasLattice, hasLattice];
     if (typeof value === 'boolean') return [value, value, value];
     if (Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === 'boolean')) return value as [boolean, boolean, boolean];
-    throw this.#error(line, `pbc must be one or three booleans (T/F, true/false), got ${JSON.stringify(value)}`);
+    throw this.#error(line, `pbc must be one or three booleans (T/F, true/false), got ${showValue(value)}`);
   }
 
   #velocities(momenta: number[][], system: System): number[][] {

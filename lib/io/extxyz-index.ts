@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 import { convertValue, splitEntries } from './extxyz-keyvalue.js';
 import { parseError } from './extxyz-frame.js';
+import { showValue } from '../describe-value.js';
 
 /** One complete frame: bytes [start, end) of the file, and the requested keys of its comment line. */
 export interface FrameExtent {
@@ -68,7 +69,7 @@ export function indexExtxyz(path: string, keys: readonly string[], options: { un
         complete = lineEnd;
         return;
       }
-      if (!COUNT.test(text)) throw parseError('indexExtxyz', path, lineNumber, `expected an atom count, got ${JSON.stringify(text.slice(0, 40))}`);
+      if (!COUNT.test(text)) throw parseError('indexExtxyz', path, lineNumber, `expected an atom count, got ${showValue(text.slice(0, 40))}`);
       [frameStart, frameLine, remaining, inComment] = [lineStart, lineNumber, Number(text), true];
       return;
     } else {

@@ -2,6 +2,7 @@
 // file with no newline such as /dev/zero) would otherwise end the process in V8's string limit or heap,
 // where no caller can catch it; past a limit it is a typed EXTXYZ_LIMIT error instead.
 import { HookmdError, HookmdRangeError } from '../errors.js';
+import { showText } from '../describe-value.js';
 
 /** Default cap on one line: 16 MiB, far above any real comment or atom line. */
 export const DEFAULT_MAX_LINE_BYTES: number = 16 * 1024 * 1024;
@@ -25,7 +26,7 @@ export interface CheckedLimits {
 function limit(operation: string, field: keyof ExtxyzLimits, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new HookmdRangeError('INVALID_OPTIONS', `${operation}: ${field} must be an integer ≥ 1, got ${String(value)}`, { field, value });
+    throw new HookmdRangeError('INVALID_OPTIONS', `${operation}: ${field} must be an integer ≥ 1, got ${showText(value)}`, { field, value });
   }
   return value;
 }

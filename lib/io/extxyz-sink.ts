@@ -5,6 +5,7 @@ import { checkKeys } from '../option-keys.js';
 import { formatFrameAt, type WriteExtxyzOptions } from './extxyz-write.js';
 import type { SinkOptions } from './sink.js';
 import { TextFileSink } from './text-file-sink.js';
+import { showValue } from '../describe-value.js';
 
 /** Options of `new ExtxyzSink`. */
 export interface ExtxyzSinkOptions extends SinkOptions, WriteExtxyzOptions {
@@ -30,7 +31,7 @@ export class ExtxyzSink extends TextFileSink {
   constructor(path: string, options: ExtxyzSinkOptions = {}) {
     super('ExtxyzSink', path, checkKeys('ExtxyzSink', options, ['capacity', 'units', 'append']), 64, options.append);
     if (options.units !== undefined && options.units !== 'lj' && options.units !== 'metal') {
-      throw new HookmdTypeError('INVALID_UNITS', `ExtxyzSink: units must be 'metal' or 'lj', got ${JSON.stringify(options.units)}`, {
+      throw new HookmdTypeError('INVALID_UNITS', `ExtxyzSink: units must be 'metal' or 'lj', got ${showValue(options.units)}`, {
         field: 'units',
         value: options.units,
       });

@@ -12,6 +12,7 @@ import { checkKeys } from '../option-keys.js';
 import { h5mdUnitFactor } from './h5md-units.js';
 import { checkReadSystem } from './read-check.js';
 import { MAX_STRUCTURE_FILE_BYTES } from './structure-text.js';
+import { showText } from '../describe-value.js';
 
 /**
  * The units hookmd's H5MD files declare. Velocities and forces are in MDAnalysis's own units (Å/ps,
@@ -69,7 +70,7 @@ function numbers(dataset: Dataset, where: string, fail: Fail): number[] {
   if (value === null || typeof value !== 'object' || !('length' in value)) throw fail('is not a numeric array', where);
   const unit = dataset.attrs?.unit?.json_value;
   const factor = typeof unit === 'string' ? h5mdUnitFactor(unit) : 1;
-  if (factor === undefined) throw fail(`has unit '${String(unit)}', which hookmd cannot convert (lengths Angstrom, nm, pm; times fs, ps; energies eV, kJ mol-1, kcal mol-1; ...)`, where);
+  if (factor === undefined) throw fail(`has unit '${showText(unit)}', which hookmd cannot convert (lengths Angstrom, nm, pm; times fs, ps; energies eV, kJ mol-1, kcal mol-1; ...)`, where);
   return Array.from(value as ArrayLike<number | bigint>, (v) => Number(v) * factor);
 }
 
@@ -158,7 +159,7 @@ export async function readH5md(path: string, options: ReadH5mdOptions = {}): Pro
     file = new h5.File(path, superblock.swmrWriter ? 'Sr' : 'r');
     if (file.file_id < 0n) throw new Error('HDF5 cannot open it');
   } catch (error) {
-    throw new HookmdError('READ_FAILED', `readH5md: cannot read ${path}: not an HDF5 file (${String((error as Error)?.message ?? error)})`, { path, cause: error }, { cause: error });
+    throw new HookmdError('READ_FAILED', `readH5md: cannot read ${path}: not an HDF5 file (${showText((error as Error)?.message ?? error)})`, { path, cause: error }, { cause: error });
   }
   const fail: Fail = (message, where, frame, cause) =>
     new HookmdError('H5MD_PARSE', `readH5md: ${path}: ${where}${frame === undefined ? '' : ` (frame ${frame})`}: ${message}`, { file: path, dataset: where, frame }, cause === undefined ? undefined : { cause });
@@ -222,7 +223,7 @@ export async function readH5md(path: string, options: ReadH5mdOptions = {}): Pro
     return systems;
   } catch (error) {
     if (error instanceof HookmdError) throw error;
-    throw fail(`the file cannot be read as H5MD: ${String((error as Error)?.message ?? error)}`, '/', undefined, error);
+    throw fail(`the file cannot be read as H5MD: ${showText((error as Error)?.message ?? error)}`, '/', undefined, error);
   } finally {
     file.close();
   }

@@ -4,6 +4,7 @@ import { HookmdError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import type { Batch } from '../data/index.js';
 import { checkCapacity, sinkClosed, systemsToWrite, type Sink, type SinkOptions } from './sink.js';
+import { showValue } from '../describe-value.js';
 
 /** Options of `new HostMemorySink`. */
 export interface HostMemorySinkOptions extends SinkOptions {
@@ -38,7 +39,7 @@ export class HostMemorySink implements Sink {
     this.capacity = checkCapacity('HostMemorySink', given.capacity as number | undefined, Infinity, true);
     const strict = given.throwWhenEmpty ?? false;
     if (typeof strict !== 'boolean') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `HostMemorySink: throwWhenEmpty must be a boolean, got ${JSON.stringify(strict)}`, { field: 'throwWhenEmpty', value: strict });
+      throw new HookmdTypeError('INVALID_OPTIONS', `HostMemorySink: throwWhenEmpty must be a boolean, got ${showValue(strict)}`, { field: 'throwWhenEmpty', value: strict });
     }
     this.throwWhenEmpty = strict;
   }

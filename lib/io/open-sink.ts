@@ -7,6 +7,7 @@ import { LammpsDumpSink } from './lammps-dump-sink.js';
 import type { Sink } from './sink.js';
 import { TrajSink } from './traj-sink.js';
 import { ZarrSink, type ZarrSinkOptions } from './zarr-sink.js';
+import { showValue } from '../describe-value.js';
 
 /** The file formats `openSink` writes. */
 export type SinkFormat = 'extxyz' | 'zarr' | 'traj' | 'lammps-dump' | 'h5md';
@@ -42,7 +43,7 @@ export function openSink(path: string, options: ExtxyzSinkOptions & ZarrSinkOpti
   if (format === 'traj') return new TrajSink(path, { capacity, append });
   if (format === 'lammps-dump') return new LammpsDumpSink(path, { capacity, append });
   if (format === 'h5md') return new H5mdSink(path, { capacity });
-  throw new HookmdError('UNKNOWN_SINK_FORMAT', `openSink: cannot tell the format of ${JSON.stringify(path)}; use .xyz, .extxyz, .zarr, .traj, .lammpstrj, .dump, .h5md or .h5`, {
+  throw new HookmdError('UNKNOWN_SINK_FORMAT', `openSink: cannot tell the format of ${showValue(path)}; use .xyz, .extxyz, .zarr, .traj, .lammpstrj, .dump, .h5md or .h5`, {
     field: 'path',
     value: path,
   });

@@ -13,6 +13,7 @@ import { readLammpsDump } from './lammps-dump.js';
 import { parsePoscar } from './poscar.js';
 import { readStructureText } from './structure-text.js';
 import { readTraj } from './traj.js';
+import { showValue } from '../describe-value.js';
 
 /** The formats `readStructures` reads. */
 export type StructureFormat = 'extxyz' | 'poscar' | 'cif' | 'lammps-data' | 'lammps-dump' | 'traj' | 'h5md';
@@ -49,7 +50,7 @@ const HDF5_SIGNATURE = '\x89HDF\r\n\x1a\n';
 
 /** UNKNOWN_FORMAT for a file whose format cannot be told; the message holds printable text only. */
 function unknownFormat(path: string, reason: string): HookmdError {
-  return new HookmdError('UNKNOWN_FORMAT', `readStructures: cannot tell the format of ${JSON.stringify(path)}: ${reason}; name it with { format } (${FORMATS.join(', ')}) or give the file its usual extension`, { path });
+  return new HookmdError('UNKNOWN_FORMAT', `readStructures: cannot tell the format of ${showValue(path)}: ${reason}; name it with { format } (${FORMATS.join(', ')}) or give the file its usual extension`, { path });
 }
 
 /**
@@ -119,7 +120,7 @@ export function readStructures(path: string, options: ReadStructuresOptions = {}
   checkKeys('readStructures', options, ['format', 'species']);
   const { format } = options;
   if (format !== undefined && !FORMATS.includes(format)) {
-    throw new HookmdTypeError('INVALID_OPTIONS', `readStructures: format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`, { field: 'format', value: format });
+    throw new HookmdTypeError('INVALID_OPTIONS', `readStructures: format must be one of ${FORMATS.join(', ')}, got ${showValue(format)}`, { field: 'format', value: format });
   }
   const resolved = format ?? structureFormat(path);
   if (resolved === 'extxyz') return readExtxyz(path);

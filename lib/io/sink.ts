@@ -2,6 +2,7 @@
 // purpose: write, drain, close, and two counters. Every sink in lib/io implements it, and so can users.
 import { Batch, type System } from '../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { showText } from '../describe-value.js';
 
 /**
  * A destination for systems.
@@ -85,7 +86,7 @@ export function systemsToWrite(owner: string, input: unknown, mask: ArrayLike<bo
   if (mask === undefined) return input.toSystems();
   if (mask === null || typeof mask !== 'object' || typeof mask.length !== 'number' || mask.length !== input.numSystems) {
     const length = (mask as { length?: unknown } | null)?.length;
-    throw new HookmdTypeError('LENGTH_MISMATCH', `${owner}.write: mask must have one entry per system (${input.numSystems}), got ${String(length)}`, {
+    throw new HookmdTypeError('LENGTH_MISMATCH', `${owner}.write: mask must have one entry per system (${input.numSystems}), got ${showText(length)}`, {
       field: 'mask',
       value: length,
       expected: input.numSystems,

@@ -6,6 +6,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from '
 import { open } from 'node:fs/promises';
 
 import { HookmdError } from '../errors.js';
+import { showValue } from '../describe-value.js';
 
 /** ASE grows the offset table by this factor (1, 42, 1764, ... slots). */
 const TABLE_GROWTH = 42;
@@ -141,9 +142,9 @@ class UlmReader implements UlmFile {
     if (!Array.isArray(ref) || ref.length !== 3) throw this.#fail(at, `${what}: an ndarray reference is [shape, dtype, offset]`);
     const [shape, dtype, offset] = ref as [unknown, unknown, unknown];
     const bytes = typeof dtype === 'string' ? ITEM_BYTES[dtype] : undefined;
-    if (bytes === undefined || !Object.hasOwn(ITEM_BYTES, dtype as string)) throw this.#fail(at, `${what}: dtype ${JSON.stringify(dtype)} is not one hookmd reads (${Object.keys(ITEM_BYTES).join(', ')})`);
+    if (bytes === undefined || !Object.hasOwn(ITEM_BYTES, dtype as string)) throw this.#fail(at, `${what}: dtype ${showValue(dtype)} is not one hookmd reads (${Object.keys(ITEM_BYTES).join(', ')})`);
     if (!Array.isArray(shape) || shape.length > 8 || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) throw this.#fail(at, `${what}: the shape must be a list of sizes ≥ 0`);
-    if (!Number.isSafeInteger(offset) || (offset as number) < 0) throw this.#fail(at, `${what}: the array's offset ${JSON.stringify(offset)} is not a position in the file`);
+    if (!Number.isSafeInteger(offset) || (offset as number) < 0) throw this.#fail(at, `${what}: the array's offset ${showValue(offset)} is not a position in the file`);
     let count = 1;
     for (const d of shape as number[]) count *= d;
     const start = offset as number;

@@ -3,12 +3,13 @@
 import { HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import type { ComputeOptions } from './model.js';
+import { showValue } from '../describe-value.js';
 
 function flag(model: string, options: ComputeOptions, name: 'forces' | 'stress', fallback: boolean): boolean {
   const value = options[name];
   if (value === undefined) return fallback;
   if (typeof value !== 'boolean') {
-    throw new HookmdTypeError('INVALID_OPTIONS', `${model}.compute: ${name} must be a boolean, got ${JSON.stringify(value)}`, {
+    throw new HookmdTypeError('INVALID_OPTIONS', `${model}.compute: ${name} must be a boolean, got ${showValue(value)}`, {
       field: name,
       value,
     });

@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { readRegularFile } from '../regular-file.js';
 import { atomicNumber, chemicalSymbol, isAtomicNumber } from '../data/index.js';
+import { showValue } from '../describe-value.js';
 
 /** 'funcfl' (`pair_style eam`), 'setfl' (`eam/alloy`) or 'fs' (`eam/fs`). */
 export type EamFormat = 'funcfl' | 'setfl' | 'fs';
@@ -273,7 +274,7 @@ export function readEamFile(file: string, format?: EamFormat): EamFileData {
     throw new HookmdTypeError('INVALID_OPTIONS', 'EAM: file must be a path to a LAMMPS potential file', { field: 'file', value: file });
   }
   if (format !== undefined && format !== 'funcfl' && format !== 'setfl' && format !== 'fs') {
-    throw new HookmdTypeError('INVALID_OPTIONS', `EAM: format must be 'funcfl', 'setfl' or 'fs', got ${JSON.stringify(format)}`, {
+    throw new HookmdTypeError('INVALID_OPTIONS', `EAM: format must be 'funcfl', 'setfl' or 'fs', got ${showValue(format)}`, {
       field: 'format',
       value: format,
     });

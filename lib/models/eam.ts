@@ -6,6 +6,7 @@ import { checkKeys } from '../option-keys.js';
 import { readEamFile, type EamElement, type EamFormat } from './eam-file.js';
 import type { ModelDescription } from './model.js';
 import { NativeFileModel } from './native-file-model.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * Options of `new EAM(...)`.
@@ -52,7 +53,7 @@ export class EAM extends NativeFileModel {
     checkKeys('EAM', options, ['file', 'format', 'skin'], '', EAM_ALIASES);
     const { skin } = options;
     if (skin !== undefined && (typeof skin !== 'number' || !Number.isFinite(skin) || skin < 0)) {
-      throw new HookmdRangeError('INVALID_SKIN', `EAM: skin must be a finite number >= 0, got ${JSON.stringify(skin)}`, { field: 'skin', value: skin });
+      throw new HookmdRangeError('INVALID_SKIN', `EAM: skin must be a finite number >= 0, got ${showValue(skin)}`, { field: 'skin', value: skin });
     }
     const data = readEamFile(options.file, options.format);
     const Native = loadBinding().EAM;

@@ -13,6 +13,7 @@ import { IpiClient, IpiClientError, type IpiTask } from './ipi-client.js';
 import type { ForceData } from './ipi-protocol.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
 import { SerialQueue } from './serial-queue.js';
+import { showText, showValue } from '../describe-value.js';
 
 /**
  * Options of `IpiModel.listen(options)`.
@@ -50,7 +51,7 @@ interface Endpoint {
 
 function parseAddress(address: unknown): Endpoint {
   if (typeof address !== 'string' || address.length === 0) {
-    throw new HookmdTypeError('INVALID_ADDRESS', `IpiModel.listen: address must be 'unix:NAME' or 'HOST:PORT', got ${JSON.stringify(address)}`, { field: 'address', value: address });
+    throw new HookmdTypeError('INVALID_ADDRESS', `IpiModel.listen: address must be 'unix:NAME' or 'HOST:PORT', got ${showValue(address)}`, { field: 'address', value: address });
   }
   if (address.startsWith('unix:')) {
     const name = address.slice(5);
@@ -142,11 +143,11 @@ export class IpiModel implements Model {
     const endpoint = parseAddress(options.address);
     const clients = options.clients ?? 1;
     if (!Number.isSafeInteger(clients) || clients < 1) {
-      throw new HookmdRangeError('INVALID_PARAMETER', `IpiModel.listen: clients must be an integer ≥ 1, got ${String(clients)}`, { field: 'clients', value: clients });
+      throw new HookmdRangeError('INVALID_PARAMETER', `IpiModel.listen: clients must be an integer ≥ 1, got ${showText(clients)}`, { field: 'clients', value: clients });
     }
     const timeout = options.timeout ?? 600;
     if (typeof timeout !== 'number' || Number.isNaN(timeout) || timeout <= 0) {
-      throw new HookmdRangeError('INVALID_PARAMETER', `IpiModel.listen: timeout must be a number of seconds > 0, got ${String(timeout)}`, { field: 'timeout', value: timeout });
+      throw new HookmdRangeError('INVALID_PARAMETER', `IpiModel.listen: timeout must be a number of seconds > 0, got ${showText(timeout)}`, { field: 'timeout', value: timeout });
     }
     if (options.onClientError !== undefined && typeof options.onClientError !== 'function') {
       throw new HookmdTypeError('INVALID_PARAMETER', 'IpiModel.listen: onClientError must be a function', { field: 'onClientError' });

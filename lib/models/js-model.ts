@@ -6,6 +6,7 @@ import { flattenNumbers } from '../data/flatten-numbers.js';
 import { computeRequest } from './compute-options.js';
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
 import { checkKeys } from '../option-keys.js';
+import { showText } from '../describe-value.js';
 
 /**
  * Nested arrays of numbers, flattened row-major (N×3 forces may be rows or flat).
@@ -107,7 +108,7 @@ export class JsModel implements Model {
       throw new HookmdTypeError('ASYNC_MODEL', `${this.name}: the callback returned a promise; compute is synchronous`, { field: 'result' });
     }
     if (result === null || typeof result !== 'object') {
-      throw new HookmdTypeError('INVALID_MODEL_OUTPUT', `${this.name}: the callback must return { energy, forces, stress? }, got ${String(result)}`, {
+      throw new HookmdTypeError('INVALID_MODEL_OUTPUT', `${this.name}: the callback must return { energy, forces, stress? }, got ${showText(result)}`, {
         field: 'result',
         value: result,
       });
@@ -131,7 +132,7 @@ export class JsModel implements Model {
   #checked(value: unknown, field: string, length: number, required: boolean): Float64Array | undefined {
     if (value === undefined && !required) return undefined;
     if (!isNumeric(value)) {
-      throw new HookmdTypeError('INVALID_MODEL_OUTPUT', `${this.name}: the callback's ${field} must be a number array, got ${String(value)}`, {
+      throw new HookmdTypeError('INVALID_MODEL_OUTPUT', `${this.name}: the callback's ${field} must be a number array, got ${showText(value)}`, {
         field,
         value,
       });

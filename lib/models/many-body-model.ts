@@ -8,6 +8,7 @@ import { readManyBodyFile, type ManyBodyElements, type ManyBodyStyleName } from 
 import type { ModelDescription } from './model.js';
 import { NativeFileModel } from './native-file-model.js';
 import { atomicNumber, chemicalSymbol } from '../data/index.js';
+import { showValue } from '../describe-value.js';
 
 /** Options every many-body model takes. */
 export interface ManyBodyOptions {
@@ -41,7 +42,7 @@ export abstract class ManyBodyModel extends NativeFileModel {
     checkKeys(model, options, ['file', 'elements', 'skin', ...extraKeys], '', ALIASES);
     const { skin, elements } = options;
     if (skin !== undefined && (typeof skin !== 'number' || !Number.isFinite(skin) || skin < 0)) {
-      throw new HookmdRangeError('INVALID_SKIN', `${model}: skin must be a finite number >= 0, got ${JSON.stringify(skin)}`, { field: 'skin', value: skin });
+      throw new HookmdRangeError('INVALID_SKIN', `${model}: skin must be a finite number >= 0, got ${showValue(skin)}`, { field: 'skin', value: skin });
     }
     const values = elements === null || typeof elements !== 'object' ? undefined : Object.values(elements);
     if (elements !== undefined && (values === undefined || values.length === 0 || values.some((e) => typeof e !== 'string'))) {

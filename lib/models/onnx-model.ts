@@ -14,6 +14,7 @@ import { GRAPH_INPUTS, GraphInputs, type GraphFloat, type GraphInputName } from 
 import type { ComputeOptions, Model, ModelDescription } from './model.js';
 import { loadOnnxRuntime, onnxProviders, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
 import { SerialQueue } from './serial-queue.js';
+import { showText, showValue } from '../describe-value.js';
 
 
 // protobuf's limit for a model without external data.
@@ -136,13 +137,13 @@ export class OnnxModel implements Model {
     checkKeys('OnnxModel', options, ['cutoff', 'skin', 'inputs', 'outputs', 'dtype', 'name']);
     const { cutoff, skin } = options;
     if (typeof cutoff !== 'number' || !Number.isFinite(cutoff) || cutoff <= 0) {
-      throw new HookmdRangeError('INVALID_CUTOFF', `${owner}: cutoff must be a finite number > 0, got ${String(cutoff)}`, { field: 'cutoff', value: cutoff });
+      throw new HookmdRangeError('INVALID_CUTOFF', `${owner}: cutoff must be a finite number > 0, got ${showText(cutoff)}`, { field: 'cutoff', value: cutoff });
     }
     if (skin !== undefined && (typeof skin !== 'number' || !Number.isFinite(skin) || skin < 0)) {
-      throw new HookmdRangeError('INVALID_SKIN', `${owner}: skin must be a finite number ≥ 0, got ${String(skin)}`, { field: 'skin', value: skin });
+      throw new HookmdRangeError('INVALID_SKIN', `${owner}: skin must be a finite number ≥ 0, got ${showText(skin)}`, { field: 'skin', value: skin });
     }
     if (options.dtype !== undefined && options.dtype !== 'float64' && options.dtype !== 'float32') {
-      throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: dtype must be 'float64' or 'float32', got ${JSON.stringify(options.dtype)}`, { field: 'dtype', value: options.dtype });
+      throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: dtype must be 'float64' or 'float32', got ${showValue(options.dtype)}`, { field: 'dtype', value: options.dtype });
     }
     // onnxruntime would read /dev/zero or a FIFO without end (or block opening it): a regular file only. A
     // missing file stays onnxruntime's to report (ONNX_LOAD_FAILED, as every other file it cannot load).

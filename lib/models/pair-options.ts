@@ -4,6 +4,7 @@
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { atomicNumber, chemicalSymbol, isAtomicNumber } from '../data/index.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * One per-pair parameter of a pair model: its name, the error code for a bad value, whether 0 is allowed,
@@ -34,7 +35,7 @@ export interface ParsedPairOptions {
 
 function checkNumber(model: string, field: string, value: unknown, code: string, allowZero: boolean): number {
   if (typeof value !== 'number') {
-    throw new HookmdTypeError('INVALID_PARAMETER', `${model}: ${field} must be a number, got ${JSON.stringify(value)}`, { field, value });
+    throw new HookmdTypeError('INVALID_PARAMETER', `${model}: ${field} must be a number, got ${showValue(value)}`, { field, value });
   }
   if (!Number.isFinite(value)) {
     throw new HookmdRangeError('INVALID_PARAMETER', `${model}: ${field} must be finite, got ${value}`, { field, value });
@@ -57,7 +58,7 @@ function speciesOf(model: string, key: string, part: string): number {
       // Reported below with the model name and the whole key.
     }
   }
-  throw new HookmdError('INVALID_PAIR', `${model}: pairs key ${JSON.stringify(key)} names an unknown species ${JSON.stringify(text)}`, {
+  throw new HookmdError('INVALID_PAIR', `${model}: pairs key ${showValue(key)} names an unknown species ${showValue(text)}`, {
     field: 'pairs',
     value: key,
   });
@@ -67,7 +68,7 @@ function speciesOf(model: string, key: string, part: string): number {
 export function parseSpeciesPair(model: string, key: string): [number, number] {
   const parts = key.split('-');
   if (parts.length !== 2) {
-    throw new HookmdError('INVALID_PAIR', `${model}: pairs key ${JSON.stringify(key)} must name two species, like 'Ar-Kr' or '18-36'`, {
+    throw new HookmdError('INVALID_PAIR', `${model}: pairs key ${showValue(key)} must name two species, like 'Ar-Kr' or '18-36'`, {
       field: 'pairs',
       value: key,
     });
@@ -130,7 +131,7 @@ export function parsePairOptions(model: string, options: unknown, rules: readonl
 
   const shift = options.shift ?? false;
   if (typeof shift !== 'boolean') {
-    throw new HookmdTypeError('INVALID_PARAMETER', `${model}: shift must be a boolean, got ${JSON.stringify(shift)}`, { field: 'shift', value: shift });
+    throw new HookmdTypeError('INVALID_PARAMETER', `${model}: shift must be a boolean, got ${showValue(shift)}`, { field: 'shift', value: shift });
   }
   let switchOn = 0;
   if (options.switchOn !== undefined) {

@@ -2,6 +2,7 @@
 // `tersoff/mod` and `tersoff/zbl` files (formulas in native/cpp/math/TersoffEval.h).
 import { HookmdTypeError } from '../errors.js';
 import { ManyBodyModel, type ManyBodyOptions } from './many-body-model.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * Options of `new Tersoff(...)`.
@@ -36,7 +37,7 @@ export class Tersoff extends ManyBodyModel {
   constructor(options: TersoffOptions) {
     const style = options?.style;
     if (style !== undefined && style !== 'mod' && style !== 'zbl') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `Tersoff: style must be 'mod' or 'zbl', got ${JSON.stringify(style)}`, { field: 'style', value: style });
+      throw new HookmdTypeError('INVALID_OPTIONS', `Tersoff: style must be 'mod' or 'zbl', got ${showValue(style)}`, { field: 'style', value: style });
     }
     super('Tersoff', { ...options, ...(style === undefined ? {} : { style: `tersoff/${style}` }) }, ['style']);
   }

@@ -7,6 +7,7 @@ import { HookmdError, HookmdRangeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import type { BackendName, CpuSimd, NativeBinding, ThreadLimit } from './binding.js';
 import { CUDA_PACKAGE, cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary, PACKAGE_ROOT } from './locate.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * Backend request. `auto` takes cuda where the CUDA binary finds a usable GPU, else cpu (with the reason in
@@ -83,7 +84,7 @@ export function parseBackendRequest(value: unknown, source: string): BackendRequ
   }
   throw new HookmdError(
     'INVALID_BACKEND',
-    `${source}: backend must be one of ${BACKEND_REQUESTS.join(', ')}, got ${JSON.stringify(value)}`,
+    `${source}: backend must be one of ${BACKEND_REQUESTS.join(', ')}, got ${showValue(value)}`,
     { field: 'backend', value },
   );
 }
@@ -179,7 +180,7 @@ const SIMD_SETTINGS = ['auto', 'avx512', 'avx2', 'off'];
  */
 function checkSimdSetting(value: string | undefined): void {
   if (value === undefined || value === '' || SIMD_SETTINGS.includes(value)) return;
-  throw new HookmdError('INVALID_SIMD', `HOOKMD_SIMD: must be one of ${SIMD_SETTINGS.join(', ')}, got ${JSON.stringify(value)}`, {
+  throw new HookmdError('INVALID_SIMD', `HOOKMD_SIMD: must be one of ${SIMD_SETTINGS.join(', ')}, got ${showValue(value)}`, {
     field: 'HOOKMD_SIMD',
     value,
   });
@@ -196,7 +197,7 @@ function checkThreadsSetting(value: string | undefined): void {
   if (value === undefined || value === '') return;
   const n = Number(value);
   if (/^[0-9]+$/.test(value) && n >= 1 && n <= MAX_THREADS) return;
-  throw new HookmdRangeError('INVALID_THREADS', `HOOKMD_THREADS: must be an integer from 1 to ${MAX_THREADS}, got ${JSON.stringify(value)}`, {
+  throw new HookmdRangeError('INVALID_THREADS', `HOOKMD_THREADS: must be an integer from 1 to ${MAX_THREADS}, got ${showValue(value)}`, {
     field: 'HOOKMD_THREADS',
     value,
   });

@@ -3,6 +3,7 @@
 import { checkKeys, lrOption, numberArray, numberOption, savedLr } from './options.js';
 import type { Optimizer } from './optimizer.js';
 import { HookmdError } from '../errors.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * Options of `new Adam`.
@@ -42,7 +43,7 @@ export class Adam implements Optimizer {
     this.lr = this.initialLr = lrOption('Adam', given.lr ?? 0.01);
     const betas = (given.betas ?? [0.9, 0.999]) as unknown;
     if (!Array.isArray(betas) || betas.length !== 2) {
-      throw new HookmdError('INVALID_OPTIONS', `Adam: betas must be two numbers [β₁, β₂], got ${JSON.stringify(betas)}`, { field: 'betas', value: betas });
+      throw new HookmdError('INVALID_OPTIONS', `Adam: betas must be two numbers [β₁, β₂], got ${showValue(betas)}`, { field: 'betas', value: betas });
     }
     this.betas = [numberOption('Adam', 'betas[0]', betas[0], 0, 1, true), numberOption('Adam', 'betas[1]', betas[1], 0, 1, true)];
     this.eps = numberOption('Adam', 'eps', given.eps ?? 1e-8, 0);

@@ -10,6 +10,7 @@ import { ReduceOnPlateau, type ReduceOnPlateauOptions } from './reduce-on-platea
 import type { LrScheduler } from './scheduler.js';
 import { SGD, type SGDOptions } from './sgd.js';
 import { StepLR, type StepLROptions } from './step-lr.js';
+import { showValue } from '../describe-value.js';
 
 type OptimizerName = 'Adam' | 'SGD';
 type SchedulerName = 'StepLR' | 'Cosine' | 'ReduceOnPlateau';
@@ -71,7 +72,7 @@ function build<K extends string, T>(
   const { type, ...options } = value as Record<string, unknown>;
   const name = names.resolve(type);
   if (name === undefined) {
-    throw new HookmdError(`UNKNOWN_${field === 'optimizer' ? 'OPTIMIZER' : 'SCHEDULER'}`, `${owner}: ${field}.type must be one of ${names.describe()}, got ${JSON.stringify(type)}`, {
+    throw new HookmdError(`UNKNOWN_${field === 'optimizer' ? 'OPTIMIZER' : 'SCHEDULER'}`, `${owner}: ${field}.type must be one of ${names.describe()}, got ${showValue(type)}`, {
       field: `${field}.type`,
       value: type,
     });

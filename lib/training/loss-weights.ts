@@ -1,6 +1,7 @@
 // The weights of the three loss terms (native/cpp/training/LossTypes.h has the formula).
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * Weights of the energy, force and stress terms of the loss
@@ -42,7 +43,7 @@ export function resolveLossWeights(weights: unknown, owner: string): ResolvedLos
   const weight = (name: string, fallback: number): number => {
     const value = given[name] ?? fallback;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new HookmdRangeError('INVALID_LOSS_WEIGHTS', `${owner}: lossWeights.${name} must be a finite number ≥ 0, got ${JSON.stringify(value)}`, {
+      throw new HookmdRangeError('INVALID_LOSS_WEIGHTS', `${owner}: lossWeights.${name} must be a finite number ≥ 0, got ${showValue(value)}`, {
         field: `lossWeights.${name}`,
         value,
       });
@@ -51,7 +52,7 @@ export function resolveLossWeights(weights: unknown, owner: string): ResolvedLos
   };
   const perAtomEnergy = given.perAtomEnergy ?? true;
   if (typeof perAtomEnergy !== 'boolean') {
-    throw new HookmdTypeError('INVALID_LOSS_WEIGHTS', `${owner}: lossWeights.perAtomEnergy must be a boolean, got ${JSON.stringify(perAtomEnergy)}`, {
+    throw new HookmdTypeError('INVALID_LOSS_WEIGHTS', `${owner}: lossWeights.perAtomEnergy must be a boolean, got ${showValue(perAtomEnergy)}`, {
       field: 'lossWeights.perAtomEnergy',
       value: perAtomEnergy,
     });

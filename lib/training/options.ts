@@ -2,11 +2,12 @@
 // owner and names the field and the bad value (docs/ARCHITECTURE.md).
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { findMetric } from './metric-names.js';
+import { showValue } from '../describe-value.js';
 
 /** @internal Checks one numeric option: finite, within [min, max] (max exclusive when `open`). */
 export function numberOption(owner: string, field: string, value: unknown, min: number, max: number = Infinity, open: boolean = false): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: ${field} must be a finite number, got ${JSON.stringify(value)}`, { field, value });
+    throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: ${field} must be a finite number, got ${showValue(value)}`, { field, value });
   }
   if (value < min || (open ? value >= max : value > max)) {
     const range = `≥ ${min}${max === Infinity ? '' : open ? ` and < ${max}` : ` and ≤ ${max}`}`;
@@ -52,13 +53,13 @@ export function integerOption(owner: string, field: string, value: unknown, min:
 export function modeOption(owner: string, value: unknown): 'min' | 'max' {
   if (value === undefined) return 'min';
   if (value === 'min' || value === 'max') return value;
-  throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: mode must be 'min' or 'max', got ${JSON.stringify(value)}`, { field: 'mode', value });
+  throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: mode must be 'min' or 'max', got ${showValue(value)}`, { field: 'mode', value });
 }
 
 /** @internal A metric name. */
 export function stringOption(owner: string, field: string, value: unknown): string {
   if (typeof value === 'string' && value !== '') return value;
-  throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: ${field} must be a non-empty string, got ${JSON.stringify(value)}`, { field, value });
+  throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: ${field} must be a non-empty string, got ${showValue(value)}`, { field, value });
 }
 
 /** @internal The value of metric `name` (`val/loss` or `val_loss`), or METRIC_NOT_FOUND naming the metrics there are. */

@@ -4,6 +4,7 @@ import { HookmdError, HookmdTypeError } from '../errors.js';
 import { checkKeys, integerOption, modeOption, numberOption, readMetric, stringOption } from './options.js';
 import type { Optimizer } from './optimizer.js';
 import type { LrScheduler } from './scheduler.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * Options of `new ReduceOnPlateau`.
@@ -65,7 +66,7 @@ export class ReduceOnPlateau implements LrScheduler {
     this.threshold = numberOption(owner, 'threshold', given.threshold ?? 1e-4, 0);
     const thresholdMode = given.thresholdMode ?? 'rel';
     if (thresholdMode !== 'rel' && thresholdMode !== 'abs') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: thresholdMode must be 'rel' or 'abs', got ${JSON.stringify(thresholdMode)}`, {
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: thresholdMode must be 'rel' or 'abs', got ${showValue(thresholdMode)}`, {
         field: 'thresholdMode',
         value: thresholdMode,
       });
@@ -107,7 +108,7 @@ export class ReduceOnPlateau implements LrScheduler {
   loadStateDict(state: unknown): void {
     const s = (state ?? {}) as Record<string, unknown>;
     if (s.best !== null && typeof s.best !== 'number') {
-      throw new HookmdError('INVALID_CHECKPOINT', `ReduceOnPlateau.loadStateDict: state.best must be a number or null, got ${JSON.stringify(s.best)}`, {
+      throw new HookmdError('INVALID_CHECKPOINT', `ReduceOnPlateau.loadStateDict: state.best must be a number or null, got ${showValue(s.best)}`, {
         field: 'best',
         value: s.best,
       });

@@ -2,6 +2,7 @@
 // scheduler once per epoch, after AFTER_EPOCH: the rate it sets is the next epoch's.
 import { HookmdError } from '../errors.js';
 import type { Optimizer } from './optimizer.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * What the trainer needs of a learning-rate scheduler.
@@ -25,7 +26,7 @@ export interface LrScheduler {
 export function epochsFromState(owner: string, state: unknown): number {
   const epochs = (state as { epochs?: unknown } | null)?.epochs;
   if (typeof epochs !== 'number' || !Number.isInteger(epochs) || epochs < 0) {
-    throw new HookmdError('INVALID_CHECKPOINT', `${owner}.loadStateDict: state.epochs must be an integer ≥ 0, got ${JSON.stringify(epochs)}`, {
+    throw new HookmdError('INVALID_CHECKPOINT', `${owner}.loadStateDict: state.epochs must be an integer ≥ 0, got ${showValue(epochs)}`, {
       field: 'epochs',
       value: epochs,
     });

@@ -3,6 +3,7 @@
 import { HookmdError } from '../errors.js';
 import { checkKeys, lrOption, numberArray, numberOption, savedLr } from './options.js';
 import type { Optimizer } from './optimizer.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * Options of `new SGD`.
@@ -44,7 +45,7 @@ export class SGD implements Optimizer {
     this.dampening = numberOption('SGD', 'dampening', given.dampening ?? 0, 0, 1);
     const nesterov = given.nesterov ?? false;
     if (typeof nesterov !== 'boolean') {
-      throw new HookmdError('INVALID_OPTIONS', `SGD: nesterov must be a boolean, got ${JSON.stringify(nesterov)}`, { field: 'nesterov', value: nesterov });
+      throw new HookmdError('INVALID_OPTIONS', `SGD: nesterov must be a boolean, got ${showValue(nesterov)}`, { field: 'nesterov', value: nesterov });
     }
     if (nesterov && (this.momentum === 0 || this.dampening !== 0)) {
       throw new HookmdError('INVALID_OPTIONS', 'SGD: nesterov needs momentum > 0 and dampening 0', { field: 'nesterov', value: nesterov });

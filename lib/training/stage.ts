@@ -3,6 +3,7 @@
 // at registration, instead of silently firing at the training stage that shares its number.
 import { HookmdTypeError } from '../errors.js';
 import type { MethodHint } from '../hooks/index.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * Where a training hook fires. `ON_VALIDATION_START` and `ON_VALIDATION_END` are other names of
@@ -142,7 +143,7 @@ export const TRAINER_METHOD_HINTS: Readonly<Record<string, MethodHint>> = Object
  */
 export function trainingStage(value: unknown, owner: string, field: string = 'stage'): TrainingStage {
   if (typeof value === 'string' && Object.hasOwn(TrainingStage, value)) return TrainingStage[value as keyof typeof TrainingStage];
-  throw new HookmdTypeError('INVALID_STAGE', `${owner}: ${field} must be a TrainingStage (${Object.keys(TrainingStage).join(', ')}), got ${JSON.stringify(value)}`, {
+  throw new HookmdTypeError('INVALID_STAGE', `${owner}: ${field} must be a TrainingStage (${Object.keys(TrainingStage).join(', ')}), got ${showValue(value)}`, {
     field,
     value,
   });

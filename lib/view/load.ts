@@ -4,7 +4,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 
 import { namedRecord, type System } from '../data/index.js';
-import { describeValue } from '../describe-value.js';
+import { describeValue, showText } from '../describe-value.js';
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { readExtxyz, readH5md, readLammpsDump, readTraj, readZarr } from '../io/index.js';
 import { readLog, type ParsedLog } from './log-read.js';

@@ -8,6 +8,7 @@ import type { System } from '../data/index.js';
 import { CellFilter, ConvergenceHook, FIRE } from '../dynamics/index.js';
 import type { Model } from '../models/index.js';
 import { checkKeys } from '../option-keys.js';
+import { showValue } from '../describe-value.js';
 
 /** Options of `elasticConstants`. */
 export interface ElasticOptions {
@@ -56,7 +57,7 @@ const VOIGT: readonly [number, number][] = [
 function positiveOption(name: string, value: unknown, fallback: number, upper = Infinity): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || !(value > 0) || !(value < upper)) {
-    throw new HookmdRangeError('INVALID_PARAMETER', `elasticConstants: ${name} must be a number > 0${upper < Infinity ? ` and < ${upper}` : ''}, got ${JSON.stringify(value)}`, { field: name, value });
+    throw new HookmdRangeError('INVALID_PARAMETER', `elasticConstants: ${name} must be a number > 0${upper < Infinity ? ` and < ${upper}` : ''}, got ${showValue(value)}`, { field: name, value });
   }
   return value;
 }

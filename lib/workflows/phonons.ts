@@ -11,6 +11,7 @@ import type { System } from '../data/index.js';
 import type { Model } from '../models/index.js';
 import { checkKeys } from '../option-keys.js';
 import { hermitianEigenvalues } from './hermitian-eigenvalues.js';
+import { showValue } from '../describe-value.js';
 
 /** Options of `phonons`. */
 export interface PhononOptions {
@@ -57,7 +58,7 @@ function convert(ev: number, unit: PhononUnit): number {
 function supercellOf(value: unknown): [number, number, number] {
   const counts = value === undefined ? [1, 1, 1] : typeof value === 'number' ? [value, value, value] : Array.isArray(value) ? [...value] : [];
   if (counts.length !== 3 || counts.some((n) => !Number.isInteger(n) || n < 1)) {
-    throw new HookmdRangeError('INVALID_PARAMETER', `phonons: supercell must be three integers >= 1 (or one), got ${JSON.stringify(value)}`, { field: 'supercell', value });
+    throw new HookmdRangeError('INVALID_PARAMETER', `phonons: supercell must be three integers >= 1 (or one), got ${showValue(value)}`, { field: 'supercell', value });
   }
   return counts as [number, number, number];
 }
@@ -149,11 +150,11 @@ export async function phonons(model: Model, system: System, options: PhononOptio
   const supercell = supercellOf(options.supercell);
   const delta = options.displacement ?? 0.01;
   if (typeof delta !== 'number' || !Number.isFinite(delta) || !(delta > 0)) {
-    throw new HookmdRangeError('INVALID_PARAMETER', `phonons: displacement must be a number > 0, got ${JSON.stringify(delta)}`, { field: 'displacement', value: delta });
+    throw new HookmdRangeError('INVALID_PARAMETER', `phonons: displacement must be a number > 0, got ${showValue(delta)}`, { field: 'displacement', value: delta });
   }
   const rounds = options.symmetrize ?? 3;
   if (!Number.isInteger(rounds) || rounds < 0) {
-    throw new HookmdRangeError('INVALID_PARAMETER', `phonons: symmetrize must be an integer >= 0, got ${JSON.stringify(rounds)}`, { field: 'symmetrize', value: rounds });
+    throw new HookmdRangeError('INVALID_PARAMETER', `phonons: symmetrize must be an integer >= 0, got ${showValue(rounds)}`, { field: 'symmetrize', value: rounds });
   }
   const cell = system?.cell as number[][] | undefined;
   const pbc = system?.pbc;

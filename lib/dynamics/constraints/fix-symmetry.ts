@@ -6,6 +6,7 @@ import { HookmdRangeError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import { DynamicsStage } from '../stage.js';
 import type { NativeHookSpec } from '../hooks/native-hook.js';
+import { showText, showValue } from '../../describe-value.js';
 
 const STEP_STAGES: readonly DynamicsStage[] = [DynamicsStage.BEFORE_PRE_UPDATE, DynamicsStage.AFTER_PRE_UPDATE, DynamicsStage.BEFORE_POST_UPDATE, DynamicsStage.AFTER_POST_UPDATE];
 
@@ -42,11 +43,11 @@ export class FixSymmetry {
     checkKeys('FixSymmetry', options, ['symprec', 'adjustPositions', 'refine'], '', { adjust_positions: 'adjustPositions', adjust_cell: 'the cell follows the averaged stress; there is no separate adjustCell' });
     const symprec = options.symprec ?? 0.01;
     if (typeof symprec !== 'number' || !Number.isFinite(symprec) || symprec <= 0) {
-      throw new HookmdRangeError('INVALID_PARAMETER', `FixSymmetry: symprec must be a finite number > 0, got ${String(symprec)}`, { field: 'symprec', value: symprec });
+      throw new HookmdRangeError('INVALID_PARAMETER', `FixSymmetry: symprec must be a finite number > 0, got ${showText(symprec)}`, { field: 'symprec', value: symprec });
     }
     for (const key of ['adjustPositions', 'refine'] as const) {
       if (options[key] !== undefined && typeof options[key] !== 'boolean') {
-        throw new HookmdTypeError('INVALID_PARAMETER', `FixSymmetry: ${key} must be a boolean, got ${JSON.stringify(options[key])}`, { field: key, value: options[key] });
+        throw new HookmdTypeError('INVALID_PARAMETER', `FixSymmetry: ${key} must be a boolean, got ${showValue(options[key])}`, { field: key, value: options[key] });
       }
     }
     this.symprec = symprec;

@@ -4,6 +4,7 @@ import type { Batch } from '../../data/index.js';
 import { HookmdRangeError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import type { PerSystem } from '../parameters.js';
+import { showText, showValue } from '../../describe-value.js';
 
 /** A collective variable's values (one per system) and gradients (∂s/∂x, N×3, zero where s does not depend). */
 export interface CollectiveValues {
@@ -38,7 +39,7 @@ export interface BiasPotential {
 
 function atomIndex(owner: string, field: string, value: unknown): number {
   if (!Number.isSafeInteger(value) || (value as number) < 0) {
-    throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: ${field} must be an atom index ≥ 0 (within each system), got ${String(value)}`, { field, value });
+    throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: ${field} must be an atom index ≥ 0 (within each system), got ${showText(value)}`, { field, value });
   }
   return value as number;
 }
@@ -118,7 +119,7 @@ export function coordinate(atom: number, axis: 'x' | 'y' | 'z'): CollectiveVaria
   const owner = 'coordinate';
   const index = atomIndex(owner, 'atom', atom);
   const k = AXES[axis];
-  if (k === undefined) throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: axis must be 'x', 'y' or 'z', got ${JSON.stringify(axis)}`, { field: 'axis', value: axis });
+  if (k === undefined) throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: axis must be 'x', 'y' or 'z', got ${showValue(axis)}`, { field: 'axis', value: axis });
   return {
     name: `coordinate(${index}, ${axis})`,
     evaluate(batch: Batch): CollectiveValues {

@@ -11,6 +11,7 @@ import type { NativeConvergenceArgs } from '../native-stepper.js';
 import { isStatus } from '../parameters.js';
 import { DynamicsStage } from '../stage.js';
 import { checkReduceDims, criterionInput, criterionValues, DERIVED_KEYS, PER_ATOM_KEYS, PER_SYSTEM_KEYS, type ReduceOp } from './criterion-values.js';
+import { showValue } from '../../describe-value.js';
 
 export type { ReduceOp } from './criterion-values.js';
 
@@ -143,7 +144,7 @@ export class ConvergenceHook {
     criteria.forEach((c, i) => {
       checkKeys(owner, c, ['key', 'threshold', 'reduceOp', 'reduceDims', 'customOp', 'pressure'], `criteria[${i}].`);
       if (typeof c?.key !== 'string' || c.key === '') {
-        throw new HookmdError('INVALID_CRITERION', `${owner}: criteria[${i}].key must name a batch array (${[...PER_ATOM_KEYS, ...PER_SYSTEM_KEYS, ...DERIVED_KEYS].join(', ')}, or a registered field), got ${JSON.stringify(c?.key)}`, {
+        throw new HookmdError('INVALID_CRITERION', `${owner}: criteria[${i}].key must name a batch array (${[...PER_ATOM_KEYS, ...PER_SYSTEM_KEYS, ...DERIVED_KEYS].join(', ')}, or a registered field), got ${showValue(c?.key)}`, {
           field: `criteria[${i}].key`,
           value: c?.key,
         });
@@ -305,7 +306,7 @@ export class ConvergenceHook {
   #verdict(batch: Batch, c: ConvergenceCriterion, temperature: Float64Array | undefined): ArrayLike<boolean | number> {
     const known = [...PER_ATOM_KEYS, ...PER_SYSTEM_KEYS, ...DERIVED_KEYS, 'velocities'];
     if (!known.includes(c.key) && !batch.extraFields.includes(c.key)) {
-      throw new HookmdError('INVALID_CRITERION', `${this.name}: criterion key ${JSON.stringify(c.key)} is not an array of the batch (${known.join(', ')}, or a registered field: ${batch.extraFields.join(', ') || 'none'})`, {
+      throw new HookmdError('INVALID_CRITERION', `${this.name}: criterion key ${showValue(c.key)} is not an array of the batch (${known.join(', ')}, or a registered field: ${batch.extraFields.join(', ') || 'none'})`, {
         field: 'key',
         value: c.key,
       });
@@ -314,7 +315,7 @@ export class ConvergenceHook {
       const input = criterionInput(batch, nativeBatchOf(batch), c.key, this.#previous);
       const verdict = c.customOp(input.values, input.systemIndex, { numSystems: batch.numSystems, width: input.width, threshold: c.threshold });
       if (verdict === null || typeof verdict !== 'object' || verdict.length !== batch.numSystems) {
-        throw new HookmdError('INVALID_CRITERION', `${this.name}: customOp of key ${JSON.stringify(c.key)} must return one verdict per system (${batch.numSystems}), got ${verdict === null || typeof verdict !== 'object' ? typeof verdict : `${verdict.length}`}`, {
+        throw new HookmdError('INVALID_CRITERION', `${this.name}: customOp of key ${showValue(c.key)} must return one verdict per system (${batch.numSystems}), got ${verdict === null || typeof verdict !== 'object' ? typeof verdict : `${verdict.length}`}`, {
           field: 'customOp',
           value: verdict === null || typeof verdict !== 'object' ? verdict : verdict.length,
         });

@@ -6,6 +6,7 @@ import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
+import { showValue } from '../../describe-value.js';
 
 /**
  * How drift is measured per system, from E₀ at the first check: `relative` |E − E₀|/|E₀|, `absolute`
@@ -67,11 +68,11 @@ export class EnergyDriftMonitorHook {
     }
     const metric = options.maxRelativeDrift !== undefined ? 'relative' : (options.metric ?? 'relative');
     if (!['relative', 'absolute', 'perAtomPerStep'].includes(metric)) {
-      throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: metric must be 'relative', 'absolute' or 'perAtomPerStep', got ${JSON.stringify(metric)}`, { field: 'metric', value: metric });
+      throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: metric must be 'relative', 'absolute' or 'perAtomPerStep', got ${showValue(metric)}`, { field: 'metric', value: metric });
     }
     const action = options.action ?? (options.maxRelativeDrift !== undefined ? 'raise' : 'warn');
     if (action !== 'warn' && action !== 'raise') {
-      throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: action must be 'warn' or 'raise', got ${JSON.stringify(action)}`, { field: 'action', value: action });
+      throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: action must be 'warn' or 'raise', got ${showValue(action)}`, { field: 'action', value: action });
     }
     if (options.includeKinetic !== undefined && typeof options.includeKinetic !== 'boolean') {
       throw new HookmdTypeError('INVALID_PARAMETER', `${owner}: includeKinetic must be a boolean`, { field: 'includeKinetic', value: options.includeKinetic });

@@ -5,6 +5,7 @@ import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import type { NativeHookSpec } from './native-hook.js';
+import { showValue } from '../../describe-value.js';
 
 const FREEZE_STAGES: readonly DynamicsStage[] = [
   DynamicsStage.BEFORE_STEP,
@@ -135,7 +136,7 @@ export function fixedMask(systems: readonly System[], owner: string): number[] {
       const kwargs = (entry as { kwargs?: { indices?: unknown; mask?: unknown } }).kwargs ?? {};
       if (Array.isArray(kwargs.indices)) {
         for (const i of kwargs.indices) {
-          if (!Number.isInteger(i) || i < 0 || i >= count) throw bad('aseConstraints', `has a FixAtoms index ${JSON.stringify(i)} outside the system's ${count} atoms`);
+          if (!Number.isInteger(i) || i < 0 || i >= count) throw bad('aseConstraints', `has a FixAtoms index ${showValue(i)} outside the system's ${count} atoms`);
           flags[i] = 1;
         }
       } else if (Array.isArray(kwargs.mask) && kwargs.mask.length === count) {

@@ -12,6 +12,7 @@ import { SystemScalars } from '../scalars.js';
 import { DynamicsStage } from '../stage.js';
 import { stepsTaken } from '../state-observers.js';
 import { checkFrequency } from './builtin-options.js';
+import { showValue } from '../../describe-value.js';
 
 /** A custom column: its value for system `system` (an index into `ctx.batch`). */
 export type LogColumn = (ctx: DynamicsHookContext, system: number) => number | string;
@@ -68,7 +69,7 @@ export function dynamicsStageOption(owner: string, value: unknown, fallback: Dyn
     return DynamicsStage[value as keyof typeof DynamicsStage];
   }
   if (typeof value === 'number' && DynamicsStage[value] !== undefined) return value as DynamicsStage;
-  const message = `${owner}: stage must be a DynamicsStage or its name, got ${JSON.stringify(value)}`;
+  const message = `${owner}: stage must be a DynamicsStage or its name, got ${showValue(value)}`;
   throw new HookmdTypeError('INVALID_STAGE', message, { field: 'stage', value });
 }
 
@@ -139,7 +140,7 @@ export class LoggingHook {
     if (path !== undefined && (typeof path !== 'string' || path === '')) throw invalid('path', 'must be a non-empty string', path);
     if (writer !== undefined && typeof writer !== 'function') throw invalid('writer', 'must be a function', writer);
     if (path === undefined && writer === undefined) throw invalid('path', 'is required when there is no writer', path);
-    if (format !== 'csv' && format !== 'jsonl') throw invalid('format', `must be 'csv' or 'jsonl', got ${JSON.stringify(format)}`, format);
+    if (format !== 'csv' && format !== 'jsonl') throw invalid('format', `must be 'csv' or 'jsonl', got ${showValue(format)}`, format);
     if (!Number.isInteger(bufferRows) || bufferRows < 1) throw invalid('bufferRows', `must be an integer ≥ 1, got ${bufferRows}`, bufferRows);
     if (columns === null || typeof columns !== 'object') throw invalid('columns', 'must be an object of functions', columns);
     for (const [name, column] of Object.entries(columns)) {

@@ -9,6 +9,7 @@ import { DynamicsStage } from '../stage.js';
 import { stepsTaken } from '../state-observers.js';
 import { checkFrequency } from './builtin-options.js';
 import { multiplesOf } from './logging-hook.js';
+import { showText } from '../../describe-value.js';
 
 /** Options of `RdfHook`. */
 export interface RdfOptions {
@@ -107,8 +108,8 @@ export class RdfHook {
     const owner = 'RdfHook';
     checkKeys(owner, options, ['rmax', 'nbins', 'frequency', 'name']);
     const { rmax, nbins = 100 } = options;
-    if (typeof rmax !== 'number' || !(rmax > 0) || !Number.isFinite(rmax)) throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: rmax must be a finite number > 0, got ${String(rmax)}`, { field: 'rmax', value: rmax });
-    if (!Number.isSafeInteger(nbins) || nbins < 1) throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: nbins must be an integer ≥ 1, got ${String(nbins)}`, { field: 'nbins', value: nbins });
+    if (typeof rmax !== 'number' || !(rmax > 0) || !Number.isFinite(rmax)) throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: rmax must be a finite number > 0, got ${showText(rmax)}`, { field: 'rmax', value: rmax });
+    if (!Number.isSafeInteger(nbins) || nbins < 1) throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: nbins must be an integer ≥ 1, got ${showText(nbins)}`, { field: 'nbins', value: nbins });
     this.rmax = rmax;
     this.nbins = nbins;
     this.frequency = checkFrequency(owner, options.frequency ?? 100);

@@ -4,6 +4,7 @@ import type { RescalingThermostat } from '../cold-start.js';
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
 import { initialVelocityParameters, withInitialVelocities, type InitialVelocityOptions } from '../initial-velocities.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
+import { showValue } from '../../describe-value.js';
 
 /** Options of `NPT`. */
 export interface NptOptions extends DynamicsOptions {
@@ -47,7 +48,7 @@ export class NPT extends Dynamics {
     this.#velocities = initialVelocityParameters('NPT', options.velocities);
     const couple = options.couple ?? 'iso';
     if (couple !== 'iso' && couple !== 'aniso') {
-      throw new HookmdTypeError('INVALID_PARAMETER', `NPT: couple must be 'iso' or 'aniso', got ${JSON.stringify(couple)}`, { field: 'couple', value: couple });
+      throw new HookmdTypeError('INVALID_PARAMETER', `NPT: couple must be 'iso' or 'aniso', got ${showValue(couple)}`, { field: 'couple', value: couple });
     }
     const chainLength = options.chainLength ?? 3;
     if (!Number.isInteger(chainLength) || chainLength < 1 || chainLength > 10) {

@@ -5,6 +5,7 @@ import { checkKeys } from '../../option-keys.js';
 import { periodicSignature, type Signature } from './signature.js';
 import { checkStep, type Trigger, type TriggerPeriodicity } from './trigger.js';
 import { builtInTrigger } from './checked.js';
+import { showText } from '../../describe-value.js';
 
 /**
  * Options of {@link every}.
@@ -106,7 +107,7 @@ function inverse(a: bigint, m: bigint): bigint {
  */
 export function every(n: number, options: EveryOptions = {}): Trigger {
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) {
-    throw rangeError('INVALID_TRIGGER', 'every', 'n', `must be an integer ≥ 1, got ${String(n)}`, n);
+    throw rangeError('INVALID_TRIGGER', 'every', 'n', `must be an integer ≥ 1, got ${showText(n)}`, n);
   }
   checkKeys('every', options, ['phase'], '', { offset: 'phase' });
   return new Every(n, checkStep('every', 'phase', options.phase ?? 0));

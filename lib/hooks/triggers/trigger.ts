@@ -4,6 +4,7 @@
 import { rangeError, typeError } from '../errors.js';
 import { checkedTrigger } from './checked.js';
 import type { Trigger, TriggerPeriodicity } from './trigger-types.js';
+import { showText } from '../../describe-value.js';
 
 export type { Trigger, TriggerPeriodicity } from './trigger-types.js';
 
@@ -71,7 +72,7 @@ function gcd(a: number, b: number): number {
 /** Validates a step argument of a trigger factory: an integer ≥ 0. */
 export function checkStep(op: string, field: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw rangeError('INVALID_TRIGGER', op, field, `must be an integer ≥ 0, got ${String(value)}`, value);
+    throw rangeError('INVALID_TRIGGER', op, field, `must be an integer ≥ 0, got ${showText(value)}`, value);
   }
   return value;
 }

@@ -4,6 +4,7 @@ import { rangeError } from '../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import type { Trigger } from './trigger.js';
 import { builtInTrigger } from './checked.js';
+import { showText } from '../../describe-value.js';
 
 /**
  * Options of {@link wallClock}.
@@ -70,7 +71,7 @@ builtInTrigger(WallClock);
  */
 export function wallClock(seconds: number, options: WallClockOptions = {}): Trigger {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
-    throw rangeError('INVALID_TRIGGER', 'wallClock', 'seconds', `must be a finite number > 0, got ${String(seconds)}`, seconds);
+    throw rangeError('INVALID_TRIGGER', 'wallClock', 'seconds', `must be a finite number > 0, got ${showText(seconds)}`, seconds);
   }
   checkKeys('wallClock', options, ['now']);
   return new WallClock(seconds, options.now ?? (() => performance.now()));

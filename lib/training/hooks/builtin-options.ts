@@ -3,6 +3,7 @@
 import type { ErrorPolicy } from '../../hooks/index.js';
 import { HookmdTypeError } from '../../errors.js';
 import { numberOption } from '../options.js';
+import { showValue } from '../../describe-value.js';
 
 /** @internal The option names of {@link builtinOptions}, for checkKeys. */
 export const BUILTIN_OPTION_KEYS: readonly string[] = ['order', 'errorPolicy'];
@@ -25,7 +26,7 @@ export function builtinOptions(owner: string, given: Readonly<Record<string, unk
   const order = numberOption(owner, 'order', given.order ?? 0, -Infinity);
   const errorPolicy = given.errorPolicy ?? 'raise';
   if (errorPolicy !== 'raise' && errorPolicy !== 'warn' && errorPolicy !== 'ignore' && errorPolicy !== 'disable') {
-    throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: errorPolicy must be 'raise', 'warn', 'ignore' or 'disable', got ${JSON.stringify(errorPolicy)}`, {
+    throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: errorPolicy must be 'raise', 'warn', 'ignore' or 'disable', got ${showValue(errorPolicy)}`, {
       field: 'errorPolicy',
       value: errorPolicy,
     });

@@ -14,6 +14,7 @@ import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './
 import { checkKeys, integerOption, modeOption, readMetric, stringOption } from '../options.js';
 import { TrainingStage } from '../stage.js';
 import { FilenameTemplate } from './filename.js';
+import { showValue } from '../../describe-value.js';
 
 /**
  * Options of `new CheckpointHook`.
@@ -239,7 +240,7 @@ function sortKept(list: KeptCheckpoint[], mode: 'min' | 'max'): KeptCheckpoint[]
 function flag(owner: string, field: string, value: unknown): boolean {
   if (value === undefined) return false;
   if (typeof value === 'boolean') return value;
-  throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: ${field} must be a boolean, got ${JSON.stringify(value)}`, { field, value });
+  throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: ${field} must be a boolean, got ${showValue(value)}`, { field, value });
 }
 
 registerHookType('CheckpointHook', (args) => new CheckpointHook(args as CheckpointHookOptions));

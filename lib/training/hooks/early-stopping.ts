@@ -7,6 +7,7 @@ import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './
 import { findMetric } from '../metric-names.js';
 import { checkKeys, integerOption, modeOption, numberOption, readMetric, stringOption } from '../options.js';
 import { trainingStage, TrainingStage } from '../stage.js';
+import { showValue } from '../../describe-value.js';
 
 /**
  * Options of `new EarlyStoppingHook`.
@@ -85,7 +86,7 @@ export class EarlyStoppingHook {
     this.minDelta = numberOption(owner, 'minDelta', given.minDelta ?? 0, 0);
     const flag = (field: string, fallback: boolean): boolean => {
       const value = given[field] ?? fallback;
-      if (typeof value !== 'boolean') throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: ${field} must be a boolean, got ${JSON.stringify(value)}`, { field, value });
+      if (typeof value !== 'boolean') throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: ${field} must be a boolean, got ${showValue(value)}`, { field, value });
       return value;
     };
     this.checkFinite = flag('checkFinite', true);

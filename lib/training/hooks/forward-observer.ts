@@ -7,6 +7,7 @@ import type { ErrorPolicy } from '../../hooks/index.js';
 import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
 import { checkKeys, integerOption, stringOption } from '../options.js';
 import { TrainingStage } from '../stage.js';
+import { showValue } from '../../describe-value.js';
 
 /**
  * Options of `new ForwardObserverHook`.
@@ -50,7 +51,7 @@ export class ForwardObserverHook {
     }
     const validation = given.validation ?? false;
     if (typeof validation !== 'boolean') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: validation must be a boolean, got ${JSON.stringify(validation)}`, { field: 'validation', value: validation });
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: validation must be a boolean, got ${showValue(validation)}`, { field: 'validation', value: validation });
     }
     this.#observe = given.observe as (predictions: Predictions, ctx: TrainingHookContext) => void;
     this.validation = validation;

@@ -14,6 +14,7 @@ import { consoleMetadata, consoleRow } from './console-row.js';
 import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
 import { checkKeys, integerOption, stringOption } from '../options.js';
 import { trainingStage, TrainingStage } from '../stage.js';
+import { showValue } from '../../describe-value.js';
 
 /**
  * A custom column: its value at this firing.
@@ -104,7 +105,7 @@ export class TrainingLoggingHook {
     const toConsole = this.path === undefined && given.writer === undefined;
     const format = given.format ?? 'csv';
     if (format !== 'csv' && format !== 'jsonl') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: format must be 'csv' or 'jsonl', got ${JSON.stringify(format)}`, { field: 'format', value: format });
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: format must be 'csv' or 'jsonl', got ${showValue(format)}`, { field: 'format', value: format });
     }
     this.format = format;
     const columns = (given.columns ?? {}) as Record<string, unknown>;

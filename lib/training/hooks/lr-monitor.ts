@@ -6,6 +6,7 @@ import type { TrainingHookContext } from '../context.js';
 import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
 import { checkKeys, stringOption } from '../options.js';
 import { TrainingStage } from '../stage.js';
+import { showValue } from '../../describe-value.js';
 
 /**
  * One recorded learning rate.
@@ -59,7 +60,7 @@ export class LearningRateMonitorHook {
     const given = checkKeys(owner, options, ['interval', 'writer', 'name', ...BUILTIN_OPTION_KEYS]);
     const interval = given.interval ?? 'epoch';
     if (interval !== 'epoch' && interval !== 'step') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: interval must be 'epoch' or 'step', got ${JSON.stringify(interval)}`, { field: 'interval', value: interval });
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: interval must be 'epoch' or 'step', got ${showValue(interval)}`, { field: 'interval', value: interval });
     }
     if (given.writer !== undefined && typeof given.writer !== 'function') {
       throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: writer must be a function (entry) => void`, { field: 'writer', value: given.writer });

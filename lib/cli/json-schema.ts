@@ -3,6 +3,7 @@
 // back as a path into the config (`hooks[2].frequency`) and a phrase (`must be an integer ≥ 1, got 0`).
 
 import { suggestKey } from '../option-keys.js';
+import { showText } from '../describe-value.js';
 
 /** A JSON Schema node, limited to the keywords {@link validateSchema} understands. */
 export interface JsonSchema {
@@ -143,7 +144,7 @@ class Validator {
     if (schema.enum !== undefined && !schema.enum.includes(value)) return report(`must be one of ${listValues(schema.enum)}, got ${showValue(value)}`);
     if (typeof value === 'number') {
       const low = (schema.minimum !== undefined && value < schema.minimum) || (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum);
-      if (low || (schema.maximum !== undefined && value > schema.maximum)) return report(`${expectation(schema)}, got ${value}`);
+      if (low || (schema.maximum !== undefined && value > schema.maximum)) return report(`${expectation(schema)}, got ${showText(value)}`);
     }
     if (typeof value === 'string' && schema.minLength !== undefined && value.length < schema.minLength) {
       return report(`${expectation(schema)}, got ${showValue(value)}`);

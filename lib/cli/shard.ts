@@ -2,6 +2,7 @@
 // the index in the whole input (system k belongs to shard k mod N), so a shard is known while the input
 // streams, without counting it first, and inputs sorted by size spread evenly (docs/scale-out.md).
 import { InvalidArgumentError } from 'commander';
+import { showText } from '../describe-value.js';
 
 /** Shard `index` of `count` (0 ≤ index < count). */
 export interface Shard {
@@ -20,8 +21,8 @@ export function parseShard(text: string): Shard {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   if (match === null) throw new InvalidArgumentError('must be i/N: the shard index i (from 0) and the shard count N, e.g. 0/4.');
   const [index, count] = [Number(match[1]), Number(match[2])];
-  if (!Number.isSafeInteger(count) || count < 1) throw new InvalidArgumentError(`the shard count N must be an integer ≥ 1, got ${match[2]}.`);
-  if (!Number.isSafeInteger(index) || index >= count) throw new InvalidArgumentError(`the shard index i must be from 0 to N-1 = ${count - 1}, got ${match[1]}.`);
+  if (!Number.isSafeInteger(count) || count < 1) throw new InvalidArgumentError(`the shard count N must be an integer ≥ 1, got ${showText(match[2])}.`);
+  if (!Number.isSafeInteger(index) || index >= count) throw new InvalidArgumentError(`the shard index i must be from 0 to N-1 = ${count - 1}, got ${showText(match[1])}.`);
   return { index, count };
 }
 

@@ -3,7 +3,7 @@
 // mirror) they alias the host mirrors, and every access declares itself to the native coherence table:
 // a read syncs a stale mirror, a write marks the device copy stale. Where the runtime refuses external
 // buffers, views are copies, written back when the engine commits them.
-import { describeValue, showValue } from '../describe-value.js';
+import { describeValue, showText, showValue } from '../describe-value.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { activeBackend, loadBinding } from '../native/index.js';
 import { checkKeys } from '../option-keys.js';
@@ -322,7 +322,7 @@ export class Batch {
     checkKeys('Batch.registerField', spec, ['per', 'components', 'fill']);
     const components = spec.components ?? 1;
     if (!Number.isInteger(components) || components < 1) {
-      throw new HookmdRangeError('INVALID_COMPONENTS', `Batch.registerField: components must be an integer ≥ 1, got ${components}`, {
+      throw new HookmdRangeError('INVALID_COMPONENTS', `Batch.registerField: components must be an integer ≥ 1, got ${showText(components)}`, {
         field: 'components',
         value: components,
       });
@@ -382,7 +382,7 @@ export class Batch {
     for (let s = 0; s < ids.length; s++) {
       const id = ids[s];
       if (!Number.isInteger(id) || id < 0 || id > 0x7fffffff || seen.has(id)) {
-        throw new HookmdError('INVALID_SYSTEM_ID', `${owner}: ids must be unique integers in [0, 2^31), got ${id} at ${s}`, { field: `systemId[${s}]`, value: id });
+        throw new HookmdError('INVALID_SYSTEM_ID', `${owner}: ids must be unique integers in [0, 2^31), got ${showText(id)} at ${s}`, { field: `systemId[${s}]`, value: id });
       }
       seen.add(id);
     }

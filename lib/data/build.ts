@@ -63,7 +63,7 @@ export function referenceState(symbol: string): readonly [CrystalStructure, numb
 
 function positive(value: number, field: string): number {
   if (!(Number.isFinite(value) && value > 0)) {
-    throw new HookmdRangeError('INVALID_LATTICE', `bulk: ${field} must be a finite number > 0, got ${value}`, { field, value });
+    throw new HookmdRangeError('INVALID_LATTICE', `bulk: ${field} must be a finite number > 0, got ${showText(value)}`, { field, value });
   }
   return value;
 }
@@ -235,7 +235,7 @@ export function repeat(system: System, repeats: readonly [number, number, number
   const counts = repeatCounts(repeats);
   for (const [k, n] of counts.entries()) {
     if (!Number.isInteger(n) || n < 1) {
-      throw new HookmdRangeError('INVALID_REPEAT', `repeat: counts[${k}] must be an integer ≥ 1, got ${n}`, { field: 'counts', index: k, value: n });
+      throw new HookmdRangeError('INVALID_REPEAT', `repeat: counts[${k}] must be an integer ≥ 1, got ${showText(n)}`, { field: 'counts', index: k, value: n });
     }
   }
   const s = normalizeSystem(system, 0, METAL, 'repeat');
@@ -295,10 +295,10 @@ export function rattle(system: System, stdev: number | RattleOptions = 0.001, se
     return rattle(system, options.stdev ?? 0.001, options.seed ?? 42);
   }
   if (!(Number.isFinite(stdev) && stdev >= 0)) {
-    throw new HookmdRangeError('INVALID_STDEV', `rattle: stdev must be a finite number ≥ 0, got ${stdev}`, { field: 'stdev', value: stdev });
+    throw new HookmdRangeError('INVALID_STDEV', `rattle: stdev must be a finite number ≥ 0, got ${showText(stdev)}`, { field: 'stdev', value: stdev });
   }
   if (!Number.isSafeInteger(seed)) {
-    throw new HookmdRangeError('INVALID_SEED', `rattle: seed must be a safe integer, got ${seed}`, { field: 'seed', value: seed });
+    throw new HookmdRangeError('INVALID_SEED', `rattle: seed must be a safe integer, got ${showText(seed)}`, { field: 'seed', value: seed });
   }
   const s = normalizeSystem(system, 0, METAL, 'rattle');
   const rng = createRng(seed);

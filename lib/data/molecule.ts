@@ -3,7 +3,7 @@
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import type { System } from './system.js';
-import { showValue } from '../describe-value.js';
+import { showText, showValue } from '../describe-value.js';
 
 type Geometry = readonly (readonly [string, number, number, number])[];
 
@@ -62,7 +62,7 @@ export function molecule(name: string, options: MoleculeOptions = {}): System {
   const { vacuum } = checkKeys('molecule', options, ['vacuum']) as MoleculeOptions;
   if (vacuum === undefined) return system;
   if (!(Number.isFinite(vacuum) && vacuum >= 0)) {
-    throw new HookmdRangeError('INVALID_VACUUM', `molecule: vacuum must be a finite number >= 0, got ${vacuum}`, { field: 'vacuum', value: vacuum });
+    throw new HookmdRangeError('INVALID_VACUUM', `molecule: vacuum must be a finite number >= 0, got ${showText(vacuum)}`, { field: 'vacuum', value: vacuum });
   }
   // ASE's Atoms.center(vacuum): each axis spans the molecule plus vacuum on both sides.
   const cell = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];

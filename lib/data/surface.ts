@@ -5,7 +5,7 @@ import { checkKeys } from '../option-keys.js';
 import { referenceState } from './build.js';
 import { atomicNumber } from './elements.js';
 import type { System } from './system.js';
-import { showValue } from '../describe-value.js';
+import { showText, showValue } from '../describe-value.js';
 
 /** The slabs `surface` builds. */
 export type SurfaceKind = 'fcc100' | 'fcc110' | 'fcc111' | 'bcc100' | 'bcc110';
@@ -97,10 +97,10 @@ export function surface(symbol: string, kind: SurfaceKind, options: SurfaceOptio
   if (a === undefined) {
     throw new HookmdError('MISSING_LATTICE', `surface: no reference lattice constant for ${structure} ${symbol}; pass { a }`, { field: 'a' });
   }
-  if (!(Number.isFinite(a) && a > 0)) throw new HookmdRangeError('INVALID_LATTICE', `surface: a must be a finite number > 0, got ${a}`, { field: 'a', value: a });
+  if (!(Number.isFinite(a) && a > 0)) throw new HookmdRangeError('INVALID_LATTICE', `surface: a must be a finite number > 0, got ${showText(a)}`, { field: 'a', value: a });
   const { vacuum } = options;
   if (vacuum !== undefined && !(Number.isFinite(vacuum) && vacuum >= 0)) {
-    throw new HookmdRangeError('INVALID_VACUUM', `surface: vacuum must be a finite number >= 0, got ${vacuum}`, { field: 'vacuum', value: vacuum });
+    throw new HookmdRangeError('INVALID_VACUUM', `surface: vacuum must be a finite number >= 0, got ${showText(vacuum)}`, { field: 'vacuum', value: vacuum });
   }
   const skewable = kind === 'fcc111' || kind === 'bcc110';
   const orthogonal = skewable ? options.orthogonal === true : true;
@@ -108,7 +108,7 @@ export function surface(symbol: string, kind: SurfaceKind, options: SurfaceOptio
     throw new HookmdTypeError('INVALID_OPTIONS', `surface: ${kind} slabs are always orthogonal`, { field: 'orthogonal', value: false });
   }
   if (skewable && orthogonal && size[1] % 2 === 1) {
-    throw new HookmdRangeError('INVALID_SIZE', `surface: an orthogonal ${kind} cell needs an even size[1], got ${size[1]}`, { field: 'size', value: size });
+    throw new HookmdRangeError('INVALID_SIZE', `surface: an orthogonal ${kind} cell needs an even size[1], got ${showText(size[1])}`, { field: 'size', value: size });
   }
   const [c0, c1, c2] = UNIT_CELL[kind];
   const unit = skewable && !orthogonal ? [[c0, 0, 0], [c0 / 2, c1, 0], [0, 0, c2]] : [[c0, 0, 0], [0, c1, 0], [0, 0, c2]];

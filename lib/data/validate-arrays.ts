@@ -8,6 +8,7 @@ import { MAX_ATOMIC_NUMBER, standardMass } from './elements.js';
 import { checkAtomCount, MAX_ATOMS } from './limits.js';
 import type { UnitSystem } from './units.js';
 import { periodicVolume } from './validate.js';
+import { showText } from '../describe-value.js';
 
 /** The arrays of `Batch.fromArrays`: N atoms in B systems, in system order. */
 export interface BatchArrays {
@@ -51,7 +52,7 @@ function requireType<T extends ArrayLike<number>>(arrays: BatchArrays, field: ke
   const value: unknown = arrays[field];
   if (!(value instanceof type)) {
     const got = value === null ? 'null' : typeof value === 'object' ? (value as object).constructor?.name ?? 'object' : typeof value;
-    throw new HookmdTypeError('INVALID_ARRAY', `${where}: ${field} must be a ${type.name} (${what}), got ${got}`, { field, value: got });
+    throw new HookmdTypeError('INVALID_ARRAY', `${where}: ${field} must be a ${type.name} (${what}), got ${showText(got)}`, { field, value: got });
   }
   return value as unknown as T;
 }

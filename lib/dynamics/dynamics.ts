@@ -162,7 +162,7 @@ export abstract class Dynamics {
     this.steps = stepCount(owner, 'steps', options.steps, true);
     // Statuses are int32 words in native code: a larger exitStatus would wrap there.
     if (!isStatus(this.exitStatus)) {
-      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: exitStatus must be an integer in the int32 range [-2147483648, 2147483647], got ${this.exitStatus}`, {
+      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: exitStatus must be an integer in the int32 range [-2147483648, 2147483647], got ${showText(this.exitStatus)}`, {
         field: 'exitStatus',
         value: this.exitStatus,
       });

@@ -1,6 +1,7 @@
 // Every per-system engine parameter accepts a scalar or one value per system (docs/dynamics.md). This expands
 // them for a batch and checks each value once, before native code sees it.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
+import { showText } from '../describe-value.js';
 
 /** A scalar, or one value per system. */
 export type PerSystem = number | ArrayLike<number>;
@@ -30,7 +31,7 @@ const RULE_TEXT: Record<ParameterRule, string> = {
 export function checkParameter(owner: string, name: string, value: PerSystem, rule: ParameterRule): void {
   if (typeof value === 'number') {
     if (violates(rule, value)) {
-      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: ${name} must be ${RULE_TEXT[rule]}, got ${value}`, { field: name, value });
+      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: ${name} must be ${RULE_TEXT[rule]}, got ${showText(value)}`, { field: name, value });
     }
     return;
   }
@@ -39,7 +40,7 @@ export function checkParameter(owner: string, name: string, value: PerSystem, ru
   }
   for (let i = 0; i < value.length; i++) {
     if (violates(rule, value[i])) {
-      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: ${name}[${i}] must be ${RULE_TEXT[rule]}, got ${value[i]}`, {
+      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: ${name}[${i}] must be ${RULE_TEXT[rule]}, got ${showText(value[i])}`, {
         field: name,
         index: i,
         value: value[i],

@@ -8,7 +8,7 @@ import { checkLimits, limitError, type CheckedLimits, type ExtxyzLimits } from '
 import { capitalize, FIELD_COLUMNS, fromFortran, fromVoigt, MATRIX_KEYS, momentumFactor, type ColumnField } from './extxyz-mapping.js';
 import { columnCount, DEFAULT_PROPERTIES, parseProperties, parseToken, type PropertyColumn } from './extxyz-properties.js';
 import { checkReadSystem } from './read-check.js';
-import { showValue } from '../describe-value.js';
+import { showText, showValue } from '../describe-value.js';
 
 // Fields a batch validates per atom: their errors point at the atom's line.
 const PER_ATOM = new Set(['positions', 'velocities', 'forces', 'masses', 'symbols', 'atomicNumbers']);
@@ -165,7 +165,7 @@ export class ExtxyzFrameParser {
     const [name, ...rest] = text.trim().split(/\s+/);
     const expected = `VEC${frame.vectors.length + 1}`;
     if (frame.vectors.length === 3) throw this.#error(line, `more than 3 cell vectors (${name})`);
-    if (name !== expected) throw this.#error(line, `expected cell vector ${expected}, got ${name}`);
+    if (name !== expected) throw this.#error(line, `expected cell vector ${expected}, got ${showText(name)}`);
     if (rest.length !== 3 || !rest.every(isFloatToken)) throw this.#error(line, `${name} must be 3 numbers, got ${showValue(rest.join(' '))}`);
     frame.vectors.push(rest.map(parseFloatToken));
   }
@@ -195,7 +195,7 @@ export class ExtxyzFrameParser {
     for (const c of columns) {
       const mapped = FIELD_COLUMNS[c.name];
       if (mapped !== undefined && (mapped.type !== c.type || mapped.ncols !== c.ncols)) {
-        throw this.#error(line, `property '${c.name}' must be ${c.name}:${mapped.type}:${mapped.ncols}, got ${c.name}:${c.type}:${c.ncols}`);
+        throw this.#error(line, `property '${c.name}' must be ${c.name}:${mapped.type}:${mapped.ncols}, got ${showText(c.name)}:${c.type}:${c.ncols}`);
       }
     }
     if (!columns.some((c) => c.name === 'pos')) throw this.#error(line, `Properties=${spec} has no pos column`);

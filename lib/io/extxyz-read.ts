@@ -9,11 +9,12 @@ import { checkKeys } from '../option-keys.js';
 import { ExtxyzFrameParser, type ReadExtxyzOptions } from './extxyz-frame.js';
 import { limitError } from './extxyz-limits.js';
 import { readLines, readLinesSync, type LineTooLong } from './line-reader.js';
+import { showText } from '../describe-value.js';
 
 function checkArguments(operation: string, path: unknown, options: ReadExtxyzOptions): void {
   if (typeof path !== 'string' || path === '') {
     const got = typeof path === 'string' ? 'an empty string' : typeof path;
-    throw new HookmdTypeError('INVALID_PATH', `${operation}: expected a path or extxyz text, got ${got}`, { field: 'path', value: path });
+    throw new HookmdTypeError('INVALID_PATH', `${operation}: expected a path or extxyz text, got ${showText(got)}`, { field: 'path', value: path });
   }
   if (options === null || typeof options !== 'object') {
     throw new HookmdTypeError('INVALID_OPTIONS', `${operation}: options must be an object`, { field: 'options', value: options });

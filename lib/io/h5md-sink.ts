@@ -11,7 +11,7 @@ import { BufferedSink } from './buffered-sink.js';
 import { H5MD_UNITS, loadH5wasm } from './h5md.js';
 import { h5mdUnitFactor } from './h5md-units.js';
 import type { SinkOptions } from './sink.js';
-import { showValue } from '../describe-value.js';
+import { showText, showValue } from '../describe-value.js';
 
 // SWMR needs HDF5 1.10's file format (superblock 3, its chunk indexes); h5py reads it with HDF5 ≥ 1.10.
 const SWMR_LIBVER = 'v110';
@@ -77,7 +77,7 @@ export class H5mdSink extends BufferedSink<Frame> {
     const group = options.group ?? 'all';
     if (typeof group !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(group)) throw new HookmdTypeError('INVALID_OPTIONS', `H5mdSink: group must be a name of letters, digits, _ . -, got ${showValue(group)}`, { field: 'group', value: group });
     const timestep = options.timestep ?? 1;
-    if (typeof timestep !== 'number' || !(timestep > 0) || !Number.isFinite(timestep)) throw new HookmdRangeError('INVALID_OPTIONS', `H5mdSink: timestep must be a positive number of fs, got ${timestep}`, { field: 'timestep', value: timestep });
+    if (typeof timestep !== 'number' || !(timestep > 0) || !Number.isFinite(timestep)) throw new HookmdRangeError('INVALID_OPTIONS', `H5mdSink: timestep must be a positive number of fs, got ${showText(timestep)}`, { field: 'timestep', value: timestep });
     this.path = path;
     this.#group = group;
     this.#timestep = timestep;

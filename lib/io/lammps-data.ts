@@ -7,6 +7,7 @@ import { checkKeys } from '../option-keys.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { checkReadSystem } from './read-check.js';
 import { cartesianToFractional, det3, fractionalToCartesian, LineCursor } from './structure-text.js';
+import { showText } from '../describe-value.js';
 
 /** LAMMPS metal velocities are Å/ps; hookmd's are Å/fs. */
 const PS_PER_FS = 1e-3;
@@ -109,7 +110,7 @@ export function parseLammpsData(text: string, file: string, species?: LammpsSpec
         const type = cursor.number(t[0], 'a Masses type');
         if (!Number.isInteger(type) || type < 1 || type > types) throw cursor.error(`Masses: type ${t[0]} is not in 1..${types}`);
         const mass = cursor.number(t[1], `the mass of type ${type}`);
-        if (!(mass > 0)) throw cursor.error(`the mass of type ${type} must be > 0, got ${mass}`);
+        if (!(mass > 0)) throw cursor.error(`the mass of type ${type} must be > 0, got ${showText(mass)}`);
         masses.set(type, mass);
         massLines.set(type, cursor.line);
       } else if (name === 'Atoms') {

@@ -69,7 +69,7 @@ export interface SinkOptions {
 export function checkCapacity(owner: string, capacity: number | undefined, fallback: number, unbounded: boolean): number {
   const value = capacity ?? fallback;
   if (!((Number.isInteger(value) && value >= 1) || (unbounded && value === Infinity))) {
-    throw new HookmdRangeError('INVALID_CAPACITY', `${owner}: capacity must be an integer ≥ 1${unbounded ? ' or Infinity' : ''}, got ${value}`, {
+    throw new HookmdRangeError('INVALID_CAPACITY', `${owner}: capacity must be an integer ≥ 1${unbounded ? ' or Infinity' : ''}, got ${showText(value)}`, {
       field: 'capacity',
       value,
     });

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 
 import type { System } from '../data/index.js';
-import { describeValue } from '../describe-value.js';
+import { describeValue, showText } from '../describe-value.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { BufferedSink } from './buffered-sink.js';
@@ -17,7 +17,7 @@ export interface ZarrSinkOptions extends SinkOptions, Partial<ZarrChunking> {}
 function checkChunk(field: 'chunkAtoms' | 'chunkSystems', value: number | undefined, fallback: number): number {
   const chunk = value ?? fallback;
   if (!Number.isInteger(chunk) || chunk < 1) {
-    throw new HookmdRangeError('INVALID_CHUNKS', `ZarrSink: ${field} must be an integer ≥ 1, got ${chunk}`, { field, value: chunk });
+    throw new HookmdRangeError('INVALID_CHUNKS', `ZarrSink: ${field} must be an integer ≥ 1, got ${showText(chunk)}`, { field, value: chunk });
   }
   return chunk;
 }

@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { readRegularFile } from '../regular-file.js';
 import { atomicNumber, chemicalSymbol, isAtomicNumber } from '../data/index.js';
-import { showValue } from '../describe-value.js';
+import { showText, showValue } from '../describe-value.js';
 
 /** 'funcfl' (`pair_style eam`), 'setfl' (`eam/alloy`) or 'fs' (`eam/fs`). */
 export type EamFormat = 'funcfl' | 'setfl' | 'fs';
@@ -201,7 +201,7 @@ function parseSetfl(cursor: Cursor, format: 'setfl' | 'fs'): EamFileData {
   const comments = [0, 1, 2].map(() => cursor.nextLine('the three comment lines').join(' '));
   const header = cursor.nextLine('the element line (N El1 ... ElN)');
   const count = integer(cursor, header[0], 'the number of elements', 1);
-  if (count > MAX_ELEMENTS) cursor.fail(`a potential file describes at most ${MAX_ELEMENTS} elements, got ${count}`);
+  if (count > MAX_ELEMENTS) cursor.fail(`a potential file describes at most ${MAX_ELEMENTS} elements, got ${showText(count)}`);
   if (header.length < count + 1) cursor.fail(`the element line names ${header.length - 1} elements, but N is ${count}`);
   const symbols = header.slice(1, count + 1);
   for (const symbol of symbols) {

@@ -88,7 +88,7 @@ export class JsModel implements Model {
     }
     const cutoff = options.cutoff ?? Infinity;
     if (typeof cutoff !== 'number' || Number.isNaN(cutoff) || cutoff <= 0) {
-      throw new HookmdRangeError('INVALID_CUTOFF', `JsModel: cutoff must be a number > 0, got ${cutoff}`, { field: 'cutoff', value: cutoff });
+      throw new HookmdRangeError('INVALID_CUTOFF', `JsModel: cutoff must be a number > 0, got ${showText(cutoff)}`, { field: 'cutoff', value: cutoff });
     }
     this.#fn = fn;
     this.name = name;

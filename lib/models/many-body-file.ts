@@ -7,6 +7,7 @@
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { readRegularFile } from '../regular-file.js';
 import { atomicNumber } from '../data/index.js';
+import { showText } from '../describe-value.js';
 
 const isElementSymbol = (text: string): boolean => {
   try {
@@ -71,7 +72,7 @@ function entryProblem(style: ManyBodyStyleName, v: readonly number[]): string | 
   };
   if (style === 'sw') return nonNegative(['epsilon', 'sigma', 'a', 'lambda', 'gamma', 'A', 'B', 'p', 'q', 'tol']);
   const m = style === 'tersoff/mod' ? at('beta') : at('m');
-  if (m !== 1 && m !== 3) return `${style === 'tersoff/mod' ? 'beta (the exponent)' : 'm'} must be 1 or 3, got ${m}`;
+  if (m !== 1 && m !== 3) return `${style === 'tersoff/mod' ? 'beta (the exponent)' : 'm'} must be 1 or 3, got ${showText(m)}`;
   const common = nonNegative(['lambda2', 'B', 'R', 'D', 'lambda1', 'A']);
   if (common !== undefined) return common;
   if (at('D') > at('R')) return `D (${at('D')}) must not exceed R (${at('R')})`;
@@ -222,7 +223,7 @@ export function readManyBodyFile(
         }
         // The (i, j, j) entries set the bond order, whose exponent divides.
         const exponent = resolved === 'sw' ? 1 : Math.min(...['n', 'eta'].filter((name) => COLUMNS[resolved].includes(name)).map((name) => entry.values[COLUMNS[resolved].indexOf(name)] as number));
-        if (b === c && !(exponent > 0)) throw parseError(where, entry.line, `entry ${key}: ${resolved === 'tersoff/mod' ? 'eta and n' : 'n'} must be > 0 in an entry that sets a bond order, got ${exponent}`);
+        if (b === c && !(exponent > 0)) throw parseError(where, entry.line, `entry ${key}: ${resolved === 'tersoff/mod' ? 'eta and n' : 'n'} must be > 0 in an entry that sets a bond order, got ${showText(exponent)}`);
         entries.set(entry.values, ((a * nt + b) * nt + c) * size);
       }
     }

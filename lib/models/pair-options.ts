@@ -4,7 +4,7 @@
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { atomicNumber, chemicalSymbol, isAtomicNumber } from '../data/index.js';
-import { showValue } from '../describe-value.js';
+import { showText, showValue } from '../describe-value.js';
 
 /**
  * One per-pair parameter of a pair model: its name, the error code for a bad value, whether 0 is allowed,
@@ -38,10 +38,10 @@ function checkNumber(model: string, field: string, value: unknown, code: string,
     throw new HookmdTypeError('INVALID_PARAMETER', `${model}: ${field} must be a number, got ${showValue(value)}`, { field, value });
   }
   if (!Number.isFinite(value)) {
-    throw new HookmdRangeError('INVALID_PARAMETER', `${model}: ${field} must be finite, got ${value}`, { field, value });
+    throw new HookmdRangeError('INVALID_PARAMETER', `${model}: ${field} must be finite, got ${showText(value)}`, { field, value });
   }
   if (allowZero ? value < 0 : value <= 0) {
-    throw new HookmdRangeError(code, `${model}: ${field} must be ${allowZero ? '>= 0' : '> 0'}, got ${value}`, { field, value });
+    throw new HookmdRangeError(code, `${model}: ${field} must be ${allowZero ? '>= 0' : '> 0'}, got ${showText(value)}`, { field, value });
   }
   return value;
 }
@@ -138,7 +138,7 @@ export function parsePairOptions(model: string, options: unknown, rules: readonl
     switchOn = checkNumber(model, 'switchOn', options.switchOn, 'INVALID_SWITCH', false);
     const smallest = Math.min(...cutoffs);
     if (switchOn >= smallest) {
-      throw new HookmdRangeError('INVALID_SWITCH', `${model}: switchOn must be smaller than every cutoff (${smallest}), got ${switchOn}`, {
+      throw new HookmdRangeError('INVALID_SWITCH', `${model}: switchOn must be smaller than every cutoff (${smallest}), got ${showText(switchOn)}`, {
         field: 'switchOn',
         value: switchOn,
       });

@@ -7,7 +7,7 @@ import { HookmdError, HookmdRangeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import type { BackendName, CpuSimd, NativeBinding, ThreadLimit } from './binding.js';
 import { CUDA_PACKAGE, cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary, PACKAGE_ROOT } from './locate.js';
-import { showValue } from '../describe-value.js';
+import { showText, showValue } from '../describe-value.js';
 
 /**
  * Backend request. `auto` takes cuda where the CUDA binary finds a usable GPU, else cpu (with the reason in
@@ -273,7 +273,7 @@ export function addBackendNote(note: string): void {
  */
 export function setThreads(n?: number): number {
   if (n !== undefined && (!Number.isInteger(n) || n < 0)) {
-    throw new HookmdRangeError('INVALID_THREADS', `setThreads: n must be a non-negative integer, got ${n}`, {
+    throw new HookmdRangeError('INVALID_THREADS', `setThreads: n must be a non-negative integer, got ${showText(n)}`, {
       field: 'threads',
       value: n,
     });

@@ -2,7 +2,7 @@
 // owner and names the field and the bad value (docs/ARCHITECTURE.md).
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { findMetric } from './metric-names.js';
-import { showValue } from '../describe-value.js';
+import { showText, showValue } from '../describe-value.js';
 
 /** @internal Checks one numeric option: finite, within [min, max] (max exclusive when `open`). */
 export function numberOption(owner: string, field: string, value: unknown, min: number, max: number = Infinity, open: boolean = false): number {
@@ -11,7 +11,7 @@ export function numberOption(owner: string, field: string, value: unknown, min: 
   }
   if (value < min || (open ? value >= max : value > max)) {
     const range = `≥ ${min}${max === Infinity ? '' : open ? ` and < ${max}` : ` and ≤ ${max}`}`;
-    throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: ${field} must be ${range}, got ${value}`, { field, value });
+    throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: ${field} must be ${range}, got ${showText(value)}`, { field, value });
   }
   return value;
 }
@@ -45,7 +45,7 @@ export function numberArray(owner: string, field: string, value: unknown, length
 /** @internal An integer option ≥ `min`. */
 export function integerOption(owner: string, field: string, value: unknown, min: number): number {
   const n = numberOption(owner, field, value, min);
-  if (!Number.isInteger(n)) throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: ${field} must be an integer ≥ ${min}, got ${n}`, { field, value });
+  if (!Number.isInteger(n)) throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: ${field} must be an integer ≥ ${min}, got ${showText(n)}`, { field, value });
   return n;
 }
 

@@ -9,6 +9,7 @@ import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { servedPage, viewAssets } from './page.js';
 import type { ViewData } from './view-model.js';
+import { showText } from '../describe-value.js';
 
 /** Options of `ViewServer.start`. */
 export interface ViewServerOptions {
@@ -58,7 +59,7 @@ export class ViewServer {
   static async start(data: () => ViewData, options: ViewServerOptions = {}): Promise<ViewServer> {
     const { host = '127.0.0.1', port = 0, files = [] } = checkKeys('ViewServer.start', options, ['host', 'port', 'files']) as ViewServerOptions;
     if (typeof host !== 'string' || host === '') throw new HookmdTypeError('INVALID_OPTIONS', 'view: host must be a non-empty string', { field: 'host', value: host });
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HookmdRangeError('INVALID_OPTIONS', `view: port must be an integer from 0 to 65535, got ${port}`, { field: 'port', value: port });
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HookmdRangeError('INVALID_OPTIONS', `view: port must be an integer from 0 to 65535, got ${showText(port)}`, { field: 'port', value: port });
     const server = new ViewServer(data, host, files);
     await new Promise<void>((resolve, reject) => {
       server.#server.once('error', (error) => reject(new HookmdError('VIEW_LISTEN_FAILED', `view: cannot listen on ${host}:${port}: ${error.message}`, { host, port }, { cause: error })));

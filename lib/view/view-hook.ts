@@ -13,6 +13,7 @@ import type { TrainingHookContext } from '../training/context.js';
 import { TrainingStage } from '../training/stage.js';
 import { ViewServer } from './server.js';
 import { appendRow, emptySystem, type ViewData, type ViewFrame, type ViewSystem } from './view-model.js';
+import { showText } from '../describe-value.js';
 
 /** Options of `new ViewHook`. */
 export interface ViewHookOptions {
@@ -94,16 +95,16 @@ export class ViewHook {
     if (options === null || typeof options !== 'object') throw new HookmdTypeError('INVALID_OPTIONS', 'ViewHook: options must be an object', { field: 'options', value: options });
     checkKeys('ViewHook', options, ['port', 'host', 'frequency', 'maxFrames', 'maxStoredAtoms', 'maxSystems', 'title', 'name']);
     const { port = 0, host = '127.0.0.1', maxFrames = 100, maxStoredAtoms = 2_000_000, maxSystems = 10_000, title = 'live run' } = options;
-    if (!Number.isInteger(maxSystems) || maxSystems < 1) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: maxSystems must be an integer ≥ 1, got ${maxSystems}`, { field: 'maxSystems', value: maxSystems });
+    if (!Number.isInteger(maxSystems) || maxSystems < 1) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: maxSystems must be an integer ≥ 1, got ${showText(maxSystems)}`, { field: 'maxSystems', value: maxSystems });
     this.maxSystems = maxSystems;
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: port must be an integer from 0 to 65535, got ${port}`, { field: 'port', value: port });
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: port must be an integer from 0 to 65535, got ${showText(port)}`, { field: 'port', value: port });
     if (typeof host !== 'string' || host === '') throw new HookmdTypeError('INVALID_OPTIONS', 'ViewHook: host must be a non-empty string', { field: 'host', value: host });
-    if (!Number.isInteger(maxFrames) || maxFrames < 0) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: maxFrames must be an integer ≥ 0, got ${maxFrames}`, { field: 'maxFrames', value: maxFrames });
+    if (!Number.isInteger(maxFrames) || maxFrames < 0) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: maxFrames must be an integer ≥ 0, got ${showText(maxFrames)}`, { field: 'maxFrames', value: maxFrames });
     this.frequency = checkFrequency('ViewHook', options.frequency ?? 100);
     this.name = options.name ?? 'ViewHook';
     this.port = port;
     this.host = host;
-    if (!Number.isInteger(maxStoredAtoms) || maxStoredAtoms < 0) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: maxStoredAtoms must be an integer ≥ 0, got ${maxStoredAtoms}`, { field: 'maxStoredAtoms', value: maxStoredAtoms });
+    if (!Number.isInteger(maxStoredAtoms) || maxStoredAtoms < 0) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: maxStoredAtoms must be an integer ≥ 0, got ${showText(maxStoredAtoms)}`, { field: 'maxStoredAtoms', value: maxStoredAtoms });
     this.maxFrames = maxFrames;
     this.maxStoredAtoms = maxStoredAtoms;
     this.#data = { title: String(title), live: true, seq: 0, maxFrames, systems: [], training: null, files: [] };

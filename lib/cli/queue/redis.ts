@@ -6,7 +6,7 @@ import type { ConnectionOptions } from 'bullmq';
 
 import { HookmdError } from '../../errors.js';
 import { configError } from '../config-file.js';
-import { showValue } from '../../describe-value.js';
+import { showText, showValue } from '../../describe-value.js';
 
 /** Flags every queue command takes. */
 export interface QueueOptions {
@@ -36,7 +36,7 @@ export function checkQueueOptions(options: QueueOptions): void {
   } catch {
     throw configError([`--redis: not a URL: ${options.redis} (e.g. redis://127.0.0.1:6379)`]);
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw configError([`--redis: expected redis:// or rediss://, got ${url.protocol}//`]);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw configError([`--redis: expected redis:// or rediss://, got ${showText(url.protocol)}//`]);
   if (!/^[A-Za-z0-9._-]+$/.test(options.queue)) throw configError([`--queue: ${showValue(options.queue)} may hold only letters, digits, '.', '_' and '-'`]);
 }
 

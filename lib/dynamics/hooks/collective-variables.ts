@@ -82,7 +82,7 @@ export function distance(i: number, j: number): CollectiveVariable {
   const owner = 'distance';
   const a = atomIndex(owner, 'i', i);
   const b = atomIndex(owner, 'j', j);
-  if (a === b) throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: i and j must be two atoms, got ${i} twice`, { field: 'j', value: j });
+  if (a === b) throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: i and j must be two atoms, got ${showText(i)} twice`, { field: 'j', value: j });
   return {
     name: `distance(${a}, ${b})`,
     evaluate(batch: Batch): CollectiveValues {
@@ -137,7 +137,7 @@ export function coordinate(atom: number, axis: 'x' | 'y' | 'z'): CollectiveVaria
 
 function perSystem(owner: string, field: string, value: PerSystem): (system: number) => number {
   const check = (v: number): void => {
-    if (!Number.isFinite(v)) throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: ${field} must be finite, got ${v}`, { field, value: v });
+    if (!Number.isFinite(v)) throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: ${field} must be finite, got ${showText(v)}`, { field, value: v });
   };
   if (typeof value === 'number') {
     check(value);

@@ -11,7 +11,7 @@ import type { NativeConvergenceArgs } from '../native-stepper.js';
 import { isStatus } from '../parameters.js';
 import { DynamicsStage } from '../stage.js';
 import { checkReduceDims, criterionInput, criterionValues, DERIVED_KEYS, PER_ATOM_KEYS, PER_SYSTEM_KEYS, type ReduceOp } from './criterion-values.js';
-import { showValue } from '../../describe-value.js';
+import { showText, showValue } from '../../describe-value.js';
 
 export type { ReduceOp } from './criterion-values.js';
 
@@ -150,13 +150,13 @@ export class ConvergenceHook {
         });
       }
       if (typeof c.threshold !== 'number' || Number.isNaN(c.threshold)) {
-        throw new HookmdRangeError('INVALID_CRITERION', `${owner}: criteria[${i}].threshold must be a number, got ${c.threshold}`, {
+        throw new HookmdRangeError('INVALID_CRITERION', `${owner}: criteria[${i}].threshold must be a number, got ${showText(c.threshold)}`, {
           field: `criteria[${i}].threshold`,
           value: c.threshold,
         });
       }
       if (c.threshold < 0 && c.customOp === undefined && neverNegative(c)) {
-        throw new HookmdRangeError('INVALID_CRITERION', `${owner}: criteria[${i}].threshold must be ≥ 0 for key ${c.key}, got ${c.threshold}`, {
+        throw new HookmdRangeError('INVALID_CRITERION', `${owner}: criteria[${i}].threshold must be ≥ 0 for key ${c.key}, got ${showText(c.threshold)}`, {
           field: `criteria[${i}].threshold`,
           value: c.threshold,
         });
@@ -183,16 +183,16 @@ export class ConvergenceHook {
     });
     const frequency = options.frequency ?? 1;
     if (!Number.isInteger(frequency) || frequency < 1) {
-      throw new HookmdRangeError('INVALID_FREQUENCY', `${owner}: frequency must be an integer ≥ 1, got ${frequency}`, { field: 'frequency', value: frequency });
+      throw new HookmdRangeError('INVALID_FREQUENCY', `${owner}: frequency must be an integer ≥ 1, got ${showText(frequency)}`, { field: 'frequency', value: frequency });
     }
     this.frequency = frequency;
     this.criteria = criteria.map((c) => ({ ...c }));
     if (options.sourceStatus !== undefined && !isStatus(options.sourceStatus)) {
-      throw new HookmdRangeError('INVALID_STATUS', `${owner}: sourceStatus must be an integer in the int32 range, got ${options.sourceStatus}`, { field: 'sourceStatus', value: options.sourceStatus });
+      throw new HookmdRangeError('INVALID_STATUS', `${owner}: sourceStatus must be an integer in the int32 range, got ${showText(options.sourceStatus)}`, { field: 'sourceStatus', value: options.sourceStatus });
     }
     this.sourceStatus = options.sourceStatus;
     if (options.targetStatus !== undefined && options.targetStatus !== null && !isStatus(options.targetStatus)) {
-      throw new HookmdRangeError('INVALID_STATUS', `${owner}: targetStatus must be an integer in the int32 range, or null, got ${options.targetStatus}`, { field: 'targetStatus', value: options.targetStatus });
+      throw new HookmdRangeError('INVALID_STATUS', `${owner}: targetStatus must be an integer in the int32 range, or null, got ${showText(options.targetStatus)}`, { field: 'targetStatus', value: options.targetStatus });
     }
     this.targetStatus = options.targetStatus;
     this.name = options.name ?? 'ConvergenceHook';

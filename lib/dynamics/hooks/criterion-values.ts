@@ -7,6 +7,7 @@ import type { Batch } from '../../data/index.js';
 import { HookmdError } from '../../errors.js';
 import type { NativeBatch } from '../../native/index.js';
 import { degreesOfFreedom } from '../degrees-of-freedom.js';
+import { showText } from '../../describe-value.js';
 
 /** Reductions within each entry, plus the whole-system norm. */
 export type ReduceOp = 'min' | 'max' | 'norm' | 'mean' | 'sum' | 'systemNorm';
@@ -87,7 +88,7 @@ export function checkReduceDims(owner: string, where: string, c: CriterionSpec &
   if (c.reduceOp === undefined || c.reduceOp === 'systemNorm') fail(`needs a reduceOp of ${['min', 'max', 'norm', 'mean', 'sum'].join(', ')}`);
   if (DERIVED_KEYS.includes(c.key)) fail(`does not apply to the derived key ${c.key}, which is one value per system`);
   const rank = MATRIX_KEYS.includes(c.key) ? 3 : 2;
-  for (const d of dims) if (d < -rank || d >= rank) fail(`must be dimensions of the key's shape (rank ${rank}), got ${d}`);
+  for (const d of dims) if (d < -rank || d >= rank) fail(`must be dimensions of the key's shape (rank ${rank}), got ${showText(d)}`);
   if (!PER_ATOM_KEYS.includes(c.key) && dims.some((d) => (d + rank) % rank === 0)) {
     fail(`would reduce across systems: dimension 0 of the per-system key ${c.key} numbers the systems`);
   }

@@ -6,7 +6,7 @@ import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
-import { showValue } from '../../describe-value.js';
+import { showText, showValue } from '../../describe-value.js';
 
 /**
  * How drift is measured per system, from E₀ at the first check: `relative` |E − E₀|/|E₀|, `absolute`
@@ -64,7 +64,7 @@ export class EnergyDriftMonitorHook {
     const limit = options.maxRelativeDrift ?? options.threshold;
     if (limit !== undefined && !(limit > 0)) {
       const field = options.maxRelativeDrift !== undefined ? 'maxRelativeDrift' : 'threshold';
-      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: ${field} must be > 0, got ${limit}`, { field, value: limit });
+      throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: ${field} must be > 0, got ${showText(limit)}`, { field, value: limit });
     }
     const metric = options.maxRelativeDrift !== undefined ? 'relative' : (options.metric ?? 'relative');
     if (!['relative', 'absolute', 'perAtomPerStep'].includes(metric)) {

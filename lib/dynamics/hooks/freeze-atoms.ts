@@ -5,7 +5,7 @@ import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import type { NativeHookSpec } from './native-hook.js';
-import { showValue } from '../../describe-value.js';
+import { showText, showValue } from '../../describe-value.js';
 
 const FREEZE_STAGES: readonly DynamicsStage[] = [
   DynamicsStage.BEFORE_STEP,
@@ -42,7 +42,7 @@ export class FreezeAtomsHook {
     const indices = options.indices === undefined ? undefined : Array.from(options.indices);
     indices?.forEach((i, k) => {
       if (!Number.isInteger(i) || i < 0) {
-        throw new HookmdRangeError('INVALID_MASK', `${owner}: indices[${k}] must be an atom index ≥ 0, got ${i}`, { field: 'indices', index: k, value: i });
+        throw new HookmdRangeError('INVALID_MASK', `${owner}: indices[${k}] must be an atom index ≥ 0, got ${showText(i)}`, { field: 'indices', index: k, value: i });
       }
     });
     this.#mask = options.mask === undefined ? undefined : Array.from(options.mask);

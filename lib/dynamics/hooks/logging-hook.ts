@@ -12,7 +12,7 @@ import { SystemScalars } from '../scalars.js';
 import { DynamicsStage } from '../stage.js';
 import { stepsTaken } from '../state-observers.js';
 import { checkFrequency } from './builtin-options.js';
-import { showValue } from '../../describe-value.js';
+import { showText, showValue } from '../../describe-value.js';
 
 /** A custom column: its value for system `system` (an index into `ctx.batch`). */
 export type LogColumn = (ctx: DynamicsHookContext, system: number) => number | string;
@@ -141,7 +141,7 @@ export class LoggingHook {
     if (writer !== undefined && typeof writer !== 'function') throw invalid('writer', 'must be a function', writer);
     if (path === undefined && writer === undefined) throw invalid('path', 'is required when there is no writer', path);
     if (format !== 'csv' && format !== 'jsonl') throw invalid('format', `must be 'csv' or 'jsonl', got ${showValue(format)}`, format);
-    if (!Number.isInteger(bufferRows) || bufferRows < 1) throw invalid('bufferRows', `must be an integer ≥ 1, got ${bufferRows}`, bufferRows);
+    if (!Number.isInteger(bufferRows) || bufferRows < 1) throw invalid('bufferRows', `must be an integer ≥ 1, got ${showText(bufferRows)}`, bufferRows);
     if (columns === null || typeof columns !== 'object') throw invalid('columns', 'must be an object of functions', columns);
     for (const [name, column] of Object.entries(columns)) {
       if (typeof column !== 'function') throw invalid(`columns.${name}`, 'must be a function (ctx, system) => number | string', column);

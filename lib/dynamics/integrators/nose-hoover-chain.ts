@@ -4,6 +4,7 @@ import type { RescalingThermostat } from '../cold-start.js';
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
 import { initialVelocityParameters, withInitialVelocities, type InitialVelocityOptions } from '../initial-velocities.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
+import { showText } from '../../describe-value.js';
 
 /** Options of `NoseHooverChain`. */
 export interface NoseHooverChainOptions extends DynamicsOptions {
@@ -35,7 +36,7 @@ export class NoseHooverChain extends Dynamics {
     this.#velocities = initialVelocityParameters('NoseHooverChain', options.velocities);
     const chainLength = options.chainLength ?? 3;
     if (!Number.isInteger(chainLength) || chainLength < 1 || chainLength > 10) {
-      throw new HookmdRangeError('INVALID_PARAMETER', `NoseHooverChain: chainLength must be an integer in [1, 10], got ${chainLength}`, {
+      throw new HookmdRangeError('INVALID_PARAMETER', `NoseHooverChain: chainLength must be an integer in [1, 10], got ${showText(chainLength)}`, {
         field: 'chainLength',
         value: chainLength,
       });

@@ -4,7 +4,7 @@ import type { RescalingThermostat } from '../cold-start.js';
 import { Dynamics, type DynamicsOptions } from '../dynamics.js';
 import { initialVelocityParameters, withInitialVelocities, type InitialVelocityOptions } from '../initial-velocities.js';
 import { engineParameter, type EngineParameter, type IntegratorSpec, type PerSystem } from '../parameters.js';
-import { showValue } from '../../describe-value.js';
+import { showText, showValue } from '../../describe-value.js';
 
 /** Options of `NPT`. */
 export interface NptOptions extends DynamicsOptions {
@@ -52,7 +52,7 @@ export class NPT extends Dynamics {
     }
     const chainLength = options.chainLength ?? 3;
     if (!Number.isInteger(chainLength) || chainLength < 1 || chainLength > 10) {
-      throw new HookmdRangeError('INVALID_PARAMETER', `NPT: chainLength must be an integer in [1, 10], got ${chainLength}`, { field: 'chainLength', value: chainLength });
+      throw new HookmdRangeError('INVALID_PARAMETER', `NPT: chainLength must be an integer in [1, 10], got ${showText(chainLength)}`, { field: 'chainLength', value: chainLength });
     }
     this.#dt = engineParameter('NPT', 'dt', options.dt, 'positive');
     this.#parameters = [

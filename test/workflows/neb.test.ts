@@ -98,7 +98,7 @@ describe('NEB input checks', () => {
     [{ images: [a, { ...b, positions: [[0, 0, 0]], symbols: ['Ar'] }], interpolate: 'linear', numImages: 5 }, /image 1 has 1 atoms, image 0 has 2/],
     [{ images: [a, { ...b, symbols: ['Ar', 'Kr'] }], interpolate: 'linear', numImages: 5 }, /another order/],
     [{ images: [a, b] }, /at least 3 images/],
-    [{ images: [a, b], interpolate: 'idpp', numImages: 5 }, /IDPP is not implemented/],
+    [{ images: [a, b], interpolate: 'spline', numImages: 5 }, /interpolate must be 'linear' or 'idpp'/],
     [{ images: [a, b], interpolate: 'linear', numImages: 5, springConstant: 0 }, /springConstant must be a number > 0/],
     [{ images: [a, b], interpolate: 'linear', numImages: 5, k: 0.1 }, /UNKNOWN_OPTION|springConstant/],
   ])('%o is refused', (options, message) => {

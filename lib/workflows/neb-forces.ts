@@ -114,7 +114,7 @@ function minimumImage(b: Float64Array, a: Float64Array, geometry: Geometry): Flo
   return d;
 }
 
-function invert(m: number[][]): number[][] {
+export function invert(m: number[][]): number[][] {
   const [a, b, c] = m as [number[], number[], number[]];
   const det = determinant3(m.flat());
   return [

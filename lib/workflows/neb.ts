@@ -11,7 +11,7 @@ import { HookRegistry, type Hook } from '../hooks/index.js';
 import type { Model } from '../models/index.js';
 import { checkKeys } from '../option-keys.js';
 import { idppInterpolate } from './idpp.js';
-import { bandForces, dot, geometryOf, type Geometry, type NEBSettings } from './neb-forces.js';
+import { bandForces, dot, geometryOf, invert, type Geometry, type NEBSettings } from './neb-forces.js';
 
 /** The stages of one NEB step, in order. */
 export const NEBStage: Readonly<{ BEFORE_STEP: 0; AFTER_COMPUTE: 1; AFTER_STEP: 2 }> = Object.freeze({ BEFORE_STEP: 0, AFTER_COMPUTE: 1, AFTER_STEP: 2 } as const);
@@ -115,6 +115,29 @@ function samePath(where: string, path: readonly System[]): void {
   });
 }
 
+/**
+ * Refuses neighbouring images (or end points) between which an atom moves by half a periodic lattice vector or
+ * more: one of them was wrapped into the cell, so the band would drag the atom across it instead of taking
+ * the short way.
+ */
+function unwrapped(where: string, path: readonly System[]): void {
+  const { cell, pbc } = geometryOf(path[0] as System);
+  if (cell === undefined || !pbc.some(Boolean)) return;
+  const inverse = invert(cell);
+  for (let k = 1; k < path.length; k++) {
+    const [from, to] = [rows(path[k - 1] as System), rows(path[k] as System)];
+    from.forEach((r, a) => {
+      const d = r.map((x, c) => (to[a] as number[])[c]! - x);
+      [0, 1, 2].forEach((c) => {
+        const fraction = d[0]! * inverse[0]![c]! + d[1]! * inverse[1]![c]! + d[2]! * inverse[2]![c]!;
+        if (pbc[c] && Math.abs(fraction) >= 0.5) {
+          throw new HookmdRangeError('INVALID_IMAGES', `${where}: atom ${a} moves by ${fraction.toFixed(3)} of lattice vector ${c} from image ${k - 1} to image ${k}: the images differ by a lattice vector (wrap or unwrap that atom so it takes the short way)`, { field: 'images', index: k });
+        }
+      });
+    });
+  }
+}
+
 /** Positions of a system as rows. */
 const rows = (system: System): number[][] => {
   const p = system.positions as number[][] | number[];
@@ -151,6 +174,7 @@ export class NEB {
       const where = paths.length > 1 ? `NEB: path ${p}` : 'NEB';
       if (!Array.isArray(path) || path.length < 2) throw new HookmdRangeError('INVALID_IMAGES', `${where}: a path needs its two end points at least`, { field: 'images', index: p });
       samePath(where, path);
+      unwrapped(where, path);
       const count = interpolate === undefined ? path.length : (options.numImages ?? path.length);
       if (!Number.isInteger(count) || count < 3) throw new HookmdRangeError('INVALID_IMAGES', `${where}: a band needs at least 3 images (end points included), got ${count}`, { field: 'numImages', value: count });
       if (interpolate === undefined) return path.map((image) => ({ ...image }));

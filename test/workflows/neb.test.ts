@@ -98,6 +98,8 @@ describe('NEB input checks', () => {
     [{ images: [a, { ...b, positions: [[0, 0, 0]], symbols: ['Ar'] }], interpolate: 'linear', numImages: 5 }, /image 1 has 1 atoms, image 0 has 2/],
     [{ images: [a, { ...b, symbols: ['Ar', 'Kr'] }], interpolate: 'linear', numImages: 5 }, /another order/],
     [{ images: [a, b] }, /at least 3 images/],
+    // The second atom of the final state wrapped across the 4 Å cell: it would move by −3.9 Å instead of 0.1 Å.
+    [{ images: [{ ...a, cell: [[4, 0, 0], [0, 4, 0], [0, 0, 4]], pbc: true, positions: [[0, 0, 0], [3.9, 0, 0]] }, { ...a, cell: [[4, 0, 0], [0, 4, 0], [0, 0, 4]], pbc: true, positions: [[0, 0, 0], [0.0, 0, 0.1]] }], interpolate: 'linear', numImages: 5 }, /atom 1 moves by -0.975 of lattice vector 0 from image 0 to image 1: the images differ by a lattice vector/],
     [{ images: [a, b], interpolate: 'spline', numImages: 5 }, /interpolate must be 'linear' or 'idpp'/],
     [{ images: [a, b], interpolate: 'linear', numImages: 5, springConstant: 0 }, /springConstant must be a number > 0/],
     [{ images: [a, b], interpolate: 'linear', numImages: 5, k: 0.1 }, /UNKNOWN_OPTION|springConstant/],

@@ -8,6 +8,7 @@ import { registerFit } from './fit.js';
 import { packageVersion, registerInfo } from './info.js';
 import { registerMd } from './md.js';
 import { registerMerge } from './merge.js';
+import { registerNeb } from './neb.js';
 import { registerQueue } from './queue/index.js';
 import { registerRelax } from './relax.js';
 import { registerRun } from './run.js';
@@ -31,6 +32,7 @@ function program(done: (code: number) => void, argv: readonly string[]): Command
   registerDemo(cli);
   registerView(cli, done);
   registerWorkflows(cli);
+  registerNeb(cli);
   cli
     .command('schema')
     .description('print the JSON Schema of run configs (docs/config.schema.json)')

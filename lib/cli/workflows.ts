@@ -10,15 +10,20 @@ import { closeModel } from './model.js';
 import { addModelOptions, addRuntimeOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile } from './paths.js';
 
-type RunOptions = Pick<CommonOptions, 'backend' | 'threads' | 'json'> & ModelOptions;
+/** The options every workflow command takes. */
+export type RunOptions = Pick<CommonOptions, 'backend' | 'threads' | 'json'> & ModelOptions;
+
+/** Every structure of `input` (one at least). */
+export function structuresOf(input: string, label: string, units: 'metal' | 'lj'): System[] {
+  checkInputFile(input, label);
+  const systems = structureFormat(input) === 'extxyz' ? readExtxyz(input, { units }) : readStructures(input);
+  if (systems.length === 0) throw configError([`${label}: ${input} holds no structure`]);
+  return systems;
+}
 
 /** The first structure of `input`. */
 function firstStructure(input: string, label: string, units: 'metal' | 'lj'): System {
-  checkInputFile(input, label);
-  const systems = structureFormat(input) === 'extxyz' ? readExtxyz(input, { units }) : readStructures(input);
-  const [first] = systems;
-  if (first === undefined) throw configError([`${label}: ${input} holds no structure`]);
-  return first;
+  return structuresOf(input, label, units)[0] as System;
 }
 
 /** "7" or "7,7,4". */
@@ -40,7 +45,8 @@ function qFlag(text: string): [number, number, number][] {
   });
 }
 
-async function withModel<T>(options: RunOptions, work: (model: Awaited<ReturnType<ReturnType<typeof modelSpec>>>) => Promise<T>): Promise<T> {
+/** Runs `work` with the model of --model, closed afterwards. */
+export async function withModel<T>(options: RunOptions, work: (model: Awaited<ReturnType<ReturnType<typeof modelSpec>>>) => Promise<T>): Promise<T> {
   const build = modelSpec(options);
   applyRuntime(options);
   const model = await build();

@@ -40,6 +40,8 @@ export { coordinate, distance, harmonic } from './hooks/collective-variables.js'
 export type { BiasPotential, CollectiveValues, CollectiveVariable } from './hooks/collective-variables.js';
 export { WrapPeriodicHook } from './hooks/wrap-periodic.js';
 export { FreezeAtomsHook } from './hooks/freeze-atoms.js';
+export { exchangeProbability, ReplicaExchangeHook } from './hooks/replica-exchange.js';
+export type { ReplicaExchangeOptions, ReplicaExchangeReport } from './hooks/replica-exchange.js';
 export { FixAtoms } from './constraints/fix-atoms.js';
 export { FixCom } from './constraints/fix-com.js';
 export { FixSymmetry } from './constraints/fix-symmetry.js';

@@ -1,5 +1,5 @@
 // Workflows: sets of systems a batch evaluates together (strained copies for elastic constants, displaced
-// supercells for phonons).
+// supercells for phonons, images of paths for NEB).
 export { EquationOfState } from './equation-of-state.js';
 export type { EosFit, EosName } from './equation-of-state.js';
 export { elasticConstants } from './elastic.js';

@@ -5,11 +5,13 @@
 // for step as `FIRE(neb).run(fmax)` moves it. Hooks of the generic kernel (NEBStage) see the images at each
 // stage of a step.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
-import { Batch, determinant3 } from '../data/index.js';
+import { Batch } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookRegistry, type Hook } from '../hooks/index.js';
 import type { Model } from '../models/index.js';
 import { checkKeys } from '../option-keys.js';
+import { idppInterpolate } from './idpp.js';
+import { bandForces, dot, geometryOf, invert, type Geometry, type NEBSettings } from './neb-forces.js';
 
 /** The stages of one NEB step, in order. */
 export const NEBStage: Readonly<{ BEFORE_STEP: 0; AFTER_COMPUTE: 1; AFTER_STEP: 2 }> = Object.freeze({ BEFORE_STEP: 0, AFTER_COMPUTE: 1, AFTER_STEP: 2 } as const);
@@ -39,8 +41,11 @@ export interface NEBOptions {
   springConstant?: number;
   /** 'aseneb' (ASE's default) or 'improvedtangent' (Henkelman and Jónsson 2000). */
   method?: 'aseneb' | 'improvedtangent';
-  /** 'linear': fill each path's interior images by linear interpolation between its end points, as ase.neb.interpolate. */
-  interpolate?: 'linear';
+  /**
+   * Fill each path's interior images from its end points: 'linear', as ase.neb.interpolate, or 'idpp', as
+   * ASE's `neb.interpolate('idpp')`: linear, then the band relaxed on the image-dependent pair potential.
+   */
+  interpolate?: 'linear' | 'idpp';
   /** With `interpolate`: images per path, end points included (default: the path's own count). */
   numImages?: number;
   hooks?: readonly Hook<NEBStage, NEBContext>[];
@@ -72,12 +77,6 @@ export interface NEBResult {
 
 /** ASE's FIRE defaults (ase.optimize.FIRE, 3.22). */
 const FIRE = { dt: 0.1, maxstep: 0.2, dtmax: 1.0, nmin: 5, finc: 1.1, fdec: 0.5, astart: 0.1, fa: 0.99 };
-
-/** A path's cell and pbc, for the minimum image of its springs. */
-interface Geometry {
-  cell: number[][] | undefined;
-  pbc: boolean[];
-}
 
 /** The batch of every image and where each path sits in it. */
 interface Band {
@@ -116,6 +115,29 @@ function samePath(where: string, path: readonly System[]): void {
   });
 }
 
+/**
+ * Refuses neighbouring images (or end points) between which an atom moves by half a periodic lattice vector or
+ * more: one of them was wrapped into the cell, so the band would drag the atom across it instead of taking
+ * the short way.
+ */
+function unwrapped(where: string, path: readonly System[]): void {
+  const { cell, pbc } = geometryOf(path[0] as System);
+  if (cell === undefined || !pbc.some(Boolean)) return;
+  const inverse = invert(cell);
+  for (let k = 1; k < path.length; k++) {
+    const [from, to] = [rows(path[k - 1] as System), rows(path[k] as System)];
+    from.forEach((r, a) => {
+      const d = r.map((x, c) => (to[a] as number[])[c]! - x);
+      [0, 1, 2].forEach((c) => {
+        const fraction = d[0]! * inverse[0]![c]! + d[1]! * inverse[1]![c]! + d[2]! * inverse[2]![c]!;
+        if (pbc[c] && Math.abs(fraction) >= 0.5) {
+          throw new HookmdRangeError('INVALID_IMAGES', `${where}: atom ${a} moves by ${fraction.toFixed(3)} of lattice vector ${c} from image ${k - 1} to image ${k}: the images differ by a lattice vector (wrap or unwrap that atom so it takes the short way)`, { field: 'images', index: k });
+        }
+      });
+    });
+  }
+}
+
 /** Positions of a system as rows. */
 const rows = (system: System): number[][] => {
   const p = system.positions as number[][] | number[];
@@ -125,9 +147,7 @@ const rows = (system: System): number[][] => {
 export class NEB {
   readonly #model: Model;
   readonly #paths: System[][];
-  readonly #climb: boolean;
-  readonly #k: number;
-  readonly #method: 'aseneb' | 'improvedtangent';
+  readonly #settings: NEBSettings;
   readonly #hooks: HookRegistry<typeof NEBStage, NEBContext & { stepCount: number }>;
 
   constructor(options: NEBOptions) {
@@ -145,30 +165,38 @@ export class NEB {
     }
     const k = options.springConstant ?? 0.1;
     if (typeof k !== 'number' || !Number.isFinite(k) || !(k > 0)) throw new HookmdRangeError('INVALID_PARAMETER', `NEB: springConstant must be a number > 0, got ${JSON.stringify(k)}`, { field: 'springConstant', value: k });
-    if (options.interpolate !== undefined && options.interpolate !== 'linear') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `NEB: interpolate must be 'linear' (IDPP is not implemented yet), got ${JSON.stringify(options.interpolate)}`, { field: 'interpolate', value: options.interpolate });
+    const interpolate = options.interpolate;
+    if (interpolate !== undefined && interpolate !== 'linear' && interpolate !== 'idpp') {
+      throw new HookmdTypeError('INVALID_OPTIONS', `NEB: interpolate must be 'linear' or 'idpp', got ${JSON.stringify(interpolate)}`, { field: 'interpolate', value: interpolate });
     }
+    const settings: NEBSettings = { k, method, climb: options.climb ?? false };
     this.#paths = paths.map((path, p) => {
       const where = paths.length > 1 ? `NEB: path ${p}` : 'NEB';
       if (!Array.isArray(path) || path.length < 2) throw new HookmdRangeError('INVALID_IMAGES', `${where}: a path needs its two end points at least`, { field: 'images', index: p });
       samePath(where, path);
-      const count = options.interpolate === undefined ? path.length : (options.numImages ?? path.length);
+      unwrapped(where, path);
+      const count = interpolate === undefined ? path.length : (options.numImages ?? path.length);
       if (!Number.isInteger(count) || count < 3) throw new HookmdRangeError('INVALID_IMAGES', `${where}: a band needs at least 3 images (end points included), got ${count}`, { field: 'numImages', value: count });
-      if (options.interpolate === undefined) return path.map((image) => ({ ...image }));
-      // ase.neb.interpolate: image i at x₀ + i·(x_last − x₀)/(n − 1).
+      if (interpolate === undefined) return path.map((image) => ({ ...image }));
+      // ase.neb.interpolate: image i at x₀ + i·d, d = (x_last − x₀)/(n − 1), in ASE's order of operations.
       const start = rows(path[0] as System);
       const end = rows(path[path.length - 1] as System);
+      const flat = new Float64Array(3 * start.length * count);
+      start.forEach((r, a) => r.forEach((x, c) => {
+        const d = ((end[a] as number[])[c]! - x) / (count - 1);
+        for (let i = 0; i < count; i++) flat[3 * (start.length * i + a) + c] = x + i * d;
+      }));
+      flat.set(end.flat(), 3 * start.length * (count - 1));
+      if (interpolate === 'idpp') idppInterpolate(flat, count, start.length, settings, geometryOf(path[0] as System));
       const band: System[] = Array.from({ length: count }, (_, i) => ({
         ...(path[0] as System),
-        positions: start.map((r, a) => r.map((x, c) => x + (i * ((end[a] as number[])[c]! - x)) / (count - 1))),
+        positions: start.map((_, a) => Array.from(flat.subarray(3 * (start.length * i + a), 3 * (start.length * i + a) + 3))),
       }));
       band[count - 1] = { ...(path[path.length - 1] as System) };
       return band;
     });
+    this.#settings = settings;
     this.#model = model;
-    this.#climb = options.climb ?? false;
-    this.#k = k;
-    this.#method = method;
     this.#hooks = new HookRegistry(NEBStage);
     for (const hook of options.hooks ?? []) this.#hooks.register(hook);
   }
@@ -251,11 +279,7 @@ export class NEB {
     const imageOf = Int32Array.from(this.#paths.flatMap((path) => path.map((_, i) => i)));
     const firstImage = this.#paths.map((_, p) => pathOf.indexOf(p));
     const atoms = this.#paths.map((path) => rows(path[0] as System).length);
-    const cells = this.#paths.map((path) => {
-      const first = path[0] as System;
-      const pbc = first.pbc === true ? [true, true, true] : Array.isArray(first.pbc) ? first.pbc.map(Boolean) : [false, false, false];
-      return { cell: first.cell as number[][] | undefined, pbc };
-    });
+    const cells = this.#paths.map((path) => geometryOf(path[0] as System));
     return { batch, pathOf, imageOf, firstImage, atoms, energies: new Float64Array(systems.length), cells };
   }
 
@@ -266,98 +290,9 @@ export class NEB {
     const positions = batch.read('positions');
     const ptr = batch.read('ptr');
     return this.#paths.map((path, p) =>
-      this.#bandForces(path.length, atoms[p] as number, 3 * (ptr[firstImage[p] as number] as number), firstImage[p] as number, positions, forces, energies, cells[p] as Geometry),
+      bandForces(this.#settings, path.length, atoms[p] as number, 3 * (ptr[firstImage[p] as number] as number), firstImage[p] as number, positions, forces, energies, cells[p] as Geometry),
     );
   }
-
-  /** The NEB forces of one band's interior images (flat, image by image), from the true forces and energies. */
-  #bandForces(
-    n: number,
-    atoms: number,
-    origin: number,
-    first: number,
-    positions: Float64Array,
-    forces: Float64Array,
-    energies: Float64Array,
-    geometry: Geometry,
-  ): Float64Array {
-    const size = 3 * atoms;
-    // Image i of the band starts at origin + i·3·atoms in the batch's flat arrays; energies are per image.
-    const at = (i: number): number => origin + 3 * atoms * i;
-    const spring = (i: number): Float64Array => minimumImage(positions.subarray(at(i + 1), at(i + 1) + size), positions.subarray(at(i), at(i) + size), geometry);
-    const out = new Float64Array(size * (n - 2));
-    let imax = 1;
-    for (let i = 1; i < n - 1; i++) if (energies[first + i]! > energies[first + imax]!) imax = i;
-    const k = this.#k;
-    let s1 = spring(0);
-    for (let i = 1; i < n - 1; i++) {
-      const s2 = spring(i);
-      const f = forces.subarray(at(i), at(i) + size);
-      const out_i = out.subarray(size * (i - 1), size * i);
-      out_i.set(f);
-      let tangent: Float64Array;
-      const e = (j: number): number => energies[first + j]!;
-      if (this.#method === 'aseneb') {
-        tangent = i < imax ? s2 : i > imax ? s1 : s1.map((x, c) => x + s2[c]!);
-      } else {
-        if (e(i + 1) > e(i) && e(i) > e(i - 1)) tangent = Float64Array.from(s2);
-        else if (e(i + 1) < e(i) && e(i) < e(i - 1)) tangent = Float64Array.from(s1);
-        else {
-          const up = Math.abs(e(i + 1) - e(i));
-          const down = Math.abs(e(i - 1) - e(i));
-          const [big, small] = [Math.max(up, down), Math.min(up, down)];
-          tangent = e(i + 1) > e(i - 1) ? s2.map((x, c) => x * big + s1[c]! * small) : s2.map((x, c) => x * small + s1[c]! * big);
-        }
-        const norm = Math.hypot(...tangent);
-        tangent = tangent.map((x) => x / norm);
-      }
-      const along = dot(f, tangent);
-      const t2 = dot(tangent, tangent);
-      if (i === imax && this.#climb) {
-        const scale = this.#method === 'aseneb' ? (2 * along) / t2 : 2 * along;
-        for (let c = 0; c < size; c++) out_i[c]! -= scale * tangent[c]!;
-      } else if (this.#method === 'aseneb') {
-        // ASE: minus the true tangential force, minus (k s1 − k s2)·t along t/|t|².
-        const springs = dot(s1.map((x, c) => k * x - k * s2[c]!), tangent);
-        for (let c = 0; c < size; c++) out_i[c]! -= ((along + springs) * tangent[c]!) / t2;
-      } else {
-        const springs = k * Math.hypot(...s2) - k * Math.hypot(...s1);
-        for (let c = 0; c < size; c++) out_i[c]! += (springs - along) * tangent[c]!;
-      }
-      s1 = s2;
-    }
-    return out;
-  }
-}
-
-function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let s = 0;
-  for (let k = 0; k < a.length; k++) s += a[k]! * b[k]!;
-  return s;
-}
-
-/** b − a per atom, wrapped to the nearest image in the periodic directions (fractional rounding). */
-function minimumImage(b: Float64Array, a: Float64Array, geometry: Geometry): Float64Array {
-  const d = b.map((x, k) => x - a[k]!);
-  const { cell, pbc } = geometry;
-  if (cell === undefined || !pbc.some(Boolean)) return d;
-  const inverse = invert(cell);
-  for (let x = 0; x < d.length; x += 3) {
-    const frac = [0, 1, 2].map((c) => d[x]! * inverse[0]![c]! + d[x + 1]! * inverse[1]![c]! + d[x + 2]! * inverse[2]![c]!);
-    for (let c = 0; c < 3; c++) if (pbc[c]) frac[c]! -= Math.round(frac[c]!);
-    for (let c = 0; c < 3; c++) d[x + c] = frac[0]! * cell[0]![c]! + frac[1]! * cell[1]![c]! + frac[2]! * cell[2]![c]!;
-  }
-  return d;
-}
-
-function invert(m: number[][]): number[][] {
-  const [a, b, c] = m as [number[], number[], number[]];
-  const det = determinant3(m.flat());
-  return [
-    [(b[1]! * c[2]! - b[2]! * c[1]!) / det, (a[2]! * c[1]! - a[1]! * c[2]!) / det, (a[1]! * b[2]! - a[2]! * b[1]!) / det],
-    [(b[2]! * c[0]! - b[0]! * c[2]!) / det, (a[0]! * c[2]! - a[2]! * c[0]!) / det, (a[2]! * b[0]! - a[0]! * b[2]!) / det],
-    [(b[0]! * c[1]! - b[1]! * c[0]!) / det, (a[1]! * c[0]! - a[0]! * c[1]!) / det, (a[0]! * b[1]! - a[1]! * b[0]!) / det],
-  ];
 }
 
 /** One step of ASE's FIRE over a whole band's forces `f`; returns the displacement. */

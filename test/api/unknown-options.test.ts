@@ -18,7 +18,7 @@ const {
   EarlyStoppingHook, EnergyDriftMonitorHook, RdfHook, MsdHook, VacfHook, ExtxyzSink, FIRE, FIRE2, FilenameTemplate, ForceMatchingLoss, ForwardObserverHook,
   FreezeAtomsHook, FusedStage, GradientClipHook, GradientDescent, GradientMonitorHook, HookRegistry, HookRunner, HostMemorySink, IpiModel, JsModel,
   LBFGS, Langevin, LearningRateMonitorHook, LennardJones, LoggingHook, MaxForceClampHook, NPT, NPTLangevin, NaNDetectorHook,
-  NoseHooverChain, OnnxModel, ProgressHook, ReduceOnPlateau, SGD, SnapshotHook, StageTimingHook, StepLR, Trainer, TrainingLoggingHook,
+  NoseHooverChain, OnnxModel, ProgressHook, ReduceOnPlateau, ReplicaExchangeHook, SGD, SnapshotHook, StageTimingHook, StepLR, Trainer, TrainingLoggingHook,
   VelocityVerlet, ViewHook, ViewServer, WrapPeriodicHook, ZarrSink,
 } = hookmd;
 
@@ -180,6 +180,7 @@ const CASES: Record<string, [Call, string, string]> = {
   'new VelocityVerlet(options)': [() => new VelocityVerlet({ model, timestep: 1 } as never), 'timestep', 'dt'],
   'new ViewHook(options)': [() => new ViewHook({ prot: 80 } as never), 'prot', 'port'],
   'new WrapPeriodicHook(options)': [() => new WrapPeriodicHook({ freq: 1 } as never), 'freq', 'frequency'],
+  'new ReplicaExchangeHook(options)': [() => new ReplicaExchangeHook({ temperatures: [1, 2], frequency: 10 } as never), 'frequency', 'every'],
   'new ZarrSink(options)': [() => new ZarrSink(join(dir, 'a.zarr'), { chunkatoms: 64 } as never), 'chunkatoms', 'chunkAtoms'],
   'openSink(options)': [() => hookmd.openSink(join(dir, 'b.xyz'), { capacty: 2 } as never), 'capacty', 'capacity'],
   'rattle(stdev)': [() => hookmd.rattle(dimer, { stdv: 0.1 } as never), 'stdv', 'stdev'],

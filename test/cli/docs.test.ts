@@ -75,7 +75,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('docs/cli.md', () => {
   it('has examples of every command, and their input files', () => {
-    for (const command of ['info', 'relax', 'md', 'run', 'merge', 'schema', 'demo']) {
+    for (const command of ['info', 'relax', 'md', 'run', 'merge', 'schema', 'demo', 'neb']) {
       expect(doc.examples.some((e) => e.command.startsWith(`hookmd ${command} `) || e.command === `hookmd ${command}`)).toBe(true);
     }
     expect(doc.files.map(([name]) => name)).toEqual(expect.arrayContaining(['argon.xyz', 'pipeline.yaml', 'broken.yaml']));

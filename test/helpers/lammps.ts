@@ -49,6 +49,34 @@ export function runLammps(
   }
 }
 
+function findMpirun(): string | undefined {
+  const probe = spawnSync('mpirun', ['--version'], { stdio: 'ignore' });
+  return probe.status === 0 ? 'mpirun' : undefined;
+}
+
+/** Why multi-partition LAMMPS tests (neb, temper) are skipped here (empty when they run). */
+export const mpiSkipReason: string = lammps === undefined ? lammpsSkipReason : findMpirun() === undefined ? 'skipped: no mpirun (apt-get install openmpi-bin)' : '';
+
+/**
+ * Runs `input` on `partitions` partitions of one MPI rank each (`mpirun -np P lmp -partition Px1`, as LAMMPS's
+ * neb and temper need), with the `files` written next to it; returns the universe output (rank 0's screen).
+ */
+export function runLammpsPartitions(input: string, partitions: number, files: Record<string, string> = {}): string {
+  if (mpiSkipReason !== '') throw new Error(mpiSkipReason);
+  const dir = mkdtempSync(join(tmpdir(), 'hookmd-lmp-'));
+  try {
+    writeFileSync(join(dir, 'in.lmp'), input);
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    // More partitions than cores, and CI runs as root: OpenMPI refuses both unless told.
+    const args = ['--allow-run-as-root', '--oversubscribe', '-np', String(partitions), lammps as string, '-partition', `${partitions}x1`, '-in', 'in.lmp', '-log', 'none', '-nocite'];
+    const run = spawnSync('mpirun', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1' }, maxBuffer: 1 << 28 });
+    if (run.status !== 0) throw new Error(`mpirun lmp failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+    return run.stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The numbers of the first thermo row under the header that starts with `header` ('Step PotEng Pxx'). */
 export function thermoRow(output: string, header: string): number[] {
   const lines = output.split('\n');

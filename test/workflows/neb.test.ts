@@ -1,8 +1,8 @@
 // NEB against ASE's ase.neb.NEB (Debian's ASE 3.22, run here) with the same potential on the same path: a
 // vacancy hop in a periodic Lennard-Jones fcc crystal, its five interior images interpolated linearly. The NEB
 // forces of the interpolated band equal ASE's get_forces() for both methods, with and without a climbing
-// image; the relaxed climbing-image band gives ASE's saddle energy; several paths relax in one batch as each
-// does alone; and bad images are typed errors before any force call.
+// image; the relaxed climbing-image band gives the saddle energy of ASE's NEB and of its DyNEB; several
+// paths relax in one batch as each does alone; and bad images are typed errors before any force call.
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { System } from '../../lib/data/index.js';
@@ -15,7 +15,7 @@ import json, sys
 import numpy as np
 from ase.build import bulk
 from ase.calculators.lj import LennardJones
-from ase.neb import NEB
+from ase.neb import NEB, DyNEB
 from ase.optimize import FIRE
 spec = json.load(sys.stdin)
 crystal = bulk('Ar', 'fcc', a=1.5599, cubic=True).repeat((2, 2, 2))
@@ -39,6 +39,14 @@ for method in ['aseneb', 'improvedtangent']:
         if method == 'aseneb' and climb:
             FIRE(neb, logfile=None).run(fmax=spec['fmax'], steps=3000)
             out['energies'] = [image.get_potential_energy() for image in images]
+# DyNEB (dynamic relaxation: images already below fmax stop moving) reaches the same climbing saddle.
+images = [initial] + [initial.copy() for _ in range(5)] + [final.copy()]
+for image in images:
+    image.calc = LennardJones(sigma=1.0, epsilon=1.0, rc=2.5)
+dyneb = DyNEB(images, k=0.1, climb=True, fmax=spec['fmax'], scale_fmax=0.0)
+dyneb.interpolate()
+FIRE(dyneb, logfile=None).run(fmax=spec['fmax'], steps=3000)
+out['dyneb'] = [image.get_potential_energy() for image in images]
 print(json.dumps(out))
 `;
 
@@ -48,6 +56,7 @@ interface Reference {
   cell: number[][];
   forces: Record<string, number[]>;
   energies: number[];
+  dyneb: number[];
 }
 
 const model = new LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, shift: true });
@@ -57,7 +66,8 @@ describe.skipIf(aseSkipReason !== '')(`NEB vs ASE's NEB ${aseSkipReason}`, () =>
   let reference: Reference;
   beforeAll(() => {
     reference = runAse<Reference>(SCRIPT, { fmax: 1e-3 });
-  });
+    // ASE's NEB and DyNEB relaxations (3,000 FIRE steps at most each) take one to two minutes together.
+  }, 240_000);
   const band = (options: { method: 'aseneb' | 'improvedtangent'; climb: boolean }): NEB =>
     new NEB({ model, images: [lattice(reference, reference.initial), lattice(reference, reference.final)], interpolate: 'linear', numImages: 7, ...options });
 
@@ -81,6 +91,8 @@ describe.skipIf(aseSkipReason !== '')(`NEB vs ASE's NEB ${aseSkipReason}`, () =>
     const saddle = Math.max(...reference.energies);
     expect(Math.abs(Math.max(...result.path) - saddle)).toBeLessThan(1e-6);
     expect(Math.abs(result.barrier - (saddle - (reference.energies[0] as number)))).toBeLessThan(1e-6);
+    // ASE's DyNEB, which stops moving the images already converged, finds the same saddle.
+    expect(Math.abs(Math.max(...result.path) - Math.max(...reference.dyneb))).toBeLessThan(1e-6);
     // Images away from the saddle are as converged as fmax makes them.
     result.path.forEach((e, i) => expect(Math.abs(e - (reference.energies[i] as number)), `image ${i}`).toBeLessThan(5e-3));
     const reversed = [lattice(reference, reference.final), lattice(reference, reference.initial)];
@@ -98,7 +110,9 @@ describe('NEB input checks', () => {
     [{ images: [a, { ...b, positions: [[0, 0, 0]], symbols: ['Ar'] }], interpolate: 'linear', numImages: 5 }, /image 1 has 1 atoms, image 0 has 2/],
     [{ images: [a, { ...b, symbols: ['Ar', 'Kr'] }], interpolate: 'linear', numImages: 5 }, /another order/],
     [{ images: [a, b] }, /at least 3 images/],
-    [{ images: [a, b], interpolate: 'idpp', numImages: 5 }, /IDPP is not implemented/],
+    // The second atom of the final state wrapped across the 4 Å cell: it would move by −3.9 Å instead of 0.1 Å.
+    [{ images: [{ ...a, cell: [[4, 0, 0], [0, 4, 0], [0, 0, 4]], pbc: true, positions: [[0, 0, 0], [3.9, 0, 0]] }, { ...a, cell: [[4, 0, 0], [0, 4, 0], [0, 0, 4]], pbc: true, positions: [[0, 0, 0], [0.0, 0, 0.1]] }], interpolate: 'linear', numImages: 5 }, /atom 1 moves by -0.975 of lattice vector 0 from image 0 to image 1: the images differ by a lattice vector/],
+    [{ images: [a, b], interpolate: 'spline', numImages: 5 }, /interpolate must be 'linear' or 'idpp'/],
     [{ images: [a, b], interpolate: 'linear', numImages: 5, springConstant: 0 }, /springConstant must be a number > 0/],
     [{ images: [a, b], interpolate: 'linear', numImages: 5, k: 0.1 }, /UNKNOWN_OPTION|springConstant/],
   ])('%o is refused', (options, message) => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { HookmdError } from '../errors.js';
 import type { StateDict } from '../hooks/index.js';
 import type { RunMetadata } from './metadata.js';
-import type { PairModelSpec, ParameterValues } from './parameters.js';
+import type { PairModelSpec } from './parameters.js';
 
 /**
  * The `format` tag of a checkpoint file.
@@ -46,10 +46,10 @@ export interface TrainingCheckpoint {
   readonly version: number;
   readonly metadata: RunMetadata;
   /** The model with the checkpoint's parameters (`modelFromSpec` rebuilds it). */
-  readonly model: PairModelSpec;
+  readonly model: PairModelSpec | Readonly<Record<string, unknown>>;
   readonly parameterNames: readonly string[];
   /** θ by name, for people; `variables` is what a resume reads. */
-  readonly parameters: Readonly<ParameterValues>;
+  readonly parameters: Readonly<Record<string, number | readonly number[]>>;
   /** The optimizer's variables u = ln θ, exactly. */
   readonly variables: readonly number[];
   readonly optimizer: { readonly type: string; readonly state: Record<string, unknown> };

@@ -129,8 +129,9 @@ export function checkCheckpoint(value: unknown, source: string): TrainingCheckpo
     if (!Number.isInteger(c[field]) || (c[field] as number) < 0) bad(`${field} must be an integer ≥ 0`);
   }
   if (typeof c.epochLossSum !== 'number' || typeof c.seed !== 'number') bad('epochLossSum and seed must be numbers');
-  if (!Array.isArray(c.parameterNames) || !Array.isArray(c.variables) || c.variables.length !== c.parameterNames.length) {
-    bad('parameterNames and variables must be arrays of the same length');
+  // A pair model has one variable per parameter name, a network one per entry of each named tensor.
+  if (!Array.isArray(c.parameterNames) || !Array.isArray(c.variables) || c.variables.length < c.parameterNames.length) {
+    bad('parameterNames and variables must be arrays, with a variable for each parameter at least');
   }
   if (!(c.variables as unknown[]).every((v) => typeof v === 'number')) bad('variables must be numbers');
   for (const field of ['samplesSeen', 'atomsSeen']) {

@@ -1,7 +1,7 @@
 // MLIAPNetwork: a feed-forward network on SNAP descriptors (LAMMPS ML-IAP's `nn` model, NET format) that a
 // Trainer fits, made by MLIAP.network(...). It is plain data (descriptor file, elements, layer sizes,
-// activation, seed): the weights live in the trainer, and toModel() turns them into an MLIAP that computes
-// and runs MD as any other (through the `.mliap.model`/`.mliap.descriptor` pair LAMMPS reads).
+// activation, seed): the weights live in the trainer, and writeFiles() writes them as the `.mliap.model`/
+// `.mliap.descriptor` pair LAMMPS reads, from which the trainer makes the MLIAP that computes and runs MD.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,6 @@ import { atomicNumber, chemicalSymbol, createRng } from '../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { ACTIVATIONS, type MliapActivation } from './mliap-file.js';
-import { MLIAP } from './mliap.js';
 import { readSnapParameters, snapComponents, type SnapParameters } from './snap-file.js';
 
 /**
@@ -174,10 +173,11 @@ export class MLIAPNetwork {
   }
 
   /**
-   * An MLIAP with weights `theta` (initialWeights' layout) and scale rows `scales` (per element s₀ then s₁),
-   * through a `.mliap.model`/`.mliap.descriptor` pair written to `prefix` (default: a new temporary folder).
+   * Writes weights `theta` (initialWeights' layout) and scale rows `scales` (per element s₀ then s₁) as
+   * `prefix.mliap.model` (NET format) and `prefix.mliap.descriptor` (default prefix: in a new temporary
+   * folder); returns the two paths, what `new MLIAP({ model, descriptor, kind: 'nn' })` takes.
    */
-  toModel(theta: ArrayLike<number>, scales: ArrayLike<number>, prefix?: string): MLIAP {
+  writeFiles(theta: ArrayLike<number>, scales: ArrayLike<number>, prefix?: string): { model: string; descriptor: string } {
     const base = prefix ?? join(mkdtempSync(join(tmpdir(), 'hookmd-mliap-')), 'network');
     const n = this.numDescriptors;
     const per = this.paramsPerElement;
@@ -192,6 +192,6 @@ export class MLIAPNetwork {
       [`rcutfac ${p.rcutfac}`, `twojmax ${p.twojmax}`, `rfac0 ${p.rfac0}`, `rmin0 ${p.rmin0}`, ...flags, `nelems ${this.elements.length}`,
         `elems ${this.elements.join(' ')}`, `radelems ${this.radius.join(' ')}`, `welems ${this.weight.join(' ')}`, ''].join('\n'),
     );
-    return new MLIAP({ model: `${base}.mliap.model`, descriptor: `${base}.mliap.descriptor`, kind: 'nn' });
+    return { model: `${base}.mliap.model`, descriptor: `${base}.mliap.descriptor` };
   }
 }

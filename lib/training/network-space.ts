@@ -5,7 +5,7 @@
 // atoms of its element) and the output bias (the mean energy per atom), once, when it is bound.
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { atomicNumber, chemicalSymbol } from '../data/index.js';
-import type { MLIAP, MLIAPNetwork } from '../models/index.js';
+import { MLIAP, type MLIAPNetwork } from '../models/index.js';
 import type { NativeBatch } from '../native/binding.js';
 import { loadNetworkLoss } from '../native/training-binding.js';
 import type { BoundReferences, NativeLossHandle, ParameterTensors, TrainableSpace } from './trainable-space.js';
@@ -162,6 +162,6 @@ export class NetworkSpace implements TrainableSpace {
   }
 
   toModel(theta: ArrayLike<number>): MLIAP {
-    return this.network.toModel(theta, this.scales);
+    return new MLIAP({ ...this.network.writeFiles(theta, this.scales), kind: 'nn' });
   }
 }

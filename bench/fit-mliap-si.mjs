@@ -5,11 +5,11 @@
 // Si/test.json beside the shipped linear Si SNAP (Si_Zuo_JPCA2020.snap) evaluated by hookmd's SNAP: the
 // network must reach the lower test force MAE, within 30 minutes on the project's 2-core machine.
 //
-// Usage: node bench/fit-mliap-si.mjs [--epochs 300] [--lr 0.005] [--batch 8] [--seed 1] [--minutes 28]
+// Usage: node bench/fit-mliap-si.mjs [--epochs 800] [--lr 0.005] [--batch 8] [--seed 1] [--minutes 28]
 // Needs dist/ (npm run build), build/Release/hookmd.node and /usr/share/lammps/potentials.
 import { machineLine, markdownTable, parseArgs, peakRssMiB } from './lib/harness.mjs';
 
-const options = parseArgs({ epochs: 300, lr: 0.005, batch: 8, seed: 1, minutes: 28 });
+const options = parseArgs({ epochs: 800, lr: 0.005, batch: 8, seed: 1, minutes: 28 });
 const hookmd = await import('../dist/index.js');
 const potentials = '/usr/share/lammps/potentials';
 const data = (name) => hookmd.readMlearn(new URL(`../test/fixtures/mlearn/Si/${name}.json`, import.meta.url).pathname);

@@ -96,7 +96,7 @@ export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
 export type { BackendInfo, BackendName, BackendRequest, CpuSimd, DeviceStats, ThreadLimit, TransferStats } from './native/index.js';
 
-export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, IpiClientError, IpiModel, JsModel, LennardJones, MLIAP, Morse, OnnxModel, onnxRuntimeStatus, SNAP, StillingerWeber, Tersoff } from './models/index.js';
+export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, IpiClientError, IpiModel, JsModel, LennardJones, MLIAP, MLIAPNetwork, Morse, OnnxModel, onnxRuntimeStatus, SNAP, StillingerWeber, Tersoff } from './models/index.js';
 export type {
   ComputeOptions,
   EAMOptions,
@@ -113,6 +113,8 @@ export type {
   LennardJonesOptions,
   LennardJonesPairParameters,
   MLIAPOptions,
+  MLIAPNetworkOptions,
+  NetworkLayer,
   MliapModelKind,
   ManyBodyElements,
   ManyBodyOptions,
@@ -314,7 +316,9 @@ export type {
   GradientClip,
   GradientClipOptions,
   GradientMonitorOptions,
+  GradientHistogram,
   GradientStats,
+  TensorGradientStats,
   KeptCheckpoint,
   LearningRateEntry,
   LearningRateMonitorOptions,
@@ -326,6 +330,7 @@ export type {
   Optimizer,
   PairModelSpec,
   PairModelType,
+  ParameterTensors,
   ParameterValues,
   ReduceOnPlateauOptions,
   ResolvedLossWeights,

@@ -135,7 +135,8 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
       steps: history.stepCount,
       seconds: (performance.now() - started) / 1000,
       metrics: { ...(last?.metrics ?? {}) },
-      parameters: { ...history.parameters },
+      // The command fits pair models only (config.ts builds them with modelFromSpec): one number per parameter.
+      parameters: { ...(history.parameters as Record<string, number>) },
       stopped: interrupt.received === undefined && history.stopped !== undefined ? history.stopped.reason : null,
       nothingToDo,
       interrupted: interrupt.received ?? null,

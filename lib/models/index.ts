@@ -8,6 +8,8 @@ export type { LennardJonesOptions, LennardJonesPairParameters } from './lennard-
 export type { ComputeOptions, Model, ModelDescription } from './model.js';
 export { Morse } from './morse.js';
 export { MLIAP } from './mliap.js';
+export { MLIAPNetwork } from './mliap-network.js';
+export type { MLIAPNetworkOptions, NetworkLayer } from './mliap-network.js';
 export type { MLIAPOptions } from './mliap.js';
 export type { MliapModelKind } from './mliap-file.js';
 export { SNAP } from './snap.js';

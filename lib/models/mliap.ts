@@ -8,6 +8,7 @@ import { readStructureText } from '../io/structure-text.js';
 import { checkKeys } from '../option-keys.js';
 import { ACTIVATIONS, descriptorCount, mliapError, readMliapDescriptor, readMliapInclude, readMliapModel, type MliapDescriptorStyle, type MliapModelKind } from './mliap-file.js';
 import type { ModelDescription } from './model.js';
+import { MLIAPNetwork, type MLIAPNetworkOptions } from './mliap-network.js';
 import { NativeFileModel } from './native-file-model.js';
 import { zblArray, zblCharges, type SnapZbl } from './snap.js';
 
@@ -175,6 +176,17 @@ export class MLIAP extends NativeFileModel {
       ...(include.zbl === undefined ? {} : { zbl: include.zbl }),
       ...(options.skin === undefined ? {} : { skin: options.skin }),
     });
+  }
+
+  /**
+   * A network on SNAP descriptors for the Trainer to fit (LAMMPS's `nn` model; see MLIAPNetwork):
+   * `trainer.toModel()` then gives the MLIAP of its weights.
+   *
+   * @example
+   * const network = MLIAP.network({ descriptor: { file: 'Si.snapparam', elements: { Si: { radius: 0.5 } } }, layers: [16, 16], seed: 1 });
+   */
+  static network(options: MLIAPNetworkOptions): MLIAPNetwork {
+    return new MLIAPNetwork(options);
   }
 
   describe(): ModelDescription {

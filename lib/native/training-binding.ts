@@ -60,3 +60,46 @@ export function loadPairLoss(): NativePairLossConstructor {
   }
   return binding.PairLoss;
 }
+
+/**
+ * The native loss of an ML-IAP network on SNAP descriptors (native/cpp/binding/NetworkLossWrap): bind
+ * computes the descriptors and their derivatives once; setScales, then forward and loss per mini-batch.
+ *
+ * @example
+ * const native = new (loadNetworkLoss())(Float64Array.of(14), settings, Float64Array.of(0.5), Float64Array.of(1), Float64Array.of(2, 2, 16, 0, 1));
+ * native.bind(batch, refEnergy, refForces, refStress, present);
+ */
+export interface NativeNetworkLoss {
+  bind(batch: NativeBatch, refEnergy: Float64Array, refForces: Float64Array, refStress: Float64Array, present: Uint8Array): void;
+  /** B per atom (atoms × numDescriptors) and each atom's element index. */
+  descriptors(): { values: Float64Array; types: Int32Array };
+  /** dB_j/dr_i of each atom j's entries [entryBegin[j], entryBegin[j + 1]) (n × 3 each), and V_j (n × 6: xx yy zz xy xz yz). */
+  derivatives(): { entryBegin: Float64Array; entryAtom: Int32Array; values: Float64Array; virial: Float64Array };
+  setScales(scales: Float64Array): void;
+  forward(theta: Float64Array, systems: Int32Array): void;
+  loss(weights: Float64Array, gradient: Float64Array | null): Float64Array;
+  predictions(): NativePredictions;
+  /** Per layer, the nodes' values of every atom of the last forward (atoms × nodes). */
+  activations(): Float64Array[];
+  readonly numParams: number;
+  readonly numDescriptors: number;
+}
+
+/** new NetworkLoss(elements (atomic numbers), settings [9], radius, weight, network [layers, activation, nodes, …]). */
+export type NativeNetworkLossConstructor = new (elements: Float64Array, settings: Float64Array, radius: Float64Array, weight: Float64Array, network: Float64Array) => NativeNetworkLoss;
+
+/**
+ * The NetworkLoss class of the loaded addon. Throws NATIVE_FEATURE_MISSING for an addon built without it.
+ *
+ * @example
+ * const NetworkLoss = loadNetworkLoss();
+ */
+export function loadNetworkLoss(): NativeNetworkLossConstructor {
+  const binding = loadBinding() as unknown as { NetworkLoss?: NativeNetworkLossConstructor };
+  if (typeof binding.NetworkLoss !== 'function') {
+    throw new HookmdError('NATIVE_FEATURE_MISSING', 'training: the loaded native addon has no NetworkLoss; rebuild it (npm run native:gyp)', {
+      feature: 'NetworkLoss',
+    });
+  }
+  return binding.NetworkLoss;
+}

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { HookmdError } from '../errors.js';
 import type { StateDict } from '../hooks/index.js';
 import type { RunMetadata } from './metadata.js';
-import type { PairModelSpec, ParameterValues } from './parameters.js';
+import type { PairModelSpec } from './parameters.js';
 
 /**
  * The `format` tag of a checkpoint file.
@@ -46,10 +46,10 @@ export interface TrainingCheckpoint {
   readonly version: number;
   readonly metadata: RunMetadata;
   /** The model with the checkpoint's parameters (`modelFromSpec` rebuilds it). */
-  readonly model: PairModelSpec;
+  readonly model: PairModelSpec | Readonly<Record<string, unknown>>;
   readonly parameterNames: readonly string[];
   /** θ by name, for people; `variables` is what a resume reads. */
-  readonly parameters: Readonly<ParameterValues>;
+  readonly parameters: Readonly<Record<string, number | readonly number[]>>;
   /** The optimizer's variables u = ln θ, exactly. */
   readonly variables: readonly number[];
   readonly optimizer: { readonly type: string; readonly state: Record<string, unknown> };
@@ -129,8 +129,9 @@ export function checkCheckpoint(value: unknown, source: string): TrainingCheckpo
     if (!Number.isInteger(c[field]) || (c[field] as number) < 0) bad(`${field} must be an integer ≥ 0`);
   }
   if (typeof c.epochLossSum !== 'number' || typeof c.seed !== 'number') bad('epochLossSum and seed must be numbers');
-  if (!Array.isArray(c.parameterNames) || !Array.isArray(c.variables) || c.variables.length !== c.parameterNames.length) {
-    bad('parameterNames and variables must be arrays of the same length');
+  // A pair model has one variable per parameter name, a network one per entry of each named tensor.
+  if (!Array.isArray(c.parameterNames) || !Array.isArray(c.variables) || c.variables.length < c.parameterNames.length) {
+    bad('parameterNames and variables must be arrays, with a variable for each parameter at least');
   }
   if (!(c.variables as unknown[]).every((v) => typeof v === 'number')) bad('variables must be numbers');
   for (const field of ['samplesSeen', 'atomsSeen']) {

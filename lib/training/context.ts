@@ -1,12 +1,12 @@
 // What training hooks receive: the kernel's TrainContext with the trainer's concrete types, plus the
 // mini-batch, the predictions, the run metadata and the checkpoint being saved.
 import type { Hook, HookLogger, HookRegistry, TrainContext } from '../hooks/index.js';
-import type { PairModel } from '../models/index.js';
+import type { Model } from '../models/index.js';
 import type { NativePredictions } from '../native/training-binding.js';
 import type { EpochRecord, TrainingCheckpoint } from './checkpoint.js';
 import type { RunMetadata } from './metadata.js';
 import type { Optimizer } from './optimizer.js';
-import type { ParameterValues } from './parameters.js';
+import type { ParameterTensors } from './trainable-space.js';
 import type { LrScheduler } from './scheduler.js';
 import type { TrainingStage } from './stage.js';
 
@@ -127,14 +127,14 @@ export interface TrainerHandle {
   readonly units: 'metal' | 'lj';
   readonly parameterNames: readonly string[];
   readonly logger: HookLogger;
-  readonly parameters: Readonly<ParameterValues>;
+  readonly parameters: Readonly<ParameterTensors>;
   readonly stepCount: number;
   readonly epoch: number;
   readonly history: readonly EpochRecord[];
   readonly metadata: RunMetadata | null;
   readonly configHash: string;
   /** The model with the current parameters. */
-  toModel(): PairModel;
+  toModel(): Model;
   /** The trainer's state as a checkpoint, between two steps. */
   checkpoint(): TrainingCheckpoint;
 }
@@ -149,7 +149,7 @@ export interface TrainerHandle {
  *   call: (ctx) => console.log(ctx.epoch, ctx.stepCount, ctx.metrics.val_loss, ctx.parameters),
  * };
  */
-export interface TrainingHookContext extends TrainContext<Readonly<ParameterValues>, Optimizer, TrainingStage> {
+export interface TrainingHookContext extends TrainContext<Readonly<ParameterTensors>, Optimizer, TrainingStage> {
   /** The trainer (also `ctx.workflow`). */
   readonly trainer: TrainerHandle;
   /** Mini-batches per epoch. */
@@ -159,11 +159,18 @@ export interface TrainingHookContext extends TrainContext<Readonly<ParameterValu
   /** The last forward pass: the step's mini-batch, or the validation set at AFTER_VALIDATION; else null. */
   readonly predictions: Predictions | null;
   /**
+   * At AFTER_FORWARD, for a network (MLIAP.network): each layer's node values for every atom of the step's
+   * systems (atoms × nodes, atoms in the order of `predictions.forces`), keyed `layers.0`, `layers.1`, …
+   * (the output layer last), after the forward pass and before the loss. Copies in a frozen record:
+   * writing to them changes nothing in the fit. Null at other stages and for a pair model.
+   */
+  readonly activations: Readonly<Record<string, Float64Array>> | null;
+  /**
    * ∂L/∂u by parameter name, u = ln θ (the optimizer's variables: θ·∂L/∂θ). A plain, writable object at
    * BEFORE_OPTIMIZER_STEP, where update hooks (GradientClipHook) change it; the optimizer then reads it.
    * Frozen at every other stage.
    */
-  readonly gradients: ParameterValues;
+  readonly gradients: ParameterTensors;
   readonly lrScheduler: LrScheduler | null;
   readonly metadata: RunMetadata;
   /** At BEFORE_CHECKPOINT_SAVE: the checkpoint about to be written; hooks may add entries to `checkpoint.extra`. */
@@ -197,7 +204,7 @@ export interface TrainingHookContext extends TrainContext<Readonly<ParameterValu
    * LennardJones or Morse like the trainer's, built on first read after each update, so a hook can run
    * it (`ctx.model.compute(batch)`). Changing it changes nothing in the fit.
    */
-  readonly model: PairModel;
+  readonly model: Model;
   /**
    * At AFTER_TRAIN after a failure: the error that ended the run (a HookError naming the hook,
    * TRAINING_DIVERGED, …), after every hook's onException; null in a run that did not fail.

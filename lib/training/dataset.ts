@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { Batch, determinant3, nativeBatchOf, normalizeSystem, unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookmdError, HookmdTypeError } from '../errors.js';
-import { loadPairLoss, type NativePairLoss, type NativePredictions } from '../native/training-binding.js';
+import type { NativePredictions } from '../native/training-binding.js';
 import type { ResolvedLossWeights } from './loss-weights.js';
-import type { ParameterSpace } from './parameters.js';
+import type { NativeLossHandle, TrainableSpace } from './trainable-space.js';
 
 /**
  * A fingerprint of a data set, part of the trainer's canonical config.
@@ -57,11 +57,11 @@ export class TrainingSet {
   /** Atoms of each system. */
   readonly atomCounts: Int32Array;
   readonly summary: DataSummary;
-  readonly #native: NativePairLoss;
+  readonly #native: NativeLossHandle;
   readonly #weights: Float64Array;
   #forwards = 0;
 
-  constructor(systems: unknown, space: ParameterSpace, weights: ResolvedLossWeights, units: 'metal' | 'lj', field: string) {
+  constructor(systems: unknown, space: TrainableSpace, weights: ResolvedLossWeights, units: 'metal' | 'lj', field: string, train = false) {
     const owner = `Trainer(${field})`;
     if (!Array.isArray(systems) || systems.length === 0) {
       throw new HookmdTypeError('INVALID_DATA', `Trainer: ${field} must be a non-empty array of systems`, { field, value: systems });
@@ -78,6 +78,13 @@ export class TrainingSet {
       if (normalized.stress !== undefined && !hasVolume(normalized.cell)) {
         throw new HookmdError('INVALID_REFERENCE', `${owner}: systems[${index}] has a reference stress but no cell volume (stress needs a cell)`, {
           field: `${field}[${index}].stress`,
+          index,
+        });
+      }
+      // A network has no other hold on its forces than their labels (a pair model's few parameters do).
+      if (space.variables === 'identity' && weights.forces > 0 && normalized.forces === undefined) {
+        throw new HookmdError('NO_REFERENCE', `${owner}: systems[${index}] has no reference forces, and the force weight is ${weights.forces}; label its forces or set lossWeights.forces to 0`, {
+          field: `${field}[${index}].forces`,
           index,
         });
       }
@@ -106,9 +113,8 @@ export class TrainingSet {
         present[3 * s + 2] = 1;
       }
     });
-    const Native = loadPairLoss();
-    this.#native = new Native(space.modelType, space.rows, space.shift, space.switchOn);
-    this.#native.bind(nativeBatchOf(batch), refEnergy, refForces, refStress, present);
+    const references = { energy: refEnergy, forces: refForces, stress: refStress, present, atomicNumbers: batch.read('atomicNumbers'), ptr };
+    this.#native = space.bindLoss(nativeBatchOf(batch), references, field, train);
     this.#weights = Float64Array.of(weights.energy, weights.forces, weights.stress, weights.perAtomEnergy ? 1 : 0);
     this.summary = Object.freeze({
       systems: this.size,
@@ -138,14 +144,24 @@ export class TrainingSet {
     return out as unknown as LossStats;
   }
 
+  /** Copies of each layer's node values of forward pass number `made` (null for a model without layers). */
+  activations(made: number): Float64Array[] | null {
+    this.#checkCurrent(made);
+    return this.#native.activations();
+  }
+
   /** Copies of the predictions of forward pass number `made` (STALE_PREDICTIONS once a later one ran). */
   predictions(made: number): NativePredictions {
+    this.#checkCurrent(made);
+    return this.#native.predictions();
+  }
+
+  #checkCurrent(made: number): void {
     if (made !== this.#forwards) {
       throw new HookmdError('STALE_PREDICTIONS', 'Trainer: these predictions were replaced by a later forward pass; read them during the stage that handed them out', {
         field: 'predictions',
       });
     }
-    return this.#native.predictions();
   }
 }
 

@@ -11,7 +11,7 @@ import type { LossStats, TrainingSet } from './dataset.js';
 import { validationMetrics } from './metrics.js';
 import { metricsView } from './metric-names.js';
 import type { Optimizer } from './optimizer.js';
-import type { ParameterSpace, ParameterValues } from './parameters.js';
+import { chainToVariables, runawayParameter, thetaOf, type TrainableSpace } from './trainable-space.js';
 import type { LrScheduler } from './scheduler.js';
 import { CheckpointHook } from './hooks/checkpoint-hook.js';
 import { epochOrder } from './shuffle.js';
@@ -20,9 +20,9 @@ import type { ResolvedScalars } from './trainer-options.js';
 
 /** @internal Everything a checkpoint restores: the trainer's state between two steps. */
 export interface FitState {
-  /** u = ln θ, the optimizer's variables. */
+  /** The optimizer's variables u (ln θ for a pair model, θ for a network). */
   variables: Float64Array;
-  /** θ = exp(u). */
+  /** θ(u). */
   theta: Float64Array;
   /** Completed epochs. */
   epoch: number;
@@ -61,7 +61,7 @@ export interface FitParts {
   readonly ctx: MutableContext<TrainingHookContext>;
   readonly control: RunControl;
   readonly state: FitState;
-  readonly space: ParameterSpace;
+  readonly space: TrainableSpace;
   readonly train: TrainingSet;
   readonly validation: TrainingSet | null;
   readonly optimizer: Optimizer;
@@ -90,7 +90,7 @@ export class FitLoop {
 
   constructor(parts: FitParts) {
     this.#p = parts;
-    this.#gradient = new Float64Array(parts.space.names.length);
+    this.#gradient = new Float64Array(parts.space.size);
     this.#numBatches = Math.ceil(parts.train.size / parts.scalars.batchSize);
   }
 
@@ -199,26 +199,25 @@ export class FitLoop {
 
     train.forward(state.theta, systems);
     ctx.predictions = this.#predictions(train, systems);
+    ctx.activations = this.#activations(train);
     await this.#fire(TrainingStage.AFTER_FORWARD);
+    ctx.activations = null;
 
     const stats = train.loss(this.#gradient);
     this.#checkLoss(stats);
     // Chain rule to the optimizer's variables: ∂L/∂u = θ·∂L/∂θ for u = ln θ.
-    scratch.rawGradient = state.theta.map((theta, p) => theta * this.#gradient[p]);
+    scratch.rawGradient = chainToVariables(space, state.theta, this.#gradient);
     scratch.gradNorm = Number.NaN;
     ctx.loss = stats.total;
     ctx.losses = Object.freeze({ energy: stats.energy, forces: stats.forces, stress: stats.stress });
     // The loss and its gradient come from one native pass: AFTER_LOSS (Lightning's on_after_backward) sees both.
-    const gradients: ParameterValues = {};
-    space.names.forEach((name, p) => {
-      gradients[name] = (scratch.rawGradient as Float64Array)[p];
-    });
-    ctx.gradients = Object.freeze({ ...gradients });
+    // Each stage gets records of its own: a network's arrays cannot be frozen, so AFTER_LOSS sees copies.
+    ctx.gradients = Object.freeze(space.gradientRecord(scratch.rawGradient));
     await this.#fire(TrainingStage.AFTER_LOSS);
 
-    ctx.gradients = gradients;
+    ctx.gradients = space.gradientRecord(scratch.rawGradient);
     ctx.gradients = (await this.#fire(TrainingStage.BEFORE_OPTIMIZER_STEP)).gradients;
-    const update = this.#readGradients(ctx.gradients);
+    const update = space.readGradients(ctx.gradients);
     ctx.gradients = Object.freeze({ ...ctx.gradients });
     if (scratch.clip !== null) {
       ctx.gradientClip = scratch.clip;
@@ -229,7 +228,7 @@ export class FitLoop {
 
     const before = state.variables.slice();
     optimizer.step(state.variables, update);
-    for (let p = 0; p < state.theta.length; p++) state.theta[p] = Math.exp(state.variables[p]);
+    thetaOf(space, state.variables, state.theta);
     this.#checkFinite(before, stats);
     ctx.parameters = space.values(state.theta);
     await this.#fire(TrainingStage.AFTER_OPTIMIZER_STEP);
@@ -309,6 +308,13 @@ export class FitLoop {
     return new Predictions(systems.slice(), () => set.predictions(made));
   }
 
+  // Each layer's node values, keyed layers.0, layers.1, …: copies of native memory, so that what a hook
+  // does to them cannot reach the loss (null for a model without layers).
+  #activations(set: TrainingSet): Readonly<Record<string, Float64Array>> | null {
+    const layers = set.activations(set.forwardCount);
+    return layers === null ? null : Object.freeze(Object.fromEntries(layers.map((values, l) => [`layers.${l}`, values])));
+  }
+
   // A loss (or its gradient) that is not finite gives the optimizer nothing to follow: stop before the step,
   // so the parameters stay the last finite ones.
   #checkLoss(stats: LossStats): void {
@@ -316,7 +322,7 @@ export class FitLoop {
     const term = Object.entries(terms).find(([, value]) => !Number.isFinite(value));
     const p = this.#gradient.findIndex((value) => !Number.isFinite(value));
     if (term === undefined && p < 0) return;
-    const what = term !== undefined ? `the ${term[0] === 'total' ? 'loss' : `${term[0]} loss`} is ${term[1]}` : `∂L/∂${this.#p.space.names[p]} is ${this.#gradient[p]}`;
+    const what = term !== undefined ? `the ${term[0] === 'total' ? 'loss' : `${term[0]} loss`} is ${term[1]}` : `∂L/∂${this.#p.space.scalarName(p)} is ${this.#gradient[p]}`;
     throw this.#diverged(`at step ${this.#p.ctx.stepCount} (epoch ${this.#p.ctx.epoch}), ${what}`, terms);
   }
 
@@ -324,12 +330,12 @@ export class FitLoop {
   // keeps the last finite parameters, and stop with the reason.
   #checkFinite(before: Float64Array, stats: LossStats): void {
     const { state, space } = this.#p;
-    const p = state.theta.findIndex((value) => !(Number.isFinite(value) && value > 0));
+    const p = runawayParameter(space, state.theta);
     if (p < 0) return;
-    const name = space.names[p];
-    const reached = `${name} = ${state.theta[p]} (ln θ = ${state.variables[p]})`;
+    const name = space.scalarName(p);
+    const reached = space.variables === 'ln' ? `${name} = ${state.theta[p]} (ln θ = ${state.variables[p]})` : `${name} = ${state.theta[p]}`;
     state.variables.set(before);
-    for (let q = 0; q < state.theta.length; q++) state.theta[q] = Math.exp(state.variables[q]);
+    thetaOf(space, state.variables, state.theta);
     throw this.#diverged(`after optimizer step ${this.#p.ctx.stepCount} (epoch ${this.#p.ctx.epoch}), ${reached}`, lossTerms(stats));
   }
 
@@ -340,27 +346,10 @@ export class FitLoop {
     ctx.parameters = parameters;
     return new HookmdError(
       'TRAINING_DIVERGED',
-      `Trainer: ${where}; the fit diverged and keeps its last finite parameters (${Object.entries(parameters).map(([k, v]) => `${k} = ${v}`).join(', ')}): ` +
+      `Trainer: ${where}; the fit diverged and keeps its last finite parameters (${space.variables === 'ln' ? Object.entries(parameters).map(([k, v]) => `${k} = ${v}`).join(', ') : space.names.join(', ')}): ` +
         'lower the learning rate, clip the gradients (GradientClipHook), rescale the loss weights or check the reference data',
       { epoch: ctx.epoch, step: ctx.stepCount, losses, parameters },
     );
-  }
-
-  #readGradients(gradients: unknown): Float64Array {
-    const names = this.#p.space.names;
-    if (gradients === null || typeof gradients !== 'object') {
-      throw new HookmdTypeError('INVALID_GRADIENT', 'Trainer: ctx.gradients must stay an object of numbers by parameter name', { field: 'gradients', value: gradients });
-    }
-    return Float64Array.from(names, (name) => {
-      const value = (gradients as Record<string, unknown>)[name];
-      if (typeof value !== 'number') {
-        throw new HookmdTypeError('INVALID_GRADIENT', `Trainer: gradients['${name}'] must be a number after BEFORE_OPTIMIZER_STEP, got ${JSON.stringify(value)}`, {
-          field: name,
-          value,
-        });
-      }
-      return value;
-    });
   }
 
   /**

@@ -7,6 +7,9 @@ import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { atomicNumber } from '../data/index.js';
 import { MODEL_KINDS, NativePairModel, PAIR_MODELS, pairModelNamed } from '../models/index.js';
 import type { Model, PairModel, PairModelDeclaration, PairModelSpec, PairModelType } from '../models/index.js';
+import type { NativeBatch } from '../native/binding.js';
+import { loadPairLoss } from '../native/training-binding.js';
+import type { BoundReferences, NativeLossHandle, TrainableSpace } from './trainable-space.js';
 
 export type { PairModelSpec, PairModelType } from '../models/index.js';
 
@@ -33,7 +36,8 @@ interface Row {
 }
 
 /** @internal The parameter layout of one model: names, native rows, and the model's fixed settings. */
-export class ParameterSpace {
+export class ParameterSpace implements TrainableSpace {
+  readonly variables = 'ln' as const;
   readonly modelType: PairModelType;
   readonly #names: readonly string[];
   /** Parameter names, row by row, in the order of θ and of the gradient. */
@@ -97,6 +101,45 @@ export class ParameterSpace {
       switchOn: typeof switchOn === 'number' ? switchOn : 0,
       skin: model.skin,
     });
+  }
+
+  get size(): number {
+    return this.names.length;
+  }
+
+  bindLoss(batch: NativeBatch, refs: BoundReferences): NativeLossHandle {
+    const Native = loadPairLoss();
+    const native = new Native(this.modelType, this.rows, this.shift, this.switchOn);
+    native.bind(batch, refs.energy, refs.forces, refs.stress, refs.present);
+    return { forward: (t, s) => native.forward(t, s), loss: (w, g) => native.loss(w, g), predictions: () => native.predictions(), activations: () => null };
+  }
+
+  plainValues(theta: ArrayLike<number>): Readonly<ParameterValues> {
+    return this.values(theta);
+  }
+
+  gradientRecord(flat: ArrayLike<number>): ParameterValues {
+    return { ...this.values(flat) };
+  }
+
+  readGradients(gradients: unknown): Float64Array {
+    if (gradients === null || typeof gradients !== 'object') {
+      throw new HookmdTypeError('INVALID_GRADIENT', 'Trainer: ctx.gradients must stay an object of numbers by parameter name', { field: 'gradients', value: gradients });
+    }
+    return Float64Array.from(this.names, (name) => {
+      const value = (gradients as Record<string, unknown>)[name];
+      if (typeof value !== 'number') {
+        throw new HookmdTypeError('INVALID_GRADIENT', `Trainer: gradients['${name}'] must be a number after BEFORE_OPTIMIZER_STEP, got ${JSON.stringify(value)}`, {
+          field: name,
+          value,
+        });
+      }
+      return value;
+    });
+  }
+
+  scalarName(p: number): string {
+    return this.names[p];
   }
 
   /** A frozen record of θ by name. */

@@ -3,12 +3,12 @@
 // atomsSeen, lr, lrs) are accessors, so that they cost nothing unless a hook reads them.
 import { HookmdTypeError } from '../errors.js';
 import { createContext, type HookRegistry, type MutableContext, type RunControl } from '../hooks/index.js';
-import type { PairModel } from '../models/index.js';
+import type { Model } from '../models/index.js';
 import type { GradientClip, TrainerHandle, TrainingHookContext } from './context.js';
 import type { FitState, RunScratch } from './fit-loop.js';
 import { gradientNorm } from './hooks/gradient-stats.js';
 import type { RunMetadata } from './metadata.js';
-import type { ParameterValues } from './parameters.js';
+import type { ParameterTensors } from './trainable-space.js';
 import { TrainingStage } from './stage.js';
 import { metricsView } from './metric-names.js';
 
@@ -37,13 +37,14 @@ export function trainingContext(parts: RunContextParts): MutableContext<Training
     loss: Number.NaN,
     losses: Object.freeze({ energy: Number.NaN, forces: Number.NaN, stress: Number.NaN }),
     parameters: trainer.parameters,
-    gradients: Object.freeze({}) as ParameterValues,
+    gradients: Object.freeze({}) as ParameterTensors,
     optimizer,
     lrScheduler: trainer.lrScheduler,
     // `val/loss` (Lightning's spelling, which the monitors take) reads `val_loss`.
     metrics: metricsView(state.metrics),
     systems: null,
     predictions: null,
+    activations: null,
     metadata,
     checkpoint: null,
     savedCheckpoint: null,
@@ -65,8 +66,8 @@ export function trainingContext(parts: RunContextParts): MutableContext<Training
   };
   const ctx = createContext({ stage: TrainingStage.BEFORE_TRAIN, stepCount: state.stepCount, workflow: trainer, control, registry }, extra);
   // One model per parameter set: the loop replaces ctx.parameters whenever θ changes.
-  let built: { readonly parameters: unknown; readonly model: PairModel } | null = null;
-  const currentModel = (parameters: unknown): PairModel => {
+  let built: { readonly parameters: unknown; readonly model: Model } | null = null;
+  const currentModel = (parameters: unknown): Model => {
     if (built === null || built.parameters !== parameters) built = { parameters, model: trainer.toModel() };
     return built.model;
   };
@@ -83,7 +84,7 @@ export function trainingContext(parts: RunContextParts): MutableContext<Training
     atomsSeen: { enumerable: true, get: (): number => state.atomsSeen },
     lr: { enumerable: true, get: (): number => optimizer.lr },
     lrs: { enumerable: true, get: (): Readonly<Record<string, number>> => Object.freeze({ default: optimizer.lr }) },
-    model: { enumerable: true, get: (): PairModel => currentModel(ctx.parameters) },
+    model: { enumerable: true, get: (): Model => currentModel(ctx.parameters) },
   });
   return ctx as unknown as MutableContext<TrainingHookContext>;
 }

@@ -2,7 +2,7 @@
 import type { System } from '../data/index.js';
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import type { AnyHook, AnyMethodHook, HookLogger } from '../hooks/index.js';
-import type { PairModel } from '../models/index.js';
+import type { MLIAPNetwork, PairModel } from '../models/index.js';
 import type { TrainingCheckpoint } from './checkpoint.js';
 import type { LossWeights } from './loss-weights.js';
 import { checkKeys, integerOption } from './options.js';
@@ -20,8 +20,11 @@ import type { LrScheduler } from './scheduler.js';
  * };
  */
 export interface TrainerOptions {
-  /** The model to fit: its parameters are the starting point; cutoffs, shift, switch and skin stay fixed. */
-  model: PairModel;
+  /**
+   * The model to fit: a LennardJones or Morse, whose parameters are the starting point (cutoffs, shift,
+   * switch and skin stay fixed), or an `MLIAP.network(...)`, whose weights start from its seed.
+   */
+  model: PairModel | MLIAPNetwork;
   /** Reference systems, each with `energy`, `forces` and/or `stress` (3×3, 9 values, or ASE's Voigt 6). */
   train: readonly System[];
   /** Systems for the per-epoch validation metrics (optional). */

@@ -5,7 +5,7 @@ import { namedRecord } from '../data/index.js';
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { HookRegistry, HookRunner, RunControl } from '../hooks/index.js';
 import type { AnyHook, HookHandle, HookLogger, MethodHook, MutableContext, StopRequest } from '../hooks/index.js';
-import type { PairModel } from '../models/index.js';
+import { MLIAPNetwork, type Model } from '../models/index.js';
 import { Adam } from './adam.js';
 import { CHECKPOINT_HEADER, checkCheckpoint, readCheckpoint, type EpochRecord, type TrainingCheckpoint } from './checkpoint.js';
 import { trainerOptionsFromConfig, type TrainerConfigSource } from './config.js';
@@ -17,7 +17,9 @@ import { configHash, makeMetadata, type RunMetadata } from './metadata.js';
 import { optimizerFrom, schedulerFrom } from './factories.js';
 import type { Optimizer } from './optimizer.js';
 import { checkKeys } from './options.js';
-import { ParameterSpace, type PairModelSpec, type ParameterValues } from './parameters.js';
+import { NetworkSpace } from './network-space.js';
+import { ParameterSpace, type PairModelSpec } from './parameters.js';
+import { thetaOf, variablesOf, type ParameterTensors, type TrainableSpace } from './trainable-space.js';
 import type { LrScheduler } from './scheduler.js';
 import { TRAINER_METHOD_ALIASES, TRAINER_METHOD_HINTS, TrainingStage } from './stage.js';
 import { epochOrder } from './shuffle.js';
@@ -36,7 +38,7 @@ export interface TrainingHistory {
   readonly epochs: readonly EpochRecord[];
   readonly stepCount: number;
   /** θ at the end of the run. */
-  readonly parameters: Readonly<ParameterValues>;
+  readonly parameters: Readonly<ParameterTensors>;
   /** Set when a hook (EarlyStoppingHook, …) ended the run through ctx.requestStop. */
   readonly stopped: StopRequest | undefined;
   readonly metadata: RunMetadata;
@@ -55,7 +57,7 @@ export interface TrainingStepResult {
   /** The 2-norm of ∂L/∂(ln θ) before any hook changed it. */
   readonly gradNorm: number;
   /** θ after the update. */
-  readonly parameters: Readonly<ParameterValues>;
+  readonly parameters: Readonly<ParameterTensors>;
   /** Optimizer steps taken so far, this one included. */
   readonly stepCount: number;
 }
@@ -68,7 +70,7 @@ export interface TrainingStepResult {
  */
 export interface TrainerConfig {
   /** The model with its starting parameters. */
-  readonly model: PairModelSpec;
+  readonly model: PairModelSpec | Readonly<Record<string, unknown>>;
   readonly units: 'metal' | 'lj';
   readonly data: { readonly train: DataSummary; readonly validation: DataSummary | null };
   readonly optimizer: Readonly<Record<string, unknown>>;
@@ -113,7 +115,7 @@ export class Trainer implements TrainerHandle {
   readonly parameterNames: readonly string[];
   /** Where hook warnings and error-policy reports go (TrainerOptions.logger; default console). */
   readonly logger: HookLogger;
-  readonly #space: ParameterSpace;
+  readonly #space: TrainableSpace;
   readonly #train: TrainingSet;
   readonly #validation: TrainingSet | null;
   readonly #scalars: ResolvedScalars;
@@ -124,17 +126,19 @@ export class Trainer implements TrainerHandle {
   constructor(options: TrainerOptions) {
     this.#scalars = resolveScalars(options);
     ({ epochs: this.epochs, batchSize: this.batchSize, seed: this.seed, shuffle: this.shuffle, units: this.units } = this.#scalars);
-    this.#space = ParameterSpace.fromModel(options.model, 'Trainer');
+    this.#space = options.model instanceof MLIAPNetwork ? new NetworkSpace(options.model, 'Trainer') : ParameterSpace.fromModel(options.model, 'Trainer');
     this.parameterNames = this.#space.names;
     this.lossWeights = resolveLossWeights(options.lossWeights, 'Trainer');
     this.optimizer = options.optimizer === undefined ? new Adam() : optimizerFrom(options.optimizer, 'Trainer');
     this.lrScheduler = schedulerFrom(options.lrScheduler, 'Trainer');
-    this.#train = new TrainingSet(options.train, this.#space, this.lossWeights, this.units, 'train');
+    this.#train = new TrainingSet(options.train, this.#space, this.lossWeights, this.units, 'train', true);
     this.#validation = options.validation === undefined ? null : new TrainingSet(options.validation, this.#space, this.lossWeights, this.units, 'validation');
-    // θ is always exp(u), from the first step on: a run resumed at step 0 then starts bit for bit alike.
-    const variables = this.#space.initial.map(Math.log);
+    // θ is always θ(u) (exp(u) for a pair model), from the first step on: a run resumed at step 0 then starts bit for bit alike.
+    const variables = variablesOf(this.#space, this.#space.initial);
+    const theta = new Float64Array(variables.length);
+    thetaOf(this.#space, variables, theta);
     this.#state = {
-      variables, theta: variables.map(Math.exp), epoch: 0, batchIndex: 0, stepCount: 0, epochLossSum: 0, history: [], metrics: namedRecord<number>(), samplesSeen: 0, atomsSeen: 0,
+      variables, theta, epoch: 0, batchIndex: 0, stepCount: 0, epochLossSum: 0, history: [], metrics: namedRecord<number>(), samplesSeen: 0, atomsSeen: 0,
     };
     this.logger = options.logger ?? console;
     this.hooks = new HookRegistry(TrainingStage, { workflow: this, logger: this.logger, methodAliases: TRAINER_METHOD_ALIASES, methodHints: TRAINER_METHOD_HINTS });
@@ -165,7 +169,7 @@ export class Trainer implements TrainerHandle {
   }
 
   /** θ now. */
-  get parameters(): Readonly<ParameterValues> {
+  get parameters(): Readonly<ParameterTensors> {
     return this.#space.values(this.#state.theta);
   }
 
@@ -191,7 +195,7 @@ export class Trainer implements TrainerHandle {
   /** The canonical configuration (see {@link TrainerConfig}). */
   get config(): TrainerConfig {
     return {
-      model: this.#space.spec(this.#space.initial),
+      model: this.#space.spec(this.#space.initial) as TrainerConfig['model'],
       units: this.units,
       data: { train: this.#train.summary, validation: this.#validation?.summary ?? null },
       optimizer: this.optimizer.config,
@@ -216,7 +220,7 @@ export class Trainer implements TrainerHandle {
   }
 
   /** A new model of the trained kind with the current parameters. */
-  toModel(): PairModel {
+  toModel(): Model {
     return this.#space.toModel(this.#state.theta);
   }
 
@@ -226,9 +230,9 @@ export class Trainer implements TrainerHandle {
     return {
       ...CHECKPOINT_HEADER,
       metadata: this.#metadata ?? makeMetadata(this.config, this.hooks.list(), null),
-      model: this.#space.spec(s.theta),
+      model: this.#space.spec(s.theta) as TrainingCheckpoint['model'],
       parameterNames: [...this.parameterNames],
-      parameters: this.parameters,
+      parameters: this.#space.plainValues(s.theta),
       variables: [...s.variables],
       optimizer: { type: this.optimizer.type, state: this.optimizer.stateDict() },
       lrScheduler: this.lrScheduler === null ? null : { type: this.lrScheduler.type, state: this.lrScheduler.stateDict() },
@@ -354,8 +358,10 @@ export class Trainer implements TrainerHandle {
     // Hooks added since the checkpoint start fresh; states of hooks no longer registered are ignored.
     this.hooks.loadStateDict(checkpoint.hooks, { strict: false });
     const s = this.#state;
+    if (checkpoint.variables.length !== this.#space.size) mismatch('variables', `${checkpoint.variables.length} values`, `${this.#space.size}`);
     s.variables = Float64Array.from(checkpoint.variables);
-    s.theta = s.variables.map(Math.exp);
+    s.theta = new Float64Array(s.variables.length);
+    thetaOf(this.#space, s.variables, s.theta);
     s.epoch = checkpoint.epoch;
     s.batchIndex = checkpoint.batchIndex;
     s.stepCount = checkpoint.stepCount;

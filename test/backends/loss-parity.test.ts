@@ -230,7 +230,7 @@ describe.skipIf(skip)('PairLoss on cuda against cpu', () => {
         seed: 3,
       });
       const history = await trainer.fit();
-      return { epsilon: history.parameters.epsilon, sigma: history.parameters.sigma };
+      return { epsilon: history.parameters.epsilon as number, sigma: history.parameters.sigma as number };
     };
     const want = await fit(cpu);
     const got = await fit(cuda);

@@ -109,7 +109,7 @@ describe('resume', () => {
     checkpoint as unknown as TrainingHook,
   ];
   const compare = (resumed: TrainingHistory, full: TrainingHistory): void => {
-    expect(bits(resumed.parameters)).toEqual(bits(full.parameters));
+    expect(bits(resumed.parameters as Record<string, number>)).toEqual(bits(full.parameters as Record<string, number>));
     expect(resumed.stepCount).toBe(full.stepCount);
     expect(resumed.epochs).toStrictEqual(full.epochs);
   };

@@ -17,7 +17,7 @@ function parameterLog(): TrainingHook & { seen: Record<string, number>[] } {
   const seen: Record<string, number>[] = [];
   return {
     name: 'ParameterLog', stage: TrainingStage.BEFORE_STEP, frequency: 1, seen,
-    call: (ctx: TrainingHookContext) => void seen.push({ ...ctx.parameters }),
+    call: (ctx: TrainingHookContext) => void seen.push({ ...(ctx.parameters as Record<string, number>) }),
   };
 }
 
@@ -59,7 +59,7 @@ describe('a runaway optimizer step', () => {
     expect(error.code).toBe('TRAINING_DIVERGED');
     expect(error.details).toMatchObject({ epoch: 0, losses: { total: expect.any(Number) } });
     const parameters = trainer.parameters;
-    for (const value of Object.values(parameters)) expect(Number.isFinite(value) && value > 0).toBe(true);
+    for (const value of Object.values(parameters) as number[]) expect(Number.isFinite(value) && value > 0).toBe(true);
     expect(parameters).toEqual(log.seen.at(-1));
     // The kept parameters make a usable model.
     expect(() => trainer.toModel()).not.toThrow();

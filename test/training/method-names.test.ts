@@ -52,7 +52,7 @@ describe("Lightning Callback and a HookManager's names (Lightning tests/tests_py
       onEpochBegin: (ctx: TrainingHookContext) => void events.push(`epoch_begin@e${ctx.epoch}`),
       onAfterBackward: (ctx: TrainingHookContext) => {
         events.push(`after_backward@${ctx.stepCount}`);
-        gradients.push(ctx.gradients === null ? null : { ...ctx.gradients });
+        gradients.push(ctx.gradients === null ? null : { ...(ctx.gradients as Record<string, number>) });
       },
       onTrainBatchEnd: (ctx: TrainingHookContext) => void events.push(`train_batch_end@${ctx.stepCount}`),
     };

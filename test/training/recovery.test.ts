@@ -21,13 +21,13 @@ describe('parameter recovery', () => {
       seed: 3,
     });
     const history = await trainer.fit();
-    expect(Math.abs(history.parameters.epsilon / ARGON.epsilon - 1)).toBeLessThan(0.01);
-    expect(Math.abs(history.parameters.sigma / ARGON.sigma - 1)).toBeLessThan(0.01);
+    expect(Math.abs((history.parameters.epsilon as number) / ARGON.epsilon - 1)).toBeLessThan(0.01);
+    expect(Math.abs((history.parameters.sigma as number) / ARGON.sigma - 1)).toBeLessThan(0.01);
     const last = history.epochs.at(-1)!.metrics;
     expect(last.val_forces_rmse).toBeLessThan(1e-3); // eV/Å
     expect(last.val_energy_mae).toBeLessThan(1e-3); // eV/atom
     // The fitted model reproduces the reference forces.
-    expect(trainer.toModel().describe().pairs).toEqual({ default: { epsilon: history.parameters.epsilon, sigma: history.parameters.sigma, cutoff: 8.5 } });
+    expect(trainer.toModel().describe().pairs).toEqual({ default: { epsilon: (history.parameters.epsilon as number), sigma: (history.parameters.sigma as number), cutoff: 8.5 } });
   });
 
   it('recovers argon with SGD + momentum and gradient clipping too', async () => {
@@ -43,7 +43,7 @@ describe('parameter recovery', () => {
       hooks: [new GradientClipHook({ maxNorm: 0.05 })],
       seed: 3,
     });
-    const { parameters } = await trainer.fit();
+    const parameters = (await trainer.fit()).parameters as Record<string, number>;
     expect(Math.abs(parameters.epsilon / ARGON.epsilon - 1)).toBeLessThan(0.01);
     expect(Math.abs(parameters.sigma / ARGON.sigma - 1)).toBeLessThan(0.01);
   });
@@ -65,7 +65,7 @@ describe('parameter recovery', () => {
       lossWeights: { energy: 1, forces: 1 },
       seed: 9,
     });
-    const { parameters } = await trainer.fit();
+    const parameters = (await trainer.fit()).parameters as Record<string, number>;
     const expected = pairs(1, 1);
     for (const [label, values] of Object.entries(expected)) {
       expect(Math.abs(parameters[`${label}.epsilon`] / values.epsilon - 1)).toBeLessThan(0.01);
@@ -84,7 +84,7 @@ describe('parameter recovery', () => {
       batchSize: 5,
       seed: 2,
     });
-    const { parameters } = await trainer.fit();
+    const parameters = (await trainer.fit()).parameters as Record<string, number>;
     expect(Math.abs(parameters.D / 0.0104 - 1)).toBeLessThan(0.01);
     expect(Math.abs(parameters.alpha / 1.3 - 1)).toBeLessThan(0.01);
     expect(Math.abs(parameters.r0 / 3.8 - 1)).toBeLessThan(0.01);

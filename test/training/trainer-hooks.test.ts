@@ -348,7 +348,7 @@ describe('11. step context fields', () => {
     const probe = {
       onAfterLoss: () => {},
       onBeforeOptimizerStep: (ctx: TrainingHookContext) => {
-        const expected = Math.hypot(...Object.values(ctx.gradients));
+        const expected = Math.hypot(...(Object.values(ctx.gradients) as number[]));
         rows.push({ gradNorm: ctx.gradNorm, expected, samples: ctx.samplesSeen, atoms: ctx.atomsSeen, lr: { ...ctx.lrs } });
       },
     };

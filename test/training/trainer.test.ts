@@ -135,7 +135,7 @@ describe('Trainer hooks and the step', () => {
     const losses = (extra: TrainingHook[]): Promise<number[]> => {
       const seen: number[] = [];
       const loss: TrainingHook = { name: 'Loss', stage: TrainingStage.AFTER_LOSS, frequency: 1, call: (ctx) => void seen.push(ctx.loss) };
-      return makeTrainer({ epochs: 3, hooks: [...extra, loss] }).fit().then((h) => [...seen, ...h.epochs.map((e) => e.metrics.val_loss), ...Object.values(h.parameters)]);
+      return makeTrainer({ epochs: 3, hooks: [...extra, loss] }).fit().then((h) => [...seen, ...h.epochs.map((e) => e.metrics.val_loss), ...(Object.values(h.parameters) as number[])]);
     };
     const plain = await losses([]);
     let observed = 0;
@@ -201,16 +201,16 @@ describe('Trainer hooks and the step', () => {
       name: 'Track', stage: null, frequency: 1,
       runsOnStage: (s) => s === TrainingStage.BEFORE_STEP || s === TrainingStage.AFTER_OPTIMIZER_STEP,
       call: (ctx, stage) => {
-        const u = Object.values(ctx.parameters).map(Math.log);
+        const u = (Object.values(ctx.parameters) as number[]).map(Math.log);
         if (stage === TrainingStage.BEFORE_STEP) previous = u;
-        else steps.push({ grad: { ...ctx.gradients }, moved: u.map((v, k) => v - previous[k]) });
+        else steps.push({ grad: { ...(ctx.gradients as Record<string, number>) }, moved: u.map((v, k) => v - previous[k]) });
       },
     };
     const trainer = makeTrainer({ optimizer: new SGD({ lr: 1, momentum: 0 }), lrScheduler: null, epochs: 1, hooks: [monitor, clip, track] });
     await trainer.fit();
     expect(monitor.last!.values).toHaveProperty('sigma');
     expect(monitor.last!.values).not.toHaveProperty('epsilon');
-    expect(monitor.last!.percentiles[100]).toBe(Math.abs(monitor.last!.values.sigma));
+    expect(monitor.last!.percentiles[100]).toBe(Math.abs(monitor.last!.values.sigma as number));
     expect(clip.clippedSteps).toBe(steps.length);
     for (const { grad, moved } of steps) {
       // torch's rule: scale = maxNorm / (norm + 1e-6).
@@ -227,7 +227,7 @@ describe('Trainer hooks and the step', () => {
     const history = await trainer.fit();
     const metrics = history.epochs[1].metrics;
     const check = new ForceMatchingLoss({ model: startModel(), systems: data().validation, weights: { energy: 1, forces: 1, stress: 1 } }).evaluate({
-      parameters: history.parameters,
+      parameters: history.parameters as Record<string, number>,
     });
     expect(metrics.val_loss).toBe(check.loss);
     expect(metrics.val_energy_mae).toBe(check.metrics.energyMae);

@@ -6,7 +6,7 @@ import type { TrainingHookContext } from '../context.js';
 import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './builtin-options.js';
 import { checkKeys, numberOption, stringOption } from '../options.js';
 import { TrainingStage } from '../stage.js';
-import { gradientNorm } from './gradient-stats.js';
+import { gradientEntries, gradientNorm, mapGradients } from './gradient-stats.js';
 
 /**
  * Options of `new GradientClipHook`: `maxNorm` or `clipValue`.
@@ -77,26 +77,26 @@ export class GradientClipHook {
   call(ctx: TrainingHookContext): void {
     const gradients = ctx.gradients;
     const names = Object.keys(gradients);
-    this.lastNorm = gradientNorm(names.map((name) => gradients[name]), this.normType);
+    this.lastNorm = gradientNorm(gradientEntries(gradients, names), this.normType);
     let changed = false;
     if (this.maxNorm !== null) {
       // torch's 1e-6 keeps the scale finite for zero gradients.
       const scale = this.maxNorm / (this.lastNorm + 1e-6);
       if (scale < 1) {
-        for (const name of names) gradients[name] *= scale;
+        mapGradients(gradients, names, (g) => g * scale);
         changed = true;
       }
     } else {
       const limit = this.clipValue as number;
-      for (const name of names) {
-        const clamped = Math.min(limit, Math.max(-limit, gradients[name]));
-        if (clamped !== gradients[name]) changed = true;
-        gradients[name] = clamped;
-      }
+      mapGradients(gradients, names, (g) => {
+        const clamped = Math.min(limit, Math.max(-limit, g));
+        if (clamped !== g) changed = true;
+        return clamped;
+      });
     }
     if (!changed) return;
     this.clippedSteps += 1;
-    ctx.reportGradientClip(this.lastNorm, gradientNorm(names.map((name) => gradients[name]), this.normType), this.normType);
+    ctx.reportGradientClip(this.lastNorm, gradientNorm(gradientEntries(gradients, names), this.normType), this.normType);
   }
 }
 

@@ -10,6 +10,7 @@
 #include "binding/EdgeListWrap.h"
 #include "binding/LossWrap.h"
 #include "binding/ManyBodyWrap.h"
+#include "binding/NetworkLossWrap.h"
 #include "binding/ModuleFunctions.h"
 #include "binding/PairPotentialWrap.h"
 #include "binding/SnapWrap.h"
@@ -45,6 +46,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   exports.Set("EdgeList", EdgeListWrap::define(env));
   exports.Set("NativeStepper", StepperWrap::define(env));
   exports.Set("PairLoss", LossWrap::define(env));
+  exports.Set("NetworkLoss", NetworkLossWrap::define(env));
   exportModuleFunctions(env, exports);
   return exports;
 }

@@ -7,32 +7,11 @@
 #include "binding/Args.h"
 #include "binding/BatchWrap.h"
 #include "binding/Errors.h"
+#include "binding/TrainingArgs.h"
 #include "binding/PotentialWrap.h"
 #include "training/PairLossFactory.h"
 
 namespace hookmd::binding {
-
-namespace {
-template <class Array>
-Array requireTyped(const Napi::CallbackInfo& info, std::size_t index, napi_typedarray_type type, const char* what,
-                   const char* typeName, std::int64_t length) {
-  if (info.Length() <= index || !info[index].IsTypedArray() || info[index].As<Napi::TypedArray>().TypedArrayType() != type) {
-    throwJs(info.Env(), "INVALID_ARGUMENT", std::string(what) + " must be a " + typeName);
-  }
-  Array array = info[index].As<Array>();
-  if (length >= 0 && static_cast<std::int64_t>(array.ElementLength()) != length) {
-    throwJs(info.Env(), "INVALID_ARGUMENT",
-            std::string(what) + " must have " + std::to_string(length) + " elements, got " + std::to_string(array.ElementLength()));
-  }
-  return array;
-}
-
-Napi::Float64Array copyOut(Napi::Env env, const std::vector<double>& values) {
-  Napi::Float64Array out = Napi::Float64Array::New(env, values.size());
-  std::copy(values.begin(), values.end(), out.Data());
-  return out;
-}
-}  // namespace
 
 Napi::Function LossWrap::define(Napi::Env env) {
   return DefineClass(env, "PairLoss",
@@ -60,13 +39,7 @@ LossWrap::LossWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<LossWrap>(
 
 Napi::Value LossWrap::bind(const Napi::CallbackInfo& info) {
   Backend& backend = BatchWrap::backendOf(info.Env(), info[0]);
-  const std::int64_t systems = backend.numSystems();
-  const std::int64_t atoms = backend.numAtoms();
-  ReferenceArrays refs;
-  refs.energy = requireFloat64Array(info, 1, "PairLoss.bind: refEnergy", systems).Data();
-  refs.forces = requireFloat64Array(info, 2, "PairLoss.bind: refForces", 3 * atoms).Data();
-  refs.stress = requireFloat64Array(info, 3, "PairLoss.bind: refStress", 9 * systems).Data();
-  refs.present = requireTyped<Napi::Uint8Array>(info, 4, napi_uint8_array, "PairLoss.bind: present", "Uint8Array", 3 * systems).Data();
+  const ReferenceArrays refs = requireReferences(info, backend, "PairLoss.bind");
   guard(info.Env(), [&] { loss_->bind(backend, refs); });
   return info.Env().Undefined();
 }
@@ -79,20 +52,13 @@ Napi::Value LossWrap::forward(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value LossWrap::loss(const Napi::CallbackInfo& info) {
-  const double* w = requireFloat64Array(info, 0, "PairLoss.loss: weights", 4).Data();
-  const LossWeights weights{w[0], w[1], w[2], w[3] != 0.0};
+  const LossWeights weights = requireLossWeights(info, "PairLoss.loss");
   double* gradient = nullptr;
   if (info.Length() > 1 && !info[1].IsNull() && !info[1].IsUndefined()) {
     gradient = requireFloat64Array(info, 1, "PairLoss.loss: gradient", static_cast<std::int64_t>(loss_->numParams())).Data();
   }
   const LossStats s = guard(info.Env(), [&] { return loss_->loss(weights, gradient); });
-  const double values[] = {s.total,     s.energy,   s.forces,   s.stress,   s.energyAbs,
-                           s.energySq,  static_cast<double>(s.energyCount), s.forceAbs, s.forceSq,
-                           static_cast<double>(s.forceCount), s.stressAbs, s.stressSq,
-                           static_cast<double>(s.stressCount)};
-  Napi::Float64Array out = Napi::Float64Array::New(info.Env(), std::size(values));
-  std::copy(std::begin(values), std::end(values), out.Data());
-  return out;
+  return statsArray(info.Env(), s);
 }
 
 Napi::Value LossWrap::predictions(const Napi::CallbackInfo& info) {

@@ -414,6 +414,42 @@ HOOKMD_SNAP_LANES void snapY(const SnapLayout& L, const double* zr, const double
 }
 
 /**
+ * The adjoint Y of one centre (K = 1) for the gradient that is 1 on bispectrum component `component` (laid
+ * out as snapB lays out b) and 0 on every other: snapY's sum over only the Z blocks of that component, so
+ * that the Y of every component in turn costs about one snapY. With it, snapNeighbourGradient gives that
+ * component's derivatives dB/dr_k, which a fit on descriptors needs (training/SnapDescriptorSet).
+ */
+HD void snapYOfComponent(const SnapLayout& L, const double* zr, const double* zi, int component, double* yr, double* yi) {
+  const int ne = L.numElements;
+  for (int k = 0; k < ne * L.uSize; ++k) {
+    yr[k] = 0.0;
+    yi[k] = 0.0;
+  }
+  const int bIndex = component % L.numB;
+  for (int e1 = 0; e1 < ne; ++e1) {
+    for (int e2 = 0; e2 < ne; ++e2) {
+      const double* pzr = zr + (e1 * ne + e2) * L.zSize;
+      const double* pzi = zi + (e1 * ne + e2) * L.zSize;
+      for (int blockIndex = 0; blockIndex < L.numZBlocks; ++blockIndex) {
+        const SnapZBlock& block = L.zBlocks[blockIndex];
+        if (block.bIndex != bIndex) continue;
+        for (int e3 = 0; e3 < ne; ++e3) {
+          const int triple = block.role == 0 ? (e1 * ne + e2) * ne + e3 : block.role == 1 ? (e3 * ne + e2) * ne + e1 : (e2 * ne + e3) * ne + e1;
+          if (triple * L.numB + bIndex != component) continue;
+          double* outr = yr + e3 * L.uSize;
+          double* outi = yi + e3 * L.uSize;
+          for (int n = 0; n < block.zCount; ++n) {
+            const int jju = L.z[block.zBegin + n].jju;
+            outr[jju] += block.factor * pzr[block.zBegin + n];
+            outi[jju] += block.factor * pzi[block.zBegin + n];
+          }
+        }
+      }
+    }
+  }
+}
+
+/**
  * dE_i/dr_k of one neighbour at (x, y, z), distance r, with weight w_k and its matrices u (ur, ui, from
  * snapNeighbourU) against the adjoint y of its element; barr, bari are scratch of uSize each.
  *

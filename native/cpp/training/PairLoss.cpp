@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "core/Error.h"
-#include "core/ThreadPool.h"
 #include "models/Messages.h"
 #include "training/CpuPairLossKernel.h"
 
@@ -18,21 +17,6 @@ constexpr int kMaxAtomicNumber = 118;
 std::string labelOf(const PairRow& row) {
   if (row.z1 == 0 && row.z2 == 0) return "default";
   return elementSymbol(row.z1) + "-" + elementSymbol(row.z2);
-}
-
-void addStats(LossStats& total, const LossStats& part) {
-  total.energy += part.energy;
-  total.forces += part.forces;
-  total.stress += part.stress;
-  total.energyAbs += part.energyAbs;
-  total.energySq += part.energySq;
-  total.energyCount += part.energyCount;
-  total.forceAbs += part.forceAbs;
-  total.forceSq += part.forceSq;
-  total.forceCount += part.forceCount;
-  total.stressAbs += part.stressAbs;
-  total.stressSq += part.stressSq;
-  total.stressCount += part.stressCount;
 }
 }  // namespace
 
@@ -83,10 +67,7 @@ PairLoss::PairLoss(PairEvaluator evaluator, const char* name, int paramsPerPair,
 void PairLoss::bind(Backend& backend, const ReferenceArrays& refs) {
   const BatchStorage& storage =
       backend.arraysFor(Kernel::PairLoss, {Field::Positions, Field::Cell, Field::Pbc, Field::AtomicNumbers, Field::Ptr});
-  const std::int32_t* ptr = storage.i32(Field::Ptr);
-  bool ok = ptr[0] == 0 && ptr[storage.numSystems()] == storage.numAtoms();
-  for (std::int64_t s = 0; ok && s < storage.numSystems(); ++s) ok = ptr[s + 1] >= ptr[s];
-  if (!ok) fail("INVALID_BATCH", std::string(name_) + " loss: the batch's ptr offsets do not partition its atoms");
+  TrainingData::requirePartition(storage, (std::string(name_) + " loss").c_str());
   auto data = std::make_unique<TrainingData>(storage, refs, maxCutoff_, name_);
   std::vector<std::uint8_t> types;
   assignTypes(*data, types);
@@ -174,74 +155,11 @@ void PairLoss::forward(const double* theta, const std::int32_t* systems, std::in
   forwarded_ = true;
 }
 
-LossStats PairLoss::residuals(const LossWeights& weights) {
-  const std::int64_t count = static_cast<std::int64_t>(systems_.size());
-  energyResidual_.assign(static_cast<std::size_t>(count), 0.0);
-  deltaForces_.assign(forces_.size(), 0.0);
-  deltaStress_.assign(stress_.size(), 0.0);
-  slotStats_.assign(static_cast<std::size_t>(count), LossStats{});
-  ThreadPool::global().parallelFor(0, count, 1, [&](std::int64_t lo, std::int64_t hi, int) {
-    for (std::int64_t k = lo; k < hi; ++k) {
-      const TrainingSystem& system = data_->system(systems_[k]);
-      LossStats& part = slotStats_[k];
-      if (system.hasEnergy) {
-        const double difference = energy_[k] - system.refEnergy;
-        const double perAtom = difference / std::max<std::int32_t>(system.atomCount, 1);
-        energyResidual_[k] = weights.perAtomEnergy ? perAtom : difference;
-        part.energy = energyResidual_[k] * energyResidual_[k];
-        part.energyAbs = std::fabs(perAtom);
-        part.energySq = perAtom * perAtom;
-        part.energyCount = 1;
-      }
-      // Sums in locals, stored once: neighbouring slots share cache lines across threads.
-      if (system.hasForces) {
-        const double* reference = data_->refForces(systems_[k]);
-        const std::int64_t begin = offsets_[k];
-        const std::int64_t length = offsets_[k + 1] - begin;
-        double absolute = 0.0;
-        double squared = 0.0;
-        for (std::int64_t c = 0; c < length; ++c) {
-          const double delta = forces_[begin + c] - reference[c];
-          deltaForces_[begin + c] = delta;
-          absolute += std::fabs(delta);
-          squared += delta * delta;
-        }
-        part.forceAbs = absolute;
-        part.forceSq = part.forces = squared;
-        part.forceCount = length;
-      }
-      if (system.hasStress) {
-        double absolute = 0.0;
-        double squared = 0.0;
-        for (int c = 0; c < 9; ++c) {
-          const double delta = stress_[9 * k + c] - system.refStress[c];
-          deltaStress_[9 * k + c] = delta;
-          absolute += std::fabs(delta);
-          squared += delta * delta;
-        }
-        part.stressAbs = absolute;
-        part.stressSq = part.stress = squared;
-        part.stressCount = 9;
-      }
-    }
-  });
-  LossStats total;
-  for (const LossStats& part : slotStats_) addStats(total, part);
-  // Until here energy/forces/stress held sums of squares; turn them into the weighted mean terms.
-  total.energy = total.energyCount > 0 ? weights.energy * total.energy / static_cast<double>(total.energyCount) : 0.0;
-  total.forces = total.forceCount > 0 ? weights.forces * total.forces / static_cast<double>(total.forceCount) : 0.0;
-  total.stress = total.stressCount > 0 ? weights.stress * total.stress / static_cast<double>(total.stressCount) : 0.0;
-  total.total = total.energy + total.forces + total.stress;
-  return total;
-}
-
 LossStats PairLoss::loss(const LossWeights& weights, double* gradient) {
   const std::string owner = std::string(name_) + " loss";
   if (!forwarded_) fail("NOT_FORWARDED", owner + ": loss() needs a forward() first");
-  for (double w : {weights.energy, weights.forces, weights.stress}) {
-    if (!(std::isfinite(w) && w >= 0.0)) fail("INVALID_ARGUMENT", owner + ": loss weights must be finite and >= 0, got " + formatNumber(w));
-  }
-  const LossStats stats = residuals(weights);
+  LossResiduals::checkWeights(owner.c_str(), weights);
+  const LossStats stats = residuals_.compute(*data_, BatchPredictions{systems_, offsets_, energy_, forces_, stress_}, weights);
   if (gradient == nullptr) return stats;
 
   const std::int64_t count = static_cast<std::int64_t>(systems_.size());
@@ -252,22 +170,17 @@ LossStats PairLoss::loss(const LossWeights& weights, double* gradient) {
   slotGradients_.assign(static_cast<std::size_t>(count) * stride + 8, 0.0);
   const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(slotGradients_.data()) % 64 / sizeof(double);
   double* slots = slotGradients_.data() + (misalignment == 0 ? 0 : 8 - misalignment);
-  const double energyScale = stats.energyCount > 0 ? 2.0 * weights.energy / static_cast<double>(stats.energyCount) : 0.0;
-  const double forceScale = stats.forceCount > 0 ? 2.0 * weights.forces / static_cast<double>(stats.forceCount) : 0.0;
-  const double stressScale = stats.stressCount > 0 ? 2.0 * weights.stress / static_cast<double>(stats.stressCount) : 0.0;
+  const std::vector<LossSlopes>& slopes = residuals_.slopes(*data_, systems_, stats, weights);
   coefficients_.assign(static_cast<std::size_t>(count), PairLossCoefficients{});
   for (std::int64_t k = 0; k < count; ++k) {
     const TrainingSystem& system = data_->system(systems_[k]);
     PairLossCoefficients& c = coefficients_[k];
-    if (system.hasEnergy) {
-      const double atoms = weights.perAtomEnergy ? std::max<std::int32_t>(system.atomCount, 1) : 1.0;
-      c.energy = energyScale * energyResidual_[k] / atoms;
-    }
-    if (system.hasForces) c.forces = forceScale;
+    c.energy = slopes[k].energy;
+    c.forces = slopes[k].forces;
     // ∂σ/∂W = −1/V.
-    if (system.hasStress) c.stress = -stressScale / system.volume;
+    if (system.hasStress) c.stress = -slopes[k].stress / system.volume;
   }
-  kernel_->backward(batch(), coefficients_.data(), deltaForces_.data(), deltaStress_.data(), slots, stride);
+  kernel_->backward(batch(), coefficients_.data(), residuals_.deltaForces().data(), residuals_.deltaStress().data(), slots, stride);
   std::fill(gradient, gradient + params, 0.0);
   for (std::int64_t k = 0; k < count; ++k) {
     const double* part = slots + static_cast<std::size_t>(k) * stride;

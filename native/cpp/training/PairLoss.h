@@ -22,6 +22,7 @@
 #include "core/Backend.h"
 #include "kernels/PairForceKernel.h"
 #include "math/SmoothSwitch.h"
+#include "training/LossResiduals.h"
 #include "training/LossTypes.h"
 #include "training/PairLossKernel.h"
 #include "training/TrainingData.h"
@@ -79,7 +80,6 @@ class PairLoss {
   void assignTypes(const TrainingData& data, std::vector<std::uint8_t>& types) const;
   PairLossSpec specFor(const TrainingData& data, const std::vector<std::uint8_t>& types) const;
   PairLossBatch batch() const;
-  LossStats residuals(const LossWeights& weights);
 
   PairEvaluator evaluator_;
   const char* name_;
@@ -106,11 +106,8 @@ class PairLoss {
   std::vector<double> virial_;
   std::vector<double> stress_;
   bool forwarded_ = false;
-  // Per-slot residuals, coefficients and partial sums of loss().
-  std::vector<double> deltaForces_;
-  std::vector<double> deltaStress_;
-  std::vector<double> energyResidual_;
-  std::vector<LossStats> slotStats_;
+  // The residuals, coefficients and per-slot partial sums of loss().
+  LossResiduals residuals_;
   std::vector<PairLossCoefficients> coefficients_;
   std::vector<double> slotGradients_;
 };

@@ -27,6 +27,13 @@ bool allFinite(const double* values, std::int64_t count) {
 }
 }  // namespace
 
+void TrainingData::requirePartition(const BatchStorage& storage, const char* owner) {
+  const std::int32_t* ptr = storage.i32(Field::Ptr);
+  bool ok = ptr[0] == 0 && ptr[storage.numSystems()] == storage.numAtoms();
+  for (std::int64_t s = 0; ok && s < storage.numSystems(); ++s) ok = ptr[s + 1] >= ptr[s];
+  if (!ok) fail("INVALID_BATCH", std::string(owner) + ": the batch's ptr offsets do not partition its atoms");
+}
+
 TrainingData::TrainingData(const BatchStorage& storage, const ReferenceArrays& refs, double cutoff, const char* owner) {
   const std::int64_t count = storage.numSystems();
   const std::int64_t atoms = storage.numAtoms();

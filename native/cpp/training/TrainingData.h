@@ -42,6 +42,9 @@ class TrainingData {
    */
   TrainingData(const BatchStorage& storage, const ReferenceArrays& refs, double cutoff, const char* owner);
 
+  /** Throws INVALID_BATCH (owner first) unless the batch's ptr offsets partition its atoms. */
+  static void requirePartition(const BatchStorage& storage, const char* owner);
+
   std::int64_t numSystems() const { return static_cast<std::int64_t>(systems_.size()); }
   std::int64_t numAtoms() const { return static_cast<std::int64_t>(atomicNumbers_.size()); }
   const TrainingSystem& system(std::int64_t s) const { return systems_[s]; }

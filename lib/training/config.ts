@@ -8,7 +8,8 @@ import { parse as parseYaml } from 'yaml';
 import type { System } from '../data/index.js';
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import type { HookConfigEntry } from '../hooks/index.js';
-import { readExtxyz } from '../io/index.js';
+import { readExtxyz, readMlearn } from '../io/index.js';
+import { MLIAPNetwork, MODEL_KINDS, type MLIAPNetworkOptions, type PairModel } from '../models/index.js';
 import type { LossWeights } from './loss-weights.js';
 import { readRegularFile } from '../regular-file.js';
 import { MAX_YAML_ALIASES } from '../yaml-limits.js';
@@ -17,7 +18,9 @@ import { modelFromSpec, type PairModelSpec } from './parameters.js';
 import type { TrainerOptions } from './trainer-options.js';
 
 /**
- * A trainer described as data. Data sets are extxyz paths (relative to the config file) or systems.
+ * A trainer described as data. Data sets are extxyz paths or mlearn JSON files (`.json`: readMlearn),
+ * relative to the config file, or systems. The model is a pair model, or a network on SNAP descriptors:
+ * `{ type: mliap, descriptor: { file, elements }, layers, activation, seed }` (MLIAP.network's options).
  *
  * @example
  * const config: TrainerConfigSource = {
@@ -57,9 +60,10 @@ export function trainerOptionsFromConfig(source: TrainerConfigSource | string): 
   const data = (field: 'train' | 'validation', value: unknown): readonly System[] | undefined => {
     if (value === undefined || Array.isArray(value)) return value as readonly System[] | undefined;
     if (typeof value !== 'string') {
-      throw new HookmdTypeError('INVALID_CONFIG', `Trainer.fromConfig: ${field} must be an extxyz path or an array of systems`, { field, value });
+      throw new HookmdTypeError('INVALID_CONFIG', `Trainer.fromConfig: ${field} must be an extxyz or mlearn JSON path, or an array of systems`, { field, value });
     }
-    return readExtxyz(resolve(baseDir, value));
+    const path = resolve(baseDir, value);
+    return extname(path).toLowerCase() === '.json' ? readMlearn(path) : readExtxyz(path);
   };
   const { hooks = [], model, train, validation, ...rest } = given;
   if (!Array.isArray(hooks)) {
@@ -68,11 +72,24 @@ export function trainerOptionsFromConfig(source: TrainerConfigSource | string): 
   const validationSystems = data('validation', validation);
   const options = {
     ...rest,
-    model: modelFromSpec(typeof model === 'string' ? readConfigFile(resolve(baseDir, model)) : model, 'Trainer.fromConfig'),
+    model: trainableFromSpec(typeof model === 'string' ? readConfigFile(resolve(baseDir, model)) : model, baseDir),
     train: data('train', train),
     ...(validationSystems === undefined ? {} : { validation: validationSystems }),
   } as unknown as TrainerOptions;
   return { options, hooks, baseDir };
+}
+
+/** The model of a config: a network on SNAP descriptors (`type: mliap`, its file relative to the config), else a pair model. */
+function trainableFromSpec(spec: unknown, baseDir: string): PairModel | MLIAPNetwork {
+  if (spec !== null && typeof spec === 'object' && !Array.isArray(spec)) {
+    const { type, ...options } = spec as Record<string, unknown>;
+    if (type === 'mliap-network' || MODEL_KINDS.resolve(type) === 'mliap') {
+      const descriptor = options.descriptor as { file?: unknown } | undefined;
+      const file = descriptor !== null && typeof descriptor === 'object' && typeof descriptor.file === 'string' ? resolve(baseDir, descriptor.file) : descriptor?.file;
+      return new MLIAPNetwork({ ...options, descriptor: { ...(descriptor as object), file } } as unknown as MLIAPNetworkOptions);
+    }
+  }
+  return modelFromSpec(spec, 'Trainer.fromConfig');
 }
 
 // Largest training or model config read (bytes); a device or FIFO is refused before it is opened.

@@ -45,6 +45,10 @@ export function snapCoefficientText(blocks: Readonly<Record<string, SnapBlock>>)
 export function snapIncludeText(coefficients: string, parameters: string, elements: readonly string[], zbl?: { inner: number; outer: number; charges: Readonly<Record<string, number>> }): string {
   const files = `${basename(coefficients)} ${basename(parameters)} ${elements.join(' ')}`;
   if (zbl === undefined) return [HEADER, '', 'pair_style snap', `pair_coeff * * ${files}`, ''].join('\n');
-  const pairs = elements.flatMap((a, i) => elements.slice(i).map((b, k) => `pair_coeff ${i + 1} ${i + k + 1} zbl ${zbl.charges[a]} ${zbl.charges[b]}`));
-  return [HEADER, '', `pair_style hybrid/overlay zbl ${zbl.inner} ${zbl.outer} snap`, ...pairs, `pair_coeff * * snap ${files}`, ''].join('\n');
+  return [HEADER, '', `pair_style hybrid/overlay zbl ${zbl.inner} ${zbl.outer} snap`, ...zblPairLines(elements, zbl.charges), `pair_coeff * * snap ${files}`, ''].join('\n');
+}
+
+/** `pair_coeff i j zbl zi zj` for every pair of LAMMPS types i ≤ j (type k + 1 is elements[k]). */
+export function zblPairLines(elements: readonly string[], charges: Readonly<Record<string, number>>): string[] {
+  return elements.flatMap((a, i) => elements.slice(i).map((b, k) => `pair_coeff ${i + 1} ${i + k + 1} zbl ${charges[a]} ${charges[b]}`));
 }

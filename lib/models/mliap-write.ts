@@ -6,12 +6,11 @@
 import { basename } from 'node:path';
 
 import type { MliapActivation, MliapDescriptor, MliapModelKind } from './mliap-file.js';
-import { zblPairLines } from './snap-write.js';
+import { optionalKeywordLines, zblPairLines } from './snap-write.js';
 
 const HEADER = '# Written by hookmd (MLIAP.save)';
 
 export function mliapDescriptorText({ parameters: p, elements }: MliapDescriptor): string {
-  const flag = (on: boolean): string => (on ? '1' : '0');
   return [
     HEADER,
     '',
@@ -21,13 +20,7 @@ export function mliapDescriptorText({ parameters: p, elements }: MliapDescriptor
     `elems ${elements.map((e) => e.name).join(' ')}`,
     `radelems ${elements.map((e) => e.radius).join(' ')}`,
     `welems ${elements.map((e) => e.weight).join(' ')}`,
-    `rfac0 ${p.rfac0}`,
-    `rmin0 ${p.rmin0}`,
-    `switchflag ${flag(p.switchflag)}`,
-    `bzeroflag ${flag(p.bzeroflag)}`,
-    `chemflag ${flag(p.chemflag)}`,
-    `bnormflag ${flag(p.bnormflag)}`,
-    `wselfallflag ${flag(p.wselfallflag)}`,
+    ...optionalKeywordLines(p),
     '',
   ].join('\n');
 }

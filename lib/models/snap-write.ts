@@ -16,22 +16,13 @@ export interface SnapBlock {
 const HEADER = '# Written by hookmd (SNAP.save)';
 
 export function snapParameterText(p: SnapParameters): string {
-  const flag = (on: boolean): string => (on ? '1' : '0');
-  return [
-    HEADER,
-    '',
-    `rcutfac ${p.rcutfac}`,
-    `twojmax ${p.twojmax}`,
-    `rfac0 ${p.rfac0}`,
-    `rmin0 ${p.rmin0}`,
-    `switchflag ${flag(p.switchflag)}`,
-    `bzeroflag ${flag(p.bzeroflag)}`,
-    `quadraticflag ${flag(p.quadraticflag)}`,
-    `chemflag ${flag(p.chemflag)}`,
-    `bnormflag ${flag(p.bnormflag)}`,
-    `wselfallflag ${flag(p.wselfallflag)}`,
-    '',
-  ].join('\n');
+  return [HEADER, '', `rcutfac ${p.rcutfac}`, `twojmax ${p.twojmax}`, ...optionalKeywordLines(p), ''].join('\n');
+}
+
+/** rfac0, rmin0 and every flag (quadraticflag where `p` has it: an `sna` descriptor leaves it to the model). */
+export function optionalKeywordLines(p: Omit<SnapParameters, 'quadraticflag'> & { quadraticflag?: boolean }): string[] {
+  const flags: readonly (keyof SnapParameters)[] = ['switchflag', 'bzeroflag', ...(p.quadraticflag === undefined ? [] : (['quadraticflag'] as const)), 'chemflag', 'bnormflag', 'wselfallflag'];
+  return [`rfac0 ${p.rfac0}`, `rmin0 ${p.rmin0}`, ...flags.map((flag) => `${flag} ${p[flag] === true ? 1 : 0}`)];
 }
 
 /** `nelements ncoeff`, then per element `name radius weight` and one coefficient a line. */

@@ -141,7 +141,7 @@ describe.skipIf(!available)(`fitSnap ${available ? '' : '(skipped: no /usr/share
     const theirs = await modelErrors(SNAP.fromLammps(file('Mo_Zuo_JPCA2020.snap')), test);
     expect(ours.energyMae).toBeLessThan(1.5 * theirs.energyMae);
     expect(ours.forcesMae).toBeLessThan(1.25 * theirs.forcesMae);
-  });
+  }, 180_000);
 
   describe('bad input is a typed error before any work', () => {
     const good = (): Parameters<typeof fitSnap>[0] => ({

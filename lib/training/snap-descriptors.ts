@@ -8,8 +8,9 @@
 // native/cpp/math/SnapBispectrum.h and its reverse-mode neighbour gradient) computes it for every structure
 // of one batch at once. A quadratic column α_kl is then Σ B_k B_l (½ B_k² for k = l), in the very order
 // the potential reads α, so a fitted model evaluates as it was fitted. The β₀ column is counted: the atoms
-// of the element, with no force or stress. One batch compute per column: 31 for the linear 2J = 6 SNAP of
-// Mo, 496 for its quadratic form.
+// of the element, with no force or stress. One batch compute per column: 30 for the linear 2J = 6 SNAP of
+// Mo, 495 for its quadratic form. Each column's native potential keeps its neighbour list until the
+// garbage collector frees it, which sets the peak memory of a fit (bench/RESULTS.md, "fitSnap").
 import { atomicNumber, Batch, type System } from '../data/index.js';
 import { SNAP } from '../models/snap.js';
 import { snapCoefficientCount, type SnapParameters } from '../models/snap-file.js';
@@ -74,7 +75,9 @@ export function snapDescriptorRows(
           return [other, { ...(elements[other] as SnapDescriptorElement), coefficients: block }];
         }),
       );
-      new SNAP({ coefficients, parameters }).compute(batch, { forces: want.forces, stress: want.stress });
+      // Skin 0: each column's potential builds its own neighbour list once, and a list of the cutoff alone
+      // holds a third of the pairs (and of the memory) a 2 Å skin would add for Mo.
+      new SNAP({ coefficients, parameters, skin: 0 }).compute(batch, { forces: want.forces, stress: want.stress });
       energy.push(Float64Array.from(batch.read('energy')));
       forces.push(want.forces ? Float64Array.from(batch.read('forces')) : new Float64Array(0));
       stress.push(want.stress ? Float64Array.from(batch.read('stress')) : new Float64Array(0));

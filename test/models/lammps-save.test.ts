@@ -60,6 +60,17 @@ describe.skipIf(!available)(`save ${available ? '' : '(skipped: no /usr/share/la
     expect(results(SNAP.fromLammps(paths.include), crystal('Mo', 3.2, 9))).toEqual(results(shipped, crystal('Mo', 3.2, 9)));
   });
 
+  it('coefficients and parameters as data are checked as the files are', () => {
+    const shipped = SNAP.fromLammps(file('Mo_Zuo_JPCA2020.snap'));
+    const block = shipped.coefficients.Mo as { radius: number; weight: number; coefficients: readonly number[] };
+    const make = (coefficients: unknown, parameters: unknown = shipped.parameters) => () => new SNAP({ coefficients, parameters } as never);
+    expect(make({ Mo: { ...block, coefficients: block.coefficients.slice(1) } })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/coefficients.Mo.coefficients must be 31 finite numbers/) }));
+    expect(make({ Mo: { ...block, radius: 0 } })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/radius/) }));
+    expect(make({ Mo: block }, { rcutfac: 4.6 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/missing twojmax/) }));
+    expect(make({ Mo: block }, { rcutfac: 4.6, twojmax: 6, switchflag: 2 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/switchflag must be true, false, 0 or 1/) }));
+    expect(make({ Mo: block }, { rcutfac: 4.6, twojmax: 6, bzero: 0 })).toThrow(expect.objectContaining({ code: 'UNKNOWN_OPTION' }));
+  });
+
   it('a bad prefix or a folder that cannot be made is a typed error', () => {
     const model = SNAP.fromLammps(file('Mo_Zuo_JPCA2020.snap'));
     expect(() => model.save('')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));

@@ -223,10 +223,11 @@ export function readMliapInclude(model: string, file: string): MliapInclude {
   if (styleCommands.length !== 1) throw includeError(model, file, styleCommands[1]?.line ?? 1, `expected one pair_style line, found ${styleCommands.length}`);
   const styleCommand = styleCommands[0] as LammpsCommand;
   const styles = pairStyles(model, file, styleCommand, ['zbl', 'mliap', 'model', 'descriptor', 'linear', 'quadratic', 'nn', 'mliappy', 'sna', 'so3']);
-  // pairStyles splits at every known word: put mliap's own words back together.
+  // pairStyles splits hybrid/overlay at every known word: put mliap's own words back together (a plain
+  // `pair_style mliap` keeps them as its arguments).
   const start = styles.findIndex((s) => s.style === 'mliap');
   if (start < 0) throw includeError(model, file, styleCommand.line, 'the pair_style has no mliap');
-  const words: string[] = [];
+  const words: string[] = [...(styles[start] as { args: string[] }).args];
   let end = start + 1;
   for (; end < styles.length && (styles[end] as { style: string }).style !== 'zbl'; end++) {
     const s = styles[end] as { style: string; args: string[] };

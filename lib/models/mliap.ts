@@ -6,7 +6,9 @@ import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { loadBinding } from '../native/index.js';
 import { readStructureText } from '../io/structure-text.js';
 import { checkKeys } from '../option-keys.js';
-import { ACTIVATIONS, descriptorCount, mliapError, readMliapDescriptor, readMliapInclude, readMliapModel, type MliapDescriptorStyle, type MliapModelKind } from './mliap-file.js';
+import { checkPrefix, writeLammpsFiles } from './lammps-write.js';
+import { ACTIVATIONS, descriptorCount, mliapError, readMliapDescriptor, readMliapInclude, readMliapModel, type MliapDescriptor, type MliapDescriptorStyle, type MliapModel, type MliapModelKind } from './mliap-file.js';
+import { mliapDescriptorText, mliapIncludeText, mliapModelText } from './mliap-write.js';
 import type { ModelDescription } from './model.js';
 import { MLIAPNetwork, type MLIAPNetworkOptions } from './mliap-network.js';
 import { NativeFileModel } from './native-file-model.js';
@@ -59,6 +61,8 @@ export class MLIAP extends NativeFileModel {
   readonly #files: { model: string; descriptor: string };
   readonly #zbl: SnapZbl | undefined;
   readonly #layers: readonly { nodes: number; activation: string }[] | undefined;
+  /** What save() writes: the descriptor and the model of the elements in use. */
+  readonly #saved: { descriptor: MliapDescriptor; parameters: readonly (readonly number[])[]; network: MliapModel['network'] };
 
   constructor(options: MLIAPOptions) {
     if (options === null || typeof options !== 'object') {
@@ -150,6 +154,34 @@ export class MLIAP extends NativeFileModel {
     this.#files = { model: options.model, descriptor: options.descriptor };
     this.#zbl = zbl;
     this.#layers = model.network?.layers;
+    this.#saved = {
+      descriptor: { ...descriptor, elements: chosen.map((k, i) => ({ ...(descriptor.elements[k] as MliapDescriptor['elements'][number]), name: symbols[i] as string })) },
+      parameters: chosen.map((k) => model.parameters[k] as number[]),
+      network: model.network,
+    };
+  }
+
+  /**
+   * Writes the files LAMMPS runs: `<prefix>.mliap.model` (linear, quadratic, or nn in LAMMPS's NET format),
+   * `<prefix>.mliap.descriptor` (the `sna` or `so3` descriptor of the elements in use) and the include file
+   * `<prefix>.mliap` (`pair_style mliap model KIND … descriptor STYLE …`, under `hybrid/overlay zbl` when the
+   * model has a ZBL core), each atomically, every number to full precision, so that `MLIAP.fromLammps` of
+   * the include file gives the same bits. Returns the three paths. Throws WRITE_FAILED naming the file.
+   *
+   * @example
+   * const paths = tantalum.save('/tmp/hookmd-doc/Ta');
+   * paths.model; // '/tmp/hookmd-doc/Ta.mliap.model'
+   */
+  save(prefix: string): { model: string; descriptor: string; include: string } {
+    checkPrefix('MLIAP', prefix);
+    const paths = { model: `${prefix}.mliap.model`, descriptor: `${prefix}.mliap.descriptor`, include: `${prefix}.mliap` };
+    const zbl = this.#zbl === undefined ? undefined : { inner: this.#zbl.inner, outer: this.#zbl.outer, charges: zblCharges(this.#zbl, this.elements) };
+    writeLammpsFiles('MLIAP', [
+      { path: paths.model, text: mliapModelText(this.#saved.parameters, this.#saved.network) },
+      { path: paths.descriptor, text: mliapDescriptorText(this.#saved.descriptor) },
+      { path: paths.include, text: mliapIncludeText(this.kind, paths.model, paths.descriptor, this.descriptorStyle, this.elements, zbl) },
+    ]);
+    return paths;
   }
 
   /**

@@ -5,8 +5,9 @@
 // (SNAP_PARSE); native code (native/cpp/models/SnapPotential) checks only counts, ranges and finiteness again.
 import { isAbsolute, join } from 'node:path';
 
-import { HookmdError } from '../errors.js';
+import { HookmdError, HookmdTypeError } from '../errors.js';
 import { readStructureText } from '../io/structure-text.js';
+import { checkKeys } from '../option-keys.js';
 import { includeError, readLammpsInclude, wordLines, type LammpsCommand, type WordLine } from './lammps-include.js';
 
 /** The `.snapparam` settings, every optional keyword at LAMMPS's default when the file leaves it out. */
@@ -86,14 +87,45 @@ export function readSnapParameters(model: string, file: string): SnapParameters 
       throw snapError(model, file, line, `unknown keyword '${keyword}'; a .snapparam file sets rcutfac, twojmax, rfac0, rmin0, ${FLAGS.join(', ')}`);
     }
   }
+  return completeParameters(found, (message) => snapError(model, file, 1, message), 'the file does not set');
+}
+
+/** `found` with LAMMPS's defaults filled in, once the required keywords and the ranges are checked. */
+function completeParameters(found: Partial<SnapParameters>, error: (message: string) => Error, missing: string): SnapParameters {
   for (const required of ['rcutfac', 'twojmax'] as const) {
-    if (found[required] === undefined) throw snapError(model, file, 1, `the file does not set ${required}, which SNAP requires`);
+    if (found[required] === undefined) throw error(`${missing} ${required}, which SNAP requires`);
   }
   const parameters = { ...DEFAULTS, ...found } as SnapParameters;
-  if (!(parameters.rcutfac > 0)) throw snapError(model, file, 1, `rcutfac must be > 0, got ${parameters.rcutfac}`);
-  if (!(parameters.rfac0 > 0 && parameters.rfac0 <= 1)) throw snapError(model, file, 1, `rfac0 must be in (0, 1], got ${parameters.rfac0}`);
-  if (!(parameters.rmin0 >= 0)) throw snapError(model, file, 1, `rmin0 must be >= 0, got ${parameters.rmin0}`);
+  if (!(parameters.rcutfac > 0)) throw error(`rcutfac must be > 0, got ${parameters.rcutfac}`);
+  if (!(parameters.rfac0 > 0 && parameters.rfac0 <= 1)) throw error(`rfac0 must be in (0, 1], got ${parameters.rfac0}`);
+  if (!(parameters.rmin0 >= 0)) throw error(`rmin0 must be >= 0, got ${parameters.rmin0}`);
   return parameters;
+}
+
+/** The keywords of a `.snapparam` file as plain data (a YAML config's): rcutfac and twojmax, the flags as booleans or 0/1. */
+export type SnapParameterKeywords = { readonly rcutfac: number; readonly twojmax: number; readonly rfac0?: number; readonly rmin0?: number } & {
+  readonly [flag in (typeof FLAGS)[number]]?: boolean | 0 | 1;
+};
+
+/** Checks `.snapparam` keywords given as an object. Throws INVALID_OPTIONS naming the keyword. */
+export function snapParametersOf(model: string, keywords: SnapParameterKeywords): SnapParameters {
+  checkKeys(model, keywords, ['rcutfac', 'twojmax', 'rfac0', 'rmin0', ...FLAGS], 'parameters.');
+  const error = (message: string): Error => new HookmdTypeError('INVALID_OPTIONS', `${model}: parameters: ${message}`, { field: 'parameters', value: keywords });
+  const found: Partial<SnapParameters> = {};
+  for (const [keyword, value] of Object.entries(keywords) as [string, unknown][]) {
+    if (value === undefined) continue;
+    if ((FLAGS as readonly string[]).includes(keyword)) {
+      if (value !== true && value !== false && value !== 0 && value !== 1) throw error(`${keyword} must be true, false, 0 or 1, got ${JSON.stringify(value)}`);
+      found[keyword as (typeof FLAGS)[number]] = value === true || value === 1;
+    } else if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw error(`${keyword} must be a finite number, got ${JSON.stringify(value)}`);
+    } else if (keyword === 'twojmax' && !(Number.isInteger(value) && value >= 0)) {
+      throw error(`twojmax must be a whole number >= 0, got ${value}`);
+    } else {
+      found[keyword as 'rcutfac' | 'twojmax' | 'rfac0' | 'rmin0'] = value;
+    }
+  }
+  return completeParameters(found, error, 'missing');
 }
 
 /** Bispectrum components of one element triple for `twojmax` (LAMMPS's ncoeff without chemflag). */

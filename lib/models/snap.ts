@@ -5,9 +5,24 @@ import { atomicNumber, chemicalSymbol } from '../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { loadBinding } from '../native/index.js';
 import { checkKeys } from '../option-keys.js';
+import { checkPrefix, writeLammpsFiles } from './lammps-write.js';
 import type { ModelDescription } from './model.js';
 import { NativeFileModel } from './native-file-model.js';
-import { readSnapCoefficients, readSnapInclude, readSnapParameters, snapCoefficientCount, snapError, type SnapParameters } from './snap-file.js';
+import {
+  readSnapCoefficients,
+  readSnapInclude,
+  readSnapParameters,
+  snapCoefficientCount,
+  snapError,
+  snapParametersOf,
+  type SnapElementCoefficients,
+  type SnapParameterKeywords,
+  type SnapParameters,
+} from './snap-file.js';
+import { snapCoefficientText, snapIncludeText, snapParameterText, type SnapBlock } from './snap-write.js';
+
+export type { SnapBlock } from './snap-write.js';
+export type { SnapParameterKeywords } from './snap-file.js';
 
 /** A ZBL core under the potential, as `pair_style hybrid/overlay zbl inner outer snap` adds it. */
 export interface SnapZbl {
@@ -28,10 +43,13 @@ export interface SnapZbl {
  * };
  */
 export interface SNAPOptions {
-  /** Path of the `.snapcoeff` file: per element its radius, weight and coefficients. */
-  coefficients: string;
-  /** Path of the `.snapparam` file: rcutfac, twojmax and the optional keywords. */
-  parameters: string;
+  /**
+   * Path of the `.snapcoeff` file, or its blocks as data: per element (in the file's order) its radius,
+   * weight and coefficients (β₀, β (, α's upper triangle row by row), as {@link SNAP.coefficients} gives them).
+   */
+  coefficients: string | Readonly<Record<string, SnapBlock>>;
+  /** Path of the `.snapparam` file, or its keywords as data: rcutfac, twojmax and the optional ones. */
+  parameters: string | SnapParameterKeywords;
   /** The elements to use, as `pair_coeff * * X.snapcoeff X.snapparam A B` names them; default: every element of the coefficient file. */
   elements?: readonly string[];
   /** A ZBL core (the `hybrid/overlay zbl` of the shipped W, Ta and InP files); `SNAP.fromLammps` reads it from the include file. */
@@ -62,7 +80,9 @@ export class SNAP extends NativeFileModel {
   readonly elements: readonly string[];
   /** The `.snapparam` settings, LAMMPS's defaults filled in. */
   readonly parameters: Readonly<SnapParameters>;
-  readonly #files: { coefficients: string; parameters: string };
+  /** Per element (in {@link SNAP.elements}' order) its radius, weight and coefficients, as a `.snapcoeff` block holds them. */
+  readonly coefficients: Readonly<Record<string, SnapBlock>>;
+  readonly #parametersFile: string;
   readonly #zbl: SnapZbl | undefined;
 
   constructor(options: SNAPOptions) {
@@ -72,8 +92,9 @@ export class SNAP extends NativeFileModel {
     checkKeys('SNAP', options, ['coefficients', 'parameters', 'elements', 'zbl', 'skin'], '', ALIASES);
     const { skin, elements, zbl } = options;
     for (const key of ['coefficients', 'parameters'] as const) {
-      if (typeof options[key] !== 'string' || options[key] === '') {
-        throw new HookmdTypeError('INVALID_OPTIONS', `SNAP: ${key} must be the path of the .snap${key === 'coefficients' ? 'coeff' : 'param'} file`, { field: key, value: options[key] });
+      const value: unknown = options[key];
+      if (value === '' || (typeof value !== 'string' && (value === null || typeof value !== 'object' || Array.isArray(value)))) {
+        throw new HookmdTypeError('INVALID_OPTIONS', `SNAP: ${key} must be the path of the .snap${key === 'coefficients' ? 'coeff' : 'param'} file or its content as an object`, { field: key, value });
       }
     }
     if (skin !== undefined && (typeof skin !== 'number' || !Number.isFinite(skin) || skin < 0)) {
@@ -82,13 +103,15 @@ export class SNAP extends NativeFileModel {
     if (elements !== undefined && (!Array.isArray(elements) || elements.length === 0 || elements.some((e) => typeof e !== 'string'))) {
       throw new HookmdTypeError('INVALID_OPTIONS', 'SNAP: elements must be a non-empty list of element symbols', { field: 'elements', value: elements });
     }
-    const parameters = readSnapParameters('SNAP', options.parameters);
-    const file = readSnapCoefficients('SNAP', options.coefficients);
+    const parameters = typeof options.parameters === 'string' ? readSnapParameters('SNAP', options.parameters) : snapParametersOf('SNAP', options.parameters);
+    const coefficientsFile = typeof options.coefficients === 'string' ? options.coefficients : '(coefficients in memory)';
+    const parametersFile = typeof options.parameters === 'string' ? options.parameters : '(parameters in memory)';
+    const file = typeof options.coefficients === 'string' ? readSnapCoefficients('SNAP', options.coefficients) : blocksOf(options.coefficients, snapCoefficientCount(parameters, Object.keys(options.coefficients).length));
     const names = elements ?? file.elements.map((e) => e.name);
     const blocks = names.map((name) => {
       const block = file.elements.find((e) => e.name === name);
       if (block === undefined) {
-        throw new HookmdError('MISSING_SPECIES', `SNAP: ${options.coefficients} has no coefficients for ${name}; it covers ${file.elements.map((e) => e.name).join(', ')}`, { field: 'elements', value: name });
+        throw new HookmdError('MISSING_SPECIES', `SNAP: ${coefficientsFile} has no coefficients for ${name}; it covers ${file.elements.map((e) => e.name).join(', ')}`, { field: 'elements', value: name });
       }
       return block;
     });
@@ -96,13 +119,13 @@ export class SNAP extends NativeFileModel {
       try {
         return chemicalSymbol(atomicNumber(b.name));
       } catch {
-        throw snapError('SNAP', options.coefficients, b.line, `'${b.name}' is not an element symbol`);
+        throw snapError('SNAP', coefficientsFile, b.line, `'${b.name}' is not an element symbol`);
       }
     });
     const expected = snapCoefficientCount(parameters, blocks.length);
     if (file.perElement !== expected) {
       const form = `twojmax ${parameters.twojmax}${parameters.quadraticflag ? ', quadraticflag 1' : ''}${parameters.chemflag ? `, chemflag 1 with ${blocks.length} elements` : ''}`;
-      throw snapError('SNAP', options.coefficients, 1, `ncoeff is ${file.perElement}, but ${form} (${options.parameters}) needs ${expected} per element`);
+      throw snapError('SNAP', coefficientsFile, 1, `ncoeff is ${file.perElement}, but ${form} (${parametersFile}) needs ${expected} per element`);
     }
     const zblNumbers = zbl === undefined ? new Float64Array(0) : zblArray('SNAP', zbl, symbols);
     const settings = Float64Array.of(
@@ -124,11 +147,37 @@ export class SNAP extends NativeFileModel {
       new Float64Array(0),
       skin,
     );
-    super(native, options.coefficients, skin);
+    super(native, coefficientsFile, skin);
     this.elements = symbols;
     this.parameters = Object.freeze({ ...parameters });
-    this.#files = { coefficients: options.coefficients, parameters: options.parameters };
+    this.coefficients = Object.freeze(
+      Object.fromEntries(blocks.map((b, k) => [symbols[k] as string, Object.freeze({ radius: b.radius, weight: b.weight, coefficients: Object.freeze([...b.coefficients]) })])),
+    );
+    this.#parametersFile = parametersFile;
     this.#zbl = zbl;
+  }
+
+  /**
+   * Writes the files LAMMPS runs: `<prefix>.snapcoeff`, `<prefix>.snapparam` and the include file
+   * `<prefix>.snap` (`pair_style snap`, or `hybrid/overlay zbl inner outer snap` with the ZBL lines when the
+   * model has a core), each atomically, every number to full precision, so that `SNAP.fromLammps` of the
+   * include file gives the same bits and `include <prefix>.snap` in LAMMPS runs the same potential. Returns
+   * the three paths. Throws WRITE_FAILED naming the file that could not be written.
+   *
+   * @example
+   * const paths = nickel.save('/tmp/hookmd-doc/Ni');
+   * paths.include; // '/tmp/hookmd-doc/Ni.snap'
+   */
+  save(prefix: string): { coefficients: string; parameters: string; include: string } {
+    checkPrefix('SNAP', prefix);
+    const paths = { coefficients: `${prefix}.snapcoeff`, parameters: `${prefix}.snapparam`, include: `${prefix}.snap` };
+    const zbl = this.#zbl === undefined ? undefined : { inner: this.#zbl.inner, outer: this.#zbl.outer, charges: zblCharges(this.#zbl, this.elements) };
+    writeLammpsFiles('SNAP', [
+      { path: paths.coefficients, text: snapCoefficientText(this.coefficients) },
+      { path: paths.parameters, text: snapParameterText(this.parameters) },
+      { path: paths.include, text: snapIncludeText(paths.coefficients, paths.parameters, this.elements, zbl) },
+    ]);
+    return paths;
   }
 
   /**
@@ -158,13 +207,32 @@ export class SNAP extends NativeFileModel {
   describe(): ModelDescription {
     return this.describeWith({
       format: 'snap',
-      parameters: this.#files.parameters,
+      parameters: this.#parametersFile,
       elements: [...this.elements],
       twojmax: this.parameters.twojmax,
       quadratic: this.parameters.quadraticflag,
       ...(this.#zbl === undefined ? {} : { zbl: { inner: this.#zbl.inner, outer: this.#zbl.outer, charges: zblCharges(this.#zbl, this.elements) } }),
     });
   }
+}
+
+/** The blocks of `coefficients: { El: { radius, weight, coefficients } }`, checked as readSnapCoefficients checks a file's; each must hold `perElement` numbers. */
+function blocksOf(coefficients: Readonly<Record<string, SnapBlock>>, perElement: number): { perElement: number; elements: SnapElementCoefficients[] } {
+  const entries = Object.entries(coefficients);
+  if (entries.length === 0) throw new HookmdTypeError('INVALID_OPTIONS', 'SNAP: coefficients must name at least one element', { field: 'coefficients', value: coefficients });
+  const elements = entries.map(([name, block]): SnapElementCoefficients => {
+    const field = `coefficients.${name}`;
+    checkKeys('SNAP', block, ['radius', 'weight', 'coefficients'], `${field}.`);
+    const { radius, weight } = block;
+    if (typeof radius !== 'number' || !(radius > 0) || !Number.isFinite(radius)) throw new HookmdRangeError('INVALID_OPTIONS', `SNAP: ${field}.radius must be a finite number > 0, got ${JSON.stringify(radius)}`, { field, value: radius });
+    if (typeof weight !== 'number' || !Number.isFinite(weight)) throw new HookmdRangeError('INVALID_OPTIONS', `SNAP: ${field}.weight must be a finite number, got ${JSON.stringify(weight)}`, { field, value: weight });
+    const list: unknown = block.coefficients;
+    if (!Array.isArray(list) || list.length !== perElement || list.some((c) => typeof c !== 'number' || !Number.isFinite(c))) {
+      throw new HookmdRangeError('INVALID_OPTIONS', `SNAP: ${field}.coefficients must be ${perElement} finite numbers for these parameters, got ${Array.isArray(list) ? `${list.length} values` : JSON.stringify(list)}`, { field, value: list });
+    }
+    return { name, radius, weight, coefficients: list as number[], line: 1 };
+  });
+  return { perElement, elements };
 }
 
 export function zblCharges(zbl: SnapZbl, symbols: readonly string[]): Record<string, number> {

@@ -1,18 +1,21 @@
-// `hookmd fit <config>`: fits a pair potential to reference data with the Trainer (Trainer.fromConfig: the
-// model, data, optimizer, scheduler and hooks by name), with progress per epoch and safe Ctrl-C, and
-// writes the fitted model in the --model-config format, ready for relax, md and run.
+// `hookmd fit <config>`: fits a pair potential or a network on SNAP descriptors to reference data with the
+// Trainer (Trainer.fromConfig: the model, data, optimizer, scheduler and hooks by name), with progress per
+// epoch and safe Ctrl-C, or a SNAP by least squares (fitSnap, `model: { type: snap }`), and writes the fitted
+// model: a pair model in the --model-config format, a SNAP or a network as the LAMMPS files that
+// `--model snap:` / `mliap:` and LAMMPS itself read.
 
 import { basename, dirname, extname, join } from 'node:path';
 
 import type { Command } from 'commander';
 
 import { writeFileAtomic } from '../io/atomic-write.js';
-import { MODEL_KINDS } from '../models/index.js';
+import { MODEL_KINDS, type MLIAP } from '../models/index.js';
 import { HookmdAbortError } from '../errors.js';
 import type { RunMetadata, TrainingHistory, TrainingHookContext } from '../training/index.js';
 import { Interrupt } from './interrupt.js';
 import { addCommonOptions, applyRuntime, type CommonOptions } from './options.js';
 import { checkInputFile, checkOutputPath } from './paths.js';
+import { fitSnapCommand, lammpsPrefix } from './fit-snap.js';
 import { createProgress, progressMode } from './progress.js';
 import { viewHook } from './view.js';
 
@@ -33,8 +36,8 @@ export interface FitSummary {
   seconds: number;
   /** The last epoch's metrics (train_loss, val_loss, RMSEs, …). */
   metrics: Record<string, number>;
-  /** The fitted parameters. */
-  parameters: Record<string, number>;
+  /** The fitted parameters: numbers for a pair model, each tensor's values for a network. */
+  parameters: Record<string, number | number[]>;
   /** Why a hook ended the run early (EarlyStoppingHook, …), or null. */
   stopped: string | null;
   /** True when --resume named a checkpoint that had already completed the config's epochs. */
@@ -52,7 +55,10 @@ function describe(summary: FitSummary, resume: string | undefined, requested: nu
     return `fit: nothing left to do: ${resume} has completed ${summary.epochs} epochs and the config asks for ${requested}; raise epochs in the config to train on`;
   }
   const stop = summary.interrupted !== null ? `interrupted by ${summary.interrupted}; ` : summary.stopped !== null ? `stopped early (${summary.stopped}); ` : '';
-  const parameters = Object.entries(summary.parameters).map(([name, value]) => `${name} = ${value.toPrecision(6)}`).join(', ');
+  const values = Object.values(summary.parameters);
+  const parameters = values.every((value) => typeof value === 'number')
+    ? Object.entries(summary.parameters).map(([name, value]) => `${name} = ${(value as number).toPrecision(6)}`).join(', ')
+    : `${values.reduce<number>((sum, value) => sum + (typeof value === 'number' ? 1 : value.length), 0)} weights in ${values.length} tensors`;
   const loss = summary.metrics.val_loss ?? summary.metrics.train_loss;
   const written = summary.outputs.length === 0 ? '' : ` → ${summary.outputs.join(', ')}`;
   const metadata = summary.metadataFile === null ? '' : `\nfit: run metadata → ${summary.metadataFile}`;
@@ -70,7 +76,8 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
     applyRuntime(options);
     // Loaded here, not at startup: importing lib/training registers the training hook types, which the
     // other commands' configs should neither see nor list.
-    const { Trainer, TrainingStage, consoleMetadata, readCheckpoint } = await import('../training/index.js');
+    const { Trainer, TrainingStage, configModelKind, consoleMetadata, readCheckpoint } = await import('../training/index.js');
+    if (configModelKind(file) === 'snap') return await fitSnapCommand(file, options);
     const trainer = Trainer.fromConfig(file);
     // A checkpoint that already holds every epoch: the fit restores it and trains no further.
     const nothingToDo = options.resume !== undefined && readCheckpoint(options.resume).epoch >= trainer.epochs;
@@ -115,7 +122,11 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
     }
     const outputs: string[] = [];
     let metadataFile: string | null = null;
-    if (options.out !== undefined) {
+    if (options.out !== undefined && trainer.config.model.type === 'mliap-network') {
+      // A network goes out as LAMMPS's ML-IAP files: <prefix>.mliap, .mliap.model, .mliap.descriptor.
+      const paths = (trainer.toModel() as MLIAP).save(lammpsPrefix(options.out, '.mliap'));
+      outputs.push(paths.include, paths.model, paths.descriptor);
+    } else if (options.out !== undefined) {
       const { type, ...parameters } = trainer.checkpoint().model;
       // The command line's name for the kind, so --model, --model-config, run and fit configs all take the file.
       const text = `${JSON.stringify({ type: MODEL_KINDS.resolve(type), ...parameters }, null, 2)}\n`;
@@ -157,10 +168,10 @@ export async function fit(file: string, options: FitCommandOptions): Promise<num
 export function registerFit(program: Command, done: (code: number) => void): void {
   const command = program
     .command('fit')
-    .description('fit a pair potential to reference data (a Trainer config: model, data, optimizer, hooks)')
+    .description('fit a pair potential or a network on SNAP descriptors (a Trainer config: model, data, optimizer, hooks), or a SNAP by least squares (docs/training.md)')
     .argument('<config>', 'trainer config (.yaml, .yml or .json); data paths are relative to it')
     .option('--resume <checkpoint>', 'continue from a checkpoint that CheckpointHook wrote')
-    .option('-o, --out <file>', 'the fitted model as JSON, for --model-config');
+    .option('-o, --out <file>', 'the fitted model: JSON for --model-config (pair models), or the LAMMPS files of this prefix (snap: .snap/.snapcoeff/.snapparam; mliap: .mliap/.mliap.model/.mliap.descriptor)');
   addCommonOptions(command);
   command.action(async (file: string, options: FitCommandOptions) => done(await fit(file, options)));
 }

@@ -10,6 +10,7 @@ import { HookmdError, HookmdTypeError } from '../errors.js';
 import type { HookConfigEntry } from '../hooks/index.js';
 import { readExtxyz, readMlearn } from '../io/index.js';
 import { MLIAPNetwork, MODEL_KINDS, type MLIAPNetworkOptions, type PairModel } from '../models/index.js';
+import type { FitSnapOptions } from './fit-snap.js';
 import type { LossWeights } from './loss-weights.js';
 import { readRegularFile } from '../regular-file.js';
 import { MAX_YAML_ALIASES } from '../yaml-limits.js';
@@ -57,14 +58,7 @@ const KNOWN = ['model', 'train', 'validation', 'optimizer', 'lrScheduler', 'epoc
 export function trainerOptionsFromConfig(source: TrainerConfigSource | string): { options: TrainerOptions; hooks: readonly unknown[]; baseDir: string } {
   const [config, baseDir] = typeof source === 'string' ? [readConfigFile(source), dirname(resolve(source))] : [source, process.cwd()];
   const given = checkKeys('Trainer.fromConfig', config, KNOWN);
-  const data = (field: 'train' | 'validation', value: unknown): readonly System[] | undefined => {
-    if (value === undefined || Array.isArray(value)) return value as readonly System[] | undefined;
-    if (typeof value !== 'string') {
-      throw new HookmdTypeError('INVALID_CONFIG', `Trainer.fromConfig: ${field} must be an extxyz or mlearn JSON path, or an array of systems`, { field, value });
-    }
-    const path = resolve(baseDir, value);
-    return extname(path).toLowerCase() === '.json' ? readMlearn(path) : readExtxyz(path);
-  };
+  const data = (field: 'train' | 'validation', value: unknown): readonly System[] | undefined => dataSet('Trainer.fromConfig', field, value, baseDir);
   const { hooks = [], model, train, validation, ...rest } = given;
   if (!Array.isArray(hooks)) {
     throw new HookmdTypeError('INVALID_CONFIG', 'Trainer.fromConfig: hooks must be an array of { type, enabled?, ...args }', { field: 'hooks', value: hooks });
@@ -77,6 +71,46 @@ export function trainerOptionsFromConfig(source: TrainerConfigSource | string): 
     ...(validationSystems === undefined ? {} : { validation: validationSystems }),
   } as unknown as TrainerOptions;
   return { options, hooks, baseDir };
+}
+
+/** A data set of a config: systems as given, or an extxyz or mlearn JSON (`.json`) path relative to the config. */
+function dataSet(owner: string, field: string, value: unknown, baseDir: string): readonly System[] | undefined {
+  if (value === undefined || Array.isArray(value)) return value as readonly System[] | undefined;
+  if (typeof value !== 'string') {
+    throw new HookmdTypeError('INVALID_CONFIG', `${owner}: ${field} must be an extxyz or mlearn JSON path, or an array of systems`, { field, value });
+  }
+  const path = resolve(baseDir, value);
+  return extname(path).toLowerCase() === '.json' ? readMlearn(path) : readExtxyz(path);
+}
+
+/**
+ * A SNAP fit described as data: `model: { type: snap, parameters, elements, ridge? }` (fitSnap's options;
+ * a `.snapparam` path relative to the config), `train`, `validation?` and `lossWeights` (fitSnap's
+ * weights: energy, forces, stress, groups). Least squares has no epochs, optimizer or hooks.
+ *
+ * @example
+ * snapFitFromConfig({ model: { type: 'snap', parameters: 'Mo.snapparam', elements: { Mo: { radius: 0.5, weight: 1 } } }, train: 'Mo/training.json', lossWeights: { energy: 300, forces: 1 } });
+ */
+export function snapFitFromConfig(source: Readonly<Record<string, unknown>> | string): { options: FitSnapOptions; validation: readonly System[] | undefined } {
+  const owner = 'hookmd fit (snap)';
+  const [config, baseDir] = typeof source === 'string' ? [readConfigFile(source), dirname(resolve(source))] : [source, process.cwd()];
+  // Least squares is one solve: epochs, an optimizer or hooks are unknown keys here.
+  const given = checkKeys(owner, config as Record<string, unknown>, ['model', 'train', 'validation', 'lossWeights']);
+  const { type: _type, parameters, ...model } = given.model as Record<string, unknown>;
+  const options = {
+    ...model,
+    parameters: typeof parameters === 'string' ? resolve(baseDir, parameters) : parameters,
+    train: dataSet(owner, 'train', given.train, baseDir) ?? [],
+    weights: given.lossWeights ?? {},
+  } as unknown as FitSnapOptions;
+  return { options, validation: dataSet(owner, 'validation', given.validation, baseDir) };
+}
+
+/** The model kind a training config names (`snap` for a least-squares fit), read without building anything. */
+export function configModelKind(source: string): string | undefined {
+  const config = readConfigFile(source) as { model?: unknown } | null;
+  const model = config !== null && typeof config === 'object' ? config.model : undefined;
+  return model !== null && typeof model === 'object' ? MODEL_KINDS.resolve((model as { type?: unknown }).type) : undefined;
 }
 
 /** The model of a config: a network on SNAP descriptors (`type: mliap`, its file relative to the config), else a pair model. */

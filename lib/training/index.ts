@@ -3,6 +3,7 @@ export { Adam } from './adam.js';
 export type { AdamOptions } from './adam.js';
 export { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, readCheckpoint } from './checkpoint.js';
 export type { EpochRecord, TrainingCheckpoint } from './checkpoint.js';
+export { configModelKind, snapFitFromConfig } from './config.js';
 export type { TrainerConfigSource } from './config.js';
 export { TrainingCallback } from './callback.js';
 export { Predictions } from './context.js';

@@ -32,6 +32,8 @@ const CASES: [string, () => SNAP | MLIAP, () => System][] = [
   ['linear ML-IAP with ZBL, Ta', () => MLIAP.fromLammps(file('Ta06A.mliap')), () => crystal('Ta', 3.31, 5)],
   ['quadratic ML-IAP with ZBL, W', () => MLIAP.fromLammps(file('W.quadratic.mliap')), () => crystal('W', 3.17, 6)],
   ['nn ML-IAP with ZBL, Ta', () => MLIAP.fromLammps(file('Ta06A.nn.mliap')), () => crystal('Ta', 3.31, 7)],
+  ['nn ML-IAP on the so3 descriptor, Si', () => new MLIAP({ model: file('Si.nn.mliap.model'), descriptor: file('Si.nn.mliap.descriptor') }), () => rattle(bulk('Si', 'diamond', { a: 5.43, cubic: true }), 0.1, 9)],
+  ['linear ML-IAP on the so3 descriptor, NiMo', () => new MLIAP({ model: file('Ni_Mo.mliap.model'), descriptor: file('Ni_Mo.mliap.descriptor') }), () => ({ ...crystal('Mo', 3.16, 10), symbols: undefined, atomicNumbers: Array.from({ length: 16 }, (_, i) => (i % 3 === 0 ? 28 : 42)) })],
   ['nn ML-IAP, Cu (tanh layers)', () => new MLIAP({ model: file('Cu.nn.mliap.model'), descriptor: file('Cu.snap.mliap.descriptor') }), () => rattle(repeat(bulk('Cu', 'fcc', { a: 3.62, cubic: true }), [2, 2, 2]), 0.1, 8)],
 ];
 

@@ -8,6 +8,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 import { HookmdError, HookmdTypeError } from '../errors.js';
+import { showValue } from '../describe-value.js';
 
 /** One file to write: its path and its whole text. */
 export interface LammpsFile {
@@ -18,7 +19,7 @@ export interface LammpsFile {
 /** Checks a save prefix: a non-empty path without a trailing separator. */
 export function checkPrefix(model: string, prefix: unknown): string {
   if (typeof prefix !== 'string' || prefix === '' || /[\\/]$/.test(prefix)) {
-    throw new HookmdTypeError('INVALID_ARGUMENT', `${model}.save: prefix must be a file path without an extension (e.g. 'out/Mo'), got ${JSON.stringify(prefix)}`, { field: 'prefix', value: prefix });
+    throw new HookmdTypeError('INVALID_ARGUMENT', `${model}.save: prefix must be a file path without an extension (e.g. 'out/Mo'), got ${showValue(prefix)}`, { field: 'prefix', value: prefix });
   }
   return prefix;
 }

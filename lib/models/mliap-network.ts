@@ -11,6 +11,7 @@ import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { ACTIVATIONS, type MliapActivation } from './mliap-file.js';
 import { readSnapParameters, snapComponents, type SnapParameters } from './snap-file.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * Options of `MLIAP.network(...)`: plain data, as a config file gives them.
@@ -95,10 +96,10 @@ export class MLIAPNetwork {
       const entry = elements[name] as { radius?: unknown; weight?: unknown };
       checkKeys(owner, entry, ['radius', 'weight'], `descriptor.elements.${name}.`);
       if (typeof entry.radius !== 'number' || !(entry.radius > 0) || !Number.isFinite(entry.radius)) {
-        throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: descriptor.elements.${name}.radius must be a finite number > 0, got ${JSON.stringify(entry.radius)}`, { field: `descriptor.elements.${name}.radius`, value: entry.radius });
+        throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: descriptor.elements.${name}.radius must be a finite number > 0, got ${showValue(entry.radius)}`, { field: `descriptor.elements.${name}.radius`, value: entry.radius });
       }
       if (entry.weight !== undefined && (typeof entry.weight !== 'number' || !Number.isFinite(entry.weight))) {
-        throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: descriptor.elements.${name}.weight must be a finite number, got ${JSON.stringify(entry.weight)}`, { field: `descriptor.elements.${name}.weight`, value: entry.weight });
+        throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: descriptor.elements.${name}.weight must be a finite number, got ${showValue(entry.weight)}`, { field: `descriptor.elements.${name}.weight`, value: entry.weight });
       }
       return symbol;
     });
@@ -108,16 +109,16 @@ export class MLIAPNetwork {
     }
     layers.forEach((nodes: unknown, l: number) => {
       if (typeof nodes !== 'number' || !Number.isInteger(nodes) || nodes < 1 || nodes > 4096) {
-        throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: layers[${l}] must be a whole number of nodes from 1 to 4096, got ${JSON.stringify(nodes)}`, { field: `layers[${l}]`, value: nodes });
+        throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: layers[${l}] must be a whole number of nodes from 1 to 4096, got ${showValue(nodes)}`, { field: `layers[${l}]`, value: nodes });
       }
     });
     const activation = options.activation ?? 'tanh';
     if (typeof activation !== 'string' || !(activation in ACTIVATIONS)) {
-      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: activation must be one of ${Object.keys(ACTIVATIONS).join(', ')}, got ${JSON.stringify(activation)}`, { field: 'activation', value: activation });
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: activation must be one of ${Object.keys(ACTIVATIONS).join(', ')}, got ${showValue(activation)}`, { field: 'activation', value: activation });
     }
     const seed = options.seed ?? 0;
     if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
-      throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: seed must be a safe integer, got ${JSON.stringify(seed)}`, { field: 'seed', value: seed });
+      throw new HookmdRangeError('INVALID_OPTIONS', `${owner}: seed must be a safe integer, got ${showValue(seed)}`, { field: 'seed', value: seed });
     }
     const { quadraticflag, ...parameters } = readSnapParameters(owner, descriptor.file);
     if (quadraticflag) {

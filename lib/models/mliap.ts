@@ -13,6 +13,7 @@ import type { ModelDescription } from './model.js';
 import { MLIAPNetwork, type MLIAPNetworkOptions } from './mliap-network.js';
 import { NativeFileModel } from './native-file-model.js';
 import { zblArray, zblCharges, type SnapZbl } from './snap.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * Options of `new MLIAP(...)`.
@@ -76,13 +77,13 @@ export class MLIAP extends NativeFileModel {
       }
     }
     if (options.kind !== undefined && options.kind !== 'linear' && options.kind !== 'quadratic' && options.kind !== 'nn') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `MLIAP: kind must be 'linear', 'quadratic' or 'nn', got ${JSON.stringify(options.kind)}`, { field: 'kind', value: options.kind });
+      throw new HookmdTypeError('INVALID_OPTIONS', `MLIAP: kind must be 'linear', 'quadratic' or 'nn', got ${showValue(options.kind)}`, { field: 'kind', value: options.kind });
     }
     if (options.descriptorStyle !== undefined && options.descriptorStyle !== 'sna' && options.descriptorStyle !== 'so3') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `MLIAP: descriptorStyle must be 'sna' or 'so3', got ${JSON.stringify(options.descriptorStyle)}`, { field: 'descriptorStyle', value: options.descriptorStyle });
+      throw new HookmdTypeError('INVALID_OPTIONS', `MLIAP: descriptorStyle must be 'sna' or 'so3', got ${showValue(options.descriptorStyle)}`, { field: 'descriptorStyle', value: options.descriptorStyle });
     }
     if (skin !== undefined && (typeof skin !== 'number' || !Number.isFinite(skin) || skin < 0)) {
-      throw new HookmdRangeError('INVALID_SKIN', `MLIAP: skin must be a finite number >= 0, got ${JSON.stringify(skin)}`, { field: 'skin', value: skin });
+      throw new HookmdRangeError('INVALID_SKIN', `MLIAP: skin must be a finite number >= 0, got ${showValue(skin)}`, { field: 'skin', value: skin });
     }
     if (elements !== undefined && (!Array.isArray(elements) || elements.length === 0 || elements.some((e) => typeof e !== 'string'))) {
       throw new HookmdTypeError('INVALID_OPTIONS', 'MLIAP: elements must be a non-empty list of element symbols', { field: 'elements', value: elements });

@@ -20,6 +20,7 @@ import {
   type SnapParameters,
 } from './snap-file.js';
 import { snapCoefficientText, snapIncludeText, snapParameterText, type SnapBlock } from './snap-write.js';
+import { showValue } from '../describe-value.js';
 
 export type { SnapBlock } from './snap-write.js';
 export type { SnapParameterKeywords } from './snap-file.js';
@@ -98,7 +99,7 @@ export class SNAP extends NativeFileModel {
       }
     }
     if (skin !== undefined && (typeof skin !== 'number' || !Number.isFinite(skin) || skin < 0)) {
-      throw new HookmdRangeError('INVALID_SKIN', `SNAP: skin must be a finite number >= 0, got ${JSON.stringify(skin)}`, { field: 'skin', value: skin });
+      throw new HookmdRangeError('INVALID_SKIN', `SNAP: skin must be a finite number >= 0, got ${showValue(skin)}`, { field: 'skin', value: skin });
     }
     if (elements !== undefined && (!Array.isArray(elements) || elements.length === 0 || elements.some((e) => typeof e !== 'string'))) {
       throw new HookmdTypeError('INVALID_OPTIONS', 'SNAP: elements must be a non-empty list of element symbols', { field: 'elements', value: elements });
@@ -224,8 +225,8 @@ function blocksOf(coefficients: Readonly<Record<string, SnapBlock>>, perElement:
     const field = `coefficients.${name}`;
     checkKeys('SNAP', block, ['radius', 'weight', 'coefficients'], `${field}.`);
     const { radius, weight } = block;
-    if (typeof radius !== 'number' || !(radius > 0) || !Number.isFinite(radius)) throw new HookmdRangeError('INVALID_OPTIONS', `SNAP: ${field}.radius must be a finite number > 0, got ${JSON.stringify(radius)}`, { field, value: radius });
-    if (typeof weight !== 'number' || !Number.isFinite(weight)) throw new HookmdRangeError('INVALID_OPTIONS', `SNAP: ${field}.weight must be a finite number, got ${JSON.stringify(weight)}`, { field, value: weight });
+    if (typeof radius !== 'number' || !(radius > 0) || !Number.isFinite(radius)) throw new HookmdRangeError('INVALID_OPTIONS', `SNAP: ${field}.radius must be a finite number > 0, got ${showValue(radius)}`, { field, value: radius });
+    if (typeof weight !== 'number' || !Number.isFinite(weight)) throw new HookmdRangeError('INVALID_OPTIONS', `SNAP: ${field}.weight must be a finite number, got ${showValue(weight)}`, { field, value: weight });
     const list: unknown = block.coefficients;
     if (!Array.isArray(list) || list.length !== perElement || list.some((c) => typeof c !== 'number' || !Number.isFinite(c))) {
       throw new HookmdRangeError('INVALID_OPTIONS', `SNAP: ${field}.coefficients must be ${perElement} finite numbers for these parameters, got ${Array.isArray(list) ? `${list.length} values` : JSON.stringify(list)}`, { field, value: list });
@@ -245,12 +246,12 @@ export function zblArray(model: string, zbl: SnapZbl, symbols: readonly string[]
   checkKeys(model, zbl, ['inner', 'outer', 'charges'], 'zbl.');
   const { inner, outer } = zbl;
   if (typeof inner !== 'number' || typeof outer !== 'number' || !(inner > 0 && outer > inner && Number.isFinite(outer))) {
-    throw new HookmdRangeError('INVALID_OPTIONS', `${model}: zbl needs 0 < inner < outer (Å), got ${JSON.stringify(inner)} and ${JSON.stringify(outer)}`, { field: 'zbl', value: zbl });
+    throw new HookmdRangeError('INVALID_OPTIONS', `${model}: zbl needs 0 < inner < outer (Å), got ${showValue(inner)} and ${showValue(outer)}`, { field: 'zbl', value: zbl });
   }
   const charges = zblCharges(zbl, symbols);
   for (const [element, z] of Object.entries(charges)) {
     if (typeof z !== 'number' || !(z > 0) || !Number.isFinite(z)) {
-      throw new HookmdRangeError('INVALID_OPTIONS', `${model}: the ZBL charge of ${element} must be a number > 0, got ${JSON.stringify(z)}`, { field: `zbl.charges.${element}`, value: z });
+      throw new HookmdRangeError('INVALID_OPTIONS', `${model}: the ZBL charge of ${element} must be a number > 0, got ${showValue(z)}`, { field: `zbl.charges.${element}`, value: z });
     }
   }
   const pairs = symbols.flatMap((a) => symbols.flatMap((b) => [charges[a] as number, charges[b] as number]));

@@ -8,6 +8,7 @@ import { HookmdError } from '../errors.js';
 import type { StateDict } from '../hooks/index.js';
 import type { RunMetadata } from './metadata.js';
 import type { PairModelSpec } from './parameters.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * The `format` tag of a checkpoint file.
@@ -123,8 +124,8 @@ export function checkCheckpoint(value: unknown, source: string): TrainingCheckpo
   };
   if (value === null || typeof value !== 'object') return bad('a checkpoint must be an object');
   const c = value as Record<string, unknown>;
-  if (c.format !== CHECKPOINT_FORMAT) return bad(`format must be '${CHECKPOINT_FORMAT}', got ${JSON.stringify(c.format)}`);
-  if (c.version !== VERSION) return bad(`version ${JSON.stringify(c.version)} is not supported (this hookmd writes ${VERSION})`);
+  if (c.format !== CHECKPOINT_FORMAT) return bad(`format must be '${CHECKPOINT_FORMAT}', got ${showValue(c.format)}`);
+  if (c.version !== VERSION) return bad(`version ${showValue(c.version)} is not supported (this hookmd writes ${VERSION})`);
   for (const field of ['epoch', 'batchIndex', 'stepCount']) {
     if (!Number.isInteger(c[field]) || (c[field] as number) < 0) bad(`${field} must be an integer ≥ 0`);
   }

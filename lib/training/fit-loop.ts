@@ -17,6 +17,7 @@ import { CheckpointHook } from './hooks/checkpoint-hook.js';
 import { epochOrder } from './shuffle.js';
 import { TrainingStage } from './stage.js';
 import type { ResolvedScalars } from './trainer-options.js';
+import { showValue } from '../describe-value.js';
 
 /** @internal Everything a checkpoint restores: the trainer's state between two steps. */
 export interface FitState {
@@ -378,7 +379,7 @@ function writtenPaths(written: CheckpointWritten, hookName: string): readonly st
   if (written === undefined) return [];
   const paths = typeof written === 'string' ? [written] : written;
   if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string')) {
-    throw new HookmdTypeError('INVALID_CHECKPOINT_WRITER', `saveCheckpoint: the writer of hook '${hookName}' must return the written path(s) or nothing, got ${JSON.stringify(written)}`, {
+    throw new HookmdTypeError('INVALID_CHECKPOINT_WRITER', `saveCheckpoint: the writer of hook '${hookName}' must return the written path(s) or nothing, got ${showValue(written)}`, {
       field: 'writer',
       value: written,
     });

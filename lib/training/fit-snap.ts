@@ -10,6 +10,7 @@ import { readSnapParameters, snapParametersOf, type SnapParameters } from '../mo
 import { checkKeys } from '../option-keys.js';
 import { leastSquares } from './least-squares.js';
 import { snapDescriptorRows, type SnapDescriptorElement } from './snap-descriptors.js';
+import { showValue } from '../describe-value.js';
 
 /** How much each kind of row counts: its residuals are multiplied by these (omitted: not fitted). */
 export interface FitSnapWeights {
@@ -59,7 +60,7 @@ function invalid(message: string, field: string, value: unknown): HookmdTypeErro
 
 function positive(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || !(value > 0)) {
-    throw new HookmdRangeError('INVALID_OPTIONS', `fitSnap: ${field} must be a finite number > 0, got ${JSON.stringify(value)}`, { field, value });
+    throw new HookmdRangeError('INVALID_OPTIONS', `fitSnap: ${field} must be a finite number > 0, got ${showValue(value)}`, { field, value });
   }
   return value;
 }

@@ -10,6 +10,7 @@ import type { Model, PairModel, PairModelDeclaration, PairModelSpec, PairModelTy
 import type { NativeBatch } from '../native/binding.js';
 import { loadPairLoss } from '../native/training-binding.js';
 import type { BoundReferences, NativeLossHandle, TrainableSpace } from './trainable-space.js';
+import { showValue } from '../describe-value.js';
 
 export type { PairModelSpec, PairModelType } from '../models/index.js';
 
@@ -129,7 +130,7 @@ export class ParameterSpace implements TrainableSpace {
     return Float64Array.from(this.names, (name) => {
       const value = (gradients as Record<string, unknown>)[name];
       if (typeof value !== 'number') {
-        throw new HookmdTypeError('INVALID_GRADIENT', `Trainer: gradients['${name}'] must be a number after BEFORE_OPTIMIZER_STEP, got ${JSON.stringify(value)}`, {
+        throw new HookmdTypeError('INVALID_GRADIENT', `Trainer: gradients['${name}'] must be a number after BEFORE_OPTIMIZER_STEP, got ${showValue(value)}`, {
           field: name,
           value,
         });
@@ -159,7 +160,7 @@ export class ParameterSpace implements TrainableSpace {
     return Float64Array.from(this.names, (name) => {
       const value = values[name];
       if (typeof value !== 'number' || !(Number.isFinite(value) && value > 0)) {
-        throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: parameters['${name}'] must be a finite number > 0, got ${JSON.stringify(value)}`, {
+        throw new HookmdRangeError('INVALID_PARAMETER', `${owner}: parameters['${name}'] must be a finite number > 0, got ${showValue(value)}`, {
           field: name,
           value,
         });
@@ -208,7 +209,7 @@ export function modelFromSpec(spec: unknown, owner: string): PairModel {
   const declaration = kind === undefined ? undefined : pairModelNamed(kind);
   if (declaration !== undefined) return declaration.create(options);
   const problem = kind === undefined
-    ? `model.type must be ${fitted('or')}, got ${JSON.stringify(type)}`
+    ? `model.type must be ${fitted('or')}, got ${showValue(type)}`
     : `a Trainer fits ${fitted('and')} models, whose loss has analytic parameter gradients; not ${kind}`;
   throw new HookmdError('UNSUPPORTED_MODEL', `${owner}: ${problem}`, { field: 'model.type', value: type });
 }

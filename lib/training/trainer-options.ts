@@ -8,6 +8,7 @@ import type { LossWeights } from './loss-weights.js';
 import { checkKeys, integerOption } from './options.js';
 import type { Optimizer } from './optimizer.js';
 import type { LrScheduler } from './scheduler.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * Options of `new Trainer`.
@@ -97,15 +98,15 @@ export function resolveScalars(options: unknown): ResolvedScalars {
   }
   const seed = given.seed ?? 0;
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
-    throw new HookmdRangeError('INVALID_OPTIONS', `Trainer: seed must be a safe integer, got ${JSON.stringify(seed)}`, { field: 'seed', value: seed });
+    throw new HookmdRangeError('INVALID_OPTIONS', `Trainer: seed must be a safe integer, got ${showValue(seed)}`, { field: 'seed', value: seed });
   }
   const shuffle = given.shuffle ?? true;
   if (typeof shuffle !== 'boolean') {
-    throw new HookmdTypeError('INVALID_OPTIONS', `Trainer: shuffle must be a boolean, got ${JSON.stringify(shuffle)}`, { field: 'shuffle', value: shuffle });
+    throw new HookmdTypeError('INVALID_OPTIONS', `Trainer: shuffle must be a boolean, got ${showValue(shuffle)}`, { field: 'shuffle', value: shuffle });
   }
   const units = given.units ?? 'metal';
   if (units !== 'metal' && units !== 'lj') {
-    throw new HookmdTypeError('INVALID_OPTIONS', `Trainer: units must be 'metal' or 'lj', got ${JSON.stringify(units)}`, { field: 'units', value: units });
+    throw new HookmdTypeError('INVALID_OPTIONS', `Trainer: units must be 'metal' or 'lj', got ${showValue(units)}`, { field: 'units', value: units });
   }
   const logger = given.logger as { warn?: unknown; info?: unknown } | undefined;
   if (logger !== undefined && (logger === null || typeof logger.warn !== 'function' || (logger.info !== undefined && typeof logger.info !== 'function'))) {

@@ -25,6 +25,7 @@ import { TRAINER_METHOD_ALIASES, TRAINER_METHOD_HINTS, TrainingStage } from './s
 import { epochOrder } from './shuffle.js';
 import { trainingContext } from './run-context.js';
 import { resolveScalars, type FitOptions, type ResolvedScalars, type TrainerOptions } from './trainer-options.js';
+import { showValue } from '../describe-value.js';
 
 /**
  * What `fit()` returns.
@@ -314,7 +315,7 @@ export class Trainer implements TrainerHandle {
     const out = new Int32Array(batch.length);
     for (let i = 0; i < batch.length; i++) {
       const k = batch[i];
-      if (!Number.isInteger(k) || k < 0 || k >= size) bad(`[${i}] must be an integer in [0, ${size}), got ${JSON.stringify(k)}`, k);
+      if (!Number.isInteger(k) || k < 0 || k >= size) bad(`[${i}] must be an integer in [0, ${size}), got ${showValue(k)}`, k);
       out[i] = k;
     }
     return out;
@@ -340,7 +341,7 @@ export class Trainer implements TrainerHandle {
   #resume(source: string | TrainingCheckpoint): LoadedCheckpoint {
     const checkpoint = typeof source === 'string' ? readCheckpoint(source) : checkCheckpoint(source, 'Trainer.fit: resumeFrom');
     const mismatch = (what: string, saved: unknown, here: unknown): never => {
-      throw new HookmdError('CHECKPOINT_MISMATCH', `Trainer.fit: the checkpoint's ${what} (${JSON.stringify(saved)}) differs from this trainer's (${JSON.stringify(here)})`, {
+      throw new HookmdError('CHECKPOINT_MISMATCH', `Trainer.fit: the checkpoint's ${what} (${showValue(saved)}) differs from this trainer's (${showValue(here)})`, {
         field: what,
         saved,
         here,

@@ -12,6 +12,7 @@ import type { Model } from '../models/index.js';
 import { checkKeys } from '../option-keys.js';
 import { idppInterpolate } from './idpp.js';
 import { bandForces, dot, geometryOf, invert, type Geometry, type NEBSettings } from './neb-forces.js';
+import { showText, showValue } from '../describe-value.js';
 
 /** The stages of one NEB step, in order. */
 export const NEBStage: Readonly<{ BEFORE_STEP: 0; AFTER_COMPUTE: 1; AFTER_STEP: 2 }> = Object.freeze({ BEFORE_STEP: 0, AFTER_COMPUTE: 1, AFTER_STEP: 2 } as const);
@@ -161,13 +162,13 @@ export class NEB {
     const paths = (Array.isArray(images[0]) ? images : [images]) as System[][];
     const method = options.method ?? 'aseneb';
     if (method !== 'aseneb' && method !== 'improvedtangent') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `NEB: method must be 'aseneb' or 'improvedtangent', got ${JSON.stringify(method)}`, { field: 'method', value: method });
+      throw new HookmdTypeError('INVALID_OPTIONS', `NEB: method must be 'aseneb' or 'improvedtangent', got ${showValue(method)}`, { field: 'method', value: method });
     }
     const k = options.springConstant ?? 0.1;
-    if (typeof k !== 'number' || !Number.isFinite(k) || !(k > 0)) throw new HookmdRangeError('INVALID_PARAMETER', `NEB: springConstant must be a number > 0, got ${JSON.stringify(k)}`, { field: 'springConstant', value: k });
+    if (typeof k !== 'number' || !Number.isFinite(k) || !(k > 0)) throw new HookmdRangeError('INVALID_PARAMETER', `NEB: springConstant must be a number > 0, got ${showValue(k)}`, { field: 'springConstant', value: k });
     const interpolate = options.interpolate;
     if (interpolate !== undefined && interpolate !== 'linear' && interpolate !== 'idpp') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `NEB: interpolate must be 'linear' or 'idpp', got ${JSON.stringify(interpolate)}`, { field: 'interpolate', value: interpolate });
+      throw new HookmdTypeError('INVALID_OPTIONS', `NEB: interpolate must be 'linear' or 'idpp', got ${showValue(interpolate)}`, { field: 'interpolate', value: interpolate });
     }
     const settings: NEBSettings = { k, method, climb: options.climb ?? false };
     this.#paths = paths.map((path, p) => {
@@ -176,7 +177,7 @@ export class NEB {
       samePath(where, path);
       unwrapped(where, path);
       const count = interpolate === undefined ? path.length : (options.numImages ?? path.length);
-      if (!Number.isInteger(count) || count < 3) throw new HookmdRangeError('INVALID_IMAGES', `${where}: a band needs at least 3 images (end points included), got ${count}`, { field: 'numImages', value: count });
+      if (!Number.isInteger(count) || count < 3) throw new HookmdRangeError('INVALID_IMAGES', `${where}: a band needs at least 3 images (end points included), got ${showText(count)}`, { field: 'numImages', value: count });
       if (interpolate === undefined) return path.map((image) => ({ ...image }));
       // ase.neb.interpolate: image i at x₀ + i·d, d = (x_last − x₀)/(n − 1), in ASE's order of operations.
       const start = rows(path[0] as System);
@@ -222,8 +223,8 @@ export class NEB {
     checkKeys('NEB.run', options, ['fmax', 'steps']);
     const fmax = options.fmax ?? 0.05;
     const maxSteps = options.steps ?? 1000;
-    if (typeof fmax !== 'number' || !(fmax > 0)) throw new HookmdRangeError('INVALID_PARAMETER', `NEB.run: fmax must be a number > 0, got ${JSON.stringify(fmax)}`, { field: 'fmax', value: fmax });
-    if (!Number.isInteger(maxSteps) || maxSteps < 0) throw new HookmdRangeError('INVALID_PARAMETER', `NEB.run: steps must be an integer >= 0, got ${JSON.stringify(maxSteps)}`, { field: 'steps', value: maxSteps });
+    if (typeof fmax !== 'number' || !(fmax > 0)) throw new HookmdRangeError('INVALID_PARAMETER', `NEB.run: fmax must be a number > 0, got ${showValue(fmax)}`, { field: 'fmax', value: fmax });
+    if (!Number.isInteger(maxSteps) || maxSteps < 0) throw new HookmdRangeError('INVALID_PARAMETER', `NEB.run: steps must be an integer >= 0, got ${showValue(maxSteps)}`, { field: 'steps', value: maxSteps });
     const band = this.#band();
     const { batch, pathOf, imageOf, firstImage, atoms, energies } = band;
     const residuals = new Float64Array(this.#paths.length).fill(Infinity);

@@ -12,6 +12,7 @@ import { createRng, type Batch, type Rng } from '../../data/index.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { checkKeys } from '../../option-keys.js';
 import { DynamicsStage } from '../stage.js';
+import { showValue } from '../../describe-value.js';
 
 /** Options of `new ReplicaExchangeHook(...)`. */
 export interface ReplicaExchangeOptions {
@@ -92,10 +93,10 @@ export class ReplicaExchangeHook {
       throw new HookmdRangeError('INVALID_PARAMETER', 'ReplicaExchangeHook: temperatures must be an array of two temperatures or more, one per system', { field: 'temperatures', value: temperatures });
     }
     temperatures.forEach((t, k) => {
-      if (typeof t !== 'number' || !Number.isFinite(t) || !(t > 0)) throw new HookmdRangeError('INVALID_PARAMETER', `ReplicaExchangeHook: temperatures[${k}] must be a number > 0, got ${JSON.stringify(t)}`, { field: 'temperatures', index: k, value: t });
+      if (typeof t !== 'number' || !Number.isFinite(t) || !(t > 0)) throw new HookmdRangeError('INVALID_PARAMETER', `ReplicaExchangeHook: temperatures[${k}] must be a number > 0, got ${showValue(t)}`, { field: 'temperatures', index: k, value: t });
     });
-    if (!Number.isSafeInteger(every) || every < 1) throw new HookmdRangeError('INVALID_PARAMETER', `ReplicaExchangeHook: every must be an integer >= 1, got ${JSON.stringify(every)}`, { field: 'every', value: every });
-    if (!Number.isSafeInteger(seed) || seed < 0) throw new HookmdRangeError('INVALID_PARAMETER', `ReplicaExchangeHook: seed must be an integer >= 0, got ${JSON.stringify(seed)}`, { field: 'seed', value: seed });
+    if (!Number.isSafeInteger(every) || every < 1) throw new HookmdRangeError('INVALID_PARAMETER', `ReplicaExchangeHook: every must be an integer >= 1, got ${showValue(every)}`, { field: 'every', value: every });
+    if (!Number.isSafeInteger(seed) || seed < 0) throw new HookmdRangeError('INVALID_PARAMETER', `ReplicaExchangeHook: seed must be an integer >= 0, got ${showValue(seed)}`, { field: 'seed', value: seed });
     this.temperatures = Object.freeze([...temperatures]);
     this.frequency = every;
     this.#rng = createRng(seed);

@@ -7,6 +7,7 @@ import { BUILTIN_OPTION_KEYS, builtinOptions, type BuiltinHookOptions } from './
 import { checkKeys, numberOption, stringOption } from '../options.js';
 import { TrainingStage } from '../stage.js';
 import { gradientEntries, gradientNorm, mapGradients } from './gradient-stats.js';
+import { showValue } from '../../describe-value.js';
 
 /**
  * Options of `new GradientClipHook`: `maxNorm` or `clipValue`.
@@ -66,7 +67,7 @@ export class GradientClipHook {
     this.clipValue = positive('clipValue');
     const normType = given.normType ?? 2;
     if (normType !== 2 && normType !== 'inf') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: normType must be 2 or 'inf', got ${JSON.stringify(normType)}`, { field: 'normType', value: normType });
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: normType must be 2 or 'inf', got ${showValue(normType)}`, { field: 'normType', value: normType });
     }
     this.normType = normType;
     this.name = given.name === undefined ? owner : stringOption(owner, 'name', given.name);

@@ -10,6 +10,7 @@ import { checkKeys, integerOption, numberOption, stringOption } from '../options
 import { trainingStage, TrainingStage } from '../stage.js';
 import type { ParameterTensors } from '../trainable-space.js';
 import { gradientEntries, gradientNorm, histogram, percentile } from './gradient-stats.js';
+import { showValue } from '../../describe-value.js';
 
 /**
  * What one firing measured.
@@ -126,7 +127,7 @@ export class GradientMonitorHook {
     this.percentiles = Object.freeze(percentiles.map((q: unknown, i: number) => numberOption(owner, `percentiles[${i}]`, q, 0, 100)));
     const normType = given.normType ?? 2;
     if (normType !== 2 && normType !== 'inf') {
-      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: normType must be 2 or 'inf', got ${JSON.stringify(normType)}`, { field: 'normType', value: normType });
+      throw new HookmdTypeError('INVALID_OPTIONS', `${owner}: normType must be 2 or 'inf', got ${showValue(normType)}`, { field: 'normType', value: normType });
     }
     this.normType = normType;
     this.stage = trainingStage(given.stage ?? TrainingStage.BEFORE_OPTIMIZER_STEP, owner);
@@ -188,7 +189,7 @@ export class GradientMonitorHook {
     const unmatched = this.#listed?.find((entry) => !names.some((name) => listedMatches(name, entry)));
     if (unmatched === undefined && selected > 0) return;
     const near = unmatched === undefined ? undefined : closestKey(unmatched, names);
-    const what = unmatched === undefined ? 'the filter selects no parameter' : `filter entry ${JSON.stringify(unmatched)} names no parameter${near === undefined ? '' : ` (did you mean ${near.key}?)`}`;
+    const what = unmatched === undefined ? 'the filter selects no parameter' : `filter entry ${showValue(unmatched)} names no parameter${near === undefined ? '' : ` (did you mean ${near.key}?)`}`;
     throw new HookmdError('UNKNOWN_PARAMETER', `${this.name}: ${what}; the parameters are ${names.join(', ')}`, { field: 'filter', value: unmatched ?? null, parameters: [...names] });
   }
 }

@@ -3,8 +3,15 @@
 // LAMMPS files (`<prefix>.snap`, `.snapcoeff`, `.snapparam`), each written atomically.
 import type { SNAP } from '../models/index.js';
 import type { ErrorMetrics } from '../training/metrics.js';
-import type { FitCommandOptions } from './fit.js';
 import { createProgress, progressMode } from './progress.js';
+
+/** The flags of `hookmd fit` a SNAP fit reads. */
+export interface SnapFitCommandOptions {
+  out?: string;
+  json?: boolean;
+  quiet?: boolean;
+  progressInterval: number;
+}
 
 /** What `hookmd fit --json` prints for a SNAP fit. */
 export interface SnapFitSummary {
@@ -30,7 +37,7 @@ const errorsLine = (label: string, e: ErrorMetrics): string =>
   `${label}: energy MAE ${(1000 * e.energyMae).toFixed(2)} meV/atom, forces MAE ${e.forcesMae.toFixed(4)} eV/Å`;
 
 /** Runs the least-squares fit of `file`; resolves to the exit code. */
-export async function fitSnapCommand(file: string, options: FitCommandOptions): Promise<number> {
+export async function fitSnapCommand(file: string, options: SnapFitCommandOptions): Promise<number> {
   const { fitSnap, modelErrors, snapFitFromConfig } = await import('../training/index.js');
   const { options: fitOptions, validation } = snapFitFromConfig(file);
   const progress = createProgress({ mode: progressMode(options.quiet), label: 'fit', unit: 'solves', total: 1, interval: options.progressInterval });

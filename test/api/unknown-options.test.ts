@@ -94,6 +94,7 @@ const CASES: Record<string, [Call, string, string]> = {
   'new MLIAP(options)': [() => new hookmd.MLIAP({ model: tersoffFile, descriptor: tersoffFile, knd: 'nn' } as never), 'knd', 'kind'],
   'MLIAP.fromLammps(options)': [() => hookmd.MLIAP.fromLammps(tersoffFile, { skn: 1 } as never), 'skn', 'skin'],
   'MLIAP.network(options)': [() => hookmd.MLIAP.network({ descriptor: { file: tersoffFile, elements: { Si: { radius: 0.5 } } }, layers: [4], activaton: 'tanh' } as never), 'activaton', 'activation'],
+  'fitSnap(options)': [() => hookmd.fitSnap({ train: [dimer], parameters: tersoffFile, elements: { Si: { radius: 0.5, weight: 1 } }, weights: { energy: 1 }, rige: 1 } as never), 'rige', 'ridge'],
   'new MLIAPNetwork(options)': [() => new hookmd.MLIAPNetwork({ descriptor: { file: tersoffFile, elements: { Si: { radius: 0.5 } } }, layers: [4], sed: 1 } as never), 'sed', 'seed'],
   'elasticConstants(options)': [() => hookmd.elasticConstants(model, { ...dimer, cell: [[3, 0, 0], [0, 3, 0], [0, 0, 3]], pbc: true }, { delta: 1e-3 } as never), 'delta', 'strain'],
   'phonons(options)': [() => hookmd.phonons(model, { ...dimer, cell: [[3, 0, 0], [0, 3, 0], [0, 0, 3]], pbc: true }, { delta: 0.01 } as never), 'delta', 'displacement'],

@@ -19,7 +19,7 @@ import { diagnoseBlowUp } from './blow-up.js';
 import { refuseColdStart, type RescalingThermostat } from './cold-start.js';
 import { frozenPerSystem } from './degrees-of-freedom.js';
 import type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
-import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
+import { fixedMask, FreezeAtomsHook } from './hooks/freeze-atoms.js';
 import { checkConstraints, checkFixComCompatible, type Constraint } from './constraints/constraint.js';
 import { FixAtoms } from './constraints/fix-atoms.js';
 import { HookTiers } from './hook-tiers.js';
@@ -715,6 +715,7 @@ export abstract class Dynamics {
     try {
       const taken = await input.take(freeAtoms, freeSystems, mustTake);
       flight.arrive(taken, input);
+      refuseFixedAtoms(taken, `${this.constructor.name}.runStream`);
       return taken;
     } catch (error) {
       if (error instanceof SourceFailure) flight.arrive(error.taken, input);
@@ -970,5 +971,21 @@ function sourceStatus(batch: Batch, offset: number, systems: readonly System[]):
     const status = system.info?.status;
     // Checked before the batch admitted the system (StreamFlight.checkStatuses).
     if (status !== undefined) batch.status[offset + k] = status as number;
+  });
+}
+
+/**
+ * A stream's batches refill, and the engine's constraints hold atoms of one batch: a system that fixes atoms
+ * (`info.fixed`, as readStructures sets it from a POSCAR's selective dynamics; an ASE FixAtoms) would have
+ * them moved. Refused, naming the way on, rather than relaxed as if nothing were fixed.
+ */
+function refuseFixedAtoms(systems: readonly System[], owner: string): void {
+  systems.forEach((system, k) => {
+    if (!fixedMask([system], owner).some((flag) => flag === 1)) return;
+    throw new HookmdError(
+      'STREAM_FIXED_ATOMS',
+      `${owner}: a system of the source (${k + 1} of this pull${system.info?.systemId === undefined ? '' : `, systemId ${showText(system.info.systemId)}`}) fixes atoms (info.fixed, which readStructures sets from a POSCAR's selective dynamics, or an ASE FixAtoms), and a stream cannot hold them, since its batches refill; run such systems with engine.run(Batch.fromSystems(systems)) and constraints: [FixAtoms.fromSystems(systems)], or delete info.fixed to move every atom`,
+      { field: 'info.fixed' },
+    );
   });
 }

@@ -29,6 +29,11 @@ export interface NEBContext {
   readonly energies: Float64Array;
   /** Largest NEB force of each path (eV/Å), the residual the convergence test reads. */
   readonly residuals: Float64Array;
+  /**
+   * Per-image scalars under the names dynamics hooks read (`ctx.scalars.energy`), so a hook written for an
+   * engine reads a band the same way; `energy` is the same array as `energies`.
+   */
+  readonly scalars: { readonly energy: Float64Array };
 }
 
 /** Options of `new NEB(...)`. */
@@ -230,7 +235,7 @@ export class NEB {
     const residuals = new Float64Array(this.#paths.length).fill(Infinity);
     const fire: FireState[] = this.#paths.map(() => ({ v: null, dt: FIRE.dt, a: FIRE.astart, steps: 0 }));
     const done = this.#paths.map(() => false);
-    const ctx: NEBContext = { stepCount: 0, batch, pathOf, imageOf, energies, residuals };
+    const ctx: NEBContext = { stepCount: 0, batch, pathOf, imageOf, energies, residuals, scalars: { energy: energies } };
     let step = 0;
     for (;;) {
       // One context per dispatch (docs/hooks.md, rule 5): a hook that keeps its ctx keeps what it saw.

@@ -5,9 +5,9 @@
 // paths relax in one batch as each does alone; and bad images are typed errors before any force call.
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { System } from '../../lib/data/index.js';
+import { Batch, type System } from '../../lib/data/index.js';
 import { LennardJones } from '../../lib/models/index.js';
-import { NEB } from '../../lib/workflows/index.js';
+import { NEB, NEBStage, type NEBContext } from '../../lib/workflows/index.js';
 import { aseSkipReason, runAse } from '../helpers/ase.js';
 
 const SCRIPT = `
@@ -117,5 +117,38 @@ describe('NEB input checks', () => {
     [{ images: [a, b], interpolate: 'linear', numImages: 5, k: 0.1 }, /UNKNOWN_OPTION|springConstant/],
   ])('%o is refused', (options, message) => {
     expect(() => new NEB({ model, ...(options as object) } as never)).toThrow(message);
+  });
+});
+
+describe('NEB hooks', () => {
+  it('read each image’s energy as ctx.scalars.energy, the energy the model gives that image alone', async () => {
+    // Three argon atoms, the third swinging round the first two: every image has its own energy.
+    const at = (angle: number): System => ({
+      symbols: ['Ar', 'Ar', 'Ar'],
+      positions: [[0, 0, 0], [1.12, 0, 0], [0.56 + 1.2 * Math.cos(angle), 1.2 * Math.sin(angle), 0.3]],
+      pbc: false,
+    });
+    const seen: { positions: Float64Array; energy: Float64Array; pathOf: Int32Array }[] = [];
+    const hook = {
+      stage: NEBStage.AFTER_COMPUTE,
+      frequency: 1,
+      call: (ctx: NEBContext) => {
+        seen.push({ positions: Float64Array.from(ctx.batch.read('positions')), energy: Float64Array.from(ctx.scalars.energy), pathOf: ctx.pathOf });
+      },
+    };
+    await new NEB({ model, images: [at(0.6), at(2.4)], interpolate: 'linear', numImages: 5, hooks: [hook] }).run({ fmax: 1e-2, steps: 4 });
+    expect(seen.length).toBeGreaterThan(0);
+    for (const { positions, energy, pathOf } of seen) {
+      expect(energy).toHaveLength(5);
+      expect(Array.from(pathOf)).toEqual([0, 0, 0, 0, 0]);
+      const alone = Array.from({ length: 5 }, (_, i) => {
+        const rows = Array.from({ length: 3 }, (_, j) => Array.from(positions.subarray(9 * i + 3 * j, 9 * i + 3 * j + 3)));
+        const batch = Batch.fromSystems([{ symbols: ['Ar', 'Ar', 'Ar'], positions: rows, pbc: false }]);
+        model.compute(batch);
+        return batch.read('energy')[0] as number;
+      });
+      alone.forEach((e, i) => expect(Math.abs((energy[i] as number) - e), `image ${i}`).toBeLessThan(1e-12));
+      expect(new Set(alone.map((e) => e.toFixed(9))).size).toBeGreaterThan(2);
+    }
   });
 });

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string>
 
+#include "binding/AddonData.h"
+#include "binding/EarlyRelease.h"
 #include "binding/Errors.h"
 
 namespace hookmd::binding {
@@ -22,14 +24,23 @@ napi_typedarray_type typedArrayType(ElementType type) {
 
 Napi::ArrayBuffer externalOrCopy(Napi::Env env, const std::shared_ptr<HostBuffer>& buffer, std::size_t bytes) {
   if (externalAllowed.load()) {
-    auto* keepAlive = new std::shared_ptr<HostBuffer>(buffer);
+    auto* anchor = new ViewAnchor{buffer};
     napi_value result;
     const napi_status status = napi_create_external_arraybuffer(
         env, buffer->data(), bytes,
-        [](napi_env, void*, void* hint) { delete static_cast<std::shared_ptr<HostBuffer>*>(hint); }, keepAlive,
-        &result);
-    if (status == napi_ok) return Napi::ArrayBuffer(env, result);
-    delete keepAlive;
+        [](napi_env finalizing, void*, void* hint) {
+          auto* done = static_cast<ViewAnchor*>(hint);
+          addonData(Napi::Env(finalizing)).earlyRelease.remove(done);
+          napi_delete_reference(finalizing, done->view);
+          delete done;
+        },
+        anchor, &result);
+    if (status == napi_ok) {
+      // Weak: the view's collection empties it, which is what lets a sweep drop the buffer before this finalizer.
+      if (napi_create_reference(env, result, 0, &anchor->view) == napi_ok) addonData(env).earlyRelease.add(anchor);
+      return Napi::ArrayBuffer(env, result);
+    }
+    delete anchor;
     externalAllowed.store(false);
   }
   Napi::ArrayBuffer copy = Napi::ArrayBuffer::New(env, bytes);

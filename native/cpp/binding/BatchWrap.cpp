@@ -50,12 +50,29 @@ Backend& BatchWrap::backendOf(Napi::Env env, const Napi::Value& value) {
 
 BatchWrap::BatchWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<BatchWrap>(info) {
   const std::string name = requireString(info, 0, "NativeBatch: backend");
+  // A new batch is where memory grows: first give back what collected batches and views still hold.
+  registry_ = &addonData(info.Env()).earlyRelease;
+  registry_->sweep(info.Env());
   guard(info.Env(), [&] { backend_ = createBackend(name); });
+  registry_->add(this);
   reportHostMemory(info.Env());
 }
 
-void BatchWrap::Finalize(Napi::Env env) {
-  // Called on the JS thread as the handle is collected; a failed report only leaves V8's estimate high.
+BatchWrap::~BatchWrap() {
+  if (registry_ != nullptr) registry_->remove(this);
+}
+
+// Called on the JS thread, a turn of the loop after the handle was collected.
+void BatchWrap::Finalize(Napi::Env env) { withdrawHostMemory(env); }
+
+void BatchWrap::releaseIfCollected(napi_env env) {
+  if (!backend_ || !collected(env, static_cast<napi_ref>(*this))) return;
+  backend_.reset();
+  withdrawHostMemory(env);
+}
+
+void BatchWrap::withdrawHostMemory(napi_env env) {
+  // A failed report only leaves V8's estimate high.
   std::int64_t change;
   napi_adjust_external_memory(env, -reportedBytes_, &change);
   reportedBytes_ = 0;
@@ -69,6 +86,7 @@ void BatchWrap::reportHostMemory(Napi::Env env) {
 
 template <typename Body>
 void BatchWrap::reallocating(Napi::Env env, Body&& reallocate) {
+  registry_->sweep(env);
   try {
     guard(env, reallocate);
   } catch (...) {

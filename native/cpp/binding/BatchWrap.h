@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "binding/EarlyRelease.h"
 #include "core/Backend.h"
 
 namespace hookmd::binding {
@@ -21,8 +22,14 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
   static Backend& backendOf(Napi::Env env, const Napi::Value& value);
 
   explicit BatchWrap(const Napi::CallbackInfo& info);
+  ~BatchWrap() override;
   /** Withdraws this batch's host memory from V8's external-memory count when the handle is collected. */
   void Finalize(Napi::Env env) override;
+  /**
+   * Frees the storage now if the JS handle has been collected, ahead of Finalize, which Node defers to a
+   * later turn of the event loop (binding/EarlyRelease.h).
+   */
+  void releaseIfCollected(napi_env env);
   Backend& backend() { return *backend_; }
 
  private:
@@ -58,8 +65,12 @@ class BatchWrap : public Napi::ObjectWrap<BatchWrap> {
    * collector sees a batch's real size and collects dropped batches before their memory piles up.
    */
   void reportHostMemory(Napi::Env env);
+  /** Takes this batch's reported bytes back out of V8's external-memory count. */
+  void withdrawHostMemory(napi_env env);
 
   std::unique_ptr<Backend> backend_;
+  /** The environment's early-release registry, which lists this batch while it lives. */
+  EarlyRelease* registry_ = nullptr;
   /** The bytes last reported to V8. */
   std::int64_t reportedBytes_ = 0;
 };

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { HookmdError } from '../errors.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
 import { indexExtxyz, type ExtxyzIndex } from '../io/extxyz-index.js';
+import { columnName } from '../dynamics/hooks/log-units.js';
 import { parseCsv } from '../view/log-read.js';
 import { inShard, type Shard } from './shard.js';
 import { showText } from '../describe-value.js';
@@ -91,7 +92,7 @@ export async function keepLogRowsOf(path: string, label: string, done: ReadonlyS
   const jsonl = path.endsWith('.jsonl');
   const csvCells = (line: string): string[] => parseCsv(line)[0] ?? [];
   const header = jsonl ? undefined : lines.shift();
-  const column = header === undefined ? -1 : csvCells(header).indexOf('systemId');
+  const column = header === undefined ? -1 : csvCells(header).map(columnName).indexOf('systemId');
   if (!jsonl && header !== undefined && column < 0) throw mismatch(label, path, 'its header has no systemId column');
   const systemIdOf = (line: string): number => {
     if (!jsonl) return Number(csvCells(line)[column]);

@@ -279,6 +279,20 @@ export abstract class Dynamics {
   }
 
   /**
+   * @internal Per system of the batch this engine runs, its MD time so far when that is not step × timeStep
+   * (a FusedStage, whose systems reach MD sub-stages at different steps): NaN for a system that is in no MD
+   * sub-stage and has taken no MD step. Undefined: the time is step × timeStep.
+   */
+  mdTime(_batch: Batch): Float64Array | undefined {
+    return undefined;
+  }
+
+  /** @internal Per system of the batch this engine ran last, the steps it took in each FusedStage sub-stage. */
+  protected stageSteps(): Float64Array {
+    return this.#bound?.stepper.stageSteps() ?? new Float64Array(0);
+  }
+
+  /**
    * Registers a hook. Native built-ins (ConvergenceHook, MaxForceClampHook, WrapPeriodicHook,
    * FreezeAtomsHook, NaNDetectorHook) run inside the native loop; every other hook is dispatched from JS.
    * Returns a handle for JS hooks; native built-ins are fixed for the engine's lifetime.

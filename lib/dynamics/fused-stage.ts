@@ -3,6 +3,7 @@
 // convergence checks move systems to k + 1. Systems with status ≥ the number of sub-stages are done.
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
+import type { Batch } from '../data/index.js';
 import type { AnyHook, AnyMethodHook, HookHandle, MethodHook, RegisterOptions } from '../hooks/index.js';
 import { Dynamics, type DynamicsHookContext, type DynamicsHookFunction } from './dynamics.js';
 import type { EngineModel } from './engine-model.js';
@@ -148,6 +149,31 @@ export class FusedStage extends Dynamics {
   /** @internal Systems of status k are sub-stage k's. */
   protected override thermostatFor(status: number): RescalingThermostat | undefined {
     return this.stages[status]?.rescalingThermostat();
+  }
+
+  /**
+   * @internal Each system's MD time: the steps it took in each MD sub-stage times that sub-stage's time
+   * step, so a FIRE → NHC pipeline logs the time since its systems left FIRE; NaN while a system has only
+   * been in optimizer sub-stages.
+   */
+  override mdTime(batch: Batch): Float64Array {
+    const counts = this.stageSteps();
+    const k = this.stages.length;
+    const status = batch.read('status');
+    const steps = this.stages.map((stage) => stage.timeStep);
+    const time = new Float64Array(batch.numSystems);
+    for (let s = 0; s < batch.numSystems; s++) {
+      let md = steps[status[s]] !== undefined;
+      for (let j = 0; j < k; j++) {
+        const dt = steps[j];
+        const taken = counts.length === k * batch.numSystems ? counts[s * k + j] : 0;
+        if (dt === undefined || taken === 0) continue;
+        time[s] += taken * (typeof dt === 'number' ? dt : dt[s]);
+        md = true;
+      }
+      if (!md) time[s] = Number.NaN;
+    }
+    return time;
   }
 
   /** @internal The sub-stage engines, whose step counters advance with this one's. */

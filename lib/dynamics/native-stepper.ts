@@ -41,6 +41,7 @@ interface NativeStepper {
   addHook(spec: NativeHookArgs): void;
   addConvergence(spec: NativeConvergenceArgs): void;
   updateParameters(parameters: Record<string, Float64Array>): void;
+  stageSteps(): Float64Array;
   state(): Float64Array;
   loadState(state: Float64Array): void;
   remap(keep: Int32Array, added: number): void;
@@ -95,6 +96,8 @@ export class NativeStepperHandle {
   addHook(spec: NativeHookArgs): void { this.#native.addHook(spec); }
   addConvergence(spec: NativeConvergenceArgs): void { this.#native.addConvergence(spec); }
   updateParameters(parameters: Record<string, Float64Array>): void { this.#native.updateParameters(parameters); }
+  /** Per system, the steps it has taken in each FusedStage sub-stage (one row of counts per system); empty elsewhere. */
+  stageSteps(): Float64Array { return this.#native.stageSteps(); }
   state(): Float64Array { return this.#native.state(); }
   loadState(state: Float64Array): void { this.#native.loadState(state); }
   remap(keep: Int32Array, added: number): void { this.#native.remap(keep, added); }

@@ -2,6 +2,7 @@
 // or step), csv or jsonl, into rows of numbers for the view page.
 import { readFileSync } from 'node:fs';
 
+import { columnName } from '../dynamics/hooks/log-units.js';
 import { HookmdError } from '../errors.js';
 
 /** A parsed log: which hook wrote it, and its rows (cells that are not numbers become null). */
@@ -85,7 +86,9 @@ export function readLog(path: string): ParsedLog {
     const names = [...new Set(rows.flatMap((r) => Object.keys(r)))];
     return { kind: kindOf(path, names), rows: rows.map((r) => Object.fromEntries(names.map((k) => [k, numeric(r[k])]))) };
   }
-  const [header = [], ...body] = parseCsv(text);
+  const [cells = [], ...body] = parseCsv(text);
+  // LoggingHook names each column's unit in the header (`energy[eV]`); rows are keyed by the bare name.
+  const header = cells.map(columnName);
   const kind = kindOf(path, header);
   return { kind, rows: body.filter((cells) => cells.some((c) => c !== '')).map((cells) => Object.fromEntries(header.map((k, i) => [k, numeric(cells[i])]))) };
 }

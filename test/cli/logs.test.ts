@@ -10,6 +10,7 @@ import { Batch, bulk, repeat } from '../../lib/data/index.js';
 import { readExtxyz, writeExtxyz } from '../../lib/io/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { ensureBuilt, runCli, workDir } from './run-cli.js';
+import { columnName } from '../../lib/dynamics/hooks/log-units.js';
 
 const MODEL = 'lj:epsilon=0.0104,sigma=3.4,cutoff=8.5';
 const dimers = [4.2, 3.6].map((d) => ({ symbols: ['Ar', 'Ar'], positions: [[0, 0, 0], [0, 0, d]] }));
@@ -30,7 +31,8 @@ function inputEnergies(): number[] {
 
 function csv(path: string): Array<Record<string, string>> {
   const [header, ...rows] = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => line.split(','));
-  return rows.map((cells) => Object.fromEntries(header.map((name, k) => [name, cells[k]])));
+  // Keyed by column name: the header also names each unit (`temperature[K]`).
+  return rows.map((cells) => Object.fromEntries(header.map((name, k) => [columnName(name), cells[k]])));
 }
 
 describe('md logs the temperature the thermostat holds', () => {

@@ -8,6 +8,7 @@ import { bulk, repeat } from '../../lib/data/index.js';
 import { readExtxyz, writeExtxyz } from '../../lib/io/index.js';
 import { LJ_MODEL } from './fixtures.js';
 import { ensureBuilt, runCli, workDir } from './run-cli.js';
+import { columnName } from '../../lib/dynamics/hooks/log-units.js';
 
 let dir: string;
 
@@ -28,8 +29,8 @@ describe('hookmd md --ensemble npt', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const [header, ...rows] = readFileSync(join(dir, 'npt.csv'), 'utf8').trimEnd().split('\n');
-    const columns = header.split(',');
-    expect(columns).toEqual(expect.arrayContaining(['volume', 'pressure']));
+    const columns = header.split(',').map(columnName);
+    expect(header.split(',')).toEqual(expect.arrayContaining(['volume[σ^3]', 'pressure[ε/σ^3]']));
     const volumes = rows.map((row) => Number(row.split(',')[columns.indexOf('volume')]));
     // Steps 0, 100, 200, 300 and 400; step 0 is the input, whose cell has not moved yet.
     expect(volumes).toHaveLength(5);

@@ -11,6 +11,7 @@ import { temperatures } from '../../lib/dynamics/index.js';
 import { readExtxyz, writeExtxyz } from '../../lib/io/index.js';
 import { LAMMPS_POTENTIALS } from '../helpers/lammps.js';
 import { ensureBuilt, runCli, workDir } from './run-cli.js';
+import { columnName } from '../../lib/dynamics/hooks/log-units.js';
 
 const CU = join(LAMMPS_POTENTIALS, 'Cu_u3.eam');
 const haveCopper = existsSync(CU);
@@ -89,7 +90,7 @@ describe('relax --log', () => {
     const result = await runCli(['relax', 'argon.xyz', '--model', ARGON_MODEL, '--fmax', '0.01', '--log', 'relax.csv', '--log-every', '1', '--out', 'relaxed.xyz', '--quiet'], { cwd: dir });
     expect(result.code).toBe(0);
     const rows = readFileSync(join(dir, 'relax.csv'), 'utf8').trimEnd().split('\n');
-    const header = rows[0].split(',');
+    const header = rows[0].split(',').map(columnName);
     const temperature = header.indexOf('temperature');
     const kinetic = header.indexOf('kineticEnergy');
     expect(rows.length).toBeGreaterThan(10);

@@ -52,7 +52,7 @@ describe('hookmd relax --cell', () => {
       for (let k = 0; k < 9; k++) expect(Math.abs(stress[9 * s + k] + (k % 4 === 0 ? pressure : 0))).toBeLessThanOrEqual(1.001e-7);
     }
     const [header] = readFileSync(join(dir, `${optimizer}.csv`), 'utf8').split('\n');
-    expect(header.split(',')).toEqual(expect.arrayContaining(['volume', 'pressure']));
+    expect(header.split(',')).toEqual(expect.arrayContaining(['volume[Å^3]', 'pressure[eV/Å^3]']));
   });
 
   it('--pressure without --cell is a usage error naming the flag', async () => {

@@ -40,7 +40,7 @@ describe('hookmd relax', () => {
     }
     expect((await readZarr(join(dir, 'relaxed.zarr'))).map((s) => s.energy)).toEqual(relaxed.map((s) => s.energy));
     const [header, ...rows] = readFileSync(join(dir, 'relax.csv'), 'utf8').trimEnd().split('\n');
-    expect(header).toBe('step,time,system,systemId,status,temperature,energy,kineticEnergy,totalEnergy,fmax');
+    expect(header).toBe('step,time[τ],system,systemId,status,temperature[ε/k_B],energy[ε],kineticEnergy[ε],totalEnergy[ε],fmax[ε/σ]');
     expect(rows.length).toBeGreaterThan(12);
     // Each structure: the state it enters the batch with, every multiple of 5 steps, and the state it leaves with.
     for (const id of relaxed.keys()) {

@@ -55,10 +55,12 @@ describe('hookmd run', () => {
     expect(relaxed).toHaveLength(8);
     for (const s of relaxed) expect(Math.max(...(s.forces as number[][]).map((f) => Math.hypot(...f)))).toBeLessThanOrEqual(1e-3);
     const log = readFileSync(join(dir, 'pipeline.csv'), 'utf8').trimEnd().split('\n');
-    expect(log[0]).toBe('step,time,system,systemId,status,temperature,energy,kineticEnergy,totalEnergy,fmax');
+    expect(log[0]).toBe('step,time[τ],system,systemId,status,temperature[ε/k_B],energy[ε],kineticEnergy[ε],totalEnergy[ε],fmax[ε/σ]');
     // Status is the sub-stage: rows from both the FIRE (0) and the Langevin (1) stage, and the last state
     // of each system as it leaves the pipeline, finished (2).
     expect(new Set(log.slice(1).map((row) => row.split(',')[4]))).toEqual(new Set(['0', '1', '2']));
+    // The time column is each system's time in the Langevin stage (issue 39, item 36): empty while it relaxes.
+    for (const row of log.slice(1).map((line) => line.split(','))) expect(row[1] === '', row.join(',')).toBe(row[4] === '0');
   });
 
   it('reads JSON configs, loads plugins that register hook types, and applies their arguments', async () => {

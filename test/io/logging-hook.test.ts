@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 // The public entry: importing it registers every built-in hook type for configs.
 import { ConvergenceHook, DynamicsStage, FIRE, hookTypes, initializeVelocities, LennardJones, LOG_COLUMNS, LoggingHook, VelocityVerlet } from '../../lib/index.js';
 import { SystemScalars } from '../../lib/dynamics/index.js';
+import { columnName } from '../../lib/dynamics/hooks/log-units.js';
 import type { Batch, DynamicsHookContext, LogRow } from '../../lib/index.js';
 import { ljBatch, perturbedLj13 } from '../dynamics/lj-systems.js';
 
@@ -40,7 +41,8 @@ function probe(frequency: number, rows: LogRow[]): { stage: DynamicsStage; frequ
 
 function parseCsv(text: string): { header: string[]; rows: LogRow[] } {
   const [head, ...lines] = text.trimEnd().split('\n');
-  const header = head.split(',');
+  // The header names each built-in column's unit (`energy[ε]`, test/dynamics/log-units.test.ts).
+  const header = head.split(',').map(columnName);
   const rows = lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [header[i], cell === '' ? '' : Number(cell)])));
   return { header, rows };
 }

@@ -9,6 +9,7 @@ import { ZarrSink } from '../../lib/io/index.js';
 import { parseCsv, readLog } from '../../lib/view/log-read.js';
 import { loadViewData, viewFileKind } from '../../lib/view/index.js';
 import { mdFiles, trainingLog, type MdFiles } from './fixtures.js';
+import { columnName } from '../../lib/dynamics/hooks/log-units.js';
 
 let md: MdFiles;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ describe('loadViewData', () => {
     expect(system.key).toBe('id:0');
     expect(system.symbols).toEqual(Array(32).fill('Ar'));
     const text = readFileSync(md.log, 'utf8').trim().split('\n');
-    const header = text[0].split(',');
+    const header = text[0].split(',').map(columnName);
     const column = (name: string): number[] => text.slice(1).map((line) => Number(line.split(',')[header.indexOf(name)]));
     expect(system.scalars.step).toEqual(column('step'));
     expect(system.scalars.energy).toEqual(column('energy'));

@@ -12,6 +12,7 @@ import { exportReport, loadViewData, ViewHook, ViewServer } from '../../lib/view
 import { DynamicsStage, VelocityVerlet } from '../../lib/dynamics/index.js';
 import { argonBatch, argonModel, mdFiles, movingFrames, trainingLog, type MdFiles } from './fixtures.js';
 import { CHROMIUM, countHue, decodePng, differing, launch, NO_BROWSER, outputPath, pageReady, pageState, plotSeries } from './browser.js';
+import { columnName } from '../../lib/dynamics/hooks/log-units.js';
 
 // Software WebGL in a browser started per file is slow on a loaded machine (CI runs test files in parallel).
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
@@ -26,7 +27,7 @@ const csvRows = (path: string): number => readFileSync(path, 'utf8').trim().spli
 /** One column of a csv log with plain cells, as numbers. */
 function csvColumn(path: string, name: string): number[] {
   const [header, ...rows] = readFileSync(path, 'utf8').trim().split('\n').map((line) => line.split(','));
-  return rows.map((cells) => Number(cells[header.indexOf(name)]));
+  return rows.map((cells) => Number(cells[header.map(columnName).indexOf(name)]));
 }
 const extxyzFrames = (path: string): number => (readFileSync(path, 'utf8').match(/Lattice=/g) ?? []).length;
 

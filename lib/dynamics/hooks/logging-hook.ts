@@ -3,6 +3,7 @@
 import { appendFileSync, existsSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 
 import { setNamed } from '../../data/index.js';
+import { METAL, type UnitSystem } from '../../data/units.js';
 import { HookmdError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import { every, registerHookType } from '../../hooks/index.js';
@@ -12,6 +13,7 @@ import { SystemScalars } from '../scalars.js';
 import { DynamicsStage } from '../stage.js';
 import { stepsTaken } from '../state-observers.js';
 import { checkFrequency } from './builtin-options.js';
+import { headerCell, logColumnUnits } from './log-units.js';
 import { showText, showValue } from '../../describe-value.js';
 
 /** A custom column: its value for system `system` (an index into `ctx.batch`). */
@@ -97,10 +99,10 @@ export function multiplesOf(stage: DynamicsStage, frequency: number): Trigger | 
  * after every multiple of `frequency` steps, and for the state the run ends in (its last step, always); in
  * runStream also as each system enters and leaves the batch. A state is logged once, however many of these
  * fall on it. Columns: step (steps taken); time (step × dt, fs in metal units; empty under an optimizer,
- * whose steps are not time); system
+ * whose steps are not time; in a FusedStage, each system's steps in MD sub-stages times their dt); system
  * (index in the batch), systemId and status; temperature (K); energy (the potential energy), kineticEnergy
- * and totalEnergy (eV); fmax (eV/Å); then the custom columns. The header (csv: the column names) is fixed at
- * construction and written once. File rows are buffered and appended `bufferRows` at a time;
+ * and totalEnergy (eV); fmax (eV/Å); then the custom columns. The header (csv: the column names, each
+ * built-in one with its unit, `energy[eV]`) is fixed at construction and written once. File rows are buffered and appended `bufferRows` at a time;
  * `close()` (run automatically when a run ends) writes the rest. A failed write throws
  * LOG_WRITE_FAILED and keeps the rows for the next attempt.
  *
@@ -116,7 +118,10 @@ export class LoggingHook {
   readonly trigger: Trigger | undefined;
   readonly name: string;
   readonly needs: readonly string[];
-  /** The column names, in order (the csv header). */
+  /**
+   * The column names, in order: the keys of each row. The csv header writes each built-in column with its
+   * unit in the batch's unit system, as ASE's MDLogger does: `time[fs]`, `energy[eV]`, `fmax[eV/Å]`.
+   */
   readonly header: readonly string[];
   readonly path: string | undefined;
   readonly format: 'csv' | 'jsonl';
@@ -128,6 +133,10 @@ export class LoggingHook {
   #started = false;
   readonly #append: boolean;
   #engine: Dynamics | undefined;
+  /** The unit system of the batch logged last, which the csv header's units name. */
+  #units: UnitSystem = METAL;
+  /** The built-in columns no custom column replaced: the ones whose unit the header can name. */
+  readonly #builtins: ReadonlySet<string>;
   /** The step of each system's last row (by systemId), so a state is logged once. */
   readonly #logged = new Map<number, number>();
 
@@ -159,6 +168,7 @@ export class LoggingHook {
     this.#append = append;
     const builtins = pressure ? [...LOG_COLUMNS, ...PRESSURE_COLUMNS] : LOG_COLUMNS;
     this.header = [...builtins, ...this.#columns.map(([name]) => name).filter((name) => !builtins.includes(name))];
+    this.#builtins = new Set(builtins.filter((name) => !(name in columns)));
     const needs = ['energy', 'forces', 'velocities', 'masses', 'status', 'systemId'];
     this.needs = pressure ? [...needs, 'cell', 'stress'] : needs;
   }
@@ -182,14 +192,16 @@ export class LoggingHook {
 
   #log(ctx: DynamicsHookContext, step: number, systems: Uint8Array | null): void {
     const { batch } = ctx;
+    this.#units = batch.units;
     const scalars = ctx.scalars ?? new SystemScalars(batch, ctx.model);
     const [energy, kinetic, fmax, temperature] = [scalars.energy, scalars.kineticEnergy, scalars.fmax, scalars.temperature];
     const [status, ids] = [batch.read('status'), batch.read('systemId')];
     const dt = this.#engine?.timeStep;
+    const mdTime = this.#engine?.mdTime(batch);
     for (let s = 0; s < batch.numSystems; s++) {
       if ((systems !== null && systems[s] === 0) || this.#logged.get(ids[s]) === step) continue;
       this.#logged.set(ids[s], step);
-      const time = dt === undefined ? '' : step * (typeof dt === 'number' ? dt : dt[s]);
+      const time = mdTime !== undefined ? (Number.isNaN(mdTime[s]) ? '' : mdTime[s]) : dt === undefined ? '' : step * (typeof dt === 'number' ? dt : dt[s]);
       const row: LogRow = {
         step, time, system: s, systemId: ids[s], status: status[s], temperature: temperature[s],
         energy: energy[s], kineticEnergy: kinetic[s], totalEnergy: energy[s] + kinetic[s], fmax: fmax[s],
@@ -216,7 +228,7 @@ export class LoggingHook {
   flush(): void {
     if (this.path === undefined || (this.#started && this.#lines.length === 0)) return;
     if (!this.#started && this.#append && existsSync(this.path) && statSync(this.path).size > 0) this.#started = true;
-    const head = !this.#started && this.format === 'csv' ? `${this.header.map(csvCell).join(',')}\n` : '';
+    const head = !this.#started && this.format === 'csv' ? `${this.#csvHeader().join(',')}\n` : '';
     const text = head + this.#lines.map((line) => `${line}\n`).join('');
     const before = this.#started ? statSync(this.path, { throwIfNoEntry: false })?.size ?? 0 : 0;
     try {
@@ -239,6 +251,11 @@ export class LoggingHook {
   /** Writes the buffered rows; the hook keeps appending if it runs again. */
   close(): void {
     this.flush();
+  }
+
+  #csvHeader(): string[] {
+    const units = logColumnUnits(this.#units);
+    return this.header.map((name) => csvCell(headerCell(name, this.#builtins.has(name) ? units[name] : undefined)));
   }
 
   #format(row: LogRow): string {

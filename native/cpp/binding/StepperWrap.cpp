@@ -68,6 +68,7 @@ Napi::Function StepperWrap::define(Napi::Env env) {
                          InstanceMethod<&StepperWrap::newlyConverged>("newlyConverged"),
                          InstanceMethod<&StepperWrap::newlyFrom>("newlyFrom"),
                          InstanceMethod<&StepperWrap::convergedAt>("convergedAt"),
+                         InstanceMethod<&StepperWrap::stageSteps>("stageSteps"),
                          InstanceMethod<&StepperWrap::stressComputed>("stressComputed"),
                          InstanceMethod<&StepperWrap::allConverged>("allConverged"),
                          InstanceMethod<&StepperWrap::addHook>("addHook"),
@@ -155,6 +156,13 @@ Napi::Value StepperWrap::convergedAt(const Napi::CallbackInfo& info) {
   const auto& steps = stepper_->convergedAt();
   Napi::Float64Array out = Napi::Float64Array::New(info.Env(), steps.size());
   std::transform(steps.begin(), steps.end(), out.Data(), [](std::int64_t step) { return static_cast<double>(step); });
+  return out;
+}
+
+Napi::Value StepperWrap::stageSteps(const Napi::CallbackInfo& info) {
+  const std::vector<double> steps = stepper_->integrator().stageSteps();
+  Napi::Float64Array out = Napi::Float64Array::New(info.Env(), steps.size());
+  std::copy(steps.begin(), steps.end(), out.Data());
   return out;
 }
 

@@ -30,6 +30,7 @@ class StepperWrap : public Napi::ObjectWrap<StepperWrap> {
   Napi::Value requestStress(const Napi::CallbackInfo& info);
   Napi::Value newlyFrom(const Napi::CallbackInfo& info);
   Napi::Value convergedAt(const Napi::CallbackInfo& info);
+  Napi::Value stageSteps(const Napi::CallbackInfo& info);
   Napi::Value stressComputed(const Napi::CallbackInfo& info);
   Napi::Value getStepCount(const Napi::CallbackInfo& info);
   void setStepCount(const Napi::CallbackInfo& info, const Napi::Value& value);

@@ -1,9 +1,16 @@
 #include "dynamics/FusedIntegrator.h"
 
+#include <algorithm>
+
 #include "core/Error.h"
 #include "dynamics/IntegratorFactory.h"
 
 namespace hookmd {
+
+namespace {
+/** The counter columns before the steps per sub-stage: steps in the current sub-stage, and which one it is. */
+constexpr std::size_t kBudgetColumns = 2;
+}  // namespace
 
 Parameters subStageParameters(const Parameters& parameters, int stage) {
   const std::string prefix = std::to_string(stage) + ".";
@@ -16,7 +23,7 @@ Parameters subStageParameters(const Parameters& parameters, int stage) {
 
 FusedIntegrator::FusedIntegrator(Backend& backend, const std::vector<std::string>& types, const Parameters& parameters,
                                  std::int64_t numSystems)
-    : counters_("FusedStage", {0.0, 0.0}, numSystems) {
+    : counters_("FusedStage", std::vector<double>(kBudgetColumns + types.size(), 0.0), numSystems) {
   if (types.empty()) fail("INVALID_PARAMETER", "FusedStage: needs at least one sub-stage");
   for (std::size_t k = 0; k < types.size(); ++k) {
     if (types[k].rfind("Fused", 0) == 0) fail("INVALID_PARAMETER", "FusedStage: sub-stages cannot be fused stages themselves");
@@ -71,6 +78,7 @@ void FusedIntegrator::postUpdate(const StepContext& context) {
       counter[1] = k;
     }
     counter[0] += 1.0;
+    counter[kBudgetColumns + static_cast<std::size_t>(k)] += 1.0;
     const double budget = budgets_[k][s];
     if (budget > 0 && counter[0] >= budget) spent_[s] = k;
   }
@@ -110,7 +118,31 @@ void FusedIntegrator::loadState(const std::vector<double>& state) {
   };
   if (take(1).front() != static_cast<double>(stages_.size())) fail("INVALID_STATE", "FusedStage: the saved state has another number of sub-stages");
   for (auto& stage : stages_) stage->loadState(take(static_cast<std::size_t>(take(1).front())));
-  counters_.load(take(state.size() - at));
+  std::vector<double> counters = take(state.size() - at);
+  // [numSystems, width 2, rows of (steps, sub-stage)]: widened with no steps counted per sub-stage.
+  if (counters.size() >= 2 && counters[1] == static_cast<double>(kBudgetColumns) &&
+      counters.size() == 2 + kBudgetColumns * static_cast<std::size_t>(counters[0])) {
+    const auto systems = static_cast<std::size_t>(counters[0]);
+    const std::size_t width = kBudgetColumns + stages_.size();
+    std::vector<double> widened{counters[0], static_cast<double>(width)};
+    widened.resize(2 + systems * width, 0.0);
+    for (std::size_t s = 0; s < systems; ++s) {
+      std::copy_n(counters.begin() + static_cast<std::ptrdiff_t>(2 + s * kBudgetColumns), kBudgetColumns,
+                  widened.begin() + static_cast<std::ptrdiff_t>(2 + s * width));
+    }
+    counters = std::move(widened);
+  }
+  counters_.load(counters);
+}
+
+std::vector<double> FusedIntegrator::stageSteps() const {
+  const std::size_t stages = stages_.size();
+  std::vector<double> out(static_cast<std::size_t>(counters_.count()) * stages);
+  for (std::int64_t s = 0; s < counters_.count(); ++s) {
+    const double* counter = counters_.row(s);
+    std::copy_n(counter + kBudgetColumns, stages, out.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(s) * stages));
+  }
+  return out;
 }
 
 void FusedIntegrator::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {

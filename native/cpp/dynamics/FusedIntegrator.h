@@ -35,7 +35,9 @@ class FusedIntegrator final : public Integrator {
   void updateParameters(const Parameters& parameters, std::int64_t numSystems) override;
   /** [numStages, then each sub-integrator's state as (length, values...), then the per-system step counters]. */
   std::vector<double> state() const override;
+  /** Also takes a state saved before the counters kept the steps per sub-stage (those start from 0). */
   void loadState(const std::vector<double>& state) override;
+  std::vector<double> stageSteps() const override;
   void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override;
 
  private:
@@ -44,7 +46,10 @@ class FusedIntegrator final : public Integrator {
 
   std::vector<std::unique_ptr<Integrator>> stages_;
   std::vector<std::vector<double>> budgets_;
-  /** Per system: steps taken in the current sub-stage, and the sub-stage they were counted for. */
+  /**
+   * Per system: steps taken in the current sub-stage and the sub-stage they were counted for (its budget),
+   * then the steps taken in each sub-stage (its MD time).
+   */
   SystemRows counters_;
   std::vector<std::uint8_t> mask_;
   /** Per system: the sub-stage whose budget it spent in this step's postUpdate, or -1. */

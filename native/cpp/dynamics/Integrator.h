@@ -73,6 +73,11 @@ class Integrator {
   virtual std::vector<double> state() const { return {}; }
   virtual void loadState(const std::vector<double>&) {}
   /**
+   * Per system, the steps it has taken in each sub-stage (numSystems rows of one count per sub-stage), from
+   * which a FusedStage's log gives each system's MD time; empty for an integrator without sub-stages.
+   */
+  virtual std::vector<double> stageSteps() const { return {}; }
+  /**
    * Keeps the state of the systems at `keep` (in that order) and appends `added` fresh systems, after the
    * batch was compacted or refilled.
    */

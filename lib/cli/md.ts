@@ -16,6 +16,7 @@ import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
 import { closeModel } from './model.js';
 import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
+import { lockResumedOutputs } from './output-lock.js';
 import { checkInputFile, checkOutputPath, opening } from './paths.js';
 import { createProgress, progressMode } from './progress.js';
 import { checkQuantityFlag, quantityFlag, timeWarning } from './quantity.js';
@@ -127,6 +128,8 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
   let live: Awaited<ReturnType<typeof viewHook>>;
   // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
   let built: Model | undefined;
+  // The locks of resumed outputs, once taken.
+  let release: (() => void) | undefined;
   try {
     checkInputFile(input, 'md: <input>');
     checkFlags(options);
@@ -137,6 +140,7 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     const units = options.units;
     const format = structureFormat(input);
     const systems = format === 'extxyz' ? readExtxyz(input, { units }) : format === 'h5md' ? await readH5md(input) : readStructures(input);
+    release = lockResumedOutputs(options.resume, [['--out', options.out]]);
     const selection = scalingOut(options) ? await selectSystems(systems.length, options) : undefined;
     applyRuntime(options);
     const whole = Batch.fromSystems(systems, { units });
@@ -252,6 +256,7 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
   } finally {
     live?.close();
     await closeModel(built);
+    release?.();
     interrupt.dispose();
   }
 }

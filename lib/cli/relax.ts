@@ -13,6 +13,7 @@ import { logHook } from './log.js';
 import { closeModel } from './model.js';
 import { addCommonOptions, addStrictOption, addModelOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile, checkOutputPath, opening, openOutputSink } from './paths.js';
+import { lockResumedOutputs } from './output-lock.js';
 import { keepLogRowsOf } from './resume.js';
 import type { StageConfig } from './run-config.js';
 import { STREAM_DEFAULTS } from './run-config.js';
@@ -58,6 +59,8 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
   let live: Awaited<ReturnType<typeof viewHook>>;
   // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
   let built: Model | undefined;
+  // The lock of a resumed --out, once taken.
+  let release: (() => void) | undefined;
   try {
     checkInputFile(input, 'relax: <input>');
     if (options.stepSize !== undefined && options.optimizer !== 'gd') throw configError(['--step-size: only with --optimizer gd']);
@@ -71,6 +74,7 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
     if (options.zarr !== undefined) checkOutputPath(options.zarr, '--zarr');
     if (options.log !== undefined) checkOutputPath(options.log, '--log');
     checkResumable(options, [['--out', options.out], ['--zarr', options.zarr]]);
+    release = lockResumedOutputs(options.resume, [['--out', options.out]]);
     const note = (message: string): void => {
       if (options.quiet !== true) process.stderr.write(`relax: ${message}\n`);
     };
@@ -116,6 +120,7 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
   } finally {
     live?.close();
     await closeModel(built);
+    release?.();
     interrupt.dispose();
   }
 }

@@ -12,6 +12,7 @@ import { loadPlugins, registerConfigHooks } from './hooks.js';
 import { Interrupt } from './interrupt.js';
 import { buildModel, closeModel, resolveModelEntry } from './model.js';
 import { addCommonOptions, addStrictOption, applyRuntime, type CommonOptions } from './options.js';
+import { lockResumedOutputs } from './output-lock.js';
 import { checkInputFile, checkOutputPath, openSinks } from './paths.js';
 import { STREAM_DEFAULTS, type RunConfig, type SinkConfig } from './run-config.js';
 import { addScaleOutOptions, checkResumable, openAppendSink, selectStreamInput, withoutInterrupted, type ScaleOutOptions } from './scale-out.js';
@@ -37,6 +38,8 @@ export async function run(file: string, options: RunOptions, interrupt: Interrup
   let live: Awaited<ReturnType<typeof viewHook>>;
   // The model, once built: closed at the end (an i-PI server sends its clients EXIT).
   let built: Model | undefined;
+  // The locks of resumed outputs, once taken.
+  let release: (() => void) | undefined;
   try {
     // What a config reads lives next to it (as a Trainer config's data does); what the run writes goes to
     // the working directory, like the outputs named on a command line.
@@ -53,6 +56,7 @@ export async function run(file: string, options: RunOptions, interrupt: Interrup
     for (const [path, i] of hookFiles) checkOutputPath(path, `${locate(['hooks', i, 'path'])}: hooks[${i}].path`);
     const sinkPaths = (config.sinks ?? []).map((sink, i) => [`${locate(['sinks', i, 'path'])}: sinks[${i}].path`, sink.path] as const);
     checkResumable(options, sinkPaths);
+    release = lockResumedOutputs(options.resume, sinkPaths);
     const note = (message: string): void => {
       if (options.quiet !== true) process.stderr.write(`run: ${message}\n`);
     };
@@ -95,6 +99,7 @@ export async function run(file: string, options: RunOptions, interrupt: Interrup
   } finally {
     live?.close();
     await closeModel(built);
+    release?.();
     interrupt.dispose();
   }
 }

@@ -31,6 +31,10 @@ export interface NativeBinding {
   /** V8's count of the external memory native code has reported, in bytes: every batch's fields among it. For tests. */
   externalMemory(): number;
   cpuSimd(): CpuSimd;
+  /** An exclusive flock on `path` (created if missing): the descriptor holding it, or -1 while another process holds it. */
+  lockFile(path: string): number;
+  /** Removes `path` and closes `fd`, releasing its lock. */
+  unlockFile(path: string, fd: number): void;
   readonly napiVersion: number;
   readonly cudaBuild: boolean;
   /** The device kernel families, each with where and when it was verified on a GPU ('' while dark). */

@@ -174,6 +174,23 @@ describe('--resume', () => {
     expect(new Set(rows.map((row) => Number(row.split(',')[3])))).toEqual(new Set(merged.map((_, k) => k)));
   });
 
+  // The kill -9 test above is also the requeue of a preempted task: the lock goes with the killed process.
+  it('a second relax --resume on the same output exits 2 while the first runs, naming it (issue 39, item 23)', async () => {
+    // Two clusters at a time to a tight fmax: the first run lasts long enough for the second to meet it.
+    const args = ['relax', many, '--fmax', '1e-6', ...LJ, '--max-atoms', '26', '--refill-every', '2', '--resume', '-o', 'locked.xyz', '--quiet'];
+    const first = spawnCli(args, { cwd: dir });
+    const done = collect(first, 120_000);
+    const lock = join(dir, 'locked.xyz.lock');
+    while (!(existsSync(lock) && readFileSync(lock, 'utf8') !== '') && first.exitCode === null) await sleep(5);
+    const second = await runCli(args, { cwd: dir });
+    expect(first.exitCode, 'the first run ended before the second met it').toBe(null);
+    expect(second.code, `${second.stdout}${second.stderr}`).toBe(2);
+    expect(second.stderr).toContain(`--out: locked.xyz is being written by another hookmd process (pid ${first.pid}, lock file locked.xyz.lock)`);
+    expect((await done).code).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+    expect((ids(read('locked.xyz')) as number[]).sort((a, b) => a - b)).toEqual(Array.from({ length: 240 }, (_, k) => k));
+  });
+
   it('a SIGTERM records only finished systems; the next attempt does the rest', async () => {
     const args = ['relax', many, '--fmax', '1e-4', ...LJ, '--max-atoms', '130', '--refill-every', '2', '--resume', '-o', 'termed.xyz', '--quiet'];
     const child = spawnCli(args, { cwd: dir });

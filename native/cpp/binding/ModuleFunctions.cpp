@@ -8,6 +8,7 @@
 #include "binding/ArrayViews.h"
 #include "binding/BatchWrap.h"
 #include "binding/Errors.h"
+#include "binding/FileLock.h"
 #include "core/BackendRegistry.h"
 #include "core/CpuFeatures.h"
 #include "core/DarkKernels.h"
@@ -139,6 +140,8 @@ void exportModuleFunctions(Napi::Env env, Napi::Object exports) {
   exports.Set("externalViews", Napi::Function::New(env, externalViews, "externalViews"));
   exports.Set("externalMemory", Napi::Function::New(env, externalMemory, "externalMemory"));
   exports.Set("cpuSimd", Napi::Function::New(env, cpuSimd, "cpuSimd"));
+  exports.Set("lockFile", Napi::Function::New(env, lockFile, "lockFile"));
+  exports.Set("unlockFile", Napi::Function::New(env, unlockFile, "unlockFile"));
   exports.Set("deviceKernels", Napi::Function::New(env, deviceKernels, "deviceKernels"));
   exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
 #ifdef HOOKMD_WITH_CUDA

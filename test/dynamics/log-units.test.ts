@@ -11,6 +11,8 @@ import { FIRE, fuse, LennardJones, LoggingHook, NoseHooverChain, VelocityVerlet 
 import type { LogRow } from '../../lib/index.js';
 import { Batch, bulk, rattle } from '../../lib/data/index.js';
 import { columnName } from '../../lib/dynamics/hooks/log-units.js';
+import { dynamicsCheckpoint, loadDynamicsCheckpoint } from '../../lib/dynamics/checkpoint.js';
+import { decodeDoubles, encodeDoubles } from '../../lib/dynamics/engine-state.js';
 import { ljBatch, perturbedLj13 } from './lj-systems.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hookmd-log-units-'));
@@ -18,6 +20,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const headerOf = (path: string): string[] => (readFileSync(path, 'utf8').split('\n')[0] as string).split(',');
 const argon = (): LennardJones => new LennardJones({ epsilon: 0.0104, sigma: 3.4, cutoff: 8.5 });
+/** Perturbed LJ13 clusters scaled to argon (σ = 3.4 Å), one per amplitude. */
+const argonClusters = (amplitudes: number[]) => amplitudes.map((amplitude, k) => {
+  const cluster = perturbedLj13(amplitude, k);
+  return { ...cluster, positions: (cluster.positions as number[][]).map((p) => p.map((x) => 3.4 * x)) };
+});
 
 describe('log headers name their units (issue 39, item 36)', () => {
   it('metal: time in fs, energies in eV, fmax in eV/Å, volume in Å^3, pressure in eV/Å^3', async () => {
@@ -42,10 +49,7 @@ describe('the time column of a fused FIRE → NHC run (issue 39, item 36)', () =
   it('is empty while a system relaxes, then (steps since it left FIRE) × dt', async () => {
     const rows: LogRow[] = [];
     const dt = 4;
-    const clusters = [0.1, 0.2, 0.3].map((amplitude, k) => {
-      const cluster = perturbedLj13(amplitude, k);
-      return { ...cluster, positions: (cluster.positions as number[][]).map((p) => p.map((x) => 3.4 * x)) };
-    });
+    const clusters = argonClusters([0.1, 0.2, 0.3]);
     // Each system leaves FIRE when its budget is spent: after 6, 11 and 17 steps (a budget per system, which
     // FusedStage takes at run time as every engine parameter does).
     const fireSteps = [6, 11, 17];
@@ -60,5 +64,45 @@ describe('the time column of a fused FIRE → NHC run (issue 39, item 36)', () =
       if (step <= left) expect(row.time, `system ${row.systemId} at step ${step}`).toBe('');
       else expect(row.time, `system ${row.systemId} at step ${step}`).toBeCloseTo((step - left) * dt, 12);
     }
+  });
+});
+
+describe('a FusedStage state saved before the steps per sub-stage were counted', () => {
+  it('still loads and continues as today\'s does; its MD time counts from the load', async () => {
+    const make = () => fuse(new FIRE({ model: argon() }), new NoseHooverChain({ model: argon(), dt: 4, temperature: 30, velocities: { temperature: 30, seed: 2 } })).withBudgets([5, 40]);
+    const clusters = argonClusters([0.1, 0.2]);
+    const first = make();
+    const batch = Batch.fromSystems(clusters);
+    await first.run(batch, { steps: 8 });
+    const checkpoint = dynamicsCheckpoint(batch, first);
+    const state = checkpoint.engine;
+    // The stepper's state is one part (the integrator's: no convergence checks here) after its length. The
+    // old layout ends in [numSystems, 2, then (steps, sub-stage) per system]; today's adds a count per sub-stage.
+    const native = decodeDoubles(state.native as string, 'test');
+    expect(native[0]).toBe(native.length - 1);
+    const systems = 2;
+    const width = 2 + 2;
+    const counters = native.slice(native.length - (2 + systems * width));
+    expect(Array.from(counters.slice(0, 2))).toEqual([systems, width]);
+    const old = [...native.slice(0, native.length - counters.length), systems, 2];
+    old[0] = old.length - 1 + 2 * systems;
+    for (let s = 0; s < systems; s++) old.push(counters[2 + s * width] as number, counters[3 + s * width] as number);
+    // The saved run continued from today's state and from the old one, and the original run continued.
+    const continued = async (encoded: string): Promise<{ batch: Batch; rows: LogRow[] }> => {
+      const engine = make();
+      const loaded = await loadDynamicsCheckpoint({ ...checkpoint, engine: { ...state, native: encoded } }, engine);
+      const rows: LogRow[] = [];
+      engine.register(new LoggingHook({ writer: (row) => rows.push(row), frequency: 4 }));
+      await engine.run(loaded.batch, { steps: 4 });
+      return { batch: loaded.batch, rows };
+    };
+    const today = await continued(state.native as string);
+    const before = await continued(encodeDoubles(Float64Array.from(old)));
+    await first.run(batch, { steps: 4 });
+    expect(Array.from(today.batch.read('positions'))).toEqual(Array.from(batch.read('positions')));
+    expect(Array.from(before.batch.read('positions'))).toEqual(Array.from(batch.read('positions')));
+    // Both systems left FIRE at step 5: today's counts give 7 steps of MD at step 12; the loaded old counts start at 0.
+    expect(today.rows.filter((row) => row.step === 12).map((row) => row.time)).toEqual([28, 28]);
+    expect(before.rows.filter((row) => row.step === 12).map((row) => row.time)).toEqual([16, 16]);
   });
 });

@@ -34,7 +34,34 @@ export interface ViewFile {
   href: string | null;
 }
 
-/** Everything the page shows. `training` holds a training log's columns against `epoch`. */
+/** One curve of a plot: its own x values and y values (equal lengths); `points` draws markers, not a line. */
+export interface ViewSeries {
+  label: string;
+  x: number[];
+  y: number[];
+  points?: boolean;
+}
+
+/**
+ * A plot that is no per-step scalar: an NEB energy profile, phonon bands or DOS, g(r). `system` names the
+ * system (its key) whose selection shows it, or null for a plot the page always shows; `ticks` labels x
+ * positions (the q points of a band path); `notes` are lines under the plot (the barrier of each path).
+ */
+export interface ViewPlot {
+  id: string;
+  title: string;
+  system: string | null;
+  xLabel: string;
+  yLabel: string;
+  series: ViewSeries[];
+  ticks?: Array<{ x: number; label: string }>;
+  notes?: string[];
+}
+
+/**
+ * Everything the page shows. `training` holds a training log's columns against `epoch`; `plots` the curves
+ * of NEB bands, phonon files and g(r) files.
+ */
 export interface ViewData {
   title: string;
   /** True while a ViewHook streams updates to the page. */
@@ -45,6 +72,7 @@ export interface ViewData {
   maxFrames: number | null;
   systems: ViewSystem[];
   training: ViewColumns | null;
+  plots: ViewPlot[];
   files: ViewFile[];
 }
 

@@ -180,8 +180,20 @@
     const xAxis = ticks
       ? { label: spec.xLabel, splits: () => ticks.map((t) => t.x), values: () => ticks.map((t) => t.label), grid: { show: true } }
       : { label: spec.xLabel };
+    // Marks (an NEB path's saddle and barrier) are written beside their point each time the plot is drawn.
+    const marks = spec.marks || [];
+    const drawMarks = (u) => {
+      const ctx = u.ctx;
+      ctx.save();
+      ctx.font = `${Math.round(12 * devicePixelRatio)}px system-ui, sans-serif`;
+      ctx.fillStyle = '#222';
+      ctx.textAlign = 'center';
+      for (const mark of marks) ctx.fillText(mark.label, u.valToPos(mark.x, 'x', true), u.valToPos(mark.y, 'y', true) - 10 * devicePixelRatio);
+      ctx.restore();
+    };
     const options = {
       title: spec.title, width, height: 240,
+      hooks: { draw: [drawMarks] },
       scales: { x: { time: false } },
       axes: [xAxis, { label: spec.yLabel, size: 70 }],
       series: [{ label: spec.xLabel }, ...spec.series.map((s, i) => ({

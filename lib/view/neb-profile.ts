@@ -100,12 +100,13 @@ export function nebProfiles(structures: readonly System[]): NebProfile[] {
   return [...paths].map(([path, images]) => profileOf(path, images));
 }
 
-/** The page's plot of the profiles of file `file` (its name `name`): the images as points, the fits as lines. */
+/** The page's plot of the profiles of file `file` (its name `name`): the images as points, the fits as lines, each saddle marked with its barrier. */
 export function nebPlot(profiles: readonly NebProfile[], file: number, name: string): ViewPlot {
   const series: ViewSeries[] = profiles.flatMap((p) => [
     { label: `path ${p.path}`, x: p.distance, y: p.energies, points: true },
     { label: `path ${p.path} fit`, x: p.fitDistance, y: p.fitEnergies },
   ]);
   const notes = profiles.map((p) => `path ${p.path}: barrier ${p.barrier.toFixed(6)} eV at image ${p.saddleIndex}, reaction energy ${(p.energies.at(-1) as number).toFixed(6)} eV`);
-  return { id: `neb-${file}`, title: `NEB energy profile: ${name}`, system: null, xLabel: 'reaction coordinate (Å)', yLabel: 'E − E(initial) (eV)', series, notes };
+  const marks = profiles.map((p) => ({ x: p.distance[p.saddleIndex] as number, y: p.barrier, label: `${p.barrier.toFixed(4)} eV` }));
+  return { id: `neb-${file}`, title: `NEB energy profile: ${name}`, system: null, xLabel: 'reaction coordinate (Å)', yLabel: 'E − E(initial) (eV)', series, marks, notes };
 }

@@ -45,7 +45,8 @@ export interface ViewSeries {
 /**
  * A plot that is no per-step scalar: an NEB energy profile, phonon bands or DOS, g(r). `system` names the
  * system (its key) whose selection shows it, or null for a plot the page always shows; `ticks` labels x
- * positions (the q points of a band path); `notes` are lines under the plot (the barrier of each path).
+ * positions (the q points of a band path); `marks` label points of the plot (each path's saddle with its
+ * barrier); `notes` are lines under the plot.
  */
 export interface ViewPlot {
   id: string;
@@ -55,6 +56,7 @@ export interface ViewPlot {
   yLabel: string;
   series: ViewSeries[];
   ticks?: Array<{ x: number; label: string }>;
+  marks?: Array<{ x: number; y: number; label: string }>;
   notes?: string[];
 }
 

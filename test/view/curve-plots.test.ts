@@ -1,6 +1,7 @@
 // The curve plots of the page in Chromium, from an exported report opened offline: the NEB profile (the images
-// as points among the fit's x values), phonon bands with the special points as the x axis's labels and the
-// DOS, and for the selected system its MSD against the log's time and its g(r).
+// as points among the fit's x values, the barrier written at the saddle), phonon bands with the special
+// points as the x axis's labels and the DOS, and for the selected system its MSD against the log's time and
+// its g(r).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -74,6 +75,20 @@ describe.skipIf(CHROMIUM === undefined)(`curve plots in Chromium${CHROMIUM === u
     const ticks = (await page.evaluate('window.hookmdView.plots["phonon-bands-1"].axes[0]._values')) as string[];
     expect(ticks).toEqual(['G', 'X', 'W']);
     expect(await page.locator('[data-plot="neb-0"] .note').textContent()).toMatch(/^path 0: barrier \d\.\d{6} eV at image 2/);
+    // The saddle's barrier is written above its point: dark text pixels there, none in the empty corner.
+    const dark = (await page.evaluate(`(() => {
+      const u = window.hookmdView.plots['neb-0'];
+      const mark = ${JSON.stringify(data.plots[0]?.marks?.[0])};
+      const count = (x, y) => {
+        const pixels = u.ctx.getImageData(x - 30, y - 24, 60, 16).data;
+        let n = 0;
+        for (let i = 0; i < pixels.length; i += 4) if (pixels[i + 3] > 200 && pixels[i] < 90 && pixels[i + 1] < 90 && pixels[i + 2] < 90) n++;
+        return n;
+      };
+      return [count(u.valToPos(mark.x, 'x', true), u.valToPos(mark.y, 'y', true)), count(u.valToPos(0.3, 'x', true), u.valToPos(mark.y, 'y', true))];
+    })()`)) as [number, number];
+    expect(dark[0]).toBeGreaterThan(20);
+    expect(dark[1]).toBe(0);
     await page.locator('#plots').screenshot({ path: outputPath('curve-plots.png') });
     await page.context().close();
   });

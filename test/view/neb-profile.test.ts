@@ -76,5 +76,7 @@ print(json.dumps([{k: [float(x) for x in getattr(f, k)] for k in ('path', 'energ
     expect(plot?.series.map((s) => s.label)).toEqual(['path 0', 'path 0 fit', 'path 1', 'path 1 fit']);
     expect(plot?.series[2]?.y).toEqual(profiles[1]?.energies);
     expect(plot?.notes?.[0]).toContain(`barrier ${result.paths[0]?.barrier.toFixed(6)} eV at image ${result.paths[0]?.saddleIndex}`);
+    // Each saddle is marked with its barrier, at its point of the profile.
+    expect(plot?.marks).toEqual(profiles.map((p) => ({ x: p.distance[p.saddleIndex], y: result.paths[p.path]?.barrier, label: `${result.paths[p.path]?.barrier.toFixed(4)} eV` })));
   });
 });

@@ -157,7 +157,9 @@ class Collector {
     const bySystem = new Map<number, Array<Record<string, number | null>>>();
     for (const row of log.rows) {
       if (row.systemId === null || row.systemId === undefined || row.r === null || row.g === null) continue;
-      bySystem.set(row.systemId, [...(bySystem.get(row.systemId) ?? []), row]);
+      const rows = bySystem.get(row.systemId);
+      if (rows === undefined) bySystem.set(row.systemId, [row]);
+      else rows.push(row);
     }
     for (const [id, rows] of bySystem) {
       const key = `id:${id}`;

@@ -95,7 +95,9 @@ export function nebProfiles(structures: readonly System[]): NebProfile[] {
   const paths = new Map<number, System[]>();
   for (const structure of structures) {
     const path = structure.info?.path as number;
-    paths.set(path, [...(paths.get(path) ?? []), structure]);
+    const images = paths.get(path);
+    if (images === undefined) paths.set(path, [structure]);
+    else images.push(structure);
   }
   return [...paths].map(([path, images]) => profileOf(path, images));
 }

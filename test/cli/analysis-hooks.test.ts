@@ -7,7 +7,8 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import '../../lib/cli/analysis-hooks.js';
+import { registerConfigHooks } from '../../lib/cli/hooks.js';
+import { formatPath } from '../../lib/cli/json-schema.js';
 import { Batch, bulk, repeat, type System } from '../../lib/data/index.js';
 import { DynamicsStage, initializeVelocities, radialDistribution, VacfHook, VelocityVerlet } from '../../lib/dynamics/index.js';
 import { HookRegistry } from '../../lib/hooks/index.js';
@@ -114,6 +115,14 @@ describe('analysis hooks in a run config', () => {
       expect(plot?.series[0]?.x).toEqual(rdf.filter((row) => row.systemId === id).map((row) => row.r));
       expect(plot?.series[0]?.y).toEqual(rdf.filter((row) => row.systemId === id).map((row) => row.g));
     }
+  });
+
+  it('on an MD engine the files get a time column, step × dt (fs), as a LoggingHook log has', async () => {
+    const engine = new VelocityVerlet({ model, dt: 5 });
+    const path = join(dir, 'engine-msd.csv');
+    registerConfigHooks(engine, [{ type: 'MsdHook', frequency: 50, path }], 'metal', formatPath);
+    await engine.run(Batch.fromSystems(input), { steps: 100 });
+    expect(csv(path).map((row) => [row.step, row.time])).toEqual([0, 1].flatMap(() => [[0, 0], [50, 250], [100, 500]]));
   });
 
   it.each([

@@ -51,7 +51,7 @@ class AnalysisFileHook {
   readonly #path: string;
   readonly #lines: Lines;
   readonly #seen = new Set<number>();
-  #timeStep: number | undefined;
+  #engine: Dynamics | undefined;
 
   constructor(recorder: Recorder, path: string, lines: Lines) {
     ({ stage: this.stage, frequency: this.frequency, trigger: this.trigger, name: this.name } = recorder);
@@ -60,9 +60,12 @@ class AnalysisFileHook {
     this.#lines = lines;
   }
 
-  /** The engine's time step gives the time column, as LoggingHook's; one per run (a per-system one is left out). */
+  /**
+   * Keeps the engine, whose time step gives the time column, as LoggingHook's. It is read when the file is
+   * written: an engine registers the hooks it is given before its own parameters exist.
+   */
   onRegister(workflow: unknown): void {
-    if (workflow instanceof Dynamics && typeof workflow.timeStep === 'number') this.#timeStep = workflow.timeStep;
+    if (workflow instanceof Dynamics) this.#engine = workflow;
   }
 
   call(ctx: Context): void {
@@ -80,7 +83,9 @@ class AnalysisFileHook {
   }
 
   close(): void {
-    const lines = this.#lines([...this.#seen].sort((a, b) => a - b), this.#timeStep);
+    // One time step for the run; a per-system one (an array) leaves the column empty.
+    const dt = this.#engine?.timeStep;
+    const lines = this.#lines([...this.#seen].sort((a, b) => a - b), typeof dt === 'number' ? dt : undefined);
     try {
       writeFileSync(this.#path, `${lines.join('\n')}\n`);
     } catch (error) {

@@ -123,6 +123,11 @@ describe('analysis hooks in a run config', () => {
     registerConfigHooks(engine, [{ type: 'MsdHook', frequency: 50, path }], 'metal', formatPath);
     await engine.run(Batch.fromSystems(input), { steps: 100 });
     expect(csv(path).map((row) => [row.step, row.time])).toEqual([0, 1].flatMap(() => [[0, 0], [50, 250], [100, 500]]));
+    // Given to the engine's constructor, which registers it before its time step exists.
+    const given = join(dir, 'given-vacf.csv');
+    const [handle] = new HookRegistry(DynamicsStage).fromConfig([{ type: 'VacfHook', frequency: 50, path: given }]);
+    await new VelocityVerlet({ model, dt: 5, hooks: [handle?.hook as never] }).run(Batch.fromSystems(input), { steps: 100 });
+    expect(csv(given).map((row) => row.time)).toEqual([0, 1].flatMap(() => [0, 250, 500]));
   });
 
   it.each([

@@ -197,7 +197,8 @@
       scales: { x: { time: false } },
       axes: [xAxis, { label: spec.yLabel, size: 70 }],
       series: [{ label: spec.xLabel }, ...spec.series.map((s, i) => ({
-        label: s.label, stroke: COLORS[i % COLORS.length], width: s.points ? 0 : 1.5, spanGaps: true,
+        // A null is a break (a jump in a band path); uPlot.join's fill-ins are undefined, which lines cross.
+        label: s.label, stroke: COLORS[i % COLORS.length], width: s.points ? 0 : 1.5, spanGaps: false,
         points: s.points ? { show: true, size: 7, fill: COLORS[i % COLORS.length] } : { show: false },
       }))],
     };

@@ -53,7 +53,13 @@ export function checkPhononFile(file: Record<string, unknown>, path: string): as
 /** The band plot and, when the file has one, the DOS plot of file `index` (named `name`). */
 export function phononPlots(file: PhononBandsFile, index: number, name: string): ViewPlot[] {
   const branches = (file.frequencies[0] as number[]).length;
-  const series = Array.from({ length: branches }, (_, b) => ({ label: `branch ${b + 1}`, x: file.distance, y: file.frequencies.map((row) => row[b] as number) }));
+  // A jump between segments of the path (two q points at one distance, 'L|U') breaks every branch there, as
+  // ASE draws a band structure: a point without a value between the two.
+  const jump = (k: number): boolean => k > 0 && file.distance[k] === file.distance[k - 1];
+  const x = file.distance.flatMap((d, k) => (jump(k) ? [d, d] : [d]));
+  const series = Array.from({ length: branches }, (_, b) => ({
+    label: `branch ${b + 1}`, x, y: file.frequencies.flatMap((row, k) => (jump(k) ? [null, row[b] as number] : [row[b] as number])),
+  }));
   const bands: ViewPlot = {
     id: `phonon-bands-${index}`, title: `Phonon bands: ${name}`, system: null, xLabel: 'q (band path)', yLabel: `frequency (${file.unit})`,
     series, ticks: file.labels.map(({ label, distance }) => ({ x: distance, label })),

@@ -34,11 +34,14 @@ export interface ViewFile {
   href: string | null;
 }
 
-/** One curve of a plot: its own x values and y values (equal lengths); `points` draws markers, not a line. */
+/**
+ * One curve of a plot: its own x values and y values (equal lengths; a null y breaks the line there);
+ * `points` draws markers, not a line.
+ */
 export interface ViewSeries {
   label: string;
   x: number[];
-  y: number[];
+  y: Array<number | null>;
   points?: boolean;
 }
 

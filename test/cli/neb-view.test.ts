@@ -32,7 +32,7 @@ describe('hookmd neb --out, then hookmd view --export', () => {
     expect(plot?.title).toBe('NEB energy profile: band.xyz');
     const images = plot?.series[0];
     expect(images?.y).toEqual(report.energies.map((e) => expect.closeTo(e - (report.energies[0] as number), 12)));
-    expect(Math.max(...(images?.y ?? []))).toBeCloseTo(report.barrier, 12);
+    expect(Math.max(...((images?.y ?? []) as number[]))).toBeCloseTo(report.barrier, 12);
     expect(plot?.notes).toEqual([expect.stringContaining(`barrier ${report.barrier.toFixed(6)} eV at image ${report.saddleIndex}`)]);
     // The reaction coordinate grows from image to image, and the slider walks the band.
     expect(images?.x[0]).toBe(0);

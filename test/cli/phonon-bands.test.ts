@@ -50,9 +50,12 @@ describe('hookmd phonons --out', () => {
     expect(view.code, view.stderr).toBe(0);
     const [bands, density] = reportData(join(dir, 'report.html')).plots;
     expect(bands?.series).toHaveLength(3);
+    // Each branch is the file's frequencies at their distances, broken (a null) at the jump from L to U.
+    const jump = file.labels.find((l) => l.label === 'L|U')?.distance;
     bands?.series.forEach((branch, b) => {
-      expect(branch.x).toEqual(file.distance);
-      expect(branch.y).toEqual(file.frequencies.map((row) => row[b]));
+      const drawn = branch.x.flatMap((x, k) => (branch.y[k] === null ? [] : [[x, branch.y[k]]]));
+      expect(drawn).toEqual(file.distance.map((x, k) => [x, file.frequencies[k]?.[b]]));
+      expect(branch.x.filter((x, k) => branch.y[k] === null)).toEqual([jump]);
     });
     expect(bands?.ticks).toEqual(file.labels.map(({ label, distance }) => ({ x: distance, label })));
     expect(density?.series[0]?.y).toEqual(file.dos?.dos);

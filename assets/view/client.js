@@ -1,5 +1,6 @@
 // The hookmd view page: a 3D structure (3Dmol.js), a frame slider, a sortable system table and plots
-// (uPlot) of the data in window.HOOKMD_DATA (an exported report) or data.json (a served page). A live page
+// (uPlot) of the data in window.HOOKMD_DATA (an exported report) or data.json (a served page): per-step
+// scalars of the selected system, and the curves of data.plots (NEB profiles, phonon bands, g(r)). A live page
 // also listens to events (Server-Sent Events) and appends the frames and scalars a running ViewHook sends.
 // Test code reads window.hookmdView (plots, frame index, update count); nothing here writes to the server.
 (function () {
@@ -10,6 +11,9 @@
     { id: 'temperature', title: 'Temperature', columns: ['temperature'] },
     { id: 'pressure', title: 'Pressure', columns: ['pressure'] },
     { id: 'fmax', title: 'fmax', columns: ['fmax'] },
+    // hookmd run's MsdHook and VacfHook files, joined to the log's rows: against time when every row has one.
+    { id: 'msd', title: 'MSD (Å²)', columns: ['msd'], time: true },
+    { id: 'vacf', title: 'VACF (Å²/fs²)', columns: ['vacf'], time: true },
   ];
   const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
   const TABLE = [
@@ -22,7 +26,7 @@
     { key: 'converged', title: 'converged' },
   ];
 
-  const view = (window.hookmdView = { updates: 0, plots: {}, system: null, frameIndex: 0, rendered: false, ended: false, viewer: null });
+  const view = (window.hookmdView = { updates: 0, plots: {}, curves: new Set(), system: null, frameIndex: 0, rendered: false, ended: false, viewer: null });
   let data = null;
   // Systems by key, for applying live updates without a search per system.
   const byKey = new Map();
@@ -161,6 +165,52 @@
     view.plots[id] = new uPlot(options, [xs, ...named.map(([, c]) => c)], box);
   }
 
+  // A curve plot (data.plots): series with their own x values, on one x axis (uPlot.join fills the gaps with
+  // nulls) unless they all share it (the branches of a band structure); ticks label x positions (q points).
+  const sameX = (series) => series.every((s) => s.x.length === series[0].x.length && s.x.every((x, i) => x === series[0].x[i]));
+
+  function makeCurvePlot(host, spec) {
+    const box = el('div');
+    box.className = 'plot';
+    box.dataset.plot = spec.id;
+    host.appendChild(box);
+    const width = Math.max(320, Math.min(620, host.clientWidth - 8));
+    const aligned = sameX(spec.series) ? [spec.series[0].x, ...spec.series.map((s) => s.y)] : uPlot.join(spec.series.map((s) => [s.x, s.y]));
+    const ticks = spec.ticks || null;
+    const xAxis = ticks
+      ? { label: spec.xLabel, splits: () => ticks.map((t) => t.x), values: () => ticks.map((t) => t.label), grid: { show: true } }
+      : { label: spec.xLabel };
+    // Marks (an NEB path's saddle and barrier) are written beside their point each time the plot is drawn.
+    const marks = spec.marks || [];
+    const drawMarks = (u) => {
+      const ctx = u.ctx;
+      ctx.save();
+      ctx.font = `${Math.round(12 * devicePixelRatio)}px system-ui, sans-serif`;
+      ctx.fillStyle = '#222';
+      ctx.textAlign = 'center';
+      for (const mark of marks) ctx.fillText(mark.label, u.valToPos(mark.x, 'x', true), u.valToPos(mark.y, 'y', true) - 10 * devicePixelRatio);
+      ctx.restore();
+    };
+    const options = {
+      title: spec.title, width, height: 240,
+      hooks: { draw: [drawMarks] },
+      scales: { x: { time: false } },
+      axes: [xAxis, { label: spec.yLabel, size: 70 }],
+      series: [{ label: spec.xLabel }, ...spec.series.map((s, i) => ({
+        // A null is a break (a jump in a band path); uPlot.join's fill-ins are undefined, which lines cross.
+        label: s.label, stroke: COLORS[i % COLORS.length], width: s.points ? 0 : 1.5, spanGaps: false,
+        points: s.points ? { show: true, size: 7, fill: COLORS[i % COLORS.length] } : { show: false },
+      }))],
+    };
+    view.plots[spec.id] = new uPlot(options, aligned, box);
+    view.curves.add(spec.id);
+    for (const note of spec.notes || []) {
+      const line = el('p', note);
+      line.className = 'note';
+      box.appendChild(line);
+    }
+  }
+
   function seriesOf(columns, names) {
     return names.filter((n) => columns[n] && columns[n].some((v) => v !== null)).map((n) => [n, columns[n]]);
   }
@@ -168,15 +218,19 @@
   function buildPlots() {
     for (const plot of Object.values(view.plots)) plot.destroy();
     view.plots = {};
+    view.curves = new Set();
     const host = $('plots');
     host.replaceChildren();
     const system = current();
     if (system && system.scalars.step) {
+      const time = system.scalars.time && system.scalars.time.every((v) => v !== null) ? 'time' : 'step';
       for (const spec of PLOTS) {
         const named = seriesOf(system.scalars, spec.columns);
-        if (named.length > 0) makePlot(host, spec.id, spec.title, 'step', system.scalars.step, named);
+        const x = spec.time ? time : 'step';
+        if (named.length > 0) makePlot(host, spec.id, spec.title, x, system.scalars[x], named);
       }
     }
+    for (const spec of data.plots || []) if (spec.system === null || spec.system === view.system) makeCurvePlot(host, spec);
     const t = data.training;
     if (t) {
       const x = t.epoch && new Set(t.epoch).size === t.epoch.length ? 'epoch' : 'step';
@@ -190,6 +244,7 @@
   function refreshPlots() {
     const system = current();
     for (const [id, plot] of Object.entries(view.plots)) {
+      if (view.curves.has(id)) continue;
       const columns = id === 'training' ? data.training : system && system.scalars;
       if (!columns) continue;
       const x = plot.series[0].label;

@@ -335,6 +335,19 @@ const HOOK_ARGUMENTS: Readonly<Record<string, { required?: string[]; properties:
   MaxForceClampHook: { required: ['maxForce'], properties: { maxForce: positive('Cap on each atom’s |F| (eV/Å in metal units).'), frequency } },
   WrapPeriodicHook: { properties: { frequency } },
   NaNDetectorHook: { properties: { frequency } },
+  // The analysis hooks write their series to `path` when the run ends (lib/cli/analysis-hooks.ts).
+  RdfHook: {
+    required: ['rmax', 'path'],
+    properties: {
+      rmax: positive('Largest distance binned (Å in metal units); each periodic cell must be thicker than 2·rmax.'),
+      nbins: count('Bins of width rmax/nbins (default 100).'),
+      frequency,
+      path: text('csv file of each system’s g(r), averaged over the states the hook saw (systemId,frames,r,g); relative to the working directory.'),
+      name: hookName,
+    },
+  },
+  MsdHook: { required: ['path'], properties: { frequency, path: text('csv file of each system’s mean squared displacement (step,time,systemId,msd; Å²); relative to the working directory.'), name: hookName } },
+  VacfHook: { required: ['path'], properties: { frequency, path: text('csv file of each system’s velocity autocorrelation (step,time,systemId,vacf; (Å/fs)²); relative to the working directory.'), name: hookName } },
 };
 
 // Keys the hook kernel takes from every entry, whatever its type (docs/hooks.md, "Config files").

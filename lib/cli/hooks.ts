@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 
 import '../dynamics/hooks/logging-hook.js';
 import '../dynamics/hooks/snapshot-hook.js';
+import './analysis-hooks.js';
 import type { Dynamics } from '../dynamics/index.js';
 import { isHookmdError } from '../errors.js';
 import { buildEntries } from '../hooks/config.js';

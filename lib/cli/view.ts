@@ -56,8 +56,8 @@ export async function view(files: readonly string[], options: ViewCommandOptions
 export function registerView(program: Command, done: (code: number) => void): void {
   program
     .command('view')
-    .description('look at extxyz files, Zarr stores and logs in the browser (a local page, or --export one HTML file)')
-    .argument('<files...>', 'extxyz files, ZarrSink stores, LoggingHook / TrainingLoggingHook logs (csv or jsonl)')
+    .description('look at extxyz files, Zarr stores, logs, NEB bands and phonon files in the browser (a local page, or --export one HTML file)')
+    .argument('<files...>', 'extxyz files (NEB bands of hookmd neb --out too), ZarrSink stores, LoggingHook / TrainingLoggingHook logs (csv or jsonl), MSD/VACF/RDF files of hookmd run, phonon files of hookmd phonons --out')
     .option('--port <n>', 'port (0: a free one)', parse.nonNegativeInteger, 0)
     .option('--host <address>', 'interface to listen on (other than 127.0.0.1 makes the page visible to other machines)', '127.0.0.1')
     .option('--open', 'open the page in the default browser')

@@ -9,6 +9,8 @@ import { configError } from './config-file.js';
 import { closeModel } from './model.js';
 import { addModelOptions, addRuntimeOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile } from './paths.js';
+import { pathFlag } from './band-path.js';
+import { phononBands, phononOutput, writePhononBands, type PhononOutputFlags } from './phonon-output.js';
 
 /** The options every workflow command takes. */
 export type RunOptions = Pick<CommonOptions, 'backend' | 'threads' | 'json'> & ModelOptions;
@@ -89,10 +91,16 @@ export function registerWorkflows(program: Command): void {
     .option('--supercell <n>', 'repeats of the cell: n or n1,n2,n3', supercellFlag, [1, 1, 1] as [number, number, number])
     .option('--displacement <delta>', 'displacement (Å)', parse.positive, 0.01)
     .option('--q <points>', 'q points in reduced coordinates, x,y,z;x,y,z', qFlag, [[0, 0, 0]] as [number, number, number][])
-    .addOption(new Option('--unit <unit>', 'frequency unit').choices(['THz', 'meV', 'eV']).default('THz'));
-  phonon.action(async (input: string, options: RunOptions & { supercell: [number, number, number]; displacement: number; q: [number, number, number][]; unit: PhononUnit }) => {
+    .addOption(new Option('--unit <unit>', 'frequency unit').choices(['THz', 'meV', 'eV']).default('THz'))
+    .option('--out <file>', 'write the bands along --path (and the DOS with --dos) as JSON, for hookmd view')
+    .option('--path <points>', 'band path for --out: labelled q points, G=0,0,0;X=0.5,0,0.5, segments separated by |', pathFlag)
+    .option('--npoints <n>', 'q points along --path, as ASE bandpath', parse.count, 100)
+    .option('--dos <n>', 'also the DOS in the --out file, on an n×n×n q grid', parse.count);
+  phonon.action(async (input: string, options: RunOptions & { supercell: [number, number, number]; displacement: number; q: [number, number, number][]; unit: PhononUnit } & PhononOutputFlags) => {
     const system = firstStructure(input, 'phonons: <input>', options.units);
+    const output = phononOutput(options, system);
     const result = await withModel(options, (model) => phonons(model, system, { supercell: options.supercell, displacement: options.displacement }));
+    if (output !== undefined) writePhononBands(output.out, phononBands(result, output));
     const bands = result.bandStructure(options.q, options.unit).map((f) => Array.from(f));
     if (options.json === true) {
       process.stdout.write(`${JSON.stringify({ supercell: result.supercell, unit: options.unit, q: options.q, frequencies: bands }, null, 2)}\n`);

@@ -5,9 +5,12 @@ import { readFileSync } from 'node:fs';
 import { columnName } from '../dynamics/hooks/log-units.js';
 import { HookmdError } from '../errors.js';
 
-/** A parsed log: which hook wrote it, and its rows (cells that are not numbers become null). */
+/**
+ * A parsed log: which hook wrote it, and its rows (cells that are not numbers become null). 'dynamics' is a
+ * LoggingHook log or an MSD/VACF series (`step`, `systemId`, the value), 'rdf' an RdfHook file of `hookmd run`.
+ */
 export interface ParsedLog {
-  kind: 'dynamics' | 'training';
+  kind: 'dynamics' | 'training' | 'rdf';
   rows: Array<Record<string, number | null>>;
 }
 
@@ -51,11 +54,12 @@ function numeric(value: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-function kindOf(path: string, names: readonly string[]): 'dynamics' | 'training' {
+function kindOf(path: string, names: readonly string[]): ParsedLog['kind'] {
   if (names.includes('epoch') && names.includes('loss')) return 'training';
-  if (names.includes('step') && names.includes('system')) return 'dynamics';
+  if (names.includes('step') && (names.includes('system') || names.includes('systemId'))) return 'dynamics';
+  if (['systemId', 'r', 'g'].every((name) => names.includes(name))) return 'rdf';
   const found = names.slice(0, 8).join(', ');
-  throw new HookmdError('VIEW_UNKNOWN_LOG', `view: ${path} is not a LoggingHook or TrainingLoggingHook log (columns: ${found})`, { path });
+  throw new HookmdError('VIEW_UNKNOWN_LOG', `view: ${path} is not a LoggingHook, TrainingLoggingHook, MSD, VACF or RDF log (columns: ${found})`, { path });
 }
 
 /**

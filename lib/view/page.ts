@@ -50,6 +50,7 @@ th:first-child, td:first-child, th:last-child, td:last-child { text-align: left;
 tr.selected td { background: #e3efff; }
 tbody tr, tr[data-key] { cursor: pointer; }
 .plot { margin-bottom: 8px; }
+.plot .note { margin: 2px 0 0 8px; font-size: 13px; color: #444; }
 `;
 
 function body(scripts: string): string {

@@ -107,7 +107,7 @@ export class ViewHook {
     if (!Number.isInteger(maxStoredAtoms) || maxStoredAtoms < 0) throw new HookmdRangeError('INVALID_OPTIONS', `ViewHook: maxStoredAtoms must be an integer ≥ 0, got ${showText(maxStoredAtoms)}`, { field: 'maxStoredAtoms', value: maxStoredAtoms });
     this.maxFrames = maxFrames;
     this.maxStoredAtoms = maxStoredAtoms;
-    this.#data = { title: String(title), live: true, seq: 0, maxFrames, systems: [], training: null, files: [] };
+    this.#data = { title: String(title), live: true, seq: 0, maxFrames, systems: [], training: null, plots: [], files: [] };
   }
 
   /** The page's address while the server runs, else null. */

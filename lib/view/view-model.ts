@@ -34,7 +34,39 @@ export interface ViewFile {
   href: string | null;
 }
 
-/** Everything the page shows. `training` holds a training log's columns against `epoch`. */
+/**
+ * One curve of a plot: its own x values and y values (equal lengths; a null y breaks the line there);
+ * `points` draws markers, not a line.
+ */
+export interface ViewSeries {
+  label: string;
+  x: number[];
+  y: Array<number | null>;
+  points?: boolean;
+}
+
+/**
+ * A plot that is no per-step scalar: an NEB energy profile, phonon bands or DOS, g(r). `system` names the
+ * system (its key) whose selection shows it, or null for a plot the page always shows; `ticks` labels x
+ * positions (the q points of a band path); `marks` label points of the plot (each path's saddle with its
+ * barrier); `notes` are lines under the plot.
+ */
+export interface ViewPlot {
+  id: string;
+  title: string;
+  system: string | null;
+  xLabel: string;
+  yLabel: string;
+  series: ViewSeries[];
+  ticks?: Array<{ x: number; label: string }>;
+  marks?: Array<{ x: number; y: number; label: string }>;
+  notes?: string[];
+}
+
+/**
+ * Everything the page shows. `training` holds a training log's columns against `epoch`; `plots` the curves
+ * of NEB bands, phonon files and g(r) files.
+ */
 export interface ViewData {
   title: string;
   /** True while a ViewHook streams updates to the page. */
@@ -45,6 +77,7 @@ export interface ViewData {
   maxFrames: number | null;
   systems: ViewSystem[];
   training: ViewColumns | null;
+  plots: ViewPlot[];
   files: ViewFile[];
 }
 

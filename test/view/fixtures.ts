@@ -1,6 +1,6 @@
 // Files for the view tests, made by real runs: an argon MD trajectory (extxyz, SnapshotHook) with its
 // LoggingHook log, and a trajectory whose frames are far apart so that each draws a different picture.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,6 +10,7 @@ import { LoggingHook } from '../../lib/dynamics/hooks/logging-hook.js';
 import { SnapshotHook } from '../../lib/dynamics/hooks/snapshot-hook.js';
 import { writeExtxyz } from '../../lib/io/index.js';
 import { LennardJones } from '../../lib/models/index.js';
+import type { ViewData } from '../../lib/view/index.js';
 
 /** Argon LJ (metal units). */
 export const argonModel = (): LennardJones => new LennardJones({ epsilon: 0.0104, sigma: 3.4, cutoff: 8.5 });
@@ -60,4 +61,11 @@ export function trainingLog(dir: string, epochs: number): string {
   for (let epoch = 0; epoch < epochs; epoch++) lines.push(JSON.stringify({ epoch, step: 4 * (epoch + 1), lr: 0.01, loss: 1 / (epoch + 1), energy: 0.5 / (epoch + 1), forces: 0.5 / (epoch + 1), stress: 0, val_loss: 1.2 / (epoch + 1) }));
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
+}
+
+/** The data an exported report (`hookmd view --export`) inlines, as its page gets it. */
+export function reportData(path: string): ViewData {
+  const html = readFileSync(path, 'utf8');
+  const json = /window\.HOOKMD_DATA = (.*?);<\/script>/s.exec(html)?.[1] as string;
+  return JSON.parse(json) as ViewData;
 }

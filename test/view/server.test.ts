@@ -138,6 +138,6 @@ describe('ViewServer safety', () => {
   });
 
   it('refuses a bad port with a typed error', async () => {
-    await expect(ViewServer.start(() => ({ title: '', live: false, seq: 0, maxFrames: null, systems: [], training: null, files: [] }), { port: 70000 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(ViewServer.start(() => ({ title: '', live: false, seq: 0, maxFrames: null, systems: [], training: null, plots: [], files: [] }), { port: 70000 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
   });
 });

@@ -7,6 +7,8 @@ import { writeFileSync } from 'node:fs';
 
 import { Dynamics, MsdHook, RdfHook, VacfHook, type DynamicsStage, type RdfOptions, type ReferenceSeriesOptions } from '../dynamics/index.js';
 import type { Batch } from '../data/index.js';
+import { METAL, type UnitSystem } from '../data/units.js';
+import { headerCell, logColumnUnits } from '../dynamics/hooks/log-units.js';
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { registerHookType } from '../hooks/index.js';
 import type { DynamicsContext, Trigger } from '../hooks/index.js';
@@ -35,8 +37,11 @@ interface Recorder {
   observeState(ctx: Context, systems: Uint8Array | null): void;
 }
 
-/** The csv lines of a recorder's series, for the systemIds it saw, with the engine's time step (MD only). */
-type Lines = (ids: readonly number[], timeStep: number | undefined) => string[];
+/**
+ * The csv lines of a recorder's series, for the systemIds it saw, with the engine's time step (MD only); the
+ * header names each column's unit in the batch's unit system, as LoggingHook's does.
+ */
+type Lines = (ids: readonly number[], timeStep: number | undefined, header: (names: readonly string[]) => string) => string[];
 
 /**
  * A recorder that remembers which systems it saw and writes their series to `path` when the run ends. It
@@ -52,6 +57,8 @@ class AnalysisFileHook {
   readonly #lines: Lines;
   readonly #seen = new Set<number>();
   #engine: Dynamics | undefined;
+  /** The unit system of the batches seen, which the header's units name. */
+  #units: UnitSystem = METAL;
 
   constructor(recorder: Recorder, path: string, lines: Lines) {
     ({ stage: this.stage, frequency: this.frequency, trigger: this.trigger, name: this.name } = recorder);
@@ -79,13 +86,16 @@ class AnalysisFileHook {
   }
 
   #see(batch: Batch): void {
+    this.#units = batch.units;
     for (const id of batch.read('systemId')) this.#seen.add(id);
   }
 
   close(): void {
     // One time step for the run; a per-system one (an array) leaves the column empty.
     const dt = this.#engine?.timeStep;
-    const lines = this.#lines([...this.#seen].sort((a, b) => a - b), typeof dt === 'number' ? dt : undefined);
+    const units = logColumnUnits(this.#units);
+    const header = (names: readonly string[]): string => names.map((name) => headerCell(name, units[name])).join(',');
+    const lines = this.#lines([...this.#seen].sort((a, b) => a - b), typeof dt === 'number' ? dt : undefined, header);
     try {
       writeFileSync(this.#path, `${lines.join('\n')}\n`);
     } catch (error) {
@@ -103,7 +113,7 @@ function optionsOf(owner: string, args: Args, keys: readonly string[]): Record<s
 
 registerHookType('RdfHook', (args: Args) => {
   const hook = new RdfHook(optionsOf('RdfHook', args, ['rmax', 'nbins', 'frequency', 'name']) as unknown as RdfOptions);
-  return new AnalysisFileHook(hook, pathOf('RdfHook', args), (ids) => ['systemId,frames,r,g', ...ids.flatMap((id) => {
+  return new AnalysisFileHook(hook, pathOf('RdfHook', args), (ids, _, header) => [header(['systemId', 'frames', 'r', 'g']), ...ids.flatMap((id) => {
     const rdf = hook.rdf(id);
     return rdf === undefined ? [] : Array.from(rdf.r, (r, k) => `${id},${rdf.frames},${r},${rdf.g[k]}`);
   })]);
@@ -113,7 +123,7 @@ registerHookType('RdfHook', (args: Args) => {
 function seriesType(owner: string, column: string, make: (options: ReferenceSeriesOptions) => MsdHook | VacfHook): (args: Args) => AnalysisFileHook {
   return (args) => {
     const hook = make(optionsOf(owner, args, ['frequency', 'name']));
-    return new AnalysisFileHook(hook, pathOf(owner, args), (ids, dt) => [`step,time,systemId,${column}`, ...ids.flatMap((id) => {
+    return new AnalysisFileHook(hook, pathOf(owner, args), (ids, dt, header) => [header(['step', 'time', 'systemId', column]), ...ids.flatMap((id) => {
       const series = hook.series(id);
       return series === undefined ? [] : series.steps.map((step, k) => `${step},${dt === undefined ? '' : step * dt},${id},${series.values[k]}`);
     })]);

@@ -342,12 +342,12 @@ const HOOK_ARGUMENTS: Readonly<Record<string, { required?: string[]; properties:
       rmax: positive('Largest distance binned (Å in metal units); each periodic cell must be thicker than 2·rmax.'),
       nbins: count('Bins of width rmax/nbins (default 100).'),
       frequency,
-      path: text('csv file of each system’s g(r), averaged over the states the hook saw (systemId,frames,r,g); relative to the working directory.'),
+      path: text('csv file of each system’s g(r), averaged over the states the hook saw (systemId,frames,r[Å],g); relative to the working directory.'),
       name: hookName,
     },
   },
-  MsdHook: { required: ['path'], properties: { frequency, path: text('csv file of each system’s mean squared displacement (step,time,systemId,msd; Å²); relative to the working directory.'), name: hookName } },
-  VacfHook: { required: ['path'], properties: { frequency, path: text('csv file of each system’s velocity autocorrelation (step,time,systemId,vacf; (Å/fs)²); relative to the working directory.'), name: hookName } },
+  MsdHook: { required: ['path'], properties: { frequency, path: text('csv file of each system’s mean squared displacement (step,time[fs],systemId,msd[Å^2]); relative to the working directory.'), name: hookName } },
+  VacfHook: { required: ['path'], properties: { frequency, path: text('csv file of each system’s velocity autocorrelation (step,time[fs],systemId,vacf[Å^2/fs^2]); relative to the working directory.'), name: hookName } },
 };
 
 // Keys the hook kernel takes from every entry, whatever its type (docs/hooks.md, "Config files").

@@ -16,6 +16,7 @@ import { readExtxyz, writeExtxyz } from '../../lib/io/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { loadViewData } from '../../lib/view/index.js';
 import { ensureBuilt, runCli, workDir } from './run-cli.js';
+import { columnName } from '../../lib/dynamics/hooks/log-units.js';
 
 const model = new LennardJones({ epsilon: 0.0104, sigma: 3.4, cutoff: 8.5 });
 let dir: string;
@@ -38,7 +39,8 @@ sinks:
 /** The rows of a csv file with a header, as records of numbers (an empty cell is null). */
 function csv(path: string): Array<Record<string, number | null>> {
   const [header, ...rows] = readFileSync(path, 'utf8').trim().split('\n').map((line) => line.split(','));
-  return rows.map((cells) => Object.fromEntries((header as string[]).map((name, i) => [name, cells[i] === '' ? null : Number(cells[i])])));
+  // Keyed by column name: the header also names each unit (`msd[Å^2]`).
+  return rows.map((cells) => Object.fromEntries((header as string[]).map((name, i) => [columnName(name), cells[i] === '' ? null : Number(cells[i])])));
 }
 
 beforeAll(async () => {
@@ -123,6 +125,7 @@ describe('analysis hooks in a run config', () => {
     registerConfigHooks(engine, [{ type: 'MsdHook', frequency: 50, path }], 'metal', formatPath);
     await engine.run(Batch.fromSystems(input), { steps: 100 });
     expect(csv(path).map((row) => [row.step, row.time])).toEqual([0, 1].flatMap(() => [[0, 0], [50, 250], [100, 500]]));
+    expect(readFileSync(path, 'utf8').split('\n')[0]).toMatch(/^step,time\[fs\],systemId,(msd\[Å\^2\]|vacf\[Å\^2\/fs\^2\])$/);
     // Given to the engine's constructor, which registers it before its time step exists.
     const given = join(dir, 'given-vacf.csv');
     const [handle] = new HookRegistry(DynamicsStage).fromConfig([{ type: 'VacfHook', frequency: 50, path: given }]);

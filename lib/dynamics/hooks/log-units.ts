@@ -3,7 +3,7 @@
 // reader never has to guess which of LAMMPS's (ps, bar) or ASE's (eV/Å³) conventions a column uses.
 import type { UnitSystem } from '../../data/units.js';
 
-/** The unit of every built-in column that has one (step, system, systemId and status are counts). */
+/** The unit of every built-in column that has one (step, system, systemId and status are counts, g(r) a ratio). */
 export function logColumnUnits(units: UnitSystem): Readonly<Record<string, string>> {
   const { energy, length, time, temperature } = units;
   return {
@@ -15,6 +15,10 @@ export function logColumnUnits(units: UnitSystem): Readonly<Record<string, strin
     fmax: `${energy}/${length}`,
     volume: `${length}^3`,
     pressure: `${energy}/${length}^3`,
+    // The analysis series beside a log (MsdHook, VacfHook, RdfHook in run configs).
+    msd: `${length}^2`,
+    vacf: `${length}^2/${time}^2`,
+    r: length,
   };
 }
 

@@ -16,25 +16,15 @@ import { Batch, type System } from '../../lib/data/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { NEB, NEBStage, type NEBContext } from '../../lib/workflows/index.js';
 import { aseSkipReason, runAse } from '../helpers/ase.js';
+import { vacancyHopPython } from '../helpers/vacancy-hop.js';
 
 const SCRIPT = `
 import json, sys
-import numpy as np
-from ase.build import bulk
 from ase.calculators.lj import LennardJones
 from ase.neb import NEB, DyNEB
 from ase.optimize import FIRE
 spec = json.load(sys.stdin)
-crystal = bulk('Ar', 'fcc', a=1.5599, cubic=True).repeat((2, 2, 2))
-initial = crystal.copy()
-del initial[0]
-final = initial.copy()
-pos = final.get_positions()
-# The atom nearest the vacancy at the origin (no periodic wrap on the way) hops into it.
-j = int(np.argmin(np.linalg.norm(pos - crystal.positions[0], axis=1)))
-pos[j] = crystal.positions[0]
-final.set_positions(pos)
-out = {'initial': initial.positions.tolist(), 'final': final.positions.tolist(), 'cell': initial.cell.tolist(), 'forces': {}}
+${vacancyHopPython('1.5599')}out = {'initial': initial.positions.tolist(), 'final': final.positions.tolist(), 'cell': initial.cell.tolist(), 'forces': {}}
 for method in ['aseneb', 'improvedtangent']:
     for climb in [False, True]:
         images = [initial] + [initial.copy() for _ in range(5)] + [final.copy()]

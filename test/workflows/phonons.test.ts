@@ -58,6 +58,7 @@ describe('phonons input checks', () => {
     [{ supercell: [2, 2] }, /supercell must be three integers/],
     [{ symmetrize: -1 }, /symmetrize must be an integer/],
     [{ delta: 0.01 }, /UNKNOWN_OPTION|did you mean|displacement/],
+    [{ onProgress: 'bar' }, /onProgress must be a function, got "bar"/],
   ])('%o is refused', async (options, message) => {
     await expect(phonons(model, argon, options as never)).rejects.toThrow(message);
   });

@@ -361,4 +361,4 @@ export { exportReport, loadViewData, ViewHook, ViewServer } from './view/index.j
 export type { ViewColumns, ViewData, ViewFile, ViewFrame, ViewHookOptions, ViewServerOptions, ViewSystem } from './view/index.js';
 
 export { elasticConstants, EquationOfState, NEB, NEBStage, phonons } from './workflows/index.js';
-export type { ElasticOptions, ElasticResult, EosFit, EosName, NEBContext, NEBOptions, NEBPath, NEBResult, PhononOptions, PhononResult, PhononUnit } from './workflows/index.js';
+export type { ElasticOptions, ElasticResult, EosFit, EosName, NEBContext, NEBOptions, NEBPath, NEBResult, PhononOptions, PhononResult, PhononUnit, WorkflowProgress, WorkflowProgressCallback } from './workflows/index.js';

@@ -17,6 +17,7 @@ interface NebOptions extends RunOptions, Pick<CommonOptions, 'quiet' | 'progress
   climb?: boolean;
   method: 'aseneb' | 'improvedtangent';
   interpolate?: 'linear' | 'idpp';
+  optimizer: 'fire' | 'fire2' | 'lbfgs';
   spring: number;
   fmax: number;
   steps: number;
@@ -61,9 +62,10 @@ export function registerNeb(program: Command): void {
     .option('--climb', 'climbing image: the highest one climbs to the saddle')
     .addOption(new Option('--method <method>', 'NEB tangent').choices(['aseneb', 'improvedtangent']).default('aseneb'))
     .addOption(new Option('--interpolate <how>', 'interior images from the end points (default linear when only end points are given)').choices(['linear', 'idpp']))
+    .addOption(new Option('--optimizer <name>', "how the band moves: ASE's FIRE, FIRE2 or LBFGS over the whole band").choices(['fire', 'fire2', 'lbfgs']).default('fire'))
     .option('--spring <k>', 'spring constant (eV/Å²)', parse.positive, 0.1)
     .option('--fmax <f>', 'stop when every NEB force is below this (eV/Å)', parse.positive, 0.05)
-    .option('--steps <n>', 'at most this many FIRE steps', parse.nonNegativeInteger, 1000)
+    .option('--steps <n>', 'at most this many optimizer steps', parse.nonNegativeInteger, 1000)
     .option('--out <file>', 'write the relaxed band to this extxyz file');
   neb.action(async (initial: string, final: string | undefined, options: NebOptions) => {
     const { images, interpolate } = pathOf(initial, final, options);
@@ -74,6 +76,7 @@ export function registerNeb(program: Command): void {
         climb: options.climb === true,
         method: options.method,
         springConstant: options.spring,
+        optimizer: options.optimizer,
         ...(interpolate === undefined ? {} : { interpolate, numImages: options.images ?? 7 }),
       });
       const progress = createProgress({ mode: progressMode(options.quiet), label: 'neb', unit: 'steps', total: options.steps, interval: options.progressInterval });

@@ -4,16 +4,59 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 
 import type { System } from '../data/index.js';
 import { readExtxyz, readStructures, structureFormat } from '../io/index.js';
-import { elasticConstants, phonons, type PhononUnit } from '../workflows/index.js';
+import { elasticConstants, phonons, type PhononUnit, type WorkflowProgress } from '../workflows/index.js';
 import { configError } from './config-file.js';
 import { closeModel } from './model.js';
 import { addModelOptions, addRuntimeOptions, applyRuntime, modelSpec, parse, type CommonOptions, type ModelOptions } from './options.js';
 import { checkInputFile } from './paths.js';
 import { pathFlag } from './band-path.js';
 import { phononBands, phononOutput, writePhononBands, type PhononOutputFlags } from './phonon-output.js';
+import { createProgress, progressMode, type ProgressReporter } from './progress.js';
 
 /** The options every workflow command takes. */
 export type RunOptions = Pick<CommonOptions, 'backend' | 'threads' | 'json'> & ModelOptions;
+
+/** What elastic and phonons add for their progress on stderr. */
+type ProgressFlags = Pick<CommonOptions, 'quiet' | 'progressInterval'>;
+
+/** What each stage of a workflow is called on its progress line. */
+const STAGE_NAMES: Readonly<Record<WorkflowProgress['stage'], string>> = {
+  cell: 'cell relaxation',
+  ions: 'ion relaxations of the strained cells',
+  stress: 'stress of the strained cells',
+  forces: 'forces of the displaced supercells',
+};
+
+/**
+ * Runs `work` with a progress reporter on stderr fed by the workflow's onProgress: a bar on a terminal, lines
+ * in logs, none with --quiet, as hookmd relax, md and neb show theirs. Each stage restarts the count.
+ */
+async function withProgress<T>(label: string, options: ProgressFlags, work: (onProgress: (progress: WorkflowProgress) => void) => Promise<T>): Promise<T> {
+  const mode = progressMode(options.quiet);
+  let stage: string | undefined;
+  let reporter: ProgressReporter | undefined;
+  try {
+    return await work((progress) => {
+      if (progress.stage !== stage) {
+        reporter?.stop();
+        stage = progress.stage;
+        reporter = createProgress({ mode, label, unit: progress.unit, total: progress.total, interval: options.progressInterval });
+      }
+      // A force call over many systems is one step, taken once they are all done.
+      const step = progress.unit === 'steps' ? progress.done : Number(progress.done === progress.total);
+      reporter?.update({ done: progress.done, step, detail: STAGE_NAMES[progress.stage] });
+    });
+  } finally {
+    reporter?.stop();
+  }
+}
+
+/** Adds --quiet and --progress-interval, as hookmd neb has them. */
+function addProgressOptions(command: Command): Command {
+  return command
+    .option('-q, --quiet', 'no progress')
+    .option('--progress-interval <seconds>', 'seconds between progress lines when stderr is not a terminal', parse.nonNegative, 5);
+}
 
 /** Every structure of `input` (one at least). */
 export function structuresOf(input: string, label: string, units: 'metal' | 'lj'): System[] {
@@ -64,16 +107,18 @@ const VOIGT = ['xx', 'yy', 'zz', 'yz', 'xz', 'xy'];
 /** Registers `hookmd elastic` and `hookmd phonons`. */
 export function registerWorkflows(program: Command): void {
   const elastic = program.command('elastic').description('elastic constants of the first structure of a file: ±strains as one batch, ions relaxed (docs/workflows.md)').argument('<input>', 'structure file');
-  addModelOptions(addRuntimeOptions(elastic))
+  addProgressOptions(addModelOptions(addRuntimeOptions(elastic)))
     .option('--json', 'print JSON')
     .option('--strain <delta>', 'strain amplitude of each Voigt component', parse.positive, 1e-3)
     .option('--fmax <f>', 'force threshold of the ion relaxations (eV/Å)', parse.positive, 1e-6)
     .option('--no-relax-ions', 'clamped-ion constants: do not relax the strained cells')
     .option('--no-relax-cell', 'strain the cell as given, without relaxing it to zero stress first');
-  elastic.action(async (input: string, options: RunOptions & { strain: number; fmax: number; relaxIons: boolean; relaxCell: boolean }) => {
+  elastic.action(async (input: string, options: RunOptions & ProgressFlags & { strain: number; fmax: number; relaxIons: boolean; relaxCell: boolean }) => {
     const system = firstStructure(input, 'elastic: <input>', options.units);
     const result = await withModel(options, (model) =>
-      elasticConstants(model, system, { strain: options.strain, fmax: options.fmax, relaxIons: options.relaxIons, relaxCell: options.relaxCell, units: options.units }),
+      withProgress('elastic', options, (onProgress) =>
+        elasticConstants(model, system, { strain: options.strain, fmax: options.fmax, relaxIons: options.relaxIons, relaxCell: options.relaxCell, units: options.units, onProgress }),
+      ),
     );
     if (options.json === true) {
       const { reference: _, ...report } = result;
@@ -86,7 +131,7 @@ export function registerWorkflows(program: Command): void {
   });
 
   const phonon = program.command('phonons').description('phonon frequencies of the first structure of a file by finite displacements, as ASE (docs/workflows.md)').argument('<input>', 'structure file');
-  addModelOptions(addRuntimeOptions(phonon))
+  addProgressOptions(addModelOptions(addRuntimeOptions(phonon)))
     .option('--json', 'print JSON')
     .option('--supercell <n>', 'repeats of the cell: n or n1,n2,n3', supercellFlag, [1, 1, 1] as [number, number, number])
     .option('--displacement <delta>', 'displacement (Å)', parse.positive, 0.01)
@@ -96,10 +141,10 @@ export function registerWorkflows(program: Command): void {
     .option('--path <points>', 'band path for --out: labelled q points, G=0,0,0;X=0.5,0,0.5, segments separated by |', pathFlag)
     .option('--npoints <n>', 'q points along --path, as ASE bandpath', parse.count, 100)
     .option('--dos <n>', 'also the DOS in the --out file, on an n×n×n q grid', parse.count);
-  phonon.action(async (input: string, options: RunOptions & { supercell: [number, number, number]; displacement: number; q: [number, number, number][]; unit: PhononUnit } & PhononOutputFlags) => {
+  phonon.action(async (input: string, options: RunOptions & ProgressFlags & { supercell: [number, number, number]; displacement: number; q: [number, number, number][]; unit: PhononUnit } & PhononOutputFlags) => {
     const system = firstStructure(input, 'phonons: <input>', options.units);
     const output = phononOutput(options, system);
-    const result = await withModel(options, (model) => phonons(model, system, { supercell: options.supercell, displacement: options.displacement }));
+    const result = await withModel(options, (model) => withProgress('phonons', options, (onProgress) => phonons(model, system, { supercell: options.supercell, displacement: options.displacement, onProgress })));
     if (output !== undefined) writePhononBands(output.out, phononBands(result, output));
     const bands = result.bandStructure(options.q, options.unit).map((f) => Array.from(f));
     if (options.json === true) {

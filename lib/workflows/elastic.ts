@@ -5,10 +5,11 @@
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { Batch, determinant3, unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
-import { CellFilter, ConvergenceHook, FIRE } from '../dynamics/index.js';
+import { CellFilter, ConvergenceHook, FIRE, ProgressHook } from '../dynamics/index.js';
 import type { Model } from '../models/index.js';
 import { checkKeys } from '../option-keys.js';
 import { showValue } from '../describe-value.js';
+import type { WorkflowProgressCallback } from './workflow-progress.js';
 
 /** Options of `elasticConstants`. */
 export interface ElasticOptions {
@@ -26,6 +27,8 @@ export interface ElasticOptions {
   maxSteps?: number;
   /** The system's units; default 'metal'. */
   units?: 'metal' | 'lj';
+  /** Told every 10 steps of each relaxation (stages 'cell' and 'ions', of at most maxSteps) and at the stress call. */
+  onProgress?: WorkflowProgressCallback;
 }
 
 /** What `elasticConstants` returns; moduli in GPa (metal units) or ε/σ³ (lj). */
@@ -76,7 +79,7 @@ function strained(system: System, epsilon: number[][]): System {
  */
 export async function elasticConstants(model: Model, system: System, options: ElasticOptions = {}): Promise<ElasticResult> {
   if (options === null || typeof options !== 'object') throw new HookmdTypeError('INVALID_OPTIONS', 'elasticConstants: options must be an object', { field: 'options', value: options });
-  checkKeys('elasticConstants', options, ['strain', 'relaxIons', 'relaxCell', 'fmax', 'stressTolerance', 'maxSteps', 'units'], '', { delta: 'strain', up: 'strain' });
+  checkKeys('elasticConstants', options, ['strain', 'relaxIons', 'relaxCell', 'fmax', 'stressTolerance', 'maxSteps', 'units', 'onProgress'], '', { delta: 'strain', up: 'strain' });
   if (model === null || typeof model !== 'object' || typeof (model as Model).compute !== 'function') {
     throw new HookmdTypeError('INVALID_MODEL', 'elasticConstants: model must be a model (an object with compute(batch, options))', { field: 'model', value: model });
   }
@@ -85,6 +88,13 @@ export async function elasticConstants(model: Model, system: System, options: El
   const stressTolerance = positiveOption('stressTolerance', options.stressTolerance, 1e-9);
   const maxSteps = Math.round(positiveOption('maxSteps', options.maxSteps, 20_000));
   const units = unitSystem(options.units ?? 'metal');
+  const onProgress = options.onProgress;
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new HookmdTypeError('INVALID_OPTIONS', `elasticConstants: onProgress must be a function, got ${showValue(onProgress)}`, { field: 'onProgress', value: onProgress });
+  }
+  // A relaxation's steps, every 10 (a JS hook at every step would slow the native loop for a bar).
+  const told = (stage: 'cell' | 'ions'): ProgressHook[] =>
+    onProgress === undefined ? [] : [new ProgressHook({ frequency: 10, onProgress: (event) => onProgress({ stage, done: event.step, total: maxSteps, unit: 'steps' }) })];
   const cell = system?.cell as number[][] | undefined;
   const pbc = system?.pbc;
   if (cell === undefined || !(pbc === true || (Array.isArray(pbc) && pbc.every(Boolean)))) {
@@ -95,7 +105,7 @@ export async function elasticConstants(model: Model, system: System, options: El
   let reference: System = { ...system, pbc: true, velocities: undefined };
   if (options.relaxCell ?? true) {
     const batch = Batch.fromSystems([reference], { units: units.name });
-    const fire = new FIRE({ model, cellFilter: new CellFilter({}), convergence: ConvergenceHook.fromFmaxAndStress(fmax, stressTolerance) });
+    const fire = new FIRE({ model, cellFilter: new CellFilter({}), convergence: ConvergenceHook.fromFmaxAndStress(fmax, stressTolerance), hooks: told('cell') });
     const { converged } = await fire.run(batch, { steps: maxSteps });
     if (converged[0] !== 1) {
       throw new HookmdRangeError('NOT_CONVERGED', `elasticConstants: the cell relaxation did not reach fmax ${fmax} and stress ${stressTolerance} in ${maxSteps} steps; raise maxSteps or pass a relaxed system with relaxCell: false`, { field: 'maxSteps', value: maxSteps });
@@ -117,14 +127,16 @@ export async function elasticConstants(model: Model, system: System, options: El
   }
   const batch = Batch.fromSystems(copies, { units: units.name });
   if (options.relaxIons ?? true) {
-    const fire = new FIRE({ model, convergence: ConvergenceHook.fromFmax(fmax) });
+    const fire = new FIRE({ model, convergence: ConvergenceHook.fromFmax(fmax), hooks: told('ions') });
     const { converged } = await fire.run(batch, { steps: maxSteps });
     const missed = converged.findIndex((c) => c !== 1);
     if (missed >= 0) {
       throw new HookmdRangeError('NOT_CONVERGED', `elasticConstants: the ions of strained cell ${missed} did not relax to fmax ${fmax} in ${maxSteps} steps; raise maxSteps or fmax`, { field: 'maxSteps', value: maxSteps });
     }
   }
+  onProgress?.({ stage: 'stress', done: 0, total: copies.length, unit: 'systems' });
   await model.compute(batch, { stress: true });
+  onProgress?.({ stage: 'stress', done: copies.length, total: copies.length, unit: 'systems' });
   const sigma = batch.read('stress');
   const scale = units.name === 'metal' ? GPA_PER_EV_A3 : 1;
   const raw = VOIGT.map(([a, b]) => VOIGT.map((_, j) => ((sigma[9 * 2 * j + 3 * a + b] as number) - (sigma[9 * (2 * j + 1) + 3 * a + b] as number)) / (2 * strain) * scale));

@@ -47,9 +47,10 @@ function idppImage(positions: Float64Array, forces: Float64Array, origin: number
 
 /**
  * Relaxes the interior images of one band (`n` images of `atoms` atoms, flat and image by image, linearly
- * interpolated) on the IDPP, in place; the end points stay.
+ * interpolated) on the IDPP, in place; the end points stay, and so do the atoms `fixed` flags (one per atom of
+ * an image), whose IDPP forces are zero as ASE's FixAtoms makes them on each image.
  */
-export function idppInterpolate(positions: Float64Array, n: number, atoms: number, settings: NEBSettings, geometry: Geometry): void {
+export function idppInterpolate(positions: Float64Array, n: number, atoms: number, settings: NEBSettings, geometry: Geometry, fixed: Uint8Array): void {
   const size = 3 * atoms;
   const first = distances(positions, 0, atoms);
   const last = distances(positions, size * (n - 1), atoms);
@@ -59,7 +60,10 @@ export function idppInterpolate(positions: Float64Array, n: number, atoms: numbe
   const interior = positions.subarray(size, size * (n - 1));
   let v: Float64Array | null = null;
   for (let steps = 0; ; steps++) {
-    for (let i = 0; i < n; i++) energies[i] = idppImage(positions, forces, size * i, atoms, (ab) => first[ab]! + i * step[ab]!);
+    for (let i = 0; i < n; i++) {
+      energies[i] = idppImage(positions, forces, size * i, atoms, (ab) => first[ab]! + i * step[ab]!);
+      fixed.forEach((m, a) => { if (m) forces.fill(0, size * i + 3 * a, size * i + 3 * a + 3); });
+    }
     const f = bandForces(settings, n, atoms, 0, 0, positions, forces, energies, geometry);
     let worst = 0;
     for (let x = 0; x < f.length; x += 3) worst = Math.max(worst, f[x]! ** 2 + f[x + 1]! ** 2 + f[x + 2]! ** 2);

@@ -6,5 +6,6 @@ export { elasticConstants } from './elastic.js';
 export type { ElasticOptions, ElasticResult } from './elastic.js';
 export { phonons } from './phonons.js';
 export type { PhononOptions, PhononResult, PhononUnit } from './phonons.js';
+export type { WorkflowProgress, WorkflowProgressCallback } from './workflow-progress.js';
 export { NEB, NEBStage } from './neb.js';
 export type { NEBContext, NEBOptions, NEBPath, NEBResult } from './neb.js';

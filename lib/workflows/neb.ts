@@ -1,17 +1,21 @@
 // The nudged elastic band over one or many paths at once, with the conventions of ASE's `ase.neb.NEB` (3.22):
 // the images of every path are the systems of one batch, so each step is one native force call for all of
 // them; the forces become NEB forces by ASE's 'aseneb' or 'improvedtangent' projection (with the climbing
-// image of Henkelman et al. when asked), and each path is optimised with ASE's FIRE over its whole band, step
-// for step as `FIRE(neb).run(fmax)` moves it. Hooks of the generic kernel (NEBStage) see the images at each
-// stage of a step.
+// image of Henkelman et al. when asked), and each path is optimised with ASE's FIRE, FIRE2 or LBFGS over its
+// whole band, step for step as `FIRE(neb).run(fmax)` moves it (band-optimizers.ts). Fixed atoms (info.fixed,
+// FixAtoms) feel no force and never move, as ASE's FixAtoms on every image. Hooks of the generic kernel
+// (NEBStage) see the images at each stage of a step.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { Batch } from '../data/index.js';
 import type { System } from '../data/index.js';
+import { FixAtoms } from '../dynamics/constraints/fix-atoms.js';
+import { fixedMask } from '../dynamics/hooks/freeze-atoms.js';
 import { HookRegistry, type Hook } from '../hooks/index.js';
 import type { Model } from '../models/index.js';
 import { checkKeys } from '../option-keys.js';
 import { idppInterpolate } from './idpp.js';
-import { bandForces, dot, geometryOf, invert, type Geometry, type NEBSettings } from './neb-forces.js';
+import { bandOptimizer, NEB_OPTIMIZERS, type BandOptimizer, type NEBOptimizerName } from './band-optimizers.js';
+import { bandForces, geometryOf, invert, type Geometry, type NEBSettings } from './neb-forces.js';
 import { showText, showValue } from '../describe-value.js';
 
 /** The stages of one NEB step, in order. */
@@ -54,6 +58,18 @@ export interface NEBOptions {
   interpolate?: 'linear' | 'idpp';
   /** With `interpolate`: images per path, end points included (default: the path's own count). */
   numImages?: number;
+  /**
+   * How each band is optimised, step for step as ASE's optimiser of that name over an NEB, with ASE's defaults:
+   * 'fire' (ase.optimize.FIRE, the default), 'fire2' (ase.optimize.FIRE2 of ASE 3.23+) or 'lbfgs'
+   * (ase.optimize.LBFGS). Each path has its own optimiser state over its whole band.
+   */
+  optimizer?: NEBOptimizerName;
+  /**
+   * Atoms fixed in every image, as ASE's FixAtoms attached to each image (indices in an image's atom order),
+   * on top of those the images mark in `info.fixed` (a POSCAR's selective dynamics). They feel no force and
+   * never move; every image of a path must fix the same atoms, at the same positions.
+   */
+  constraints?: readonly FixAtoms[];
   hooks?: readonly Hook<NEBStage, NEBContext>[];
 }
 
@@ -81,9 +97,6 @@ export interface NEBResult {
   readonly saddle: System;
 }
 
-/** ASE's FIRE defaults (ase.optimize.FIRE, 3.22). */
-const FIRE = { dt: 0.1, maxstep: 0.2, dtmax: 1.0, nmin: 5, finc: 1.1, fdec: 0.5, astart: 0.1, fa: 0.99 };
-
 /** The batch of every image and where each path sits in it. */
 interface Band {
   batch: Batch;
@@ -93,13 +106,6 @@ interface Band {
   atoms: number[];
   energies: Float64Array;
   cells: Geometry[];
-}
-
-interface FireState {
-  v: Float64Array | null;
-  dt: number;
-  a: number;
-  steps: number;
 }
 
 function samePath(where: string, path: readonly System[]): void {
@@ -144,6 +150,34 @@ function unwrapped(where: string, path: readonly System[]): void {
   }
 }
 
+/**
+ * The atoms a path fixes: those its images mark (info.fixed, an ASE FixAtoms in info.aseConstraints) and those
+ * `constraints` name. Every image must mark the same ones (end points that disagree would leave it unclear
+ * whether an atom may move along the band), and a fixed atom must sit at the same place in every image, since
+ * it never moves: typed errors before any force call.
+ */
+function fixedAtoms(where: string, path: readonly System[], constraints: readonly FixAtoms[]): Uint8Array {
+  const marks = path.map((image) => fixedMask([image], where));
+  marks.forEach((mark, k) => {
+    const a = mark.findIndex((m, i) => m !== marks[0]![i]);
+    if (a >= 0) {
+      throw new HookmdRangeError('INVALID_IMAGES', `${where}: image ${k} ${mark[a] ? 'fixes' : 'does not fix'} atom ${a} and image 0 ${mark[a] ? 'does not' : 'does'} (info.fixed): every image of a path must fix the same atoms`, { field: 'images', index: k });
+    }
+  });
+  const one = Batch.fromSystems([path[0] as System], { units: 'metal' });
+  const mask = Uint8Array.from(marks[0] as number[]);
+  for (const constraint of constraints) constraint.maskFor(one).forEach((m, a) => { if (m) mask[a] = 1; });
+  const first = rows(path[0] as System);
+  path.forEach((image, k) => {
+    const r = rows(image);
+    const a = first.findIndex((x, i) => mask[i] === 1 && x.some((c, j) => c !== (r[i] as number[])[j]));
+    if (a >= 0) {
+      throw new HookmdRangeError('INVALID_IMAGES', `${where}: fixed atom ${a} is at ${JSON.stringify(r[a])} in image ${k} but at ${JSON.stringify(first[a])} in image 0: a fixed atom never moves, so it must sit at the same place in every image`, { field: 'images', index: k });
+    }
+  });
+  return mask;
+}
+
 /** Positions of a system as rows. */
 const rows = (system: System): number[][] => {
   const p = system.positions as number[][] | number[];
@@ -154,11 +188,14 @@ export class NEB {
   readonly #model: Model;
   readonly #paths: System[][];
   readonly #settings: NEBSettings;
+  readonly #optimizer: NEBOptimizerName;
+  /** Per path, one flag per atom of an image: 1 for the atoms every image fixes. */
+  readonly #fixed: Uint8Array[];
   readonly #hooks: HookRegistry<typeof NEBStage, NEBContext & { stepCount: number }>;
 
   constructor(options: NEBOptions) {
     if (options === null || typeof options !== 'object') throw new HookmdTypeError('INVALID_OPTIONS', 'NEB: options must be an object with model and images', { field: 'options', value: options });
-    checkKeys('NEB', options, ['model', 'images', 'climb', 'springConstant', 'method', 'interpolate', 'numImages', 'hooks'], '', { k: 'springConstant', n_images: 'numImages' });
+    checkKeys('NEB', options, ['model', 'images', 'climb', 'springConstant', 'method', 'interpolate', 'numImages', 'optimizer', 'constraints', 'hooks'], '', { k: 'springConstant', n_images: 'numImages' });
     const { model, images } = options;
     if (model === null || typeof model !== 'object' || typeof model.compute !== 'function') {
       throw new HookmdTypeError('INVALID_MODEL', 'NEB: model must be a model (an object with compute(batch, options))', { field: 'model', value: model });
@@ -175,12 +212,22 @@ export class NEB {
     if (interpolate !== undefined && interpolate !== 'linear' && interpolate !== 'idpp') {
       throw new HookmdTypeError('INVALID_OPTIONS', `NEB: interpolate must be 'linear' or 'idpp', got ${showValue(interpolate)}`, { field: 'interpolate', value: interpolate });
     }
+    const optimizer = options.optimizer ?? 'fire';
+    if (!NEB_OPTIMIZERS.includes(optimizer)) {
+      throw new HookmdTypeError('INVALID_OPTIONS', `NEB: optimizer must be 'fire', 'fire2' or 'lbfgs', got ${showValue(optimizer)}`, { field: 'optimizer', value: optimizer });
+    }
+    const constraints = options.constraints ?? [];
+    if (!Array.isArray(constraints) || !constraints.every((c) => c instanceof FixAtoms)) {
+      throw new HookmdTypeError('INVALID_OPTIONS', 'NEB: constraints must be an array of FixAtoms', { field: 'constraints', value: constraints });
+    }
     const settings: NEBSettings = { k, method, climb: options.climb ?? false };
+    const fixed: Uint8Array[] = [];
     this.#paths = paths.map((path, p) => {
       const where = paths.length > 1 ? `NEB: path ${p}` : 'NEB';
       if (!Array.isArray(path) || path.length < 2) throw new HookmdRangeError('INVALID_IMAGES', `${where}: a path needs its two end points at least`, { field: 'images', index: p });
       samePath(where, path);
       unwrapped(where, path);
+      fixed.push(fixedAtoms(where, path, constraints));
       const count = interpolate === undefined ? path.length : (options.numImages ?? path.length);
       if (!Number.isInteger(count) || count < 3) throw new HookmdRangeError('INVALID_IMAGES', `${where}: a band needs at least 3 images (end points included), got ${showText(count)}`, { field: 'numImages', value: count });
       if (interpolate === undefined) return path.map((image) => ({ ...image }));
@@ -193,7 +240,7 @@ export class NEB {
         for (let i = 0; i < count; i++) flat[3 * (start.length * i + a) + c] = x + i * d;
       }));
       flat.set(end.flat(), 3 * start.length * (count - 1));
-      if (interpolate === 'idpp') idppInterpolate(flat, count, start.length, settings, geometryOf(path[0] as System));
+      if (interpolate === 'idpp') idppInterpolate(flat, count, start.length, settings, geometryOf(path[0] as System), fixed[p] as Uint8Array);
       const band: System[] = Array.from({ length: count }, (_, i) => ({
         ...(path[0] as System),
         positions: start.map((_, a) => Array.from(flat.subarray(3 * (start.length * i + a), 3 * (start.length * i + a) + 3))),
@@ -202,6 +249,8 @@ export class NEB {
       return band;
     });
     this.#settings = settings;
+    this.#optimizer = optimizer;
+    this.#fixed = fixed;
     this.#model = model;
     this.#hooks = new HookRegistry(NEBStage);
     for (const hook of options.hooks ?? []) this.#hooks.register(hook);
@@ -233,7 +282,7 @@ export class NEB {
     const band = this.#band();
     const { batch, pathOf, imageOf, firstImage, atoms, energies } = band;
     const residuals = new Float64Array(this.#paths.length).fill(Infinity);
-    const fire: FireState[] = this.#paths.map(() => ({ v: null, dt: FIRE.dt, a: FIRE.astart, steps: 0 }));
+    const optimizers: BandOptimizer[] = this.#paths.map(() => bandOptimizer(this.#optimizer));
     const done = this.#paths.map(() => false);
     const ctx: NEBContext = { stepCount: 0, batch, pathOf, imageOf, energies, residuals, scalars: { energy: energies } };
     let step = 0;
@@ -251,14 +300,24 @@ export class NEB {
       });
       await this.#hooks.dispatch(NEBStage.AFTER_COMPUTE, { ...ctx });
       if (done.every(Boolean) || step >= maxSteps) break;
-      const view = batch.positions;
       const ptr = batch.read('ptr');
-      nebForces.forEach((f, p) => {
-        if (done[p]) return;
-        const dr = fireStep(fire[p] as FireState, f);
-        // The band's interior images follow its first one in the batch.
+      // The band's interior images follow its first one in the batch.
+      const interior = (p: number): Float64Array => {
         const start = 3 * ((ptr[firstImage[p] as number] as number) + (atoms[p] as number));
-        for (let x = 0; x < dr.length; x++) view[start + x]! += dr[x]!;
+        return batch.positions.subarray(start, start + (nebForces[p] as Float64Array).length);
+      };
+      const live = nebForces.map((_, p) => !done[p]);
+      let forces = nebForces;
+      // A path whose optimiser moved it before stepping (FIRE2's inertia correction) needs its NEB forces there:
+      // one more force call for the whole batch, which leaves the other paths' forces as they were.
+      const moved = live.map((on, p) => on && ((optimizers[p] as BandOptimizer).prepare?.(interior(p), forces[p] as Float64Array) ?? false));
+      if (moved.some(Boolean)) {
+        await this.#model.compute(batch);
+        energies.set(batch.read('energy'));
+        forces = this.#nebForces(band);
+      }
+      forces.forEach((f, p) => {
+        if (live[p]) (optimizers[p] as BandOptimizer).step(interior(p), f);
       });
       await this.#hooks.dispatch(NEBStage.AFTER_STEP, { ...ctx });
       step += 1;
@@ -295,36 +354,15 @@ export class NEB {
     const forces = batch.read('forces');
     const positions = batch.read('positions');
     const ptr = batch.read('ptr');
-    return this.#paths.map((path, p) =>
-      bandForces(this.#settings, path.length, atoms[p] as number, 3 * (ptr[firstImage[p] as number] as number), firstImage[p] as number, positions, forces, energies, cells[p] as Geometry),
-    );
-  }
-}
-
-/** One step of ASE's FIRE over a whole band's forces `f`; returns the displacement. */
-function fireStep(state: FireState, f: Float64Array): Float64Array {
-  if (state.v === null) state.v = new Float64Array(f.length);
-  else {
-    const vf = dot(f, state.v);
-    if (vf > 0) {
-      const scale = (state.a * Math.sqrt(dot(state.v, state.v))) / Math.sqrt(dot(f, f));
-      for (let x = 0; x < f.length; x++) state.v[x] = (1 - state.a) * state.v[x]! + scale * f[x]!;
-      if (state.steps > FIRE.nmin) {
-        state.dt = Math.min(state.dt * FIRE.finc, FIRE.dtmax);
-        state.a *= FIRE.fa;
+    return this.#paths.map((path, p) => {
+      const origin = 3 * (ptr[firstImage[p] as number] as number);
+      // As ASE's FixAtoms on each image: the fixed atoms' true forces are zero, and since they sit at the same
+      // positions in every image the tangent has no part on them either, so their NEB force is zero.
+      const mask = this.#fixed[p] as Uint8Array;
+      for (let i = 0; i < path.length; i++) {
+        mask.forEach((m, a) => { if (m) forces.fill(0, origin + 3 * ((atoms[p] as number) * i + a), origin + 3 * ((atoms[p] as number) * i + a) + 3); });
       }
-      state.steps += 1;
-    } else {
-      state.v.fill(0);
-      state.a = FIRE.astart;
-      state.dt *= FIRE.fdec;
-      state.steps = 0;
-    }
+      return bandForces(this.#settings, path.length, atoms[p] as number, origin, firstImage[p] as number, positions, forces, energies, cells[p] as Geometry);
+    });
   }
-  const v = state.v;
-  for (let x = 0; x < f.length; x++) v[x]! += state.dt * f[x]!;
-  const dr = v.map((x) => state.dt * x);
-  const norm = Math.sqrt(dot(dr, dr));
-  if (norm > FIRE.maxstep) for (let x = 0; x < dr.length; x++) dr[x]! *= FIRE.maxstep / norm;
-  return dr;
 }

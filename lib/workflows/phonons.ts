@@ -12,6 +12,7 @@ import type { Model } from '../models/index.js';
 import { checkKeys } from '../option-keys.js';
 import { hermitianEigenvalues } from './hermitian-eigenvalues.js';
 import { showValue } from '../describe-value.js';
+import type { WorkflowProgressCallback } from './workflow-progress.js';
 
 /** Options of `phonons`. */
 export interface PhononOptions {
@@ -23,6 +24,8 @@ export interface PhononOptions {
   acoustic?: boolean;
   /** Rounds of symmetrisation (each followed by the sum rule); default 3 (as ASE). */
   symmetrize?: number;
+  /** Told before and after the one force call over every displaced supercell (stage 'forces', in systems). */
+  onProgress?: WorkflowProgressCallback;
 }
 
 /** Frequency units: THz (ν = ω/2π), meV and eV (ħω). */
@@ -146,7 +149,10 @@ export async function phonons(model: Model, system: System, options: PhononOptio
     throw new HookmdTypeError('INVALID_MODEL', 'phonons: model must be a model (an object with compute(batch, options))', { field: 'model', value: model });
   }
   if (options === null || typeof options !== 'object') throw new HookmdTypeError('INVALID_OPTIONS', 'phonons: options must be an object', { field: 'options', value: options });
-  checkKeys('phonons', options, ['supercell', 'displacement', 'acoustic', 'symmetrize'], '', { delta: 'displacement' });
+  checkKeys('phonons', options, ['supercell', 'displacement', 'acoustic', 'symmetrize', 'onProgress'], '', { delta: 'displacement' });
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+    throw new HookmdTypeError('INVALID_OPTIONS', `phonons: onProgress must be a function, got ${showValue(options.onProgress)}`, { field: 'onProgress', value: options.onProgress });
+  }
   const supercell = supercellOf(options.supercell);
   const delta = options.displacement ?? 0.01;
   if (typeof delta !== 'number' || !Number.isFinite(delta) || !(delta > 0)) {
@@ -187,7 +193,9 @@ export async function phonons(model: Model, system: System, options: PhononOptio
     }
   }
   const batch = Batch.fromSystems(displaced, { units: 'metal' });
+  options.onProgress?.({ stage: 'forces', done: 0, total: displaced.length, unit: 'systems' });
   await model.compute(batch);
+  options.onProgress?.({ stage: 'forces', done: displaced.length, total: displaced.length, unit: 'systems' });
   const forces = batch.read('forces');
   const total = positions.length;
   const cells = supercell[0] * supercell[1] * supercell[2];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { bulk, repeat, type System } from '../../lib/data/index.js';
-import { readExtxyz, writeExtxyz } from '../../lib/io/index.js';
+import { readExtxyz, writeExtxyz, writePoscar } from '../../lib/io/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { NEB } from '../../lib/workflows/index.js';
 import { ensureBuilt, runCli, workDir } from './run-cli.js';
@@ -27,6 +27,10 @@ beforeAll(async () => {
   await writeExtxyz(join(dir, 'final.xyz'), [final]);
   await writeExtxyz(join(dir, 'ends.xyz'), [initial, final]);
   await writeExtxyz(join(dir, 'three.xyz'), [initial, initial, final]);
+  // The upper half of the crystal fixed by selective dynamics, as a slab's lower layers would be.
+  const fixed = { fixed: rowsOf(initial).map((r) => r[2]! >= 5.26) };
+  await writePoscar(join(dir, 'POSCAR-initial'), { ...initial, info: fixed });
+  await writePoscar(join(dir, 'POSCAR-final'), { ...final, info: fixed });
   await writeExtxyz(join(dir, 'mixed.xyz'), [initial, { ...final, atomicNumbers: (final.atomicNumbers as number[]).slice(1), positions: rowsOf(final).slice(1) }]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,6 +65,32 @@ describe('hookmd neb', () => {
     // The relaxed band is already converged: no step is taken, and its energies are those written.
     expect(again.steps).toBe(0);
     again.energies.forEach((e, i) => expect(e).toBeCloseTo(expected.path[i] as number, 9));
+  });
+
+  it.each(['fire2', 'lbfgs'] as const)('--optimizer %s moves the band as the library’s NEB with that optimizer', async (optimizer) => {
+    const expected = await new NEB({ model, images: [initial, final], interpolate: 'linear', numImages: 5, climb: true, optimizer }).run({ fmax: 0.01 });
+    const run = await runCli(['neb', 'initial.xyz', 'final.xyz', '--model', LJ, '--images', '5', '--climb', '--fmax', '0.01', '--optimizer', optimizer, '--json', '--quiet'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { energies: number[]; steps: number };
+    expect(report.energies).toEqual(expected.path);
+    expect(report.steps).toBe(expected.steps);
+  });
+
+  it('keeps the atoms a POSCAR’s selective dynamics fixes where they are', async () => {
+    const run = await runCli(['neb', 'POSCAR-initial', 'POSCAR-final', '--model', LJ, '--images', '5', '--climb', '--fmax', '0.01', '--out', 'held.xyz', '--quiet'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const band = readExtxyz(join(dir, 'held.xyz'));
+    const start = rowsOf(initial);
+    let moved = 0;
+    for (const image of band) {
+      rowsOf(image).forEach((r, a) => {
+        const d = Math.hypot(r[0]! - start[a]![0]!, r[1]! - start[a]![1]!, r[2]! - start[a]![2]!);
+        // POSCAR and extxyz keep positions to their printed digits, so "where they are" is to 1e-6 Å.
+        if (start[a]![2]! >= 5.26) expect(d, `image atom ${a}`).toBeLessThan(1e-6);
+        else moved = Math.max(moved, d);
+      });
+    }
+    expect(moved).toBeGreaterThan(0.1);
   });
 
   it.each([

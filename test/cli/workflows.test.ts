@@ -1,5 +1,5 @@
 // `hookmd elastic` and `hookmd phonons` end to end: the numbers the library gives, as text and as JSON, and
-// usage errors (exit 2) for a supercell that is too small and for a missing model.
+// usage errors (exit 2) for a supercell that is too small and for a missing model, and their progress on stderr.
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -46,5 +46,25 @@ describe('hookmd elastic and hookmd phonons', () => {
     expect(thin.stderr).toContain('use supercell [7, 7, 7]');
     const none = await runCli(['elastic', 'si.xyz'], { cwd: dir });
     expect(none.code).toBe(2);
+  });
+
+  it('show their progress on stderr, stage by stage, as the other commands do; --quiet shows none', async () => {
+    // stderr is a pipe here, so progress comes as lines (a bar on a terminal), every line with interval 0.
+    const lines = await runCli(['phonons', 'ar.xyz', '--model', LJ, '--supercell', '7', '--progress-interval', '0', '--json'], { cwd: dir });
+    expect(lines.code).toBe(0);
+    expect(lines.stderr).toMatch(/^phonons: 0\/6 systems \(0%\), step 0, .*forces of the displaced supercells$/m);
+    expect(lines.stderr).toMatch(/^phonons: 6\/6 systems \(100%\), step 1, .*forces of the displaced supercells$/m);
+    const quiet = await runCli(['phonons', 'ar.xyz', '--model', LJ, '--supercell', '7', '--json', '--quiet'], { cwd: dir });
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toBe(lines.stdout);
+  });
+
+  it.skipIf(!existsSync(SW))('elastic reports the cell relaxation, the ion relaxations and the stress call', async () => {
+    const run = await runCli(['elastic', 'si.xyz', '--model', `sw:${SW}`, '--progress-interval', '0', '--json'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^elastic: \d+\/20000 steps .*, cell relaxation$/m);
+    expect(run.stderr).toMatch(/^elastic: \d+\/20000 steps .*, ion relaxations of the strained cells$/m);
+    expect(run.stderr).toMatch(/^elastic: 12\/12 systems \(100%\), .*stress of the strained cells$/m);
+    expect((await runCli(['elastic', 'si.xyz', '--model', `sw:${SW}`, '--json', '-q'], { cwd: dir })).stderr).toBe('');
   });
 });

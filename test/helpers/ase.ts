@@ -24,3 +24,27 @@ export function runAse<T>(script: string, input: unknown = null): T {
   const output = execFileSync(asePython, ['-c', script], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 1 << 28 });
   return JSON.parse(output) as T;
 }
+
+/**
+ * Where .ci/run puts a newer ASE (pip's, in a venv) for the references Debian's 3.22 lacks, such as
+ * ase.optimize.FIRE2 (ASE 3.23 and later); HOOKMD_NEW_ASE_PYTHON names another interpreter.
+ */
+export const NEW_ASE_VENV: string = `${process.env.XDG_CACHE_HOME ?? `${process.env.HOME ?? '/root'}/.cache`}/hookmd/ase-venv`;
+
+function findNewAsePython(): string | undefined {
+  const candidates = [process.env.HOOKMD_NEW_ASE_PYTHON, `${NEW_ASE_VENV}/bin/python`, ...CANDIDATES].filter((p): p is string => p !== undefined && p !== '');
+  return candidates.find((python) => spawnSync(python, ['-c', 'from ase.optimize import FIRE2'], { stdio: 'ignore' }).status === 0);
+}
+
+/** An interpreter whose ASE has FIRE2 (3.23+), or undefined. */
+export const newAsePython: string | undefined = findNewAsePython();
+
+/** Why the newer-ASE references are skipped here (empty when they run). */
+export const newAseSkipReason: string = newAsePython === undefined ? `skipped: no python3 with ASE >= 3.23 (bash .ci/run makes one in ${NEW_ASE_VENV})` : '';
+
+/** runAse under the newer ASE. */
+export function runNewAse<T>(script: string, input: unknown = null): T {
+  if (newAsePython === undefined) throw new Error(newAseSkipReason);
+  const output = execFileSync(newAsePython, ['-c', script], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 1 << 28 });
+  return JSON.parse(output) as T;
+}

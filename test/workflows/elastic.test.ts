@@ -71,6 +71,7 @@ describe.skipIf(!existsSync(LAMMPS_POTENTIALS))('elasticConstants input checks',
     [{ strain: 0.5 }, /strain must be a number > 0 and < 0.1/],
     [{ strain: Number.NaN }, /strain must be a number/],
     [{ delta: 1e-3 }, /UNKNOWN_OPTION|did you mean|strain/],
+    [{ onProgress: 'bar' }, /onProgress must be a function, got "bar"/],
   ])('%o is refused before any force call', async (options, message) => {
     await expect(elasticConstants(model, crystal, options as never)).rejects.toThrow(message);
   });

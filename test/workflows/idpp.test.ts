@@ -8,22 +8,13 @@ import type { System } from '../../lib/data/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { NEB } from '../../lib/workflows/index.js';
 import { aseSkipReason, runAse } from '../helpers/ase.js';
+import { vacancyHopPython } from '../helpers/vacancy-hop.js';
 
 const SCRIPT = `
 import json, sys
-import numpy as np
 from ase import Atoms
-from ase.build import bulk
 from ase.neb import NEB
-crystal = bulk('Ar', 'fcc', a=1.5599, cubic=True).repeat((2, 2, 2))
-initial = crystal.copy()
-del initial[0]
-final = initial.copy()
-pos = final.get_positions()
-j = int(np.argmin(np.linalg.norm(pos - crystal.positions[0], axis=1)))
-pos[j] = crystal.positions[0]
-final.set_positions(pos)
-molecule = Atoms('ArArAr', positions=[[-1.1, 0.2, 0], [0, 0, 0], [1.1, -0.1, 0.3]])
+${vacancyHopPython('1.5599')}molecule = Atoms('ArArAr', positions=[[-1.1, 0.2, 0], [0, 0, 0], [1.1, -0.1, 0.3]])
 # A quarter turn (bent a little): turned end over end, ASE's own relaxation runs away (atoms 1000 Å out after
 # its 100 steps), and the last bits of rounding decide where.
 turned = Atoms('ArArAr', positions=[[0.15, -1.1, 0.1], [0.02, 0.03, 0], [-0.2, 1.05, 0.25]])

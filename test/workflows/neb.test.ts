@@ -3,31 +3,28 @@
 // forces of the interpolated band equal ASE's get_forces() for both methods, with and without a climbing
 // image; the relaxed climbing-image band gives the saddle energy of ASE's NEB and of its DyNEB; several
 // paths relax in one batch as each does alone; and bad images are typed errors before any force call.
+//
+// The image energies agree to 1e-6 eV only when both bands are converged to fmax 1e-6 eV/Å. At fmax 1e-3 they
+// differed by up to 5e-3 eV, and not through any difference of method: hookmd's band follows ASE's to 1e-12 eV
+// for its first hundred FIRE steps, after which FIRE amplifies the last bits of rounding (ASE's own result
+// moves by 2.5e-3 eV when its initial positions move by 1e-14 Å), and where in the fmax ball a soft image stops
+// then decides its energy (an image displaced along the band by fmax/k has its energy off by that times the
+// energy's slope there). At fmax 1e-6 that ball is below 3e-7 eV for ASE against itself perturbed.
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { Batch, type System } from '../../lib/data/index.js';
 import { LennardJones } from '../../lib/models/index.js';
 import { NEB, NEBStage, type NEBContext } from '../../lib/workflows/index.js';
 import { aseSkipReason, runAse } from '../helpers/ase.js';
+import { vacancyHopPython } from '../helpers/vacancy-hop.js';
 
 const SCRIPT = `
 import json, sys
-import numpy as np
-from ase.build import bulk
 from ase.calculators.lj import LennardJones
 from ase.neb import NEB, DyNEB
 from ase.optimize import FIRE
 spec = json.load(sys.stdin)
-crystal = bulk('Ar', 'fcc', a=1.5599, cubic=True).repeat((2, 2, 2))
-initial = crystal.copy()
-del initial[0]
-final = initial.copy()
-pos = final.get_positions()
-# The atom nearest the vacancy at the origin (no periodic wrap on the way) hops into it.
-j = int(np.argmin(np.linalg.norm(pos - crystal.positions[0], axis=1)))
-pos[j] = crystal.positions[0]
-final.set_positions(pos)
-out = {'initial': initial.positions.tolist(), 'final': final.positions.tolist(), 'cell': initial.cell.tolist(), 'forces': {}}
+${vacancyHopPython('1.5599')}out = {'initial': initial.positions.tolist(), 'final': final.positions.tolist(), 'cell': initial.cell.tolist(), 'forces': {}}
 for method in ['aseneb', 'improvedtangent']:
     for climb in [False, True]:
         images = [initial] + [initial.copy() for _ in range(5)] + [final.copy()]
@@ -37,15 +34,15 @@ for method in ['aseneb', 'improvedtangent']:
         neb.interpolate()
         out['forces'][method + str(climb)] = neb.get_forces().ravel().tolist()
         if method == 'aseneb' and climb:
-            FIRE(neb, logfile=None).run(fmax=spec['fmax'], steps=3000)
+            FIRE(neb, logfile=None).run(fmax=spec['fmax'], steps=6000)
             out['energies'] = [image.get_potential_energy() for image in images]
 # DyNEB (dynamic relaxation: images already below fmax stop moving) reaches the same climbing saddle.
 images = [initial] + [initial.copy() for _ in range(5)] + [final.copy()]
 for image in images:
     image.calc = LennardJones(sigma=1.0, epsilon=1.0, rc=2.5)
-dyneb = DyNEB(images, k=0.1, climb=True, fmax=spec['fmax'], scale_fmax=0.0)
+dyneb = DyNEB(images, k=0.1, climb=True, fmax=spec['dynebFmax'], scale_fmax=0.0)
 dyneb.interpolate()
-FIRE(dyneb, logfile=None).run(fmax=spec['fmax'], steps=3000)
+FIRE(dyneb, logfile=None).run(fmax=spec['dynebFmax'], steps=3000)
 out['dyneb'] = [image.get_potential_energy() for image in images]
 print(json.dumps(out))
 `;
@@ -65,9 +62,9 @@ const lattice = (reference: Reference, positions: number[][]): System => ({ symb
 describe.skipIf(aseSkipReason !== '')(`NEB vs ASE's NEB ${aseSkipReason}`, () => {
   let reference: Reference;
   beforeAll(() => {
-    reference = runAse<Reference>(SCRIPT, { fmax: 1e-3 });
-    // ASE's NEB and DyNEB relaxations (3,000 FIRE steps at most each) take one to two minutes together.
-  }, 240_000);
+    reference = runAse<Reference>(SCRIPT, { fmax: 1e-6, dynebFmax: 1e-3 });
+    // ASE's NEB relaxation to fmax 1e-6 (3,900 FIRE steps) and its DyNEB one take two minutes together.
+  }, 400_000);
   const band = (options: { method: 'aseneb' | 'improvedtangent'; climb: boolean }): NEB =>
     new NEB({ model, images: [lattice(reference, reference.initial), lattice(reference, reference.final)], interpolate: 'linear', numImages: 7, ...options });
 
@@ -86,17 +83,16 @@ describe.skipIf(aseSkipReason !== '')(`NEB vs ASE's NEB ${aseSkipReason}`, () =>
   });
 
   it('the relaxed climbing-image band reaches ASE’s saddle energy, and two paths relax in one batch as each alone', async () => {
-    const result = await band({ method: 'aseneb', climb: true }).run({ fmax: 1e-3, steps: 3000 });
+    const result = await band({ method: 'aseneb', climb: true }).run({ fmax: 1e-6, steps: 6000 });
     expect(result.converged).toBe(true);
     const saddle = Math.max(...reference.energies);
     expect(Math.abs(Math.max(...result.path) - saddle)).toBeLessThan(1e-6);
     expect(Math.abs(result.barrier - (saddle - (reference.energies[0] as number)))).toBeLessThan(1e-6);
     // ASE's DyNEB, which stops moving the images already converged, finds the same saddle.
     expect(Math.abs(Math.max(...result.path) - Math.max(...reference.dyneb))).toBeLessThan(1e-6);
-    // Images away from the saddle are as converged as fmax makes them.
-    result.path.forEach((e, i) => expect(Math.abs(e - (reference.energies[i] as number)), `image ${i}`).toBeLessThan(5e-3));
+    result.path.forEach((e, i) => expect(Math.abs(e - (reference.energies[i] as number)), `image ${i}`).toBeLessThan(1e-6));
     const reversed = [lattice(reference, reference.final), lattice(reference, reference.initial)];
-    const both = await new NEB({ model, images: [[lattice(reference, reference.initial), lattice(reference, reference.final)], reversed], interpolate: 'linear', numImages: 7, climb: true }).run({ fmax: 1e-3, steps: 3000 });
+    const both = await new NEB({ model, images: [[lattice(reference, reference.initial), lattice(reference, reference.final)], reversed], interpolate: 'linear', numImages: 7, climb: true }).run({ fmax: 1e-6, steps: 6000 });
     expect(both.paths).toHaveLength(2);
     expect(both.paths[0]?.energies).toEqual(result.path);
     expect(Math.abs((both.paths[1]?.barrier as number) - result.barrier)).toBeLessThan(1e-6);

@@ -6,24 +6,17 @@ import { describe, expect, it } from 'vitest';
 
 import { LennardJones } from '../../lib/models/index.js';
 import { phonons } from '../../lib/workflows/index.js';
-import { aseSkipReason, runAse } from '../helpers/ase.js';
+import { aseSkipReason } from '../helpers/ase.js';
+import { asePhonons, EV_PER_THZ } from '../helpers/ase-phonons.js';
 
-const SCRIPT = `
-import json, os, sys, tempfile
+/** Argon of spec's structure and lattice constant, and ASE's LennardJones, for ASE's Phonons. */
+const SETUP = `
 from ase.build import bulk
 from ase.calculators.lj import LennardJones
-from ase.phonons import Phonons
-spec = json.load(sys.stdin)
 atoms = bulk('Ar', spec['structure'], a=spec['a'])
-os.chdir(tempfile.mkdtemp())
-ph = Phonons(atoms, LennardJones(epsilon=0.0104, sigma=3.4, rc=10.2), supercell=tuple(spec['supercell']), delta=0.01)
-ph.run()
-ph.read(acoustic=True)
-print(json.dumps({'cell': atoms.cell.tolist(), 'positions': atoms.positions.tolist(), 'eV': ph.band_structure(spec['q'], verbose=False).tolist()}))
+calc = LennardJones(epsilon=0.0104, sigma=3.4, rc=10.2)
 `;
 
-/** eV per THz: h. */
-const EV_PER_THZ = 4.135667696e-3;
 const Q: [number, number, number][] = [
   [0, 0, 0],
   [0.5, 0, 0.5],
@@ -38,7 +31,7 @@ describe.skipIf(aseSkipReason !== '')(`phonons vs ASE's Phonons ${aseSkipReason}
     ['fcc', 5.26, [7, 7, 7]],
     ['hcp', 3.72, [7, 7, 4]],
   ] as const)('%s argon, Lennard-Jones: every frequency within 1e-4 THz', async (structure, a, supercell) => {
-    const reference = runAse<{ cell: number[][]; positions: number[][]; eV: number[][] }>(SCRIPT, { structure, a, supercell, q: Q });
+    const reference = asePhonons(SETUP, `(${supercell.join(', ')})`, { structure, a, q: Q });
     const result = await phonons(model, { symbols: reference.positions.map(() => 'Ar'), positions: reference.positions, cell: reference.cell, pbc: true }, { supercell: [...supercell] });
     Q.forEach((q, k) => {
       const ours = result.frequencies(q, 'THz');
@@ -65,6 +58,7 @@ describe('phonons input checks', () => {
     [{ supercell: [2, 2] }, /supercell must be three integers/],
     [{ symmetrize: -1 }, /symmetrize must be an integer/],
     [{ delta: 0.01 }, /UNKNOWN_OPTION|did you mean|displacement/],
+    [{ onProgress: 'bar' }, /onProgress must be a function, got "bar"/],
   ])('%o is refused', async (options, message) => {
     await expect(phonons(model, argon, options as never)).rejects.toThrow(message);
   });

@@ -17,11 +17,12 @@ import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-h
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
 import { refuseColdStart, type RescalingThermostat } from './cold-start.js';
-import { frozenPerSystem } from './degrees-of-freedom.js';
+import { frozenPerSystem, withHeldCentre } from './degrees-of-freedom.js';
 import type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
 import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
-import { checkConstraints, checkFixComCompatible, type Constraint } from './constraints/constraint.js';
+import { checkConstraints, type Constraint } from './constraints/constraint.js';
 import { FixAtoms } from './constraints/fix-atoms.js';
+import { FixCom } from './constraints/fix-com.js';
 import { FixSymmetry } from './constraints/fix-symmetry.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
@@ -809,11 +810,9 @@ export abstract class Dynamics {
     }
   }
 
-  /** The stream's batch as `held` fixes its atoms now: FixCom refused beside them, `ctx.scalars` counting them. */
+  /** `ctx.scalars` for the stream's batch as `held` fixes its atoms now. */
   #holdFixed(batch: Batch, held: StreamConstraints, ctx: MutableContext<DynamicsHookContext>): void {
-    const frozen = this.#frozen(batch, held.fixed);
-    checkFixComCompatible(this.constructor.name, this.#nativeHooks, frozen);
-    ctx.scalars = new SystemScalars(batch, this.model, frozen);
+    ctx.scalars = new SystemScalars(batch, this.model, this.#frozen(batch, held.fixed));
   }
 
   /** Sends systems that converged (or ran out of steps, or all when `everything`) to the output; returns the rest. */
@@ -898,21 +897,21 @@ export abstract class Dynamics {
 
   /**
    * The frozen atoms of each system under this engine's FreezeAtomsHooks and FixAtoms, and the atoms a
-   * stream's systems fix (`fixed`, one flag per atom), or undefined without any.
+   * stream's systems fix (`fixed`, one flag per atom), or undefined without any; with FixCom, one more in
+   * each system that has some, as the native stepper counts it (degreesOfFreedom: 3·N_mobile − 3).
    */
   #frozen(batch: Batch, fixed?: Uint8Array): Int32Array | undefined {
     const hooks = this.#nativeHooks.filter((hook): hook is (FreezeAtomsHook | FixAtoms) & NativeCapable => hook instanceof FreezeAtomsHook || hook instanceof FixAtoms);
     if (hooks.length === 0 && fixed?.includes(1) !== true) return undefined;
     const flags = fixed === undefined ? new Uint8Array(batch.numAtoms) : fixed.slice();
     for (const hook of hooks) hook.maskFor(batch).forEach((frozen, i) => { if (frozen === 1) flags[i] = 1; });
-    return frozenPerSystem(batch, flags);
+    return withHeldCentre(frozenPerSystem(batch, flags), this.#nativeHooks.some((hook) => hook instanceof FixCom));
   }
 
   /** Binds the native stepper to `batch` (once per batch, and again after a reallocation). */
   #bind(batch: Batch, counter: StepCounter): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
-      checkFixComCompatible(this.constructor.name, this.#nativeHooks, this.#frozen(batch));
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
       const hooks = new Map<NativeCapable, number>();
       for (const hook of this.#nativeHooks) {

@@ -70,6 +70,10 @@ class NativeHook {
   }
   /** The atoms it holds fixed, one flag per atom of the batch (FreezeAtomsHook), or null. */
   virtual const std::vector<std::uint8_t>* frozenAtoms() const noexcept { return nullptr; }
+  /** Whether it holds each system's centre of mass (FixCom), which takes 3 more degrees of freedom beside frozen atoms. */
+  virtual bool holdsCentre() const noexcept { return false; }
+  /** The stepper's frozen atoms (one flag per atom of the batch, or null: none), whenever they change. */
+  virtual void useFrozen(const std::vector<std::uint8_t>*) {}
 
  private:
   HookSchedule schedule_;

@@ -19,9 +19,9 @@ Stepper::Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator
       layout_(backend.generation()) {}
 
 void Stepper::addHook(std::unique_ptr<NativeHook> hook) {
-  const bool freezes = hook->frozenAtoms() != nullptr;
+  const bool counts = hook->frozenAtoms() != nullptr || hook->holdsCentre();
   hooks_.push_back(std::move(hook));
-  if (freezes) recountFrozen();
+  if (counts) recountFrozen();
 }
 
 void Stepper::recountFrozen() {
@@ -38,10 +38,15 @@ void Stepper::recountFrozen() {
     frozenAtoms_.resize(frozen->size(), 0);
     for (std::size_t i = 0; i < frozen->size(); ++i) frozenAtoms_[i] = frozenAtoms_[i] || (*frozen)[i];
   }
+  for (const auto& hook : hooks_) hook->useFrozen(frozenAtoms_.empty() ? nullptr : &frozenAtoms_);
   if (frozenAtoms_.empty()) return;
+  const bool centre = std::any_of(hooks_.begin(), hooks_.end(), [](const auto& hook) { return hook->holdsCentre(); });
   frozenCount_.assign(static_cast<std::size_t>(numSystems), 0);
   for (std::int64_t s = 0; s < numSystems; ++s) {
     for (std::int32_t i = ptr[s]; i < ptr[s + 1]; ++i) frozenCount_[s] += frozenAtoms_[i];
+    // A held centre beside frozen atoms takes 3 degrees of freedom more, one atom's worth: every
+    // 3·(N − frozen) then reads 3·N_mobile − 3 (math/DegreesOfFreedom.h). Without frozen atoms 3N − 3 holds.
+    if (centre && frozenCount_[s] > 0) frozenCount_[s] += 1;
   }
 }
 

@@ -56,6 +56,21 @@ Napi::Object requireObject(const Napi::CallbackInfo& info, std::size_t index, co
   if (info.Length() <= index || !info[index].IsObject()) throwJs(info.Env(), "INVALID_ARGUMENT", std::string(what) + " must be an object");
   return info[index].As<Napi::Object>();
 }
+
+/** A hook's `mask` (Uint8Array) and `values` (Float64Array), as addHook and remap's arrivals carry them; absent ones stay empty. */
+void readHookData(const Napi::Object& object, std::vector<std::uint8_t>& mask, std::vector<double>& values) {
+  Napi::Value bytes = object.Get("mask");
+  if (bytes.IsTypedArray() && bytes.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
+    Napi::Uint8Array flags = bytes.As<Napi::Uint8Array>();
+    mask.assign(flags.Data(), flags.Data() + flags.ElementLength());
+  }
+  Napi::Value numbers = object.Get("values");
+  if (numbers.IsTypedArray() && numbers.As<Napi::TypedArray>().TypedArrayType() == napi_float64_array) {
+    Napi::Float64Array doubles = numbers.As<Napi::Float64Array>();
+    values.assign(doubles.Data(), doubles.Data() + doubles.ElementLength());
+  }
+}
+
 }  // namespace
 
 Napi::Function StepperWrap::define(Napi::Env env) {
@@ -165,24 +180,6 @@ Napi::Value StepperWrap::stressComputed(const Napi::CallbackInfo& info) {
 Napi::Value StepperWrap::allConverged(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), stepper_->allConverged());
 }
-
-namespace {
-
-/** A hook's `mask` (Uint8Array) and `values` (Float64Array), as addHook and remap's arrivals carry them; absent ones stay empty. */
-void readHookData(const Napi::Object& object, std::vector<std::uint8_t>& mask, std::vector<double>& values) {
-  Napi::Value bytes = object.Get("mask");
-  if (bytes.IsTypedArray() && bytes.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
-    Napi::Uint8Array flags = bytes.As<Napi::Uint8Array>();
-    mask.assign(flags.Data(), flags.Data() + flags.ElementLength());
-  }
-  Napi::Value numbers = object.Get("values");
-  if (numbers.IsTypedArray() && numbers.As<Napi::TypedArray>().TypedArrayType() == napi_float64_array) {
-    Napi::Float64Array doubles = numbers.As<Napi::Float64Array>();
-    values.assign(doubles.Data(), doubles.Data() + doubles.ElementLength());
-  }
-}
-
-}  // namespace
 
 Napi::Value StepperWrap::addHook(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();

@@ -25,6 +25,9 @@ void Stepper::addHook(std::unique_ptr<NativeHook> hook) {
 }
 
 void Stepper::recountFrozen() {
+  // Without such hooks there is nothing to count, and no reason to bring the offsets to the host.
+  const bool counted = std::any_of(hooks_.begin(), hooks_.end(), [](const auto& hook) { return hook->frozenAtoms() != nullptr || hook->holdsCentre(); });
+  if (!counted) return;
   const BatchStorage& host = backend_.host({Field::Ptr});
   const std::int64_t numSystems = host.numSystems();
   const std::int32_t* ptr = host.i32(Field::Ptr);

@@ -90,6 +90,20 @@ describe.skipIf(!available)('constraints on the command line and in configs', ()
     }
   });
 
+  it('run holds constraints through fused stages: an optimizer, then MD with the centre held', async () => {
+    writeFileSync(join(dir, 'fused.yaml'), [`model: { type: eam, file: ${CU} }`, 'input: copper.xyz', 'stages:', '  - { type: fire, fmax: 0.01, steps: 500 }',
+      '  - { type: langevin, temperature: 300, steps: 100, seed: 2 }', 'constraints: { fixAtoms: [0], fixCom: true }', 'sinks:', '  - { path: fused.xyz }', ''].join('\n'));
+    const result = await runCli(['run', 'fused.yaml', '--quiet'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    const out = readExtxyz(join(dir, 'fused.xyz'));
+    const centre = (x: number[][]): number[] => [0, 1, 2].map((c) => x.slice(1).reduce((sum, p) => sum + (p[c] as number), 0) / (x.length - 1));
+    for (const [k, system] of structures.entries()) {
+      const end = out[k]?.positions as number[][];
+      expect(end[0]).toEqual((system.positions as number[][])[0]);
+      close([centre(end)], [centre(system.positions as number[][])], 1e-9);
+    }
+  });
+
   it.each([
     [['--fix-atoms', '3-1'], /--fix-atoms.*'3-1' is not one/],
     [['--fix-atoms', 'a,b'], /--fix-atoms.*'a' is not one/],

@@ -88,8 +88,9 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
   const started = performance.now();
   try {
     const source = extxyz ? streamExtxyz(job.input, { units: job.units }) : structureFormat(job.input) === 'h5md' ? await readH5md(job.input) : readStructures(job.input);
-    const selected = job.selection?.from(source) ?? source;
-    await job.engine.runStream(fixingAtoms(selected, job.fixAtoms?.indices, job.fixAtoms?.where ?? '--fix-atoms'), {
+    // Atoms are fixed before the shard's selection, so an index error names the system by its input index.
+    const fixed = fixingAtoms(source, job.fixAtoms?.indices, job.fixAtoms?.where ?? '--fix-atoms');
+    await job.engine.runStream(job.selection?.from(fixed) ?? fixed, {
       sinks: [counter, ...job.sinks],
       units: job.units,
       signal: interrupt.signal,

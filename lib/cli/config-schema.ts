@@ -414,6 +414,16 @@ export const CONFIG_SCHEMA: JsonSchema = {
     },
     hooks: { type: 'array', description: 'Hooks on the whole pipeline, by registered name.', items: { $ref: '#/$defs/hook' } },
     sinks: { type: 'array', minItems: 1, description: 'Where finished systems go (at least one).', items: { $ref: '#/$defs/sink' } },
+    constraints: {
+      type: 'object',
+      description: 'Constraints on every system in every stage (ASE’s FixAtoms, FixCom, FixSymmetry).',
+      properties: {
+        fixAtoms: { type: 'array', description: 'Atom indices (from 0, in each system’s order) fixed in every input system, beside those a POSCAR’s selective dynamics fixes.', items: { type: 'integer', minimum: 0 }, minItems: 1 },
+        fixCom: flag('Hold each system’s centre of mass (of its mobile atoms beside fixed ones); the temperature counts 3 fewer degrees of freedom.'),
+        symmetry: { description: 'Keep each system’s space group: true, or the tolerance symprec (Å in metal units; default 0.01).', oneOf: [{ type: 'boolean' }, positive('symprec')] },
+      },
+      additionalProperties: false,
+    },
     stream: {
       type: 'object',
       description: 'Batching: how the stream of input structures fills the batch.',

@@ -13,6 +13,7 @@ import {
   NPTLangevin,
   NoseHooverChain,
   VelocityVerlet,
+  type Constraint,
   type Dynamics,
   type InitialVelocityOptions,
 } from '../dynamics/index.js';
@@ -78,7 +79,7 @@ function frictionOf(friction: unknown, units: UnitsName): number {
  * The engine of one stage (without its step budget, which belongs to the fused pipeline). Pressures and
  * frictions carry their unit (quantity.ts); a wrong one is INVALID_UNIT naming the field.
  */
-export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsName): Dynamics {
+export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsName, constraints: readonly Constraint[] = []): Dynamics {
   const { type, steps: _budget, fmax, cell: cellOption, velocities: velocityOption, pressure, friction, compressibility, ...parameters } = stage;
   const p = parameters as Record<string, number>;
   const velocities = velocityOption as InitialVelocityOptions | undefined;
@@ -87,23 +88,23 @@ export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsN
   const cellFilter = cell === undefined ? undefined : new CellFilter({ scalarPressure: cell.pressure, hydrostaticStrain: cell.hydrostaticStrain });
   const dt = p.dt ?? defaultTimeStep(units);
   switch (type) {
-    case 'fire': return new FIRE({ model, convergence, cellFilter, ...p });
-    case 'fire2': return new FIRE2({ model, convergence, cellFilter, ...p });
-    case 'gd': return new GradientDescent({ model, convergence, cellFilter, ...p });
-    case 'lbfgs': return new LBFGS({ model, convergence, cellFilter, ...p });
-    case 'nve': return new VelocityVerlet({ model, dt, velocities });
-    case 'langevin': return new Langevin({ model, dt, temperature: p.temperature, friction: frictionOf(friction, units), seed: p.seed, velocities });
-    case 'nhc': return new NoseHooverChain({ model, dt, temperature: p.temperature, tdamp: p.tdamp, chainLength: p.chainLength, velocities });
+    case 'fire': return new FIRE({ model, convergence, cellFilter, constraints, ...p });
+    case 'fire2': return new FIRE2({ model, convergence, cellFilter, constraints, ...p });
+    case 'gd': return new GradientDescent({ model, convergence, cellFilter, constraints, ...p });
+    case 'lbfgs': return new LBFGS({ model, convergence, cellFilter, constraints, ...p });
+    case 'nve': return new VelocityVerlet({ model, dt, velocities, constraints });
+    case 'langevin': return new Langevin({ model, dt, temperature: p.temperature, friction: frictionOf(friction, units), seed: p.seed, velocities, constraints });
+    case 'nhc': return new NoseHooverChain({ model, dt, temperature: p.temperature, tdamp: p.tdamp, chainLength: p.chainLength, velocities, constraints });
     case 'npt': {
       const couple = (parameters as { couple?: 'iso' | 'aniso' }).couple;
-      return new NPT({ model, dt, temperature: p.temperature, pressure: parseQuantity(pressure, 'pressure', units, 'pressure'), tdamp: p.tdamp, pdamp: p.pdamp, couple, chainLength: p.chainLength, velocities });
+      return new NPT({ model, dt, temperature: p.temperature, pressure: parseQuantity(pressure, 'pressure', units, 'pressure'), tdamp: p.tdamp, pdamp: p.pdamp, couple, chainLength: p.chainLength, velocities, constraints });
     }
     case 'npt-langevin': {
       const beta = compressibility === undefined ? defaultCompressibility(units) : parseQuantity(compressibility, 'compressibility', units, 'compressibility');
       if (beta === undefined) throw new HookmdTypeError('INVALID_PARAMETER', 'npt-langevin: compressibility is required in lj units (σ³/ε; it sets how fast the volume follows the pressure)', { field: 'compressibility' });
       return new NPTLangevin({
         model, dt, temperature: p.temperature, pressure: parseQuantity(pressure, 'pressure', units, 'pressure'), friction: frictionOf(friction, units),
-        compressibility: beta, tauP: p.pdamp, seed: p.seed, velocities,
+        compressibility: beta, tauP: p.pdamp, seed: p.seed, velocities, constraints,
       });
     }
   }
@@ -112,16 +113,19 @@ export function buildStageEngine(stage: StageConfig, model: Model, units: UnitsN
 /**
  * The pipeline engine for `stages`: the stage's own engine when there is one stage without a budget,
  * otherwise a FusedStage with the budgets. Constructor errors come back at `stages[i].<field>`.
+ * `constraints` hold every system in every stage: the first stage's engine takes them, and a FusedStage
+ * runs its sub-stages' native hooks on all its systems.
  */
 export function buildPipeline(
   stages: readonly StageConfig[],
   model: Model,
   units: UnitsName,
   locate: (path: readonly PathSegment[]) => string,
+  constraints: readonly Constraint[] = [],
 ): Dynamics {
   const engines = stages.map((stage, i) => {
     try {
-      return buildStageEngine(stage, model, units);
+      return buildStageEngine(stage, model, units, i === 0 ? constraints : []);
     } catch (error) {
       if (!isHookmdError(error)) throw error;
       const field = error.details.field;

@@ -4,13 +4,14 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 
 import { Batch, type System } from '../data/index.js';
 import { SnapshotHook } from '../dynamics/hooks/snapshot-hook.js';
-import { initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
+import { FixAtoms, initializeVelocities, ProgressHook, SystemScalars, type ProgressEvent } from '../dynamics/index.js';
 import { withoutRunInfo } from '../dynamics/run-info.js';
 import { HookmdAbortError } from '../errors.js';
 import { ExtxyzSink, openSink, readExtxyz, readH5md, readStructures, structureFormat, writeExtxyz } from '../io/index.js';
 import { sinkFormat } from '../io/open-sink.js';
 import type { Model } from '../models/index.js';
 import { configError } from './config-file.js';
+import { addConstraintOptions, engineConstraints, withFixedAtoms, type ConstraintOptions } from './constraints.js';
 import { buildStageEngine } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
@@ -32,7 +33,7 @@ import { viewHook } from './view.js';
 const EV_PER_CUBIC_ANGSTROM_IN_BAR = 1.602176634e6;
 
 /** Flags of `hookmd md`. */
-export interface MdOptions extends CommonOptions, ModelOptions, ScaleOutOptions {
+export interface MdOptions extends CommonOptions, ModelOptions, ScaleOutOptions, ConstraintOptions {
   ensemble: 'nve' | 'langevin' | 'nhc' | 'npt' | 'npt-langevin';
   temperature?: number;
   /** With its unit: '2fs', '0.002ps' (a bare number is fs in metal units, τ in lj). */
@@ -139,22 +140,27 @@ export async function md(input: string, options: MdOptions, interrupt: Interrupt
     const model = modelSpec(options);
     const units = options.units;
     const format = structureFormat(input);
-    const systems = format === 'extxyz' ? readExtxyz(input, { units }) : format === 'h5md' ? await readH5md(input) : readStructures(input);
+    const read = format === 'extxyz' ? readExtxyz(input, { units }) : format === 'h5md' ? await readH5md(input) : readStructures(input);
+    const systems = read.map((system, k) => withFixedAtoms(system, k, options.fixAtoms ?? [], '--fix-atoms'));
     release = lockResumedOutputs(options.resume, [['--out', options.out]]);
     const selection = scalingOut(options) ? await selectSystems(systems.length, options) : undefined;
     applyRuntime(options);
     const whole = Batch.fromSystems(systems, { units });
+    // The atoms the input fixes (a POSCAR's selective dynamics, --fix-atoms) start at rest and stay.
+    const fixed = FixAtoms.fromSystems(systems).maskFor(whole);
+    const frozen = fixed.includes(1) ? { frozen: fixed } : {};
     // Moving input (ASE momenta) keeps its velocities, so a run restarts from its final frames; input at
     // rest (no momenta, or the zeros a relaxation leaves) starts from Maxwell–Boltzmann at the target.
     if (options.temperature !== undefined && systems.every(atRest)) {
-      initializeVelocities(whole, { temperature: options.temperature, seed: options.seed });
+      initializeVelocities(whole, { temperature: options.temperature, seed: options.seed, ...frozen });
     }
     // A shard takes its systems from the whole batch, velocities drawn and systemIds (which key the
     // Langevin noise) given as in one unsharded run, so the shards together reproduce that run.
     const batch = selection === undefined || options.chunk !== undefined ? whole : whole.select(systems.map((_, k) => k).filter((k) => selection.includes(k)));
     const { ensemble, temperature, friction, pressure, couple, seed, compressibility } = options;
     built = await model();
-    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed, compressibility }, built, units);
+    const constraints = [...(fixed.includes(1) ? [FixAtoms.fromSystems(batch.toSystems())] : []), ...engineConstraints(options)];
+    const engine = buildStageEngine({ type: ensemble, dt, temperature, friction, tdamp, pressure, pdamp, couple, seed, compressibility }, built, units, constraints);
     // The start, to check the end against (run-checks.ts): temperatures, and energies for NVE's drift.
     if (batch.numSystems > 0) await engine.model.compute(batch);
     const start = { temperature: Float64Array.from(new SystemScalars(batch).temperature), energies: startEnergies(batch) };
@@ -283,6 +289,7 @@ export function registerMd(program: Command, done: (code: number) => void): void
     .option('--log <file>', 'per-system log: csv, or jsonl when the name ends in .jsonl')
     .option('--log-every <n>', 'log every n steps', parse.count, 100)
     .option('-o, --out <file>', 'final frames (extxyz, or .traj, .lammpstrj/.dump, .h5md, .zarr by extension)');
+  addConstraintOptions(command);
   addModelOptions(command);
   addScaleOutOptions(command);
   addCommonOptions(command);

@@ -7,6 +7,7 @@ import type { DynamicsHookContext, StreamSink } from '../dynamics/index.js';
 import { ZarrSink, type Sink } from '../io/index.js';
 import type { Model } from '../models/index.js';
 import { configError } from './config-file.js';
+import { addConstraintOptions, engineConstraints, type ConstraintOptions } from './constraints.js';
 import { buildPipeline } from './engines.js';
 import { Interrupt } from './interrupt.js';
 import { logHook } from './log.js';
@@ -25,7 +26,7 @@ import { finalExitCode, printSummary } from './summary.js';
 import { viewHook } from './view.js';
 
 /** Flags of `hookmd relax`. */
-export interface RelaxOptions extends CommonOptions, ModelOptions, ScaleOutOptions {
+export interface RelaxOptions extends CommonOptions, ModelOptions, ScaleOutOptions, ConstraintOptions {
   fmax: number;
   optimizer: 'fire' | 'fire2' | 'gd' | 'lbfgs';
   stepSize?: number;
@@ -86,7 +87,7 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
       : {};
     const stage: StageConfig = { type: options.optimizer, fmax: options.fmax, ...(options.stepSize === undefined ? {} : { stepSize: options.stepSize }), ...cell };
     built = await model();
-    const engine = buildPipeline([stage], built, options.units, () => 'relax');
+    const engine = buildPipeline([stage], built, options.units, () => 'relax', engineConstraints(options));
     if (options.log !== undefined) {
       const systemId = selection === undefined ? {} : { systemId: (ctx: DynamicsHookContext, s: number) => selection.inputIndex(ctx.batch.read('systemId')[s]) };
       engine.register(logHook(options.log, options.logEvery, options.cell === true, { append: options.resume === true, ...systemId }));
@@ -112,6 +113,7 @@ export async function relax(input: string, options: RelaxOptions, interrupt: Int
       // Resumed output is written as systems finish, so a kill loses only those in flight (merge restores the order).
       stream: { ...STREAM_DEFAULTS, maxAtoms: options.maxAtoms, refillEvery: options.refillEvery, maxSteps: options.maxSteps, restoreOrder: options.resume !== true },
       selection,
+      ...(options.fixAtoms === undefined ? {} : { fixAtoms: { indices: options.fixAtoms, where: '--fix-atoms' } }),
       quiet: options.quiet,
       progressInterval: options.progressInterval,
     }, interrupt);
@@ -145,6 +147,7 @@ export function registerRelax(program: Command, done: (code: number) => void): v
     .option('--log-every <n>', 'log every n steps', parse.count, 10)
     .option('--max-atoms <n>', 'atom budget of the batch', parse.count, STREAM_DEFAULTS.maxAtoms)
     .option('--refill-every <n>', 'steps between refills of the batch', parse.count, STREAM_DEFAULTS.refillEvery);
+  addConstraintOptions(command);
   addModelOptions(command);
   addScaleOutOptions(command);
   addCommonOptions(command);

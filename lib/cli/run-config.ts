@@ -3,6 +3,7 @@
 import type { HookConfigEntry } from '../hooks/index.js';
 import type { ModelKind } from '../models/index.js';
 import type { BackendRequest } from '../native/index.js';
+import type { ConstraintsConfig } from './constraints.js';
 
 /** Unit systems a config may name. */
 export type UnitsName = 'metal' | 'lj';
@@ -59,6 +60,7 @@ export interface RunConfig {
   readonly stages: readonly StageConfig[];
   readonly hooks?: readonly HookConfigEntry[];
   readonly sinks?: readonly SinkConfig[];
+  readonly constraints?: ConstraintsConfig;
   readonly stream?: StreamConfig;
 }
 

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { Model } from '../models/index.js';
 import { loadConfigFile } from './config-file.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
+import { engineConstraints } from './constraints.js';
 import { buildPipeline } from './engines.js';
 import { loadPlugins, registerConfigHooks } from './hooks.js';
 import { Interrupt } from './interrupt.js';
@@ -64,7 +65,7 @@ export async function run(file: string, options: RunOptions, interrupt: Interrup
     await loadPlugins(config.plugins ?? [], baseDir, locate);
     applyRuntime({ backend: options.backend ?? config.backend, threads: options.threads ?? config.threads });
     built = await buildModel(config.model, ['model'], locate, baseDir);
-    const engine = buildPipeline(config.stages, built, units, locate);
+    const engine = buildPipeline(config.stages, built, units, locate, engineConstraints(config.constraints));
     registerConfigHooks(engine, hookEntries, units, locate, baseDir);
     live = await viewHook(options.view, 10);
     if (live !== undefined) engine.register(live);
@@ -90,6 +91,7 @@ export async function run(file: string, options: RunOptions, interrupt: Interrup
       outputs: [...(config.sinks ?? []).map((sink) => sink.path), ...hookFiles.map(([path]) => path)],
       stream,
       selection,
+      ...(config.constraints?.fixAtoms === undefined ? {} : { fixAtoms: { indices: config.constraints.fixAtoms, where: `${locate(['constraints', 'fixAtoms'])}: constraints.fixAtoms` } }),
       targetTemperature: thermostatTarget(config.stages),
       quiet: options.quiet,
       progressInterval: options.progressInterval,

@@ -5,6 +5,7 @@ import type { System } from '../data/index.js';
 import type { StagedFile } from '../io/atomic-write.js';
 import { HookmdAbortError } from '../errors.js';
 import { readH5md, readStructures, streamExtxyz, structureFormat } from '../io/index.js';
+import { fixingAtoms } from './constraints.js';
 import { countFrames } from './frame-count.js';
 import type { Interrupt } from './interrupt.js';
 import { createProgress, progressMode } from './progress.js';
@@ -28,6 +29,8 @@ export interface StreamJob {
   stream: Required<StreamConfig>;
   /** The systems of the input this run takes (--shard, --resume); all of them when absent. */
   selection?: InputSelection;
+  /** Atoms fixed in every input system (--fix-atoms, `constraints.fixAtoms`), and the flag or key that named them. */
+  fixAtoms?: { readonly indices: readonly number[]; readonly where: string };
   quiet?: boolean;
   progressInterval: number;
   /**
@@ -85,7 +88,9 @@ export async function runStreamJob(job: StreamJob, interrupt: Interrupt): Promis
   const started = performance.now();
   try {
     const source = extxyz ? streamExtxyz(job.input, { units: job.units }) : structureFormat(job.input) === 'h5md' ? await readH5md(job.input) : readStructures(job.input);
-    await job.engine.runStream(job.selection?.from(source) ?? source, {
+    // Atoms are fixed before the shard's selection, so an index error names the system by its input index.
+    const fixed = fixingAtoms(source, job.fixAtoms?.indices, job.fixAtoms?.where ?? '--fix-atoms');
+    await job.engine.runStream(job.selection?.from(fixed) ?? fixed, {
       sinks: [counter, ...job.sinks],
       units: job.units,
       signal: interrupt.signal,

@@ -16,6 +16,19 @@ export function degreesOfFreedom(atoms: number, frozen: number): number {
   return Math.max(0, frozen > 0 ? 3 * (atoms - frozen) : 3 * atoms - 3);
 }
 
+/**
+ * Per system, the frozen count a temperature takes when the centre of mass is held (`centre`: FixCom) too:
+ * one more where some atom is frozen, so degreesOfFreedom reads 3·(N − frozen − 1) = 3·N_mobile − 3, ASE's
+ * get_temperature with FixAtoms and FixCom (without frozen atoms, 3N − 3 holds already). The native stepper
+ * counts the same (native/cpp/dynamics/Stepper.cpp).
+ *
+ * @example
+ * withHeldCentre(Int32Array.from([54, 0]), true); // Int32Array [55, 0]
+ */
+export function withHeldCentre(frozen: Int32Array, centre: boolean): Int32Array {
+  return centre ? frozen.map((count) => (count > 0 ? count + 1 : 0)) : frozen;
+}
+
 /** One flag per atom of `batch` from an optional mask (truthy = frozen), checked; undefined without one. */
 export function frozenFlags(owner: string, batch: Batch, frozen: ArrayLike<number | boolean> | undefined): Uint8Array | undefined {
   if (frozen === undefined) return undefined;

@@ -17,11 +17,13 @@ import { isNativeCapable, stageMask, type NativeCapable } from './hooks/native-h
 import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergence-hook.js';
 import { diagnoseBlowUp } from './blow-up.js';
 import { refuseColdStart, type RescalingThermostat } from './cold-start.js';
-import { frozenPerSystem } from './degrees-of-freedom.js';
+import { frozenPerSystem, withHeldCentre } from './degrees-of-freedom.js';
 import type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
-import { fixedMask, FreezeAtomsHook } from './hooks/freeze-atoms.js';
-import { checkConstraints, checkFixComCompatible, type Constraint } from './constraints/constraint.js';
+import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
+import { checkConstraints, type Constraint } from './constraints/constraint.js';
 import { FixAtoms } from './constraints/fix-atoms.js';
+import { FixCom } from './constraints/fix-com.js';
+import { FixSymmetry } from './constraints/fix-symmetry.js';
 import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
 import { expandParameter, isStatus, type IntegratorSpec, type PerSystem } from './parameters.js';
@@ -30,6 +32,7 @@ import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type
 import { StreamOutput } from './stream-output.js';
 import { StreamFlight, type StreamFailure } from './stream-flight.js';
 import { SourceFailure, StreamSource, type SystemSource } from './stream-source.js';
+import { StreamConstraints } from './stream-constraints.js';
 import { SystemScalars } from './scalars.js';
 import { observeStates } from './state-observers.js';
 import { DynamicsStage } from './stage.js';
@@ -92,6 +95,8 @@ interface Binding {
   batch: Batch;
   stepper: NativeStepperHandle;
   generation: number;
+  /** The stepper's index of each native hook it took (remap's arrivals name hooks by it). */
+  hooks: Map<NativeCapable, number>;
 }
 
 // The engine that ran each batch last: a run by another engine starts from status 0 (docs/dynamics.md,
@@ -693,16 +698,17 @@ export abstract class Dynamics {
     const input = new StreamSource(source);
     const output = new StreamOutput(opts.sinks, opts.restoreOrder);
     const flight = new StreamFlight(opts.units, this.exitStatus);
+    const held = new StreamConstraints(owner);
     const counter = this.#startCounter();
     const startStep = counter.value;
     let failure: StreamFailure | undefined;
     try {
-      const first = await this.#pull(input, flight, opts.maxAtoms, opts.maxSystems, true);
+      const first = await this.#pull(input, flight, held, opts.maxAtoms, opts.maxSystems, true);
       if (first.length > 0) {
         const batch = this.#admit(flight, () => Batch.fromSystems(first, { units: opts.units }));
         sourceStatus(batch, 0, first);
         this.#refuseColdStart(batch, owner);
-        await this.#stream(batch, input, output, flight, opts, counter);
+        await this.#stream(batch, input, output, flight, held, opts, counter);
       }
     } catch (error) {
       // While the sinks work, the batch's systems are written as they stand; every system pulled from the
@@ -725,11 +731,11 @@ export abstract class Dynamics {
   }
 
   /** Takes systems from the source; they count as in flight (StreamFlight) until the batch admits them. */
-  async #pull(input: StreamSource, flight: StreamFlight, freeAtoms: number, freeSystems: number, mustTake: boolean): Promise<System[]> {
+  async #pull(input: StreamSource, flight: StreamFlight, held: StreamConstraints, freeAtoms: number, freeSystems: number, mustTake: boolean): Promise<System[]> {
     try {
       const taken = await input.take(freeAtoms, freeSystems, mustTake);
       flight.arrive(taken, input);
-      refuseFixedAtoms(taken, `${this.constructor.name}.runStream`);
+      held.arrive(taken);
       return taken;
     } catch (error) {
       if (error instanceof SourceFailure) flight.arrive(error.taken, input);
@@ -754,7 +760,7 @@ export abstract class Dynamics {
     return result;
   }
 
-  async #stream(batch: Batch, input: StreamSource, output: StreamOutput, flight: StreamFlight, opts: CheckedStreamOptions, counter: StepCounter): Promise<void> {
+  async #stream(batch: Batch, input: StreamSource, output: StreamOutput, flight: StreamFlight, held: StreamConstraints, opts: CheckedStreamOptions, counter: StepCounter): Promise<void> {
     const owner = `${this.constructor.name}.runStream`;
     const walker = this.#walker(counter);
     const { enteredAt } = flight;
@@ -778,6 +784,8 @@ export abstract class Dynamics {
     try {
       await runner.run(async () => {
         const stepper = this.#bind(batch, counter);
+        held.bind(stepper, batch);
+        this.#holdFixed(batch, held, ctx);
         await this.#prime(walker, stepper, ctx, owner, false);
         await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
         let lastYield = performance.now();
@@ -796,13 +804,15 @@ export abstract class Dynamics {
           if (stopping) return flight.leaveUnstarted(output, input);
           const kept = batch.read('numAtoms');
           const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
-          const added = await this.#pull(input, flight, opts.maxAtoms - keptAtoms, opts.maxSystems - keep.length, keep.length === 0);
+          const added = await this.#pull(input, flight, held, opts.maxAtoms - keptAtoms, opts.maxSystems - keep.length, keep.length === 0);
           if (keep.length === 0 && added.length === 0) return;
           if (keep.length === batch.numSystems && added.length === 0) continue;
+          const ptr = batch.read('ptr').slice();
           this.#admit(flight, () => batch.refill(keep, added));
           sourceStatus(batch, keep.length, added);
           this.#refuseColdStart(batch, owner, keep.length);
-          this.#rebind(stepper, batch, keep, added.length);
+          this.#rebind(stepper, batch, keep, added.length, held, ptr);
+          this.#holdFixed(batch, held, ctx);
           await this.#prime(walker, stepper, ctx, owner, false);
           admit();
           const entering = Uint8Array.from({ length: batch.numSystems }, (_, s) => (s >= keep.length ? 1 : 0));
@@ -812,6 +822,11 @@ export abstract class Dynamics {
     } finally {
       tracker.remove();
     }
+  }
+
+  /** `ctx.scalars` for the stream's batch as `held` fixes its atoms now. */
+  #holdFixed(batch: Batch, held: StreamConstraints, ctx: MutableContext<DynamicsHookContext>): void {
+    ctx.scalars = new SystemScalars(batch, this.model, this.#frozen(batch, held.fixed));
   }
 
   /** Sends systems that converged (or ran out of steps, or all when `everything`) to the output; returns the rest. */
@@ -848,9 +863,14 @@ export abstract class Dynamics {
     return keep;
   }
 
-  /** After an in-place refill: remaps the stepper's per-system state and parameters (the caller primes new forces). */
-  #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number): void {
-    stepper.remap(Int32Array.from(keep), added);
+  /**
+   * After an in-place refill: remaps the stepper's per-system state, its constraints' data (`held`, with the
+   * batch's offsets before the refill, `ptr`) and its parameters (the caller primes new forces).
+   */
+  #rebind(stepper: NativeStepperHandle, batch: Batch, keep: readonly number[], added: number, held: StreamConstraints, ptr: Int32Array): void {
+    const symmetry = new Map<number, FixSymmetry>();
+    for (const [hook, index] of this.#bound?.hooks ?? []) if (hook instanceof FixSymmetry) symmetry.set(index, hook);
+    held.remap(stepper, batch, keep, added, ptr, symmetry);
     stepper.updateParameters(this.#expandedParameters(batch));
     if (this.#bound?.stepper === stepper) this.#bound.generation = nativeBatchOf(batch).generation;
   }
@@ -889,24 +909,28 @@ export abstract class Dynamics {
     );
   }
 
-  /** The frozen atoms of each system under this engine's FreezeAtomsHooks and FixAtoms, or undefined without any. */
-  #frozen(batch: Batch): Int32Array | undefined {
+  /**
+   * The frozen atoms of each system under this engine's FreezeAtomsHooks and FixAtoms, and the atoms a
+   * stream's systems fix (`fixed`, one flag per atom), or undefined without any; with FixCom, one more in
+   * each system that has some, as the native stepper counts it (degreesOfFreedom: 3·N_mobile − 3).
+   */
+  #frozen(batch: Batch, fixed?: Uint8Array): Int32Array | undefined {
     const hooks = this.#nativeHooks.filter((hook): hook is (FreezeAtomsHook | FixAtoms) & NativeCapable => hook instanceof FreezeAtomsHook || hook instanceof FixAtoms);
-    if (hooks.length === 0) return undefined;
-    const flags = new Uint8Array(batch.numAtoms);
+    if (hooks.length === 0 && fixed?.includes(1) !== true) return undefined;
+    const flags = fixed === undefined ? new Uint8Array(batch.numAtoms) : fixed.slice();
     for (const hook of hooks) hook.maskFor(batch).forEach((frozen, i) => { if (frozen === 1) flags[i] = 1; });
-    return frozenPerSystem(batch, flags);
+    return withHeldCentre(frozenPerSystem(batch, flags), this.#nativeHooks.some((hook) => hook instanceof FixCom));
   }
 
   /** Binds the native stepper to `batch` (once per batch, and again after a reallocation). */
   #bind(batch: Batch, counter: StepCounter): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
-      checkFixComCompatible(this.constructor.name, this.#nativeHooks, this.#frozen(batch));
       const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
+      const hooks = new Map<NativeCapable, number>();
       for (const hook of this.#nativeHooks) {
         const spec = hook.toNativeHook(batch);
-        if (spec !== undefined) stepper.addHook({ ...spec, stageMask: stageMask(spec.stages) });
+        if (spec !== undefined) hooks.set(hook, stepper.addHook({ ...spec, stageMask: stageMask(spec.stages) }));
       }
       for (const hook of this.#convergence) stepper.addConvergence(hook.nativeSpec(this.exitStatus));
       const pending = this.#pendingState;
@@ -921,7 +945,7 @@ export abstract class Dynamics {
         stepper.loadState(pending.native);
         this.#pendingState = undefined;
       }
-      this.#bound = { batch, stepper, generation: nativeBatchOf(batch).generation };
+      this.#bound = { batch, stepper, generation: nativeBatchOf(batch).generation, hooks };
     }
     const stepper = this.#bound.stepper;
     stepper.stepCount = counter.value;
@@ -985,21 +1009,5 @@ function sourceStatus(batch: Batch, offset: number, systems: readonly System[]):
     const status = system.info?.status;
     // Checked before the batch admitted the system (StreamFlight.checkStatuses).
     if (status !== undefined) batch.status[offset + k] = status as number;
-  });
-}
-
-/**
- * A stream's batches refill, and the engine's constraints hold atoms of one batch: a system that fixes atoms
- * (`info.fixed`, as readStructures sets it from a POSCAR's selective dynamics; an ASE FixAtoms) would have
- * them moved. Refused, naming the way on, rather than relaxed as if nothing were fixed.
- */
-function refuseFixedAtoms(systems: readonly System[], owner: string): void {
-  systems.forEach((system, k) => {
-    if (!fixedMask([system], owner).some((flag) => flag === 1)) return;
-    throw new HookmdError(
-      'STREAM_FIXED_ATOMS',
-      `${owner}: a system of the source (${k + 1} of this pull${system.info?.systemId === undefined ? '' : `, systemId ${showText(system.info.systemId)}`}) fixes atoms (info.fixed, which readStructures sets from a POSCAR's selective dynamics, or an ASE FixAtoms), and a stream cannot hold them, since its batches refill; run such systems with engine.run(Batch.fromSystems(systems)) and constraints: [FixAtoms.fromSystems(systems)], or delete info.fixed to move every atom`,
-      { field: 'info.fixed' },
-    );
   });
 }

@@ -16,6 +16,14 @@ export interface NativeHookArgs {
   values?: Float64Array;
 }
 
+/** The data a refill brings a native hook whose data name atoms or systems (Stepper::remap's arrivals). */
+export interface NativeHookArrivals {
+  /** One flag per atom of the refilled batch (a FreezeAtomsHook's fixed atoms). */
+  mask?: Uint8Array;
+  /** The added systems' data in the hook's layout (FixSymmetry's operations). */
+  values?: Float64Array;
+}
+
 /** A native convergence check. */
 export interface NativeConvergenceArgs {
   criteria: Array<{ key: string; threshold: number; op: string; target?: number }>;
@@ -44,7 +52,7 @@ interface NativeStepper {
   stageSteps(): Float64Array;
   state(): Float64Array;
   loadState(state: Float64Array): void;
-  remap(keep: Int32Array, added: number): void;
+  remap(keep: Int32Array, added: number, arrivals?: ReadonlyArray<NativeHookArrivals | undefined>): void;
   stepCount: number;
   readonly cursor: number;
 }
@@ -62,6 +70,8 @@ export class NativeStepperHandle {
   readonly #native: NativeStepper;
   /** False when a JS model computes forces, so every step walks its stages from JS. */
   readonly computesNatively: boolean;
+  /** How many native hooks were added: the next one's index. */
+  #hooks = 0;
 
   constructor(binding: NativeBinding, batch: NativeBatch, model: object | null, integrator: string, parameters: Record<string, Float64Array>, exitStatus: number) {
     const Stepper = (binding as unknown as { NativeStepper: StepperConstructor }).NativeStepper;
@@ -93,12 +103,23 @@ export class NativeStepperHandle {
   /** The compute of the current (or next) step also evaluates the stress. */
   requestStress(): void { this.#native.requestStress(); }
   allConverged(): boolean { return this.#native.allConverged(); }
-  addHook(spec: NativeHookArgs): void { this.#native.addHook(spec); }
+  /** Adds a native hook; returns its index, by which remap's `arrivals` name it. */
+  addHook(spec: NativeHookArgs): number {
+    this.#native.addHook(spec);
+    return this.#hooks++;
+  }
   addConvergence(spec: NativeConvergenceArgs): void { this.#native.addConvergence(spec); }
   updateParameters(parameters: Record<string, Float64Array>): void { this.#native.updateParameters(parameters); }
   /** Per system, the steps it has taken in each FusedStage sub-stage (one row of counts per system); empty elsewhere. */
   stageSteps(): Float64Array { return this.#native.stageSteps(); }
   state(): Float64Array { return this.#native.state(); }
   loadState(state: Float64Array): void { this.#native.loadState(state); }
-  remap(keep: Int32Array, added: number): void { this.#native.remap(keep, added); }
+  /**
+   * After a refill: keeps systems `keep`, appends `added`; `arrivals`, indexed as the hooks were added, brings
+   * a hook the refilled batch's data (undefined for a hook that remaps on its own).
+   */
+  remap(keep: Int32Array, added: number, arrivals?: ReadonlyMap<number, NativeHookArrivals>): void {
+    const list = arrivals === undefined || arrivals.size === 0 ? undefined : Array.from({ length: this.#hooks }, (_, k) => arrivals.get(k));
+    this.#native.remap(keep, added, list);
+  }
 }

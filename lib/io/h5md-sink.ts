@@ -1,5 +1,5 @@
 // H5mdSink: streams the frames of one system's trajectory into an H5MD 1.1 file (HDF5, through h5wasm).
-import { copyFileSync } from 'node:fs';
+import { closeSync, copyFileSync, fsyncSync, openSync } from 'node:fs';
 import type { Dataset, File as H5File, Group } from 'h5wasm';
 
 import { normalizeSystem, unitSystem } from '../data/index.js';
@@ -53,7 +53,8 @@ type Rows = { step: number; time: number; values: ArrayLike<number> }[];
  * layout, an element's first frames) are made in a copy renamed over the file, and frames are appended in
  * HDF5's SWMR mode, values and times before the step datasets and the position steps last, after a
  * flush of the rest, shrunk back if the append fails
- * (SINK_WRITE_FAILED). A process killed mid-append leaves a file whose whole frames `readH5md` reads (and
+ * (SINK_WRITE_FAILED); each flush is followed by an fsync of the file (and a copy is fsynced before its
+ * rename), as the Zarr sink syncs each chunk before renaming it, so an append's order holds on disk too. A process killed mid-append leaves a file whose whole frames `readH5md` reads (and
  * h5py with `swmr=True`; HDF5's `h5clear -s` clears the writer's flag for other readers).
  *
  * @example
@@ -143,6 +144,7 @@ export class H5mdSink extends BufferedSink<Frame> {
         } finally {
           file.close();
         }
+        syncToDisk(staged.temporary);
         await staged.commit('H5mdSink');
       } catch (error) {
         await staged.discard();
@@ -161,8 +163,10 @@ export class H5mdSink extends BufferedSink<Frame> {
       const steps = appends.map((a) => append(file.get(a.where) as Group, a.tail, a.rows, undo));
       steps.slice(1).forEach((writeSteps) => writeSteps());
       file.flush();
+      syncToDisk(this.path);
       steps[0]?.();
       file.flush();
+      syncToDisk(this.path);
     } catch (error) {
       for (const restore of undo.reverse()) {
         try {
@@ -188,6 +192,7 @@ export class H5mdSink extends BufferedSink<Frame> {
       } finally {
         file.close();
       }
+      syncToDisk(staged.temporary);
       await staged.commit('H5mdSink');
     } catch (error) {
       await staged.discard();
@@ -216,6 +221,21 @@ export class H5mdSink extends BufferedSink<Frame> {
     if (first === undefined) return;
     group.create_dataset({ name: 'species', data: Int32Array.from(first.numbers), shape: [first.n], dtype: '<i4' });
     group.create_dataset({ name: 'mass', data: Float64Array.from(first.masses), shape: [first.n], dtype: '<d' }).create_attribute('unit', 'amu');
+  }
+}
+
+/**
+ * Forces what h5wasm wrote to `path` (through Node's file descriptors: its NODERAWFS build) from the page
+ * cache onto the disk. HDF5's flush only hands its buffers to the OS; without the sync, a power loss could
+ * keep the position steps of an append and lose the values they count. An fsync on a descriptor of our own
+ * syncs every write to the file, h5wasm's included.
+ */
+function syncToDisk(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

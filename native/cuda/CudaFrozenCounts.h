@@ -1,6 +1,6 @@
 // The per-system frozen-atom counts of a step (StepContext::frozenCount, host memory) on the device, for the
 // thermostat kernels that count degrees of freedom (math/DegreesOfFreedom.h). The counts belong to the
-// stepper's FreezeAtomsHooks, which are fixed for its batch, so they go up once per stepper
+// stepper's FreezeAtomsHooks, so they go up once per stepper and again after a stream's refill changed them
 // (dynamics/FrozenCountsUpload.h decides and charges it, as the CPU thermostats do on `mirror`).
 #pragma once
 

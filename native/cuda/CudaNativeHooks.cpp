@@ -30,14 +30,16 @@ kernel::HookAtoms hookAtoms(CudaBackend& backend, CudaActiveMask& mask, const st
 class CudaFreezeAtoms final : public NativeHook {
  public:
   CudaFreezeAtoms(CudaBackend& backend, HookSchedule schedule, std::vector<std::uint8_t> mask)
-      : NativeHook(schedule), backend_(backend), mask_(std::move(mask)) {
-    for (std::size_t i = 0; i < mask_.size(); ++i) {
-      if (mask_[i]) frozen_.push_back(static_cast<std::int64_t>(i));
-    }
-    count_ = static_cast<std::int64_t>(frozen_.size());
-  }
+      : NativeHook(schedule), backend_(backend), mask_(std::move(mask)), frozen_(frozenIndices(mask_)), count_(static_cast<std::int64_t>(frozen_.size())) {}
   const char* name() const noexcept override { return "FreezeAtomsHook"; }
   void remap(const std::vector<std::int64_t>&, std::int64_t) override { refuseFreezeAtomsRemap(); }
+  // As the CPU hook: the refilled batch's mask, its atoms anchored again (and their list sent) at the next call.
+  void remapWith(const std::vector<std::int64_t>&, std::int64_t, const HookArrivals& arrivals) override {
+    mask_ = arrivals.mask;
+    frozen_ = frozenIndices(mask_);
+    count_ = static_cast<std::int64_t>(frozen_.size());
+    anchored_ = false;
+  }
   const std::vector<std::uint8_t>* frozenAtoms() const noexcept override { return &mask_; }
 
   void apply(Backend&, DynamicsStage stage, std::int64_t, const std::uint8_t*) override {

@@ -64,7 +64,7 @@ describe('validateSchema', () => {
       'hooks[2].frequency: must be an integer ≥ 1, got 1.5',
       'hooks[2].colour: is not a known key; expected one of type, enabled, errorPolicy, order, path, format, frequency, stage, bufferRows, name',
       'stream.maxAtoms: must be an integer ≥ 1, got 0',
-      'extra: is not a known key; expected one of units, backend, threads, plugins, model, input, stages, hooks, sinks, stream',
+      'extra: is not a known key; expected one of units, backend, threads, plugins, model, input, stages, hooks, sinks, constraints, stream',
     ]);
   });
 

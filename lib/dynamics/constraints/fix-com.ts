@@ -10,8 +10,9 @@ const FIX_COM_STAGES: readonly DynamicsStage[] = [DynamicsStage.AFTER_PRE_UPDATE
  * A fixed centre of mass for every system, ASE's `FixCom`: the forces lose λ·mᵢ with λ = Σ mⱼFⱼ / Σ mⱼ²
  * (ASE's adjust_forces), and after each update the centre-of-mass velocity is removed and the positions are
  * shifted back to the first centre of mass. It removes 3 degrees of freedom, the 3N − 3 that hookmd's
- * temperature counts for a system without fixed atoms; it cannot share a system with FixAtoms (fixed atoms
- * already hold the crystal in place).
+ * temperature counts for a system without fixed atoms. Beside fixed atoms (FixAtoms, FreezeAtomsHook, a
+ * stream's `info.fixed`) it holds the centre of the mobile atoms, the sums running over them only, and the
+ * temperature counts 3·N_mobile − 3, as ASE's get_temperature with FixAtoms and FixCom.
  *
  * @example
  * new VelocityVerlet({ model, dt: 1, constraints: [new FixCom()] });

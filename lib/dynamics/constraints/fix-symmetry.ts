@@ -60,9 +60,21 @@ export class FixSymmetry {
    * system onto its exact symmetric structure (refine), before the engine computes the start forces.
    */
   toNativeHook(batch: Batch): NativeHookSpec {
+    const stages = this.adjustPositions ? [DynamicsStage.AFTER_COMPUTE, ...STEP_STAGES] : [DynamicsStage.AFTER_COMPUTE];
+    return { type: 'FixSymmetry', stages, frequency: 1, phase: 0, values: this.operations(batch, 0) };
+  }
+
+  /**
+   * @internal The operations of the systems of `batch` from index `from` on (those a stream's refill adds,
+   * or all), each system refined first: the native hook's layout, the count of operations of a system and
+   * then each one's rotation and translation.
+   */
+  operations(batch: Batch, from: number): Float64Array {
     const values: number[] = [];
     const ptr = batch.ptr;
-    batch.toSystems().forEach((given, s) => {
+    const systems = Array.from({ length: batch.numSystems - from }, (_, k) => from + k);
+    batch.toSystems(systems).forEach((given, k) => {
+      const s = systems[k] as number;
       const where = `FixSymmetry: systems[${s}]`;
       const system = this.refine ? refineWith(given, this.symprec, where) : given;
       if (this.refine) {
@@ -73,7 +85,6 @@ export class FixSymmetry {
       values.push(operations.length);
       for (const op of operations) values.push(...op.rotation, ...op.translation);
     });
-    const stages = this.adjustPositions ? [DynamicsStage.AFTER_COMPUTE, ...STEP_STAGES] : [DynamicsStage.AFTER_COMPUTE];
-    return { type: 'FixSymmetry', stages, frequency: 1, phase: 0, values: Float64Array.from(values) };
+    return Float64Array.from(values);
   }
 }

@@ -1,6 +1,6 @@
 // FreezeAtomsHook: holds masked atoms in place whatever the integrator does.
 import type { Batch, System } from '../../data/index.js';
-import { HookmdRangeError, HookmdTypeError } from '../../errors.js';
+import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
@@ -118,6 +118,8 @@ export class FreezeAtomsHook {
 /**
  * @internal One flag per atom of `systems` in order: the atoms `info.fixed` marks and those an ASE
  * `FixAtoms` in `info.aseConstraints` names (`indices`, or a `mask`); INVALID_MASK for malformed entries.
+ * An atom a POSCAR fixes in only some directions (`info.selectiveDynamics`) is UNSUPPORTED_CONSTRAINT:
+ * FixAtoms holds whole atoms, and moving that atom along its fixed directions would ignore the file.
  */
 export function fixedMask(systems: readonly System[], owner: string): number[] {
   const mask: number[] = [];
@@ -125,6 +127,15 @@ export function fixedMask(systems: readonly System[], owner: string): number[] {
     const count = system.symbols?.length ?? system.atomicNumbers?.length ?? 0;
     const flags = new Array<number>(count).fill(0);
     const bad = (field: string, why: string): HookmdTypeError => new HookmdTypeError('INVALID_MASK', `${owner}: systems[${s}].info.${field} ${why}`, { field: `info.${field}`, index: s });
+    const selective = system.info?.selectiveDynamics;
+    const partial = Array.isArray(selective) ? selective.findIndex((f) => Array.isArray(f) && f.some(Boolean) && !f.every(Boolean)) : -1;
+    if (partial >= 0) {
+      throw new HookmdError(
+        'UNSUPPORTED_CONSTRAINT',
+        `${owner}: systems[${s}] fixes atom ${partial} in only some directions (selective dynamics ${showValue((selective as unknown[])[partial])}, true = free); FixAtoms holds whole atoms, and a constraint per direction (ASE's FixScaled, FixCartesian) is not in hookmd: make its flags all T or all F`,
+        { field: 'info.selectiveDynamics', index: s, atom: partial },
+      );
+    }
     const fixed = system.info?.fixed;
     if (fixed !== undefined) {
       if (!Array.isArray(fixed) || fixed.length !== count) throw bad('fixed', `must hold one boolean per atom (${count})`);

@@ -56,6 +56,21 @@ Napi::Object requireObject(const Napi::CallbackInfo& info, std::size_t index, co
   if (info.Length() <= index || !info[index].IsObject()) throwJs(info.Env(), "INVALID_ARGUMENT", std::string(what) + " must be an object");
   return info[index].As<Napi::Object>();
 }
+
+/** A hook's `mask` (Uint8Array) and `values` (Float64Array), as addHook and remap's arrivals carry them; absent ones stay empty. */
+void readHookData(const Napi::Object& object, std::vector<std::uint8_t>& mask, std::vector<double>& values) {
+  Napi::Value bytes = object.Get("mask");
+  if (bytes.IsTypedArray() && bytes.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
+    Napi::Uint8Array flags = bytes.As<Napi::Uint8Array>();
+    mask.assign(flags.Data(), flags.Data() + flags.ElementLength());
+  }
+  Napi::Value numbers = object.Get("values");
+  if (numbers.IsTypedArray() && numbers.As<Napi::TypedArray>().TypedArrayType() == napi_float64_array) {
+    Napi::Float64Array doubles = numbers.As<Napi::Float64Array>();
+    values.assign(doubles.Data(), doubles.Data() + doubles.ElementLength());
+  }
+}
+
 }  // namespace
 
 Napi::Function StepperWrap::define(Napi::Env env) {
@@ -183,16 +198,7 @@ Napi::Value StepperWrap::addHook(const Napi::CallbackInfo& info) {
   hook.type = type.As<Napi::String>().Utf8Value();
   hook.schedule = scheduleFrom(env, spec);
   hook.value = numberField(env, spec, "value", 0);
-  Napi::Value mask = spec.Get("mask");
-  if (mask.IsTypedArray() && mask.As<Napi::TypedArray>().TypedArrayType() == napi_uint8_array) {
-    Napi::Uint8Array bytes = mask.As<Napi::Uint8Array>();
-    hook.mask.assign(bytes.Data(), bytes.Data() + bytes.ElementLength());
-  }
-  Napi::Value values = spec.Get("values");
-  if (values.IsTypedArray() && values.As<Napi::TypedArray>().TypedArrayType() == napi_float64_array) {
-    Napi::Float64Array numbers = values.As<Napi::Float64Array>();
-    hook.values.assign(numbers.Data(), numbers.Data() + numbers.ElementLength());
-  }
+  readHookData(spec, hook.mask, hook.values);
   Backend& backend = BatchWrap::backendOf(env, batch_.Value());
   guard(env, [&] { stepper_->addHook(createNativeHook(backend, hook)); });
   return env.Undefined();
@@ -257,7 +263,25 @@ Napi::Value StepperWrap::remap(const Napi::CallbackInfo& info) {
   Napi::Int32Array keep = info[0].As<Napi::Int32Array>();
   const std::int64_t added = requireCount(info, 1, "remap: added");
   std::vector<std::int64_t> indices(keep.Data(), keep.Data() + keep.ElementLength());
-  guard(info.Env(), [&] { stepper_->remap(indices, added); });
+  // Optional: per hook, undefined or the data the refill brings it ({ mask: Uint8Array, values: Float64Array }).
+  std::vector<HookArrivals> brought;
+  std::vector<const HookArrivals*> arrivals;
+  if (info.Length() > 2 && !info[2].IsUndefined()) {
+    if (!info[2].IsArray()) throwJs(info.Env(), "INVALID_ARGUMENT", "remap: arrivals must be an array");
+    Napi::Array list = info[2].As<Napi::Array>();
+    brought.resize(list.Length());
+    for (std::uint32_t k = 0; k < list.Length(); ++k) {
+      Napi::Value entry = list.Get(k);
+      if (entry.IsUndefined()) {
+        arrivals.push_back(nullptr);
+        continue;
+      }
+      if (!entry.IsObject()) throwJs(info.Env(), "INVALID_ARGUMENT", "remap: each arrival must be an object or undefined");
+      readHookData(entry.As<Napi::Object>(), brought[k].mask, brought[k].values);
+      arrivals.push_back(&brought[k]);
+    }
+  }
+  guard(info.Env(), [&] { stepper_->remap(indices, added, arrivals); });
   return info.Env().Undefined();
 }
 

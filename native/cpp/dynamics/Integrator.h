@@ -33,6 +33,8 @@ struct StepContext {
    */
   const std::int32_t* frozenCount = nullptr;
   const std::uint8_t* frozenAtoms = nullptr;
+  /** Changes whenever the frozen atoms do (a stream's refill), so a device copy of the counts knows to follow. */
+  std::uint64_t frozenVersion = 0;
 
   /** The same step for the systems flagged in `systems`, as sub-stage `subStage` of a FusedStage. */
   StepContext subStage(const std::uint8_t* systems, std::int32_t subStage) const {

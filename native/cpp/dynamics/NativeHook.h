@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/Backend.h"
+#include "core/Error.h"
 #include "core/SentFlags.h"
 #include "dynamics/DynamicsStage.h"
 
@@ -42,6 +43,17 @@ class HookSelection {
   SentFlags sent_;
 };
 
+/**
+ * What a refill (runStream) brings a hook whose data name atoms or systems of the batch: the data of the
+ * refilled batch, which JS keeps with the systems as they come and go.
+ */
+struct HookArrivals {
+  /** One flag per atom of the refilled batch (FreezeAtomsHook: the atoms its systems fix). */
+  std::vector<std::uint8_t> mask;
+  /** The added systems' data, in the hook's own layout (FixSymmetry: their operations). */
+  std::vector<double> values;
+};
+
 class NativeHook {
  public:
   explicit NativeHook(HookSchedule schedule) : schedule_(schedule) {}
@@ -52,8 +64,16 @@ class NativeHook {
   virtual void apply(Backend& backend, DynamicsStage stage, std::int64_t step, const std::uint8_t* active) = 0;
   /** Called when the batch was compacted/refilled: keep systems `keep`, append `added` (per-atom state resets). */
   virtual void remap(const std::vector<std::int64_t>&, std::int64_t) {}
+  /** remap() with the data of the refilled batch; a hook whose data cannot follow refills refuses it. */
+  virtual void remapWith(const std::vector<std::int64_t>&, std::int64_t, const HookArrivals&) {
+    fail("INVALID_HOOK", std::string(name()) + ": a refill cannot bring it new data");
+  }
   /** The atoms it holds fixed, one flag per atom of the batch (FreezeAtomsHook), or null. */
   virtual const std::vector<std::uint8_t>* frozenAtoms() const noexcept { return nullptr; }
+  /** Whether it holds each system's centre of mass (FixCom), which takes 3 more degrees of freedom beside frozen atoms. */
+  virtual bool holdsCentre() const noexcept { return false; }
+  /** The stepper's frozen atoms (one flag per atom of the batch, or null: none), whenever they change. */
+  virtual void useFrozen(const std::vector<std::uint8_t>*) {}
 
  private:
   HookSchedule schedule_;

@@ -19,21 +19,38 @@ Stepper::Stepper(Backend& backend, ComputeFn compute, std::unique_ptr<Integrator
       layout_(backend.generation()) {}
 
 void Stepper::addHook(std::unique_ptr<NativeHook> hook) {
-  if (const std::vector<std::uint8_t>* frozen = hook->frozenAtoms()) {
-    // Its mask names atoms of this batch (FreezeAtomsHook refuses a refill), so the counts stay valid.
-    const BatchStorage& host = backend_.host({Field::Ptr});
-    const std::int64_t numSystems = host.numSystems();
-    const std::int32_t* ptr = host.i32(Field::Ptr);
-    if (static_cast<std::int64_t>(frozen->size()) == host.numAtoms()) {
-      frozenAtoms_.resize(frozen->size(), 0);
-      frozenCount_.assign(static_cast<std::size_t>(numSystems), 0);
-      for (std::size_t i = 0; i < frozen->size(); ++i) frozenAtoms_[i] = frozenAtoms_[i] || (*frozen)[i];
-      for (std::int64_t s = 0; s < numSystems; ++s) {
-        for (std::int32_t i = ptr[s]; i < ptr[s + 1]; ++i) frozenCount_[s] += frozenAtoms_[i];
-      }
-    }
-  }
+  const bool counts = hook->frozenAtoms() != nullptr || hook->holdsCentre();
   hooks_.push_back(std::move(hook));
+  if (counts) recountFrozen();
+}
+
+void Stepper::recountFrozen() {
+  // Without such hooks there is nothing to count, and no reason to bring the offsets to the host.
+  const bool counted = std::any_of(hooks_.begin(), hooks_.end(), [](const auto& hook) { return hook->frozenAtoms() != nullptr || hook->holdsCentre(); });
+  if (!counted) return;
+  const BatchStorage& host = backend_.host({Field::Ptr});
+  const std::int64_t numSystems = host.numSystems();
+  const std::int32_t* ptr = host.i32(Field::Ptr);
+  frozenAtoms_.clear();
+  frozenCount_.clear();
+  ++frozenVersion_;
+  for (const auto& hook : hooks_) {
+    const std::vector<std::uint8_t>* frozen = hook->frozenAtoms();
+    // A mask of another size names no atom of this batch; the hook refuses it when it runs.
+    if (frozen == nullptr || static_cast<std::int64_t>(frozen->size()) != host.numAtoms()) continue;
+    frozenAtoms_.resize(frozen->size(), 0);
+    for (std::size_t i = 0; i < frozen->size(); ++i) frozenAtoms_[i] = frozenAtoms_[i] || (*frozen)[i];
+  }
+  for (const auto& hook : hooks_) hook->useFrozen(frozenAtoms_.empty() ? nullptr : &frozenAtoms_);
+  if (frozenAtoms_.empty()) return;
+  const bool centre = std::any_of(hooks_.begin(), hooks_.end(), [](const auto& hook) { return hook->holdsCentre(); });
+  frozenCount_.assign(static_cast<std::size_t>(numSystems), 0);
+  for (std::int64_t s = 0; s < numSystems; ++s) {
+    for (std::int32_t i = ptr[s]; i < ptr[s + 1]; ++i) frozenCount_[s] += frozenAtoms_[i];
+    // A held centre beside frozen atoms takes 3 degrees of freedom more, one atom's worth: every
+    // 3·(N − frozen) then reads 3·N_mobile − 3 (math/DegreesOfFreedom.h). Without frozen atoms 3N − 3 holds.
+    if (centre && frozenCount_[s] > 0) frozenCount_[s] += 1;
+  }
 }
 
 void Stepper::requireLayout() const {
@@ -126,6 +143,7 @@ void Stepper::actionBefore(int point) {
   if (!frozenCount_.empty()) {
     context.frozenCount = frozenCount_.data();
     context.frozenAtoms = frozenAtoms_.data();
+    context.frozenVersion = frozenVersion_;
   }
   switch (static_cast<DynamicsStage>(point)) {
     case DynamicsStage::BeforeStep: beginStep(); break;
@@ -340,7 +358,10 @@ void Stepper::loadState(const std::vector<double>& state) {
   integrator_->loadState(parts[0]);
 }
 
-void Stepper::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {
+void Stepper::remap(const std::vector<std::int64_t>& keep, std::int64_t added, const std::vector<const HookArrivals*>& arrivals) {
+  if (!arrivals.empty() && arrivals.size() != hooks_.size()) {
+    fail("INVALID_ARGUMENT", "remap: arrivals has " + std::to_string(arrivals.size()) + " entries for " + std::to_string(hooks_.size()) + " hooks");
+  }
   layout_ = backend_.generation();
   std::vector<std::int64_t> convergedAt;
   convergedAt.reserve(keep.size() + static_cast<std::size_t>(added));
@@ -348,8 +369,13 @@ void Stepper::remap(const std::vector<std::int64_t>& keep, std::int64_t added) {
   convergedAt.resize(keep.size() + static_cast<std::size_t>(added), -1);
   convergedAt_ = std::move(convergedAt);
   integrator_->remap(keep, added);
-  for (auto& hook : hooks_) hook->remap(keep, added);
+  for (std::size_t k = 0; k < hooks_.size(); ++k) {
+    const HookArrivals* brought = arrivals.empty() ? nullptr : arrivals[k];
+    if (brought == nullptr) hooks_[k]->remap(keep, added);
+    else hooks_[k]->remapWith(keep, added, *brought);
+  }
   for (auto& convergence : convergence_) convergence->remap(keep, added);
+  recountFrozen();
 }
 
 }  // namespace hookmd

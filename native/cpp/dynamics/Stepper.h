@@ -102,12 +102,18 @@ class Stepper {
   std::vector<double> state() const;
   /** Restores `state()` between steps; INVALID_STATE, changing nothing, when it does not fit. */
   void loadState(const std::vector<double>& state);
-  /** After the batch was compacted/refilled: keep systems `keep` in that order, then `added` new ones. */
-  void remap(const std::vector<std::int64_t>& keep, std::int64_t added);
+  /**
+   * After the batch was compacted/refilled: keep systems `keep` in that order, then `added` new ones.
+   * `arrivals` is empty, or holds one entry per hook (in the order added): the data the refill brings that
+   * hook (null: none, a plain remap).
+   */
+  void remap(const std::vector<std::int64_t>& keep, std::int64_t added, const std::vector<const HookArrivals*>& arrivals = {});
 
  private:
   /** Throws BATCH_RESIZED when the batch was reallocated behind the stepper's back (not through remap). */
   void requireLayout() const;
+  /** frozenAtoms_ and frozenCount_ from the hooks' frozen atoms, for the batch as it is now. */
+  void recountFrozen();
   void beginStep();
   /** Drops systems whose status reached exitStatus since the step began (a hook finished them). */
   void refreshActive();
@@ -156,6 +162,8 @@ class Stepper {
   /** Frozen atoms of every FreezeAtomsHook (one flag per atom) and their count per system; empty when none. */
   std::vector<std::uint8_t> frozenAtoms_;
   std::vector<std::int32_t> frozenCount_;
+  /** Counts recountFrozen() calls, so a device copy of the counts knows when they changed (StepContext::frozenVersion). */
+  std::uint64_t frozenVersion_ = 0;
   std::vector<std::unique_ptr<Convergence>> convergence_;
   std::int32_t exitStatus_;
   /** The storage generation the per-system state was sized for. */

@@ -4,7 +4,9 @@
 // - no frozen atoms: dof = 3N − 3. The dynamics conserve the total momentum (the Langevin noise too), which
 //   initial velocities start at zero, so the centre of mass holds no thermal energy: LAMMPS's `compute temp`;
 // - frozen atoms: dof = 3·(N − frozen). Frozen atoms exchange momentum with the mobile ones, so every mobile
-//   coordinate is thermal: ASE's get_temperature with FixAtoms.
+//   coordinate is thermal: ASE's get_temperature with FixAtoms. FixCom beside them holds the mobile centre,
+//   3 more: the stepper counts it as one more frozen atom, so this reads 3·N_mobile − 3 (ASE's FixAtoms +
+//   FixCom).
 // A system left with no degree of freedom (one atom, or all frozen) has temperature 0, as in LAMMPS.
 #pragma once
 

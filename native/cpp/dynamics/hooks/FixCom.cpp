@@ -31,9 +31,9 @@ void FixCom::apply(Backend& backend, DynamicsStage stage, std::int64_t, const st
   double* f = host.f64(Field::Forces);
   for (std::size_t s = 0; s < systems; ++s) {
     const std::int32_t begin = ptr[s], end = ptr[s + 1];
-    if (begin == end) continue;
     double mass = 0.0, mass2 = 0.0, mx[3] = {0, 0, 0}, mv[3] = {0, 0, 0}, mf[3] = {0, 0, 0};
     for (std::int32_t i = begin; i < end; ++i) {
+      if (!mobile(i)) continue;
       mass += m[i];
       mass2 += m[i] * m[i];
       for (int c = 0; c < 3; ++c) {
@@ -42,12 +42,15 @@ void FixCom::apply(Backend& backend, DynamicsStage stage, std::int64_t, const st
         mf[c] += m[i] * f[3 * i + c];
       }
     }
+    // No mobile atom (or none at all): nothing to hold.
+    if (mass == 0.0) continue;
     if (!anchored_[s]) {
       for (int c = 0; c < 3; ++c) centre_[3 * s + c] = mx[c] / mass;
       anchored_[s] = 1;
     }
     if (active != nullptr && !active[s]) continue;
     for (std::int32_t i = begin; i < end; ++i) {
+      if (!mobile(i)) continue;
       for (int c = 0; c < 3; ++c) {
         if (forces) {
           f[3 * i + c] -= m[i] * mf[c] / mass2;

@@ -10,12 +10,16 @@
 
 namespace hookmd {
 
-FixSymmetry::FixSymmetry(HookSchedule schedule, const std::vector<double>& operations) : NativeHook(schedule) {
+FixSymmetry::FixSymmetry(HookSchedule schedule, const std::vector<double>& operations)
+    : NativeHook(schedule), groups_(parseGroups(operations, 0)) {}
+
+std::vector<FixSymmetry::Group> FixSymmetry::parseGroups(const std::vector<double>& operations, std::size_t first) {
+  std::vector<Group> groups;
   std::size_t k = 0;
   while (k < operations.size()) {
     const double count = operations[k++];
     if (!(count >= 1.0) || count != std::floor(count) || k + 12 * static_cast<std::size_t>(count) > operations.size()) {
-      fail("INVALID_HOOK", "FixSymmetry: system " + std::to_string(groups_.size()) + "'s operations are malformed");
+      fail("INVALID_HOOK", "FixSymmetry: system " + std::to_string(first + groups.size()) + "'s operations are malformed");
     }
     Group group;
     group.ops = static_cast<std::int64_t>(count);
@@ -23,13 +27,29 @@ FixSymmetry::FixSymmetry(HookSchedule schedule, const std::vector<double>& opera
       group.rotations.insert(group.rotations.end(), operations.begin() + static_cast<std::ptrdiff_t>(k), operations.begin() + static_cast<std::ptrdiff_t>(k + 9));
       group.translations.insert(group.translations.end(), operations.begin() + static_cast<std::ptrdiff_t>(k + 9), operations.begin() + static_cast<std::ptrdiff_t>(k + 12));
     }
-    groups_.push_back(std::move(group));
+    groups.push_back(std::move(group));
   }
+  return groups;
 }
 
 void FixSymmetry::remap(const std::vector<std::int64_t>&, std::int64_t) {
-  fail("INVALID_HOOK", "FixSymmetry: its operations belong to the systems of one batch, and runStream replaces the batch's "
-                       "systems as they finish; relax with FixSymmetry in run()");
+  fail("INVALID_HOOK", "FixSymmetry: a refill must bring the operations of the systems it adds (runStream does)");
+}
+
+void FixSymmetry::remapWith(const std::vector<std::int64_t>& keep, std::int64_t added, const HookArrivals& arrivals) {
+  std::vector<Group> arriving = parseGroups(arrivals.values, keep.size());
+  if (static_cast<std::int64_t>(arriving.size()) != added) {
+    fail("INVALID_HOOK", "FixSymmetry: a refill adding " + std::to_string(added) + " systems brought the operations of " + std::to_string(arriving.size()));
+  }
+  std::vector<Group> groups;
+  groups.reserve(keep.size() + arriving.size());
+  for (std::int64_t s : keep) {
+    if (s < 0 || s >= static_cast<std::int64_t>(groups_.size())) fail("INVALID_ARGUMENT", "FixSymmetry: remap index " + std::to_string(s) + " is outside its systems");
+    groups.push_back(std::move(groups_[static_cast<std::size_t>(s)]));
+  }
+  for (Group& group : arriving) groups.push_back(std::move(group));
+  groups_ = std::move(groups);
+  mapped_ = false;
 }
 
 void FixSymmetry::mapAtoms(const BatchStorage& host) {
@@ -42,6 +62,8 @@ void FixSymmetry::mapAtoms(const BatchStorage& host) {
   const double* cells = host.f64(Field::Cell);
   for (std::size_t s = 0; s < groups_.size(); ++s) {
     Group& group = groups_[s];
+    // A kept system's atoms keep their order in it, so its map holds across a refill.
+    if (group.mapped) continue;
     const std::int64_t begin = ptr[s], atoms = ptr[s + 1] - ptr[s];
     double inverse[9];
     if (!invert3(cells + 9 * s, inverse)) fail("SINGULAR_CELL", "FixSymmetry: system " + std::to_string(s) + " has a singular cell");
@@ -71,6 +93,7 @@ void FixSymmetry::mapAtoms(const BatchStorage& host) {
         }
       }
     }
+    group.mapped = true;
   }
   mapped_ = true;
 }

@@ -21,8 +21,10 @@ class FixSymmetry final : public NativeHook {
    */
   FixSymmetry(HookSchedule schedule, const std::vector<double>& operations);
   const char* name() const noexcept override { return "FixSymmetry"; }
-  /** Its operations belong to the systems of one batch, so a refill (runStream) cannot carry them: INVALID_HOOK. */
+  /** A refill that brings no operations for the systems it adds (runStream always brings them): INVALID_HOOK. */
   void remap(const std::vector<std::int64_t>& keep, std::int64_t added) override;
+  /** A stream's refill: the kept systems keep their groups, `arrivals.values` holds the added ones' operations. */
+  void remapWith(const std::vector<std::int64_t>& keep, std::int64_t added, const HookArrivals& arrivals) override;
   void apply(Backend& backend, DynamicsStage stage, std::int64_t step, const std::uint8_t* active) override;
 
  private:
@@ -30,7 +32,10 @@ class FixSymmetry final : public NativeHook {
     std::int64_t ops = 0;
     std::vector<double> rotations, translations;
     std::vector<std::int32_t> map;
+    /** Whether `map` is found (at the first call after the system entered the batch). */
+    bool mapped = false;
   };
+  static std::vector<Group> parseGroups(const std::vector<double>& operations, std::size_t first);
   void mapAtoms(const BatchStorage& host);
   void symmetrizeResults(Backend& backend, const std::uint8_t* active);
   void symmetrizeStep(Backend& backend, const std::uint8_t* active);

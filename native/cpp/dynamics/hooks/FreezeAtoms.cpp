@@ -4,11 +4,23 @@
 
 namespace hookmd {
 
-FreezeAtoms::FreezeAtoms(HookSchedule schedule, std::vector<std::uint8_t> mask)
-    : NativeHook(schedule), mask_(std::move(mask)) {
-  for (std::size_t i = 0; i < mask_.size(); ++i) {
-    if (mask_[i]) frozen_.push_back(static_cast<std::int64_t>(i));
+std::vector<std::int64_t> frozenIndices(const std::vector<std::uint8_t>& mask) {
+  std::vector<std::int64_t> frozen;
+  for (std::size_t i = 0; i < mask.size(); ++i) {
+    if (mask[i]) frozen.push_back(static_cast<std::int64_t>(i));
   }
+  return frozen;
+}
+
+FreezeAtoms::FreezeAtoms(HookSchedule schedule, std::vector<std::uint8_t> mask)
+    : NativeHook(schedule), mask_(std::move(mask)), frozen_(frozenIndices(mask_)) {}
+
+void FreezeAtoms::remapWith(const std::vector<std::int64_t>&, std::int64_t, const HookArrivals& arrivals) {
+  mask_ = arrivals.mask;
+  frozen_ = frozenIndices(mask_);
+  // A refill comes between steps, after AFTER_POST_UPDATE put every fixed atom back on its anchor: the
+  // kept ones are anchored again where they stand, the new ones where they enter.
+  anchored_ = false;
 }
 
 void refuseFreezeAtomsRemap() {

@@ -8,16 +8,7 @@ import type { System } from '../data/index.js';
 import { FixCom, FixSymmetry, type Constraint, type SystemSource } from '../dynamics/index.js';
 import { HookmdRangeError } from '../errors.js';
 import { parse } from './options.js';
-
-/** `constraints` of a run config, and what the flags give. */
-export interface ConstraintsConfig {
-  /** Atom indices (from 0, in each system's order) fixed in every input system. */
-  readonly fixAtoms?: readonly number[];
-  /** Hold each system's centre of mass (of its mobile atoms beside fixed ones). */
-  readonly fixCom?: boolean;
-  /** Keep each system's space group: true, or FixSymmetry's symprec (Å; default 0.01). */
-  readonly symmetry?: boolean | number;
-}
+import type { ConstraintsConfig } from './run-config.js';
 
 // The most atoms a range may name: a typo like 0-99999999999 would otherwise build a huge list.
 const MAX_RANGE = 1 << 24;

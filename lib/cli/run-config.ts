@@ -3,7 +3,16 @@
 import type { HookConfigEntry } from '../hooks/index.js';
 import type { ModelKind } from '../models/index.js';
 import type { BackendRequest } from '../native/index.js';
-import type { ConstraintsConfig } from './constraints.js';
+
+/** `constraints` of a run config, and what the flags give. */
+export interface ConstraintsConfig {
+  /** Atom indices (from 0, in each system's order) fixed in every input system. */
+  readonly fixAtoms?: readonly number[];
+  /** Hold each system's centre of mass (of its mobile atoms beside fixed ones). */
+  readonly fixCom?: boolean;
+  /** Keep each system's space group: true, or FixSymmetry's symprec (Å; default 0.01). */
+  readonly symmetry?: boolean | number;
+}
 
 /** Unit systems a config may name. */
 export type UnitsName = 'metal' | 'lj';

@@ -21,6 +21,22 @@ namespace {
 [[noreturn]] void lockFailure(Napi::Env env, const std::string& what, const std::string& path, int error) {
   throwJs(env, "LOCK_FAILED", what + " " + path + ": " + std::strerror(error));
 }
+
+/** Whether `fd` is the file `path` names now (not one a holder removed on its way out). */
+bool sameFile(int fd, const std::string& path) {
+#if defined(__linux__)
+  // statx, not stat: the release prebuild must run on glibc 2.28, where stat is not yet a symbol of its own.
+  struct statx held {};
+  struct statx named {};
+  if (::statx(fd, "", AT_EMPTY_PATH, STATX_INO, &held) != 0) return errno == ENOSYS;  // a kernel before 4.11
+  if (::statx(AT_FDCWD, path.c_str(), 0, STATX_INO, &named) != 0) return false;
+  return held.stx_ino == named.stx_ino && held.stx_dev_major == named.stx_dev_major && held.stx_dev_minor == named.stx_dev_minor;
+#else
+  struct stat held {};
+  struct stat named {};
+  return ::fstat(fd, &held) == 0 && ::stat(path.c_str(), &named) == 0 && held.st_dev == named.st_dev && held.st_ino == named.st_ino;
+#endif
+}
 }  // namespace
 
 Napi::Value lockFile(const Napi::CallbackInfo& info) {
@@ -37,11 +53,7 @@ Napi::Value lockFile(const Napi::CallbackInfo& info) {
       if (error == EWOULDBLOCK) return Napi::Number::New(env, -1);
       lockFailure(env, "cannot lock", path, error);
     }
-    struct stat held {};
-    struct stat named {};
-    if (::fstat(fd, &held) == 0 && ::stat(path.c_str(), &named) == 0 && held.st_dev == named.st_dev && held.st_ino == named.st_ino) {
-      return Napi::Number::New(env, fd);
-    }
+    if (sameFile(fd, path)) return Napi::Number::New(env, fd);
     ::close(fd);
   }
   throwJs(env, "LOCK_FAILED", "cannot lock " + path + ": it was replaced while being locked, again and again");

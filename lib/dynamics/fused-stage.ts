@@ -162,11 +162,13 @@ export class FusedStage extends Dynamics {
     const status = batch.read('status');
     const steps = this.stages.map((stage) => stage.timeStep);
     const time = new Float64Array(batch.numSystems);
+    // No counts yet (the batch is not bound to a stepper): no steps taken.
+    const counted = counts.length === k * batch.numSystems;
     for (let s = 0; s < batch.numSystems; s++) {
       let md = steps[status[s]] !== undefined;
       for (let j = 0; j < k; j++) {
         const dt = steps[j];
-        const taken = counts.length === k * batch.numSystems ? counts[s * k + j] : 0;
+        const taken = counted ? counts[s * k + j] : 0;
         if (dt === undefined || taken === 0) continue;
         time[s] += taken * (typeof dt === 'number' ? dt : dt[s]);
         md = true;

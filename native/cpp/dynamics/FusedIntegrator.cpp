@@ -120,8 +120,9 @@ void FusedIntegrator::loadState(const std::vector<double>& state) {
   for (auto& stage : stages_) stage->loadState(take(static_cast<std::size_t>(take(1).front())));
   std::vector<double> counters = take(state.size() - at);
   // [numSystems, width 2, rows of (steps, sub-stage)]: widened with no steps counted per sub-stage.
-  if (counters.size() >= 2 && counters[1] == static_cast<double>(kBudgetColumns) &&
-      counters.size() == 2 + kBudgetColumns * static_cast<std::size_t>(counters[0])) {
+  // The system count is read from the file: checked to be a count the rows fit before it sizes anything.
+  if (counters.size() >= 2 && counters[1] == static_cast<double>(kBudgetColumns) && counters[0] >= 0.0 &&
+      counters[0] * static_cast<double>(kBudgetColumns) == static_cast<double>(counters.size() - 2)) {
     const auto systems = static_cast<std::size_t>(counters[0]);
     const std::size_t width = kBudgetColumns + stages_.size();
     std::vector<double> widened{counters[0], static_cast<double>(width)};

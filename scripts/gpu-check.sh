@@ -12,7 +12,12 @@
 #   bench     bench/gpu.mjs: the issue's four workloads, construction and the CPU small-system path, cpu
 #             against cuda, with the dark kernels run (HOOKMD_CUDA_UNVERIFIED=1)
 #   sanitize  compute-sanitizer memcheck over the CUDA tests that finish in seconds, in one process
+#   split     bench/gpu-split.mjs on cuda (dark kernels run): FIRE split into start, steps and read-back, and
+#             in.lj at 1M and 4k atoms as ten 256-step runs, each with its ledger and transfers ($OUT/split.jsonl)
+#   proto     the design study's prototypes (bench/gpu-study/run.sh): the one-launch FIRE kernel checked step
+#             for step against hookmd's cpu FIRE, and the fused VV step at 1M and 4k atoms ($OUT/proto/)
 # Usage: COMMIT=<hash> bash scripts/gpu-check.sh [phase ...]   (default: verify backends bench)
+# One device call for the GPU issue's figures: verify bench split proto (under 8 minutes on an H200).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/gpu-check-out}
@@ -76,6 +81,8 @@ for name in "$@"; do
     suite) phase suite "${LIMIT_SUITE:-200}" env HOOKMD_BACKEND=cuda node node_modules/vitest/vitest.mjs run "${host_only[@]}" \
       --reporter=dot --reporter=json --outputFile.json="$out/suite.json" ;;
     bench) phase bench "${LIMIT_BENCH:-200}" env HOOKMD_CUDA_UNVERIFIED=1 node bench/gpu.mjs --seconds 1 ;;
+    split) phase split "${LIMIT_SPLIT:-150}" env HOOKMD_CUDA_UNVERIFIED=1 node bench/gpu-split.mjs --backends cuda --json "$out/split.jsonl" ;;
+    proto) phase proto "${LIMIT_PROTO:-120}" bash bench/gpu-study/run.sh "$out/proto" ;;
     # One worker thread in one process: compute-sanitizer follows the process it starts, and vitest's forks
     # would run the kernels in children it may not instrument.
     sanitize) phase sanitize "${LIMIT_SANITIZE:-150}" env HOOKMD_REQUIRE_CUDA=1 HOOKMD_CUDA_UNVERIFIED=1 compute-sanitizer --tool memcheck \

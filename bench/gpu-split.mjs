@@ -123,8 +123,8 @@ async function backendRun({ fire, rounds, cells, runs, steps }) {
 // --- parent ---------------------------------------------------------------------------------------------
 const ms = (seconds) => `${fmt(1000 * seconds, 1)} ms`;
 const ledgerCell = (l) =>
-  `${fmt(l.launches)} launches, ${fmt(l.graphLaunches)} graphs, ${fmt(l.hostSyncs)} waits, ${fmt(l.controlToHostBytes + l.controlToDeviceBytes)} B ctl, ` +
-  `${fmt(l.systemsRebuilt)} rebuilt`;
+  `${fmt(l.launches)} launches, ${fmt(l.graphLaunches)} graphs (${fmt(l.graphCaptures)} captured), ${fmt(l.hostSyncs)} waits, ` +
+  `${fmt(l.controlToHostBytes + l.controlToDeviceBytes)} B ctl, ${fmt(l.systemsRebuilt)} rebuilt${l.rowRegrowths > 0 ? `, ${fmt(l.rowRegrowths)} regrown` : ''}`;
 const transferCell = (t) => `${fmt(t.toDeviceBytes)} B ↑ (${fmt(t.toDeviceCopies)}), ${fmt(t.toHostBytes)} B ↓ (${fmt(t.toHostCopies)})`;
 
 function fireRows(run) {

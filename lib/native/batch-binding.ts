@@ -46,6 +46,8 @@ export interface DeviceStats {
   launches: number;
   /** CUDA graphs launched. */
   graphLaunches: number;
+  /** CUDA graphs captured: a resident chunk length met for the first time, or its graph's buffers or sizes changed. */
+  graphCaptures: number;
   /** Times the host waited for the device: blocking copies in either direction and synchronizes. */
   hostSyncs: number;
   /** Bytes of control data (status blocks, flags, per-system results) copied device → host. */
@@ -56,6 +58,8 @@ export interface DeviceStats {
   rebuildPasses: number;
   /** Systems whose neighbor list those passes rebuilt. */
   systemsRebuilt: number;
+  /** Resident chunks whose rows overflowed and that ran again on the device with longer rows (docs/cuda.md, "Resident chunks"). */
+  rowRegrowths: number;
   /** Device-memory traffic of the launched kernels, by the cost model (bytes; for trends, not a measurement). */
   modeledDeviceBytes: number;
 }

@@ -142,16 +142,21 @@ class CudaPairForceKernel final : public PairForceKernel, public ResidentStepKer
       args.d_snapshot[k] = d_snapshot_[k].as<double>();
     }
     args.fieldBytes = fieldBytes;
-    const std::uint64_t rebuildLaunches = resident_.launch(args, chunk.steps, op);
+    const CudaResidentGraph::Launched launched = resident_.launch(args, chunk.steps, op);
 
     kernel::ResidentStatus read;
     downloadBytes(&read, status, sizeof read, op);
-    device::countLaunches(read.passes * rebuildLaunches);
+    device::countLaunches(read.passes * launched.rebuildLaunches);
     ResidentChunkResult result;
     result.rebuildPasses = static_cast<std::int64_t>(read.passes);
     result.systemsRebuilt = static_cast<std::int64_t>(read.systemsRebuilt);
-    result.replay = read.neighbor.firstError != kernel::kNoError || read.neighbor.firstNonFinite != kNoSystem ||
-                    read.neighbor.maxNeighbors > static_cast<unsigned int>(schedule_.rowCapacity());
+    const bool failed = read.neighbor.firstError != kernel::kNoError || read.neighbor.firstNonFinite != kNoSystem;
+    const bool overflowed = read.neighbor.maxNeighbors > static_cast<unsigned int>(schedule_.rowCapacity());
+    result.replay = failed || overflowed;
+    result.rowsOnly = overflowed && !failed;
+    result.longestRow = read.neighbor.maxNeighbors;
+    result.captured = launched.captured;
+    result.listEntries = schedule_.entries();
     schedule_.residentRan(result);
     return result;
   }
@@ -165,6 +170,11 @@ class CudaPairForceKernel final : public PairForceKernel, public ResidentStepKer
       cudaCheck(device::copyOnDevice(backend_.deviceData<double>(fields[k]), d_snapshot_[k].data(), fieldBytes), operation.c_str());
     }
     schedule_.forgetLists();
+  }
+
+  void regrowResident(Backend&, std::uint64_t longestRow) override {
+    schedule_.regrow(longestRow);
+    build();
   }
 
   NeighborStats neighborStats() const override {

@@ -1,5 +1,6 @@
 #include "cuda/CudaResidentChunk.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -37,26 +38,41 @@ std::vector<unsigned char> keyOf(const ResidentGraphArgs& a, std::int64_t steps)
 }  // namespace
 
 CudaResidentGraph::~CudaResidentGraph() {
-  release();
+  for (Kept& kept : kept_) {
+    if (kept.exec != nullptr) cudaGraphExecDestroy(kept.exec);
+  }
   if (stream_ != nullptr) cudaStreamDestroy(stream_);
   if (bodyStream_ != nullptr) cudaStreamDestroy(bodyStream_);
 }
 
-void CudaResidentGraph::release() {
-  if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
-  exec_ = nullptr;
-  key_.clear();
+CudaResidentGraph::Kept& CudaResidentGraph::keptFor(std::int64_t steps) {
+  for (std::size_t k = 0; k < kept_.size(); ++k) {
+    if (kept_[k].steps != steps) continue;
+    std::rotate(kept_.begin() + static_cast<std::ptrdiff_t>(k), kept_.begin() + static_cast<std::ptrdiff_t>(k) + 1, kept_.end());
+    return kept_.back();
+  }
+  if (kept_.size() == kResidentGraphsKept) {
+    if (kept_.front().exec != nullptr) cudaGraphExecDestroy(kept_.front().exec);
+    kept_.erase(kept_.begin());
+  }
+  kept_.push_back(Kept{});
+  kept_.back().steps = steps;
+  return kept_.back();
 }
 
-std::uint64_t CudaResidentGraph::launch(const ResidentGraphArgs& args, std::int64_t steps, const char* operation) {
+CudaResidentGraph::Launched CudaResidentGraph::launch(const ResidentGraphArgs& args, std::int64_t steps, const char* operation) {
   std::vector<unsigned char> key = keyOf(args, steps);
-  if (exec_ == nullptr || key != key_) {
-    release();
-    capture(args, steps, operation);
-    key_ = std::move(key);
+  Kept& kept = keptFor(steps);
+  Launched launched;
+  if (kept.exec == nullptr || key != kept.key) {
+    kept.key.clear();
+    capture(args, kept, operation);
+    kept.key = std::move(key);
+    launched.captured = true;
   }
-  cudaCheck(device::launchGraph(exec_, chunkLaunches_ + static_cast<std::uint64_t>(steps) * stepLaunches_), operation);
-  return rebuildLaunches_;
+  cudaCheck(device::launchGraph(kept.exec, kept.chunkLaunches + static_cast<std::uint64_t>(steps) * kept.stepLaunches), operation);
+  launched.rebuildLaunches = kept.rebuildLaunches;
+  return launched;
 }
 
 #if CUDART_VERSION >= 12040
@@ -91,12 +107,13 @@ cudaError_t continueAfter(cudaStream_t stream, cudaGraphNode_t* node) {
 
 }  // namespace
 
-void CudaResidentGraph::capture(const ResidentGraphArgs& args, std::int64_t steps, const char* operation) {
+void CudaResidentGraph::capture(const ResidentGraphArgs& args, Kept& kept, const char* operation) {
   const std::string where = std::string(operation) + " (capturing the chunk's graph)";
   const char* op = where.c_str();
+  const std::int64_t steps = kept.steps;
   if (stream_ == nullptr) cudaCheck(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), op);
   if (bodyStream_ == nullptr) cudaCheck(cudaStreamCreateWithFlags(&bodyStream_, cudaStreamNonBlocking), op);
-  chunkLaunches_ = stepLaunches_ = rebuildLaunches_ = 0;
+  kept.chunkLaunches = kept.stepLaunches = kept.rebuildLaunches = 0;
   cudaGraph_t graph = nullptr;
   cudaCheck(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), op);
   // A failure mid-capture must end it, or the stream stays unusable.
@@ -108,7 +125,7 @@ void CudaResidentGraph::capture(const ResidentGraphArgs& args, std::int64_t step
     cudaCheck(status, op);
   };
   {
-    const device::CaptureScope scope(stream_, &chunkLaunches_);
+    const device::CaptureScope scope(stream_, &kept.chunkLaunches);
     abandon(kernel::residentReset(args.d_status));
     for (int k = 0; k < 3; ++k) abandon(device::copyOnDevice(args.d_snapshot[k], args.d_fields[k], args.fieldBytes));
   }
@@ -152,18 +169,31 @@ void CudaResidentGraph::capture(const ResidentGraphArgs& args, std::int64_t step
       abandon(kernel::pairForces(args.forces));
     }
     if (step == 0) {
-      stepLaunches_ = stepTally;
-      rebuildLaunches_ = rebuildTally;
+      kept.stepLaunches = stepTally;
+      kept.rebuildLaunches = rebuildTally;
     }
   }
   cudaCheck(cudaStreamEndCapture(stream_, &graph), op);
-  const cudaError_t made = cudaGraphInstantiate(&exec_, graph, 0);
+  // Same length, new pointers or sizes: the same topology, so updating the executable in place spares the
+  // instantiation; CUDA refuses an update it cannot make (a conditional node's handle, say), and then the
+  // graph is instantiated anew.
+  if (kept.exec != nullptr) {
+    cudaGraphExecUpdateResultInfo info{};
+    if (cudaGraphExecUpdate(kept.exec, graph, &info) == cudaSuccess) {
+      cudaGraphDestroy(graph);
+      return;
+    }
+    cudaGetLastError();
+    cudaGraphExecDestroy(kept.exec);
+    kept.exec = nullptr;
+  }
+  const cudaError_t made = cudaGraphInstantiate(&kept.exec, graph, 0);
   cudaGraphDestroy(graph);
-  if (made != cudaSuccess) exec_ = nullptr;
+  if (made != cudaSuccess) kept.exec = nullptr;
   cudaCheck(made, op);
 }
 #else
-void CudaResidentGraph::capture(const ResidentGraphArgs&, std::int64_t, const char* operation) {
+void CudaResidentGraph::capture(const ResidentGraphArgs&, Kept&, const char* operation) {
   cudaCheck(cudaErrorNotSupported, operation);
 }
 #endif

@@ -1,5 +1,5 @@
 // A resident chunk on the GPU (kernels/ResidentStepKernel.h; docs/cuda.md, "Resident chunks"): one CUDA graph
-// per chunk length, captured from the same launchers the step-by-step path calls. The graph resets the status
+// per chunk length (the last few lengths kept), captured from the same launchers the step-by-step path calls. The graph resets the status
 // block, snapshots positions, velocities and forces, then per step runs the fused kick + drift + skin check,
 // an IF node whose body rebuilds the stale systems (bins, the stable sort, bin starts, slot positions, search,
 // flag reset; the kernels of CudaNeighborList.cuh with SystemArrays::staleOnly), and the pair loop with the
@@ -15,6 +15,7 @@
 
 #include "cuda/CudaPairForces.cuh"
 #include "cuda/CudaResidentSteps.cuh"
+#include "kernels/ResidentStepKernel.h"
 
 namespace hookmd {
 
@@ -44,26 +45,40 @@ class CudaResidentGraph {
   CudaResidentGraph(const CudaResidentGraph&) = delete;
   CudaResidentGraph& operator=(const CudaResidentGraph&) = delete;
 
+  struct Launched {
+    /** The launches of one rebuild, which count once the status says how many ran. */
+    std::uint64_t rebuildLaunches = 0;
+    /** The graph was captured for this launch. */
+    bool captured = false;
+  };
+
   /**
-   * Launches a chunk of `steps` steps over `args` (the graph captured for them, captured now when they
-   * changed), counting the graph and the launches of its steps; returns the launches of one rebuild, which
-   * count once the status says how many ran.
+   * Launches a chunk of `steps` steps over `args`: the graph kept for that length, captured now when there
+   * is none or `args` changed (the kept executable updated in place when CUDA can, instantiated otherwise),
+   * counting the graph and the launches of its steps.
    */
-  std::uint64_t launch(const ResidentGraphArgs& args, std::int64_t steps, const char* operation);
+  Launched launch(const ResidentGraphArgs& args, std::int64_t steps, const char* operation);
 
  private:
-  void release();
-  void capture(const ResidentGraphArgs& args, std::int64_t steps, const char* operation);
+  /** One chunk length's graph and what it was captured for. */
+  struct Kept {
+    std::int64_t steps = 0;
+    cudaGraphExec_t exec = nullptr;
+    std::vector<unsigned char> key;
+    /** Launches of the chunk's start, of one step, and of one rebuild, tallied while capturing. */
+    std::uint64_t chunkLaunches = 0;
+    std::uint64_t stepLaunches = 0;
+    std::uint64_t rebuildLaunches = 0;
+  };
+
+  /** The kept graph of `steps`, most recently used last; a new length evicts the least recently used one. */
+  Kept& keptFor(std::int64_t steps);
+  /** Captures the chunk's graph into `kept` (its tallies) and makes `kept.exec` run it. */
+  void capture(const ResidentGraphArgs& args, Kept& kept, const char* operation);
 
   cudaStream_t stream_ = nullptr;
   cudaStream_t bodyStream_ = nullptr;
-  cudaGraphExec_t exec_ = nullptr;
-  /** What the cached graph was captured for. */
-  std::vector<unsigned char> key_;
-  /** Launches of the chunk's start, of one step, and of one rebuild, tallied while capturing. */
-  std::uint64_t chunkLaunches_ = 0;
-  std::uint64_t stepLaunches_ = 0;
-  std::uint64_t rebuildLaunches_ = 0;
+  std::vector<Kept> kept_;
 };
 
 }  // namespace hookmd

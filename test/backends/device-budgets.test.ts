@@ -4,7 +4,7 @@
 // dark, so the file turns them on (HOOKMD_CUDA_UNVERIFIED=1): a budget holds for the path users will get.
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { fireClusters, libraryOn, nveWithHook } from './ledger-scenarios.js';
+import { fireClusters, libraryOn, meltFromLattice, nveWithHook } from './ledger-scenarios.js';
 import { loadCudaBinding, REQUIRE_CUDA } from './support.js';
 
 const cudaAvailable = loadCudaBinding()?.backends().find((entry) => entry.name === 'cuda')?.available === true;
@@ -52,5 +52,36 @@ describe.each([
     expect(run.hooks).toMatchObject({ launches: 2 * (run.chunks - 1), hostSyncs: run.chunks - 1 });
     // A chunk without a due hook moves no per-atom data.
     expect(run.transfers.toHostBytes + run.transfers.toDeviceBytes).toBeLessThanOrEqual(8 * run.chunks);
+  }, 600_000);
+
+  it.skipIf(skip)('in.lj melt from the lattice, 32,000 atoms at T* 1.44, 768 steps: rows that outgrow the lattice\'s regrow on the device, ≤ chunks + 5 × regrowths host waits, the same numbers as the step-by-step replay', async () => {
+    const hookmd = await libraryOn(backend);
+    const run = await meltFromLattice(hookmd, () => {});
+    expect(run.steps).toBe(768);
+    // The lattice's rows are too short for the liquid: some chunk overflows them, and runs again with longer rows.
+    expect(run.device.rowRegrowths).toBeGreaterThan(0);
+    expect(run.device.rowRegrowths).toBeLessThanOrEqual(2);
+    // Three chunks of 256 steps, one status read each; a regrowth adds its rebuild's three waits and the
+    // chunk's second read. The step-by-step replay it replaces waited twice or more per step.
+    const chunks = 768 / 256;
+    expect(run.device.hostSyncs).toBeLessThanOrEqual(chunks + 5 * run.device.rowRegrowths);
+    expect(run.device.graphLaunches).toBe(chunks + run.device.rowRegrowths);
+    // Each chunk runs as a graph: one capture for the length, and one more after each regrowth's longer rows.
+    expect(run.device.graphCaptures).toBeLessThanOrEqual(1 + run.device.rowRegrowths);
+    // Growing the rows changes which steps run where, never the numbers: the chunks replayed step by step
+    // (resident-regrow off) end in the same positions.
+    process.env.HOOKMD_CUDA_DISABLE = 'resident-regrow';
+    try {
+      const replayed = await meltFromLattice(hookmd, () => {});
+      expect(replayed.device.rowRegrowths).toBe(0);
+      expect(replayed.device.hostSyncs).toBeGreaterThan(100);
+      if (backend === 'mirror') {
+        expect(run.positions).toEqual(replayed.positions);
+      } else {
+        expect(Math.max(...run.positions.map((x, k) => Math.abs(x - replayed.positions[k])))).toBeLessThan(1e-9);
+      }
+    } finally {
+      delete process.env.HOOKMD_CUDA_DISABLE;
+    }
   }, 600_000);
 });

@@ -27,7 +27,7 @@ export interface ScenarioResult {
 export type MeasureStart = () => void;
 
 const ZERO: DeviceStats = {
-  launches: 0, graphLaunches: 0, hostSyncs: 0, controlToHostBytes: 0, controlToDeviceBytes: 0, rebuildPasses: 0, systemsRebuilt: 0, modeledDeviceBytes: 0,
+  launches: 0, graphLaunches: 0, graphCaptures: 0, hostSyncs: 0, controlToHostBytes: 0, controlToDeviceBytes: 0, rebuildPasses: 0, systemsRebuilt: 0, rowRegrowths: 0, modeledDeviceBytes: 0,
 };
 
 function difference(after: DeviceStats, before: DeviceStats): DeviceStats {
@@ -109,4 +109,28 @@ export async function fireClusters(hookmd: Hookmd, start: MeasureStart, { count 
   start();
   const result = await optimizer.run(batch, { steps: 20_000, keepStatus: true });
   return { steps: result.steps, device: batch.deviceStats(), transfers: batch.transferStats(), hooks: { ...ZERO }, chunks: 1, atoms: batch.numAtoms, systems: count };
+}
+
+/**
+ * The in.lj melt from the lattice (fcc ρ 0.8442 σ⁻³, `cells`³ conventional cells, T* 1.44, rc 2.5, skin 0.3,
+ * dt 0.005), NVE with no JS hook, measured after a first step has built the lists: the rows the lattice sized
+ * grow as it melts, so a resident chunk overflows them (docs/cuda.md, "Resident chunks"). Also returns the
+ * final positions.
+ */
+export async function meltFromLattice(
+  hookmd: Hookmd, start: MeasureStart, { cells = 20, steps = 768 }: { cells?: number; steps?: number } = {},
+): Promise<ScenarioResult & { positions: Float64Array }> {
+  const a = (4 / 0.8442) ** (1 / 3);
+  const batch = hookmd.Batch.fromSystems([hookmd.repeat(hookmd.bulk('Ar', 'fcc', { a, cubic: true }), [cells, cells, cells])], { units: 'lj' });
+  hookmd.initializeVelocities(batch, { temperature: 1.44, seed: 87287, exact: true });
+  const md = new hookmd.VelocityVerlet({ model: new hookmd.LennardJones({ epsilon: 1, sigma: 1, cutoff: 2.5, skin: 0.3 }), dt: 0.005 });
+  await md.run(batch, { steps: 1 });
+  batch.resetDeviceStats();
+  batch.resetTransferStats();
+  start();
+  const result = await md.run(batch, { steps });
+  return {
+    steps: result.steps, device: batch.deviceStats(), transfers: batch.transferStats(), hooks: { ...ZERO }, chunks: 1, atoms: batch.numAtoms, systems: 1,
+    positions: batch.read('positions').slice(),
+  };
 }

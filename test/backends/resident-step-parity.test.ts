@@ -4,7 +4,8 @@
 // must not change: the trajectory follows the CPU, bit for bit on `mirror` (which computes the chunk with the
 // CPU reference under cuda's policy) and to rounding on `cuda` (skipped without a GPU; HOOKMD_REQUIRE_CUDA=1
 // turns the skip into a failure). A chunk that overflows a row or meets a non-finite energy is put back and
-// replayed step by step, which grows the rows or raises OVERLAPPING_ATOMS at the step cpu raises it. The
+// replayed step by step, which grows the rows or raises OVERLAPPING_ATOMS at the step cpu raises it; with the
+// resident-regrow family on, a chunk whose rows alone overflowed grows them and runs again on the device. The
 // family was verified on an H200 (docs/cuda.md, "Verified on a GPU"), so it is on unless HOOKMD_CUDA_DISABLE
 // names it.
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,11 @@ import { libraryOn, type Hookmd } from './ledger-scenarios.js';
 import { largestDifference, loadCudaBinding, REQUIRE_CUDA } from './support.js';
 
 const cudaAvailable = loadCudaBinding()?.backends().find((entry) => entry.name === 'cuda')?.available === true;
+
+/** resident-regrow is dark (docs/cuda.md, "Dark kernels"): on only where HOOKMD_CUDA_UNVERIFIED=1 (scripts/gpu-check.sh verify). */
+function regrowOn(): boolean {
+  return process.env.HOOKMD_CUDA_UNVERIFIED === '1' && !(process.env.HOOKMD_CUDA_DISABLE ?? '').split(',').includes('resident-regrow');
+}
 
 interface Trajectory {
   /** Energy and temperature every hook call read, in call order. */
@@ -157,16 +163,38 @@ describe.each([
     expectSameTrajectory(backend, device, cpu);
   }, 600_000);
 
-  it.skipIf(skip)('replay a chunk whose rebuild overflows a row: the step-by-step path grows the rows and follows the CPU', async () => {
-    // The hook at step 20 compresses the liquid; the next chunk's first rebuild finds rows longer than the capacity.
-    const options: LiquidOptions = { steps: 60, every: 20, edit: (batch, step) => step === 20 && compress(batch) };
-    const cpu = await liquid(await libraryOn('cpu'), options);
-    const device = await liquid(await libraryOn(backend), options);
-    const uncompressed = await liquid(await libraryOn(backend), { steps: 60, every: 20 });
+  // The hook at step 20 compresses the liquid; the next chunk's first rebuild finds rows longer than the capacity.
+  const compressed: LiquidOptions = { steps: 60, every: 20, edit: (batch, step) => step === 20 && compress(batch) };
+
+  it.skipIf(skip)('replay a chunk whose rebuild overflows a row (HOOKMD_CUDA_DISABLE=resident-regrow): the step-by-step path grows the rows and follows the CPU', async () => {
+    const cpu = await liquid(await libraryOn('cpu'), compressed);
+    let device;
+    let uncompressed;
+    try {
+      process.env.HOOKMD_CUDA_DISABLE = 'resident-regrow';
+      device = await liquid(await libraryOn(backend), compressed);
+      uncompressed = await liquid(await libraryOn(backend), { steps: 60, every: 20 });
+    } finally {
+      delete process.env.HOOKMD_CUDA_DISABLE;
+    }
     expect(device.device.graphLaunches).toBe(3);
+    expect(device.device.rowRegrowths).toBe(0);
     // The replayed chunk's 19 steps waited twice each (check and evaluation) on the step-by-step path; a run
     // without the compression waits once per chunk.
     expect(device.device.hostSyncs - uncompressed.device.hostSyncs).toBeGreaterThanOrEqual(2 * 19);
+    expectSameTrajectory(backend, device, cpu);
+  }, 600_000);
+
+  it.skipIf(skip || !regrowOn())('regrow the rows of a chunk whose rebuild overflows one (resident-regrow): the chunk runs again on the device and follows the CPU', async () => {
+    const cpu = await liquid(await libraryOn('cpu'), compressed);
+    const device = await liquid(await libraryOn(backend), compressed);
+    const uncompressed = await liquid(await libraryOn(backend), { steps: 60, every: 20 });
+    // The overflowing chunk runs twice as a graph: once to find the long rows, once with rows that hold them.
+    expect(device.device.rowRegrowths).toBe(1);
+    expect(device.device.graphLaunches).toBe(4);
+    // The chunk's second status read and its rebuild's three waits (≤ 5 a regrowth), and the four of one more
+    // rebuild the denser liquid may need at a due step; the replay above waits 2 × 19 and more.
+    expect(device.device.hostSyncs - uncompressed.device.hostSyncs).toBeLessThanOrEqual(5 * device.device.rowRegrowths + 4);
     expectSameTrajectory(backend, device, cpu);
   }, 600_000);
 });

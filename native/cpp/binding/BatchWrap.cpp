@@ -211,11 +211,13 @@ Napi::Object deviceStatsObject(Napi::Env env, const DeviceStats& stats) {
   Napi::Object out = Napi::Object::New(env);
   out.Set("launches", static_cast<double>(stats.launches));
   out.Set("graphLaunches", static_cast<double>(stats.graphLaunches));
+  out.Set("graphCaptures", static_cast<double>(stats.graphCaptures));
   out.Set("hostSyncs", static_cast<double>(stats.hostSyncs));
   out.Set("controlToHostBytes", static_cast<double>(stats.controlToHostBytes));
   out.Set("controlToDeviceBytes", static_cast<double>(stats.controlToDeviceBytes));
   out.Set("rebuildPasses", static_cast<double>(stats.rebuildPasses));
   out.Set("systemsRebuilt", static_cast<double>(stats.systemsRebuilt));
+  out.Set("rowRegrowths", static_cast<double>(stats.rowRegrowths));
   out.Set("modeledDeviceBytes", static_cast<double>(stats.modeledDeviceBytes));
   return out;
 }

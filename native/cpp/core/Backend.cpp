@@ -207,6 +207,14 @@ void Backend::chargeRebuilds(std::int64_t passes, std::int64_t systems) {
   ledger_.add(stats);
 }
 
+void Backend::chargeResidentEvents(std::uint64_t captures, std::uint64_t regrowths) {
+  if (unified() || ledgerMuted_ > 0) return;
+  DeviceStats stats;
+  stats.graphCaptures = captures;
+  stats.rowRegrowths = regrowths;
+  ledger_.add(stats);
+}
+
 void Backend::chargeRefill(const RefillPlan& plan, FieldSet kept) {
   // The plan's four per-system vectors go up (none for an empty batch), one gather per kept field with rows,
   // then one wait before the old arrays are freed.

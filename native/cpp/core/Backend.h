@@ -148,6 +148,8 @@ class Backend {
   void chargeRebuild(std::int64_t systems);
   /** Records `passes` rebuild passes that rebuilt `systems` systems in all (a resident chunk's, read from its status). */
   void chargeRebuilds(std::int64_t passes, std::int64_t systems);
+  /** Records a resident chunk's graph captures and its row regrowths (dynamics/ResidentStepPath.h). */
+  void chargeResidentEvents(std::uint64_t captures, std::uint64_t regrowths);
 
   /**
    * While alive, nothing is charged: `mirror` computes a resident chunk's numbers with the general step's

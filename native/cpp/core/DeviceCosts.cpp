@@ -40,7 +40,7 @@ constexpr std::array<DeviceCost, kDeviceOpCount> kCosts{{
     {"non-finite scan", 3, 0, 1, true, 76, 10, 0},
     {"small-system chunk", 2, 0, 1, true, 160, 200, 0},
     {"resident chunk", 4, 1, 1, true, 144, 56, 0},
-    {"resident step", 2, 0, 0, false, 340, 8, 0},
+    {"resident step", 2, 0, 0, false, 340, 8, 4},
     {"resident rebuild", 6, 0, 0, false, 324, 16, 0},
     {"resident restore", 3, 0, 0, false, 144, 0, 0},
 }};

@@ -83,7 +83,10 @@ enum class DeviceOp : int {
    * velocities and forces (3 device copies), and one read of the status block.
    */
   ResidentChunk,
-  /** One step of a resident chunk: kick + drift + skin check, then force + closing kick (the rebuild's IF node is no launch). */
+  /**
+   * One step of a resident chunk: kick + drift + skin check, then force + closing kick (the rebuild's IF node
+   * is no launch); its pair loop reads every full-list entry.
+   */
   ResidentStep,
   /** A resident chunk's rebuild of its stale systems, decided on the device: bin keys, the radix sort, bin starts, slot positions, search, flag reset. */
   ResidentRebuild,

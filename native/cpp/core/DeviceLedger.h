@@ -15,6 +15,8 @@ struct DeviceStats {
   std::uint64_t launches = 0;
   /** CUDA graphs launched (each one whole chunk of steps). */
   std::uint64_t graphLaunches = 0;
+  /** CUDA graphs captured (a chunk length met for the first time, or its graph's pointers and sizes changed). */
+  std::uint64_t graphCaptures = 0;
   /** Times the host waited for the device: every blocking copy in either direction, every synchronize. */
   std::uint64_t hostSyncs = 0;
   /** Bytes of control data (status blocks, flags, per-system parameters) copied device → host. */
@@ -25,17 +27,21 @@ struct DeviceStats {
   std::uint64_t rebuildPasses = 0;
   /** Systems whose neighbor list those passes rebuilt. */
   std::uint64_t systemsRebuilt = 0;
+  /** Resident chunks whose rows overflowed and that ran again on the device with longer rows. */
+  std::uint64_t rowRegrowths = 0;
   /** Device-memory traffic of the launched kernels, by the model of core/DeviceCosts.h. */
   std::uint64_t modeledDeviceBytes = 0;
 
   void add(const DeviceStats& other) {
     launches += other.launches;
     graphLaunches += other.graphLaunches;
+    graphCaptures += other.graphCaptures;
     hostSyncs += other.hostSyncs;
     controlToHostBytes += other.controlToHostBytes;
     controlToDeviceBytes += other.controlToDeviceBytes;
     rebuildPasses += other.rebuildPasses;
     systemsRebuilt += other.systemsRebuilt;
+    rowRegrowths += other.rowRegrowths;
     modeledDeviceBytes += other.modeledDeviceBytes;
   }
 };

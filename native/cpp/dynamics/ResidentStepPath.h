@@ -3,7 +3,8 @@
 // a VelocityVerlet run on a pair potential's device kernel, with no native hook, no convergence check, no
 // stress and no one reading the energies between two due JS hooks. Steps at which a JS hook is due keep the
 // general path. A chunk is at most kLongestResidentChunk steps, one graph launch and one status read; the
-// time budget is checked between chunks.
+// time budget is checked between chunks. A chunk whose rows overflowed runs again on the device with longer
+// rows (at most kResidentRegrowths times) when the resident-regrow family is on.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,11 @@ namespace hookmd {
 
 /** The longest chunk one graph takes (a longer run takes several): it bounds the graph's size. */
 constexpr std::int64_t kLongestResidentChunk = 256;
+/**
+ * How often one chunk may grow its rows and run again before it is replayed step by step: each regrowth
+ * adds 1/4 over the longest row seen, so a liquid needs one; more means the rows keep growing (a collapse).
+ */
+constexpr int kResidentRegrowths = 3;
 
 class ResidentStepPath {
  public:
@@ -32,8 +38,14 @@ class ResidentStepPath {
   /** Takes `steps` (≤ kLongestResidentChunk) steps; charges the chunk from its status block. */
   ResidentChunkResult run(Integrator& integrator, std::int64_t steps, std::function<void()> referenceStep);
 
-  /** Puts back the chunk's snapshot, for a replay on the general path. */
+  /** Puts back the chunk's snapshot, for a replay on the general path or on the device. */
   void restore();
+
+  /** Whether a chunk that asked for a replay runs again on the device (rows alone, the resident-regrow family on). */
+  bool regrows(const ResidentChunkResult& result) const;
+
+  /** After restore(): longer rows and a rebuild of every system at the chunk's start, for the chunk's second run. */
+  void regrow(std::uint64_t longestRow);
 
  private:
   Backend& backend_;

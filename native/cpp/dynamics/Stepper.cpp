@@ -287,6 +287,7 @@ bool Stepper::everySystemActive() {
 
 Stepper::AdvanceResult Stepper::residentSteps(std::int64_t maxSteps, bool timed, std::chrono::steady_clock::time_point deadline) {
   AdvanceResult result;
+  int regrowths = 0;
   while (result.steps < maxSteps) {
     const std::int64_t steps = std::min(maxSteps - result.steps, kLongestResidentChunk);
     const std::int64_t first = stepCount_;
@@ -308,9 +309,18 @@ Stepper::AdvanceResult Stepper::residentSteps(std::int64_t maxSteps, bool timed,
     cursor_ = 0;
     jsWalk_ = false;
     stepCount_ = first;
+    if (chunk.replay && residentPath_.regrows(chunk) && regrowths < kResidentRegrowths) {
+      // Rows alone overflowed: the same chunk runs again on the device, from its start, with longer rows.
+      residentPath_.restore();
+      residentPath_.regrow(chunk.longestRow);
+      ++regrowths;
+      stressComputed_ = false;
+      continue;
+    }
+    regrowths = 0;
     if (chunk.replay) {
-      // An overflowing row, a non-finite energy or a failed build: the general path takes the same steps
-      // again from the chunk's start, growing the rows or raising the error at its step.
+      // A non-finite energy or a failed build (or rows that kept overflowing): the general path takes the same
+      // steps again from the chunk's start, growing the rows or raising the error at its step.
       residentPath_.restore();
       result.steps += walkSteps(steps, false, deadline, false).steps;
     } else {

@@ -29,6 +29,7 @@ DevicePairSchedule::Uploads DevicePairSchedule::begin(const std::int32_t* ptr, c
     for (std::int64_t s = 0; ok && s < systems; ++s) ok = ptr[s + 1] >= ptr[s];
     if (!ok) fail("INVALID_BATCH", model_ + ": the batch's ptr offsets do not partition its atoms");
     uploads.layout = true;
+    ++layouts_;
     built_ = false;
     // A new layout is a new batch: energies a step of the old one left unsummed belong to no system now.
     sumsPending_ = false;
@@ -166,6 +167,30 @@ void DevicePairSchedule::residentRan(const ResidentChunkResult& result) {
   // Each step rebuilt the systems its check marked, so a chunk leaves none stale; a replayed one leaves garbage.
   listsClean_ = !result.replay;
   if (result.replay) built_ = false;
+}
+
+void DevicePairSchedule::regrow(std::uint64_t longestRow) {
+  const std::uint64_t grown = (longestRow * 5 / 4 + 7) / 8 * 8;
+  if (grown > 0x7fffffffu) fail("NEIGHBOR_OVERFLOW", model_ + ": neighbor list: an atom has more than 2^31 neighbors");
+  rowCapacity_ = std::max(rowCapacity_, static_cast<int>(grown));
+  built_ = false;
+  backend_.chargeResidentEvents(0, 1);
+}
+
+bool DevicePairSchedule::capturesChunk(std::int64_t steps) {
+  if (capturedLayouts_ != layouts_ || capturedCapacity_ != rowCapacity_) {
+    capturedLengths_.clear();
+    capturedLayouts_ = layouts_;
+    capturedCapacity_ = rowCapacity_;
+  }
+  const auto kept = std::find(capturedLengths_.begin(), capturedLengths_.end(), steps);
+  if (kept != capturedLengths_.end()) {
+    std::rotate(kept, kept + 1, capturedLengths_.end());
+    return false;
+  }
+  if (capturedLengths_.size() == kResidentGraphsKept) capturedLengths_.erase(capturedLengths_.begin());
+  capturedLengths_.push_back(steps);
+  return true;
 }
 
 NeighborStats DevicePairSchedule::stats(std::int64_t bytes) const {

@@ -89,6 +89,20 @@ class DevicePairSchedule {
   void residentRan(const ResidentChunkResult& result);
   /** A resident chunk is replayed: its lists are not to be trusted, so the next compute rebuilds every system. */
   void forgetLists() { built_ = false; }
+  /**
+   * A resident chunk's rows overflowed at `longestRow`: the capacity grows to it + 1/4 (more headroom than a
+   * search retry's 1/8, since the chunk's liquid keeps fluctuating before the next chance to grow), counted as
+   * a regrowth; the caller then rebuilds every system.
+   */
+  void regrow(std::uint64_t longestRow);
+  /**
+   * Whether a resident chunk of `steps` steps needs its graph captured: cuda keeps one graph for each of the
+   * last kResidentGraphsKept chunk lengths and captures again when its buffers or sizes change, which follow
+   * the layout and the row capacity.
+   */
+  bool capturesChunk(std::int64_t steps);
+  /** Full-list entries of the last search. */
+  std::uint64_t entries() const noexcept { return entries_; }
   std::int64_t numAtoms() const noexcept { return numAtoms_; }
   std::int64_t numSystems() const noexcept { return numSystems_; }
   std::int64_t numSegments() const noexcept { return numSegments_; }
@@ -130,6 +144,12 @@ class DevicePairSchedule {
   std::uint64_t entries_ = 0;
   std::int64_t builds_ = 0;
   std::int64_t resets_ = 0;
+  /** The chunk lengths captured since the layout or the row capacity last changed, and what they were captured for. */
+  std::vector<std::int64_t> capturedLengths_;
+  std::uint64_t capturedLayouts_ = 0;
+  int capturedCapacity_ = 0;
+  /** Layouts uploaded so far: each one may move the buffers a captured graph holds. */
+  std::uint64_t layouts_ = 0;
 };
 
 }  // namespace hookmd

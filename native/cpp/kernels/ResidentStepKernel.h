@@ -3,14 +3,16 @@
 // against skin/2 (marking its system stale), a rebuild of only the stale systems runs when the device found
 // one, and one kernel evaluates the forces and gives the closing half kick. The host reads one status block
 // per chunk: a row that overflowed, a non-finite energy or a failed build make the stepping loop put back the
-// chunk's snapshot and replay the chunk on the step-by-step path, which grows the rows and reports errors
-// with the same words at the same step.
+// chunk's snapshot. With the resident-regrow family on (core/DarkKernels.h), a chunk whose only problem was an
+// overflowing row grows the rows, rebuilds and runs again on the device; otherwise the chunk is replayed on
+// the step-by-step path, which grows the rows and reports errors with the same words at the same step.
 //
 // A device pair-force kernel offers it (PairForceKernel::residentSteps): the CUDA kernel as one CUDA graph
 // per chunk, `mirror` with the CPU reference math and a model of the device lists that follows the same
 // policy (which systems go stale, when rows overflow), so both charge the same (dynamics/ResidentStepPath).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 
@@ -19,6 +21,12 @@
 namespace hookmd {
 
 class Integrator;
+
+/**
+ * Chunk lengths whose graphs cuda keeps, least recently used evicted first (the longest chunk, a run's last
+ * one, the chunks between hooks); mirror models the same cache for the ledger's graph captures.
+ */
+constexpr std::size_t kResidentGraphsKept = 4;
 
 /** Bytes of the status block a chunk reads back: the neighbor status (40) and the rebuild counts (2 × 8). */
 constexpr std::uint64_t kResidentStatusBytes = 56;
@@ -37,6 +45,14 @@ struct ResidentChunk {
 struct ResidentChunkResult {
   /** A row overflowed, an energy came out non-finite or a build failed: put the snapshot back and replay. */
   bool replay = false;
+  /** The replay is for overflowing rows alone (no failed build, no non-finite energy): longer rows suffice. */
+  bool rowsOnly = false;
+  /** The longest row the chunk's searches wanted (cuda: the longest over the chunk; mirror: at the first overflow). */
+  std::uint64_t longestRow = 0;
+  /** The chunk's graph was captured for it (its length met first, or its buffers or sizes changed). */
+  bool captured = false;
+  /** Full-list entries each step's pair loop read (for the modeled bytes). */
+  std::uint64_t listEntries = 0;
   /** Rebuilds of stale systems the device decided on (one per step that found one), and the systems they rebuilt. */
   std::int64_t rebuildPasses = 0;
   std::int64_t systemsRebuilt = 0;
@@ -55,6 +71,11 @@ class ResidentStepKernel {
   virtual ResidentChunkResult runResident(Backend& backend, Integrator& integrator, const ResidentChunk& chunk) = 0;
   /** After a chunk asked for a replay: positions, velocities and forces of the chunk's start, and lists to rebuild. */
   virtual void restoreResident(Backend& backend) = 0;
+  /**
+   * After restoreResident for rows alone: grows the row capacity to `longestRow` + 1/4 and rebuilds every
+   * system's list at the restored positions, so the same chunk can run again on the device.
+   */
+  virtual void regrowResident(Backend& backend, std::uint64_t longestRow) = 0;
 };
 
 }  // namespace hookmd

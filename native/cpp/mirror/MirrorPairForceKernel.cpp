@@ -188,6 +188,7 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
       snapshot_[k].assign(arrays.f64(kSnapshot[k]), arrays.f64(kSnapshot[k]) + arrays.length(kSnapshot[k]));
     }
     outcome_ = ResidentChunkResult();
+    failed_ = false;
     resident_ = true;
     try {
       // Past a problem the device's numbers mean nothing; mirror stops there (the chunk is replayed anyway).
@@ -195,8 +196,12 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
     } catch (const NativeError&) {
       // The replay on the general path raises it again, at its step and with the same words.
       outcome_.replay = true;
+      failed_ = true;
     }
     resident_ = false;
+    outcome_.rowsOnly = outcome_.replay && !failed_;
+    outcome_.captured = schedule_.capturesChunk(chunk.steps);
+    outcome_.listEntries = schedule_.entries();
     schedule_.residentRan(outcome_);
     return outcome_;
   }
@@ -205,6 +210,17 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
     BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, kSnapshotFields, kSnapshotFields);
     for (std::size_t k = 0; k < kSnapshot.size(); ++k) std::copy(snapshot_[k].begin(), snapshot_[k].end(), arrays.f64(kSnapshot[k]));
     schedule_.forgetLists();
+  }
+
+  // cuda's regrowth is its general build pass at the restored positions with the longer rows.
+  void regrowResident(Backend& backend, std::uint64_t longestRow) override {
+    schedule_.regrow(longestRow);
+    const BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, {Field::Positions, Field::Cell, Field::Pbc, Field::Ptr});
+    schedule_.buildStarted();
+    const DeviceListModel::Rows rows = lists_.build(arrays, schedule_.rlist(), cutoff_);
+    while (!schedule_.searched(rows.longest, rows.entries)) {
+    }
+    schedule_.built();
   }
 
  private:
@@ -219,12 +235,17 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
       const DeviceListModel::Rows rows = lists_.build(arrays, schedule_.rlist(), cutoff_, true);
       ++outcome_.rebuildPasses;
       outcome_.systemsRebuilt += rows.systems;
-      if (rows.longest > static_cast<std::uint64_t>(schedule_.rowCapacity())) outcome_.replay = true;
+      if (rows.longest > static_cast<std::uint64_t>(schedule_.rowCapacity())) {
+        outcome_.replay = true;
+        outcome_.longestRow = rows.longest;
+      }
     }
     reference_->execute(backend, request, types, skin, virial);
     const BatchStorage& results = backend.arraysFor(Kernel::PairForces, {Field::Energy});
     const double* energy = results.f64(Field::Energy);
-    for (std::int64_t s = 0; s < results.numSystems(); ++s) outcome_.replay = outcome_.replay || !std::isfinite(energy[s]);
+    for (std::int64_t s = 0; s < results.numSystems(); ++s) {
+      if (!std::isfinite(energy[s])) outcome_.replay = failed_ = true;
+    }
   }
 
   std::unique_ptr<PairForceKernel> reference_;
@@ -233,6 +254,8 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
   /** Inside runResident: computes follow the resident chunk's policy. */
   bool resident_ = false;
   ResidentChunkResult outcome_;
+  /** The chunk met a non-finite energy or a failed build, which longer rows do not mend. */
+  bool failed_ = false;
   /** Positions, velocities and forces at the chunk's start. */
   std::array<std::vector<double>, 3> snapshot_;
   int numTypes_;

@@ -18,7 +18,7 @@ import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergenc
 import { diagnoseBlowUp } from './blow-up.js';
 import { refuseColdStart, type RescalingThermostat } from './cold-start.js';
 import { frozenPerSystem, withHeldCentre } from './degrees-of-freedom.js';
-import type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
+import type { DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
 import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 import { checkConstraints, type Constraint } from './constraints/constraint.js';
 import { FixAtoms } from './constraints/fix-atoms.js';
@@ -354,7 +354,7 @@ export abstract class Dynamics {
     const hook = this.multiStage ? given : given.asEngineCriterion();
     if (!hook.isNative) {
       this.#jsConvergence.push(hook);
-      return this.hooks.register(hook as unknown as DynamicsHook);
+      return this.hooks.register(hook);
     }
     this.#convergence.push(hook);
     this.#bound = undefined;
@@ -391,13 +391,12 @@ export abstract class Dynamics {
       native: false,
     })));
     const native = [...this.#convergence, ...this.#nativeHooks].map((hook) => {
-      const h = hook as unknown as AnyHook;
       return {
-        name: h.name ?? h.constructor.name,
-        type: h.constructor.name,
+        name: hook.name ?? hook.constructor.name,
+        type: hook.constructor.name,
         stage: 'native',
         stages: ['native'],
-        trigger: `every(${h.frequency})`,
+        trigger: `every(${hook.frequency})`,
         enabled: true,
         polling: false,
         // Native built-ins run inside the native loop, apart from the JS tiers' order.

@@ -7,7 +7,8 @@ import type { Batch, System } from '../data/index.js';
 import type { FixSymmetry } from './constraints/fix-symmetry.js';
 import { fixedMask, FreezeAtomsHook } from './hooks/freeze-atoms.js';
 import { stageMask } from './hooks/native-hook.js';
-import type { NativeHookArrivals, NativeStepperHandle } from './native-stepper.js';
+import type { NativeHookArrivals } from '../native/index.js';
+import type { NativeStepperHandle } from './native-stepper.js';
 
 export class StreamConstraints {
   readonly #owner: string;

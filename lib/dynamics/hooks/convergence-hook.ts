@@ -7,7 +7,7 @@ import { nativeBatchOf } from '../../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
 import type { DynamicsContext } from '../../hooks/index.js';
-import type { NativeConvergenceArgs } from '../native-stepper.js';
+import type { NativeConvergenceArgs } from '../../native/index.js';
 import { isStatus } from '../parameters.js';
 import { DynamicsStage } from '../stage.js';
 import { checkReduceDims, criterionInput, criterionValues, DERIVED_KEYS, PER_ATOM_KEYS, PER_SYSTEM_KEYS, type ReduceOp } from './criterion-values.js';

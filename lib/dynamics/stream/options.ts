@@ -1,8 +1,8 @@
 // Options and result of runStream, checked once at the top.
-import { HookmdRangeError, HookmdTypeError } from '../errors.js';
-import { checkKeys, type OptionAliases } from '../option-keys.js';
-import type { StreamSink } from './stream-output.js';
-import { showText } from '../describe-value.js';
+import { HookmdRangeError, HookmdTypeError } from '../../errors.js';
+import { checkKeys, type OptionAliases } from '../../option-keys.js';
+import type { StreamSink } from './output.js';
+import { showText } from '../../describe-value.js';
 
 /** Options of `engine.runStream(source, options)` (docs/pipeline.md). */
 export interface StreamOptions {

@@ -1,8 +1,8 @@
 // The leaving side of runStream: each graduated system goes to every sink exactly once, with its systemId,
 // convergence flag and step count, optionally held back until every earlier input has left.
-import type { ResolvedSystem, System } from '../data/index.js';
-import { HookmdError } from '../errors.js';
-import { showText } from '../describe-value.js';
+import type { ResolvedSystem, System } from '../../data/index.js';
+import { HookmdError } from '../../errors.js';
+import { showText } from '../../describe-value.js';
 
 /** Where runStream writes the systems that leave the batch (every lib/io sink satisfies it). */
 export interface StreamSink {

@@ -2,12 +2,12 @@
 // in the batch, and (through StreamOutput) those graduated but not written. When the stream fails while its
 // sinks still work, the systems in the batch are written (converged: false) before it rejects; every other
 // one comes back in the error's `pending` list, so a failure loses no system (docs/pipeline.md).
-import { Batch, normalizeSystem, unitSystem, type ResolvedSystem, type System } from '../data/index.js';
-import { HookmdError, HookmdTypeError, isHookmdError } from '../errors.js';
-import type { StreamOutput } from './stream-output.js';
-import { SourceFailure, type StreamSource } from './stream-source.js';
-import { isStatus } from './parameters.js';
-import { showText } from '../describe-value.js';
+import { Batch, normalizeSystem, unitSystem, type ResolvedSystem, type System } from '../../data/index.js';
+import { HookmdError, HookmdTypeError, isHookmdError } from '../../errors.js';
+import type { StreamOutput } from './output.js';
+import { SourceFailure, type StreamSource } from './source.js';
+import { isStatus } from '../parameters.js';
+import { showText } from '../../describe-value.js';
 
 /**
  * The error a failed `runStream` rejects with: its own code and message, plus `pending`, every system the

@@ -1,7 +1,7 @@
 // Pulls systems from any sync or async iterable, one look-ahead at a time, so the batch can be filled up to
 // an atom budget without taking a system it cannot hold yet.
-import type { System } from '../data/index.js';
-import { HookmdTypeError } from '../errors.js';
+import type { System } from '../../data/index.js';
+import { HookmdTypeError } from '../../errors.js';
 
 /** A source that threw while runStream pulled from it, with the systems that call had already taken. */
 export class SourceFailure {

@@ -3,12 +3,12 @@
 // dynamics, or an ASE FixAtoms in `info.aseConstraints`), held by a FreezeAtomsHook of the stream's own, and
 // the space group of each system under the engine's FixSymmetry. At each refill the native hooks take the
 // refilled batch's data (Stepper::remap's arrivals): kept systems keep their state, added ones bring theirs.
-import type { Batch, System } from '../data/index.js';
-import type { FixSymmetry } from './constraints/fix-symmetry.js';
-import { fixedMask, FreezeAtomsHook } from './hooks/freeze-atoms.js';
-import { stageMask } from './hooks/native-hook.js';
-import type { NativeHookArrivals } from '../native/index.js';
-import type { NativeStepperHandle } from './native-stepper.js';
+import type { Batch, System } from '../../data/index.js';
+import type { FixSymmetry } from '../constraints/fix-symmetry.js';
+import { fixedMask, FreezeAtomsHook } from '../hooks/freeze-atoms.js';
+import { stageMask } from '../hooks/native-hook.js';
+import type { NativeHookArrivals } from '../../native/index.js';
+import type { NativeStepperHandle } from '../native-stepper.js';
 
 export class StreamConstraints {
   readonly #owner: string;

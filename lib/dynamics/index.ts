@@ -64,4 +64,3 @@ export type { SystemSource } from './stream/source.js';
 export type { StreamFailure } from './stream/flight.js';
 export { FusedStage, fuse } from './fused-stage.js';
 export type { FusedStageOptions, SubStageContext } from './fused-stage.js';
-import './hooks/register-builtins.js';

@@ -21,7 +21,7 @@ import { STREAM_DEFAULTS } from '../run-config.js';
 import { addScaleOutOptions, checkResumable, openAppendSink, selectStreamInput, withoutInterrupted, type ScaleOutOptions } from '../scale-out.js';
 import { runStreamJob } from '../stream-job.js';
 import { checkQuantityFlag } from '../quantity.js';
-import { OPTIMIZER_TYPES, stageTypeParser } from '../stage-types.js';
+import { MINIMIZER_TYPES, stageTypeParser } from '../stage-types.js';
 import { finalExitCode, printSummary } from '../summary.js';
 import { viewHook } from './view.js';
 
@@ -134,7 +134,7 @@ export function registerRelax(program: Command, done: (code: number) => void): v
     .description('relax every structure of an extxyz file, streamed through a refilled batch')
     .argument('<input>', 'extxyz file of structures, or a POSCAR, CIF or LAMMPS data file')
     .option('--fmax <f>', 'converged when every |F| ≤ f (eV/Å in metal units)', parse.positive, 0.05)
-    .option('--optimizer <name>', 'optimizer: fire (FIRE), fire2 (FIRE2), gd (GradientDescent) or lbfgs (LBFGS), any case', stageTypeParser(OPTIMIZER_TYPES, (message) => new InvalidArgumentError(message)), 'fire')
+    .option('--optimizer <name>', 'optimizer: fire (FIRE), fire2 (FIRE2), gd (GradientDescent) or lbfgs (LBFGS), any case', stageTypeParser(MINIMIZER_TYPES, (message) => new InvalidArgumentError(message)), 'fire')
     .option('--step-size <s>', 'gd: x += s·F (default 0.01 Å²/eV; lj units need a smaller one, e.g. 0.002)', parse.positive)
     .option('--cell', 'relax each cell too (ASE FrechetCellFilter); converged when fmax and the stress both hold')
     .option('--pressure <P>', 'with --cell: target pressure with its unit: 1GPa, 1bar, 0.0062eV/A^3 (Pa, kPa, MPa, GPa, bar, kbar, atm, eV/A^3; a bare number in lj units)')

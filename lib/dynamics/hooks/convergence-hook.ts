@@ -6,7 +6,7 @@ import type { Batch } from '../../data/index.js';
 import { nativeBatchOf } from '../../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
-import type { DynamicsContext } from '../../hooks/index.js';
+import { registerHookType, type DynamicsContext } from '../../hooks/index.js';
 import type { NativeConvergenceArgs } from '../../native/index.js';
 import { isStatus } from '../parameters.js';
 import { DynamicsStage } from '../stage.js';
@@ -344,3 +344,5 @@ function stressDeviation(stress: Float64Array, pressure: number): Float64Array {
   }
   return out;
 }
+
+registerHookType('ConvergenceHook', (args) => new ConvergenceHook(args as unknown as ConvergenceHookOptions));

@@ -1,27 +1,28 @@
-// The optimisers NEB moves a band with, each ASE's own applied to the band as one vector (the interior
-// images' positions, image after image), as `FIRE(neb)`, `FIRE2(neb)` or `LBFGS(neb)` moves it: ASE's
+// The minimizers NEB moves a band with (dynamics minimizers, not the training optimizers of
+// lib/training/optimizers), each ASE's own applied to the band as one vector (the interior images' positions,
+// image after image), as `FIRE(neb)`, `FIRE2(neb)` or `LBFGS(neb)` moves it: ASE's
 // ase.optimize.FIRE (3.22), ase.optimize.FIRE2 (3.23 and later, without ABC) and ase.optimize.LBFGS (3.22,
 // without line search), with ASE's defaults. They run here rather than in an engine since a band's NEB forces
 // come from the whole band at once (springs and tangents couple its images), and each path keeps its own state.
 import { dot } from './neb-forces.js';
 
-/** The optimiser of `new NEB({ optimizer })`. */
-export type NEBOptimizerName = 'fire' | 'fire2' | 'lbfgs';
+/** The minimizer of `new NEB({ optimizer })`. */
+export type NEBMinimizerName = 'fire' | 'fire2' | 'lbfgs';
 
-export const NEB_OPTIMIZERS: readonly NEBOptimizerName[] = ['fire', 'fire2', 'lbfgs'];
+export const NEB_MINIMIZERS: readonly NEBMinimizerName[] = ['fire', 'fire2', 'lbfgs'];
 
-/** One path's optimiser: moves `x` (the band's interior positions, in place) by one step under NEB forces `f`. */
-export interface BandOptimizer {
+/** One path's minimizer: moves `x` (the band's interior positions, in place) by one step under NEB forces `f`. */
+export interface BandMinimizer {
   /**
-   * Where the optimiser moves the band before its step proper (FIRE2's inertia correction): true when it moved
+   * Where the minimizer moves the band before its step proper (FIRE2's inertia correction): true when it moved
    * `x`, so the NEB forces must be computed again there before `step`, as ASE's FIRE2 asks for the gradient anew.
    */
   prepare?(x: Float64Array, f: Float64Array): boolean;
   step(x: Float64Array, f: Float64Array): void;
 }
 
-/** A fresh optimiser of that kind, in the state ASE's has before its first step. */
-export function bandOptimizer(name: NEBOptimizerName): BandOptimizer {
+/** A fresh minimizer of that kind, in the state ASE's has before its first step. */
+export function bandMinimizer(name: NEBMinimizerName): BandMinimizer {
   if (name === 'fire2') return new Fire2();
   if (name === 'lbfgs') return new Lbfgs();
   return new Fire();
@@ -49,7 +50,7 @@ abstract class FireState {
 }
 
 /** ase.optimize.FIRE (3.22) with its defaults. */
-class Fire extends FireState implements BandOptimizer {
+class Fire extends FireState implements BandMinimizer {
   static readonly defaults = { dt: 0.1, maxstep: 0.2, dtmax: 1.0, nmin: 5, finc: 1.1, fdec: 0.5, astart: 0.1, fa: 0.99 };
 
   constructor() {
@@ -85,7 +86,7 @@ class Fire extends FireState implements BandOptimizer {
  * shrunk dt before the velocities are zeroed, after which the kick uses the forces at the corrected positions. It is ASE's FIRE2, so its defaults (Nmin 20, astart 0.25,
  * dtmin 2e-3) are ASE's, not those of the engine `FIRE2`.
  */
-class Fire2 extends FireState implements BandOptimizer {
+class Fire2 extends FireState implements BandMinimizer {
   static readonly defaults = { dt: 0.1, maxstep: 0.2, dtmax: 1.0, dtmin: 2e-3, nmin: 20, finc: 1.1, fdec: 0.5, astart: 0.25, fa: 0.99 };
 
   constructor() {
@@ -130,7 +131,7 @@ class Fire2 extends FireState implements BandOptimizer {
  * the two-loop recursion over the last `memory` position and force changes from H0 = 1/alpha, the step scaled
  * so that no atom moves by more than maxstep (per atom, unlike FIRE's cap on the whole step).
  */
-class Lbfgs implements BandOptimizer {
+class Lbfgs implements BandMinimizer {
   static readonly defaults = { memory: 100, damping: 1, alpha: 70, maxstep: 0.2 };
   readonly s: Float64Array[] = [];
   readonly y: Float64Array[] = [];

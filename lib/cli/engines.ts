@@ -23,9 +23,11 @@ import { configError, parsePath } from './config-file.js';
 import { formatPath, type PathSegment } from './json-schema.js';
 import { parseQuantity } from './quantity.js';
 import type { CellConfig, StageConfig, UnitsName } from './run-config.js';
+import { MINIMIZER_TYPES } from './stage-types.js';
 import { showText } from '../describe-value.js';
 
-const OPTIMIZERS: ReadonlySet<string> = new Set(['fire', 'fire2', 'gd', 'lbfgs']);
+// The dynamics minimizers (FIRE and the like), which leave their systems at rest.
+const MINIMIZERS: ReadonlySet<string> = new Set(MINIMIZER_TYPES);
 const NOSE_HOOVER: ReadonlySet<string> = new Set(['nhc', 'npt']);
 
 /** MD time step when none is given: 1 fs (metal), 0.005 τ (lj), LAMMPS's usual choices. */
@@ -140,7 +142,7 @@ export function buildPipeline(
   }
   // Systems leave an optimizer at rest, and a Nosé–Hoover chain only rescales the velocities it is given: from
   // rest it would blow up whatever the forces left into a violent transient instead of thermalizing.
-  const cold = stages.flatMap((stage, i) => (NOSE_HOOVER.has(stage.type) && stage.velocities === undefined && stages.slice(0, i).some((earlier) => OPTIMIZERS.has(earlier.type)) ? [i] : []));
+  const cold = stages.flatMap((stage, i) => (NOSE_HOOVER.has(stage.type) && stage.velocities === undefined && stages.slice(0, i).some((earlier) => MINIMIZERS.has(earlier.type)) ? [i] : []));
   if (cold.length > 0) {
     throw configError(cold.map((i) => `${locate(['stages', i])}: stages[${i}]: systems arrive at rest from an optimizer, which a Nosé–Hoover thermostat cannot heat; add velocities: { temperature: ${showText(stages[i].temperature)} }`));
   }

@@ -2,7 +2,7 @@
 // plus the comment line), so a streamed run can show a progress total. The real parser reports errors.
 import { open } from 'node:fs/promises';
 
-import { DEFAULT_MAX_LINE_BYTES } from '../io/extxyz-limits.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../io/extxyz/limits.js';
 import { readLines } from '../io/line-reader.js';
 
 // A line over the reader's limit ends the count; the parser then reports it as EXTXYZ_LIMIT.

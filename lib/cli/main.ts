@@ -2,18 +2,18 @@
 import { Command } from 'commander';
 
 import { CONFIG_SCHEMA } from './config-schema.js';
-import { registerDemo } from './demo.js';
+import { registerDemo } from './commands/demo.js';
 import { EXIT_OK, exitCodeFor, reportError } from './exit-code.js';
-import { registerFit } from './fit.js';
-import { packageVersion, registerInfo } from './info.js';
-import { registerMd } from './md.js';
-import { registerMerge } from './merge.js';
-import { registerNeb } from './neb.js';
-import { registerQueue } from './queue/index.js';
-import { registerRelax } from './relax.js';
-import { registerRun } from './run.js';
-import { registerView } from './view.js';
-import { registerWorkflows } from './workflows.js';
+import { registerFit } from './commands/fit.js';
+import { packageVersion, registerInfo } from './commands/info.js';
+import { registerMd } from './commands/md.js';
+import { registerMerge } from './commands/merge.js';
+import { registerNeb } from './commands/neb.js';
+import { registerQueue } from './commands/queue/index.js';
+import { registerRelax } from './commands/relax.js';
+import { registerRun } from './commands/run.js';
+import { registerView } from './commands/view.js';
+import { registerWorkflows } from './commands/workflows.js';
 
 function program(done: (code: number) => void, argv: readonly string[]): Command {
   const cli = new Command('hookmd')

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { isHookmdError } from '../errors.js';
 import { StagedFile } from '../io/atomic-write.js';
 import { ExtxyzSink, openSink, type Sink } from '../io/index.js';
-import { sinkFormat } from '../io/open-sink.js';
+import { sinkFormat } from '../io/sinks/open-sink.js';
 import { configError } from './config-file.js';
 import type { PathSegment } from './json-schema.js';
 import type { SinkConfig, UnitsName } from './run-config.js';

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
 
 import { HookmdError } from '../errors.js';
 import { writeFileAtomic } from '../io/atomic-write.js';
-import { indexExtxyz, type ExtxyzIndex } from '../io/extxyz-index.js';
+import { indexExtxyz, type ExtxyzIndex } from '../io/extxyz/frame-index.js';
 import { columnName } from '../dynamics/hooks/log-units.js';
 import { parseCsv } from '../view/log-read.js';
 import { inShard, type Shard } from './shard.js';

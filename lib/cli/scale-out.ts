@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { System } from '../data/index.js';
 import type { StreamSink } from '../dynamics/index.js';
 import { ExtxyzSink, type Sink } from '../io/index.js';
-import { sinkFormat } from '../io/open-sink.js';
+import { sinkFormat } from '../io/sinks/open-sink.js';
 import { configError } from './config-file.js';
 import { countFrames } from './frame-count.js';
 import { opening } from './paths.js';

@@ -24,7 +24,7 @@ export const STAGE_TYPES: Vocabulary<StageType> = new Vocabulary<StageType>({
 });
 
 /** The stage types that relax (`relax --optimizer`). */
-export const OPTIMIZER_TYPES: readonly StageType[] = ['fire', 'fire2', 'gd', 'lbfgs'];
+export const MINIMIZER_TYPES: readonly StageType[] = ['fire', 'fire2', 'gd', 'lbfgs'];
 /** The stage types that run MD (`md --ensemble`). */
 export const ENSEMBLE_TYPES: readonly StageType[] = ['nve', 'langevin', 'nhc', 'npt', 'npt-langevin'];
 
@@ -32,7 +32,7 @@ export const ENSEMBLE_TYPES: readonly StageType[] = ['nve', 'langevin', 'nhc', '
  * A commander parser for a flag that names one of `allowed`, in any spelling; it returns the canonical name.
  *
  * @example
- * .option('--optimizer <name>', 'optimizer', stageTypeParser(OPTIMIZER_TYPES, (m) => new InvalidArgumentError(m)), 'fire')
+ * .option('--optimizer <name>', 'optimizer', stageTypeParser(MINIMIZER_TYPES, (m) => new InvalidArgumentError(m)), 'fire')
  */
 export function stageTypeParser<T extends StageType>(allowed: readonly T[], invalid: (message: string) => Error): (text: string) => T {
   return (text) => {

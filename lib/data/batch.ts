@@ -1,7 +1,7 @@
 // Batch: B systems and N atoms in structure-of-arrays form, owned by the native backend. JS sees the arrays
 // as typed-array views of the host side. On cpu they alias the storage itself. On a device backend (cuda,
-// mirror) they alias the host mirrors, and every access declares itself to the native coherence table:
-// a read syncs a stale mirror, a write marks the device copy stale. Where the runtime refuses external
+// mirror) they alias the host arrays, and every access declares itself to the native coherence table:
+// a read syncs a stale host array, a write marks the device copy stale. Where the runtime refuses external
 // buffers, views are copies, written back when the engine commits them.
 import { describeValue, showText, showValue } from '../describe-value.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
@@ -147,7 +147,7 @@ export class Batch {
   }
 
   /**
-   * Bytes and copies moved between the host mirrors and the device arrays since the last reset; always
+   * Bytes and copies moved between the host arrays and the device arrays since the last reset; always
    * zero on cpu, where both are one memory.
    *
    * @example
@@ -296,7 +296,7 @@ export class Batch {
   /** B+1 CSR offsets: system s owns atoms ptr[s] .. ptr[s+1]−1 (a copy). */
   get ptr(): Int32Array { return this.#layout('ptr').slice(); }
 
-  /** Read-only access to a field: syncs a mirror without scheduling a write-back. */
+  /** Read-only access to a field: syncs a host array without scheduling a write-back. */
   read<K extends NativeFieldName>(field: K): NativeFieldArrays[K] {
     if (!(field in FIELD_WIDTH)) {
       throw new HookmdTypeError('UNKNOWN_FIELD', `Batch.read: unknown field ${showValue(field)}`, { field, value: field });
@@ -679,7 +679,7 @@ export class Batch {
   #access<K extends NativeFieldName>(field: K, forWrite: boolean): NativeFieldArrays[K] {
     if (this.#copies) return this.#copyAccess(field, forWrite);
     const view = (this.#views[field] ??= this.#native.view(field));
-    // One memory needs no bookkeeping; a mirror is synced when stale, and a write marks the device stale.
+    // One memory needs no bookkeeping; a host array is synced when stale, and a write marks the device stale.
     if (!this.#unified) this.#native.acquire(field, forWrite);
     return view;
   }

@@ -2,7 +2,7 @@
 // and at a due step walks the nine stages, crossing into JS only at the stages that have due hooks.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
-import { Batch, nativeBatchOf, type System } from '../data/index.js';
+import { Batch, nativeBatchOf } from '../data/index.js';
 import { HookmdAbortError, HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { settleAsync, settleSync, type Pending } from '../hooks/lifecycle.js';
@@ -18,7 +18,7 @@ import { ConvergenceHook, type ConvergenceHookOptions } from './hooks/convergenc
 import { diagnoseBlowUp } from './blow-up.js';
 import { refuseColdStart, type RescalingThermostat } from './cold-start.js';
 import { frozenPerSystem, withHeldCentre } from './degrees-of-freedom.js';
-import type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
+import type { DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
 import { FreezeAtomsHook } from './hooks/freeze-atoms.js';
 import { checkConstraints, type Constraint } from './constraints/constraint.js';
 import { FixAtoms } from './constraints/fix-atoms.js';
@@ -28,28 +28,28 @@ import { HookTiers } from './hook-tiers.js';
 import { NativeStepperHandle } from './native-stepper.js';
 import { expandParameter, isStatus, type IntegratorSpec, type PerSystem } from './parameters.js';
 import type { RunOptions, RunResult } from './result.js';
-import { checkStreamOptions, type CheckedStreamOptions, type StreamOptions, type StreamResult } from './stream-options.js';
-import { StreamOutput } from './stream-output.js';
-import { StreamFlight, type StreamFailure } from './stream-flight.js';
-import { SourceFailure, StreamSource, type SystemSource } from './stream-source.js';
-import { StreamConstraints } from './stream-constraints.js';
+import type { StreamConstraints } from './stream/constraints.js';
+import type { StreamOptions, StreamResult } from './stream/options.js';
+import { runStream } from './stream/run-stream.js';
+import type { SystemSource } from './stream/source.js';
+import type { StreamEngine } from './stream/stream-engine.js';
 import { SystemScalars } from './scalars.js';
 import { observeStates } from './state-observers.js';
 import { DynamicsStage } from './stage.js';
 import { StepWalker, type StepCounter, type UpdateContext } from './step-walker.js';
+import { Pacer, type EngineRun } from './engine-run.js';
 import { showText } from '../describe-value.js';
 
 export type { DynamicsHook, DynamicsHookContext, DynamicsHookFunction } from './hook-context.js';
 
-// What one run's step loop works on (Dynamics.#stepLoop).
-interface LoopParts {
+// What run() and runSync() hand their step loop (Dynamics.#runLoop).
+interface RunParts {
   readonly batch: Batch;
   readonly steps: number;
   readonly options: RunOptions;
   readonly owner: string;
   readonly sync: boolean;
   readonly counter: StepCounter;
-  readonly walker: StepWalker;
   readonly control: RunControl;
   readonly ctx: MutableContext<DynamicsHookContext>;
 }
@@ -354,7 +354,7 @@ export abstract class Dynamics {
     const hook = this.multiStage ? given : given.asEngineCriterion();
     if (!hook.isNative) {
       this.#jsConvergence.push(hook);
-      return this.hooks.register(hook as unknown as DynamicsHook);
+      return this.hooks.register(hook);
     }
     this.#convergence.push(hook);
     this.#bound = undefined;
@@ -391,13 +391,12 @@ export abstract class Dynamics {
       native: false,
     })));
     const native = [...this.#convergence, ...this.#nativeHooks].map((hook) => {
-      const h = hook as unknown as AnyHook;
       return {
-        name: h.name ?? h.constructor.name,
-        type: h.constructor.name,
+        name: hook.name ?? hook.constructor.name,
+        type: hook.constructor.name,
         stage: 'native',
         stages: ['native'],
-        trigger: `every(${h.frequency})`,
+        trigger: `every(${hook.frequency})`,
         enabled: true,
         polling: false,
         // Native built-ins run inside the native loop, apart from the JS tiers' order.
@@ -420,7 +419,7 @@ export abstract class Dynamics {
   }
 
   /**
-   * `run()` and `runSync()`: the batch taken, the hooks opened around one step loop (#stepLoop), the batch
+   * `run()` and `runSync()`: the batch taken, the hooks opened around one step loop (#runLoop), the batch
    * released. `sync` chooses how the loop's pending results are settled: awaited, or refused when a
    * promise (ASYNC_HOOK_IN_SYNC_RUN).
    */
@@ -435,11 +434,10 @@ export abstract class Dynamics {
     let result: RunResult | Promise<RunResult>;
     try {
       const counter = this.#startCounter();
-      const walker = this.#walker(counter);
       const control = new RunControl();
       const ctx = this.#context(batch, control, counter);
       const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
-      const loop = (): Generator<Pending, RunResult, unknown> => this.#stepLoop({ batch, steps, options, owner, sync, counter, walker, control, ctx });
+      const loop = (): Generator<Pending, RunResult, unknown> => this.#runLoop({ batch, steps, options, owner, sync, counter, control, ctx });
       result = sync ? runner.runSync(() => settleSync(loop(), owner, console) as RunResult) : runner.run(() => settleAsync(loop()) as Promise<RunResult>);
     } catch (error) {
       release();
@@ -453,42 +451,60 @@ export abstract class Dynamics {
   }
 
   /**
-   * The step loop of `run()` and `runSync()`, written once: it yields each result that may be a promise
-   * (the start forces' hooks, each advance of the walker, a pause for the event loop), and its driver
-   * awaits it (run) or refuses a promise (runSync). Only `run()` watches `signal` and yields to the event
-   * loop every ~20 ms; `runSync()` returns to JS as often but never yields.
+   * `run()` and `runSync()` from start to end: the batch claimed, the start forces (unless the run continues
+   * the last one), the state observers at both ends around the engine's step loop (#steps). Its driver
+   * awaits each result that may be a promise (run) or refuses a promise (runSync).
    */
-  *#stepLoop(p: LoopParts): Generator<Pending, RunResult, unknown> {
-    const { batch, steps, options, owner, sync, counter, walker, control, ctx } = p;
+  *#runLoop(p: RunParts): Generator<Pending, RunResult, unknown> {
+    const { batch, steps, options, owner, sync, counter, control, ctx } = p;
     const { active, continues } = this.#claim(batch, options.keepStatus === true);
     if (steps > 0) this.#refuseColdStart(batch, owner);
-    const stepper = this.#bind(batch, counter);
-    if (!continues) yield { value: this.#prime(walker, stepper, ctx, owner, sync), subject: 'the start forces and their hooks' };
+    const run = this.#begin(ctx, control, counter, owner, sync);
+    if (!continues) yield { value: this.#prime(run), subject: 'the start forces and their hooks' };
     yield { value: observeStates(this.#tiers, ctx, counter.value, null, sync, owner), subject: 'the start state for the state observers' };
-    const signal = sync ? undefined : options.signal;
+    const taken = yield* this.#steps(run, steps, active > 0, sync ? undefined : options.signal, new Pacer(CHUNK_BUDGET_SECONDS));
+    yield { value: observeStates(this.#tiers, ctx, counter.value, null, sync, owner), subject: 'the end state for the state observers' };
+    return this.#result(batch, taken, active, control, counter, run.walker.detected);
+  }
+
+  /**
+   * The step loop of every way to drive an engine (run, runSync, step, runStream), written once: up to
+   * `steps` steps while systems are `active`, ending early when a hook requests a stop, `signal` aborts
+   * (`stopped.by === 'signal'`) or every system has converged. It yields each result that may be a promise
+   * (each advance of the walker, a pause for the event loop) to its driver. An asynchronous run lets the
+   * event loop turn whenever `pacer` says (every ~20 ms); a synchronous one returns to JS as often but never
+   * yields.
+   */
+  *#steps(run: EngineRun, steps: number, active: boolean, signal: AbortSignal | undefined, pacer: Pacer): Generator<Pending, number, unknown> {
+    const { stepper, control, counter } = run;
     let taken = 0;
-    let lastYield = performance.now();
-    while (taken < steps && active > 0 && !control.stopRequested) {
+    while (taken < steps && active && !control.stopRequested) {
       if (signal?.aborted) {
         control.requestStop(String(signal.reason ?? 'aborted'), 'signal');
         break;
       }
-      taken += (yield { value: this.#advance(walker, stepper, ctx, steps - taken, signal, owner, sync), subject: `step ${counter.value}` }) as number;
+      taken += (yield { value: this.#advance(run, steps - taken, signal), subject: `step ${counter.value}` }) as number;
       if (stepper.allConverged()) break;
-      if (!sync && performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
+      if (!run.sync && pacer.due()) {
         yield { value: yieldToEventLoop(), subject: 'a pause for the event loop' };
-        lastYield = performance.now();
+        pacer.paused();
       }
     }
-    yield { value: observeStates(this.#tiers, ctx, counter.value, null, sync, owner), subject: 'the end state for the state observers' };
-    return this.#result(batch, taken, active, control, counter, walker);
+    return taken;
+  }
+
+  /** A run on the context's batch: the stepper bound (once per batch), with a walker of the run's counter. */
+  #begin(ctx: MutableContext<DynamicsHookContext>, control: RunControl, counter: StepCounter, owner: string, sync: boolean): EngineRun {
+    const batch: Batch = ctx.batch;
+    return { batch, stepper: this.#bind(batch, counter), walker: this.#walker(counter), ctx, control, counter, owner, sync };
   }
 
   /**
    * One advance of the walker; an abort while a hook is pending abandons the step: the walker will not
    * go on when that hook settles, and the stepper (left mid-step) is not reused.
    */
-  #advance(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, remaining: number, signal: AbortSignal | undefined, owner: string, sync: boolean): number | Promise<number> {
+  #advance(run: EngineRun, remaining: number, signal: AbortSignal | undefined): number | Promise<number> {
+    const { walker, stepper, ctx, owner, sync } = run;
     let advanced: number | Promise<number>;
     try {
       advanced = walker.advance(stepper, ctx, remaining, sync ? SYNC_CHUNK_BUDGET_SECONDS : CHUNK_BUDGET_SECONDS, sync);
@@ -543,33 +559,41 @@ export abstract class Dynamics {
       const session = (this.#session ??= new HookSession(this.#tiers.registries()));
       session.open();
       const counter = this.#startCounter();
-      const walker = this.#walker(counter);
-      const ctx = this.#context(batch, new RunControl(), counter);
+      const control = new RunControl();
+      const ctx = this.#context(batch, control, counter);
       const { active, continues } = this.#claim(batch, false);
       this.#refuseColdStart(batch, owner);
       const before = batch.read('status').slice();
+      let detected: ReadonlySet<number> = new Set();
       if (active > 0) {
-        const stepper = this.#bind(batch, counter);
+        const run = this.#begin(ctx, control, counter, owner, true);
+        detected = run.walker.detected;
         try {
-          if (!continues) this.#prime(walker, stepper, ctx, owner, true);
-          walker.advance(stepper, ctx, 1, SYNC_CHUNK_BUDGET_SECONDS, true);
+          settleSync(this.#stepOnce(run, continues), owner, console);
         } catch (error) {
-          const failure = this.#failed(error, stepper, batch, owner);
-          session.fail(failure, ctx);
-          throw failure;
+          // The loop named a blow-up already; a failed step leaves the stepper mid-step, not to be reused.
+          if (this.#bound?.stepper === run.stepper) this.#bound = undefined;
+          session.fail(error, ctx);
+          throw error;
         }
       }
-      this.#result(batch, 0, active, new RunControl(), counter, walker);
+      this.#result(batch, 0, active, new RunControl(), counter, detected);
       const ids = batch.read('systemId');
       const after = batch.read('status');
       const converged: number[] = [];
       for (let s = 0; s < after.length; s++) {
-        if ((before[s] < this.exitStatus && after[s] >= this.exitStatus) || walker.detected.has(ids[s])) converged.push(s);
+        if ((before[s] < this.exitStatus && after[s] >= this.exitStatus) || detected.has(ids[s])) converged.push(s);
       }
       return Int32Array.from(converged);
     } finally {
       release();
     }
+  }
+
+  /** step()'s one step: the start forces unless the step continues the last run, then one turn of the step loop. */
+  *#stepOnce(run: EngineRun, continues: boolean): Generator<Pending, number, unknown> {
+    if (!continues) yield { value: this.#prime(run), subject: 'the start forces and their hooks' };
+    return yield* this.#steps(run, 1, true, undefined, new Pacer(SYNC_CHUNK_BUDGET_SECONDS));
   }
 
   /**
@@ -692,175 +716,33 @@ export abstract class Dynamics {
    * const fire = new FIRE({ model, convergence: ConvergenceHook.fromFmax(0.01) });
    * await fire.runStream(readManyStructures(), { sinks: [sink], maxAtoms: 4096, units: 'lj' });
    */
-  async runStream(source: SystemSource, options: StreamOptions): Promise<StreamResult> {
-    const owner = `${this.constructor.name}.runStream`;
-    const opts = checkStreamOptions(options, owner, { fmax: FMAX_ADVICE, steps: 'a stream runs until its source is empty: maxSteps caps the steps of each system' });
-    const input = new StreamSource(source);
-    const output = new StreamOutput(opts.sinks, opts.restoreOrder);
-    const flight = new StreamFlight(opts.units, this.exitStatus);
-    const held = new StreamConstraints(owner);
-    const counter = this.#startCounter();
-    const startStep = counter.value;
-    let failure: StreamFailure | undefined;
-    try {
-      const first = await this.#pull(input, flight, held, opts.maxAtoms, opts.maxSystems, true);
-      if (first.length > 0) {
-        const batch = this.#admit(flight, () => Batch.fromSystems(first, { units: opts.units }));
-        sourceStatus(batch, 0, first);
-        this.#refuseColdStart(batch, owner);
-        await this.#stream(batch, input, output, flight, held, opts, counter);
-      }
-    } catch (error) {
-      // While the sinks work, the batch's systems are written as they stand; every system pulled from the
-      // source that did not reach every sink comes back with the error.
-      // A sink that fails now keeps what it refused in pending; the first failure is the one reported.
-      if (!output.failed) await flight.settle(output, counter.value).catch(() => undefined);
-      failure = flight.fail(error, output, input, counter.value, owner);
-    }
-    // Closing flushes what the sinks hold; after a failure, the failure is what the caller needs to see.
-    for (const close of [() => input.close(), () => output.close()]) {
-      try {
-        await close();
-      } catch (error) {
-        failure ??= flight.fail(error, output, input, counter.value, owner);
-      }
-    }
-    if (failure !== undefined) throw failure;
-    const steps = counter.value - startStep;
-    return { processed: output.processed, converged: output.converged, unconverged: output.processed - output.converged, steps };
+  runStream(source: SystemSource, options: StreamOptions): Promise<StreamResult> {
+    return runStream(this.#streamEngine(), source, options, { fmax: FMAX_ADVICE, budget: CHUNK_BUDGET_SECONDS });
   }
 
-  /** Takes systems from the source; they count as in flight (StreamFlight) until the batch admits them. */
-  async #pull(input: StreamSource, flight: StreamFlight, held: StreamConstraints, freeAtoms: number, freeSystems: number, mustTake: boolean): Promise<System[]> {
-    try {
-      const taken = await input.take(freeAtoms, freeSystems, mustTake);
-      flight.arrive(taken, input);
-      held.arrive(taken);
-      return taken;
-    } catch (error) {
-      if (error instanceof SourceFailure) flight.arrive(error.taken, input);
-      throw error;
-    }
-  }
-
-  /**
-   * Builds or refills the batch with the arriving systems. A system the batch refuses fails the stream with
-   * that system's own error, naming its position in the source; the valid ones stay in flight.
-   */
-  #admit<T>(flight: StreamFlight, admit: () => T): T {
-    let result: T;
-    try {
-      flight.checkStatuses();
-      result = admit();
-    } catch (error) {
-      // Validation stops at the first bad system of the whole call; name it by its place in the source.
-      throw flight.firstInvalid() ?? error;
-    }
-    flight.admitted();
-    return result;
-  }
-
-  async #stream(batch: Batch, input: StreamSource, output: StreamOutput, flight: StreamFlight, held: StreamConstraints, opts: CheckedStreamOptions, counter: StepCounter): Promise<void> {
-    const owner = `${this.constructor.name}.runStream`;
-    const walker = this.#walker(counter);
-    const { enteredAt } = flight;
-    flight.batch = batch;
-    const convergedAt = new Map<number, number>();
-    const admit = (): void => batch.read('systemId').forEach((id) => { if (!enteredAt.has(id)) enteredAt.set(id, counter.value); });
-    admit();
-    // Convergence steps are exact: the engine pauses at ON_CONVERGE, which only happens when systems converge.
-    const tracker = HookTiers.register(this.#tiers.own, {
-      stage: DynamicsStage.ON_CONVERGE, frequency: 1, name: 'runStream:convergence',
-      call: (ctx: DynamicsHookContext) => {
-        const ids = ctx.batch.read('systemId');
-        ctx.convergedMask?.forEach((newly, s) => { if (newly === 1) convergedAt.set(ids[s], ctx.stepCount); });
+  /** This engine as a stream drives it (stream/stream-engine.ts): its parts, and its one step loop. */
+  #streamEngine(): StreamEngine {
+    return {
+      name: this.constructor.name,
+      exitStatus: this.exitStatus,
+      model: this.model,
+      tiers: this.#tiers,
+      startCounter: () => this.#startCounter(),
+      refuseColdStart: (batch, owner, from) => this.#refuseColdStart(batch, owner, from),
+      claim: (batch, control, counter) => {
+        const ctx = this.#context(batch, control, counter);
+        // The stream owns its batch: statuses come from the source, never from an earlier engine.
+        lastEngine.set(batch, this);
+        return ctx;
       },
-    });
-    const control = new RunControl();
-    const ctx = this.#context(batch, control, counter);
-    const runner = new HookRunner<DynamicsHookContext>(this.#tiers.registries(), { context: () => ctx });
-    // The stream owns its batch: statuses come from the source, never from an earlier engine.
-    lastEngine.set(batch, this);
-    try {
-      await runner.run(async () => {
-        const stepper = this.#bind(batch, counter);
-        held.bind(stepper, batch);
-        this.#holdFixed(batch, held, ctx);
-        await this.#prime(walker, stepper, ctx, owner, false);
-        await observeStates(this.#tiers, ctx, counter.value, null, false, owner);
-        let lastYield = performance.now();
-        for (;;) {
-          let taken = 0;
-          while (taken < opts.refillEvery && !control.stopRequested && !stepper.allConverged()) {
-            if (opts.signal?.aborted) control.requestStop(String(opts.signal.reason ?? 'aborted'), 'signal');
-            else taken += await this.#advance(walker, stepper, ctx, opts.refillEvery - taken, opts.signal, owner, false);
-            if (performance.now() - lastYield > CHUNK_BUDGET_SECONDS * 1000) {
-              await yieldToEventLoop();
-              lastYield = performance.now();
-            }
-          }
-          const stopping = control.stopRequested;
-          const keep = await this.#graduate(batch, ctx, output, flight, convergedAt, counter.value, stopping ? Infinity : opts.maxSteps, stopping);
-          if (stopping) return flight.leaveUnstarted(output, input);
-          const kept = batch.read('numAtoms');
-          const keptAtoms = keep.reduce((sum, s) => sum + kept[s], 0);
-          const added = await this.#pull(input, flight, held, opts.maxAtoms - keptAtoms, opts.maxSystems - keep.length, keep.length === 0);
-          if (keep.length === 0 && added.length === 0) return;
-          if (keep.length === batch.numSystems && added.length === 0) continue;
-          const ptr = batch.read('ptr').slice();
-          this.#admit(flight, () => batch.refill(keep, added));
-          sourceStatus(batch, keep.length, added);
-          this.#refuseColdStart(batch, owner, keep.length);
-          this.#rebind(stepper, batch, keep, added.length, held, ptr);
-          this.#holdFixed(batch, held, ctx);
-          await this.#prime(walker, stepper, ctx, owner, false);
-          admit();
-          const entering = Uint8Array.from({ length: batch.numSystems }, (_, s) => (s >= keep.length ? 1 : 0));
-          if (added.length > 0) await observeStates(this.#tiers, ctx, counter.value, entering, false, owner);
-        }
-      });
-    } finally {
-      tracker.remove();
-    }
-  }
-
-  /** `ctx.scalars` for the stream's batch as `held` fixes its atoms now. */
-  #holdFixed(batch: Batch, held: StreamConstraints, ctx: MutableContext<DynamicsHookContext>): void {
-    ctx.scalars = new SystemScalars(batch, this.model, this.#frozen(batch, held.fixed));
-  }
-
-  /** Sends systems that converged (or ran out of steps, or all when `everything`) to the output; returns the rest. */
-  async #graduate(batch: Batch, ctx: MutableContext<DynamicsHookContext>, output: StreamOutput, flight: StreamFlight, convergedAt: Map<number, number>, now: number, maxSteps: number, everything: boolean): Promise<number[]> {
-    const status = batch.read('status');
-    const ids = batch.read('systemId');
-    const leaving: number[] = [];
-    const keep: number[] = [];
-    for (let s = 0; s < batch.numSystems; s++) {
-      const done = status[s] >= this.exitStatus || now - (flight.enteredAt.get(ids[s]) ?? now) >= maxSteps;
-      (done || everything ? leaving : keep).push(s);
-    }
-    if (leaving.length === 0) return keep;
-    // Logs and trajectories get each leaving system's last state (docs/dynamics.md, "Logs and trajectories").
-    const mask = new Uint8Array(batch.numSystems);
-    for (const s of leaving) mask[s] = 1;
-    await observeStates(this.#tiers, ctx, now, mask, false, `${this.constructor.name}.runStream`);
-    // Sinks that need the stress get it for the positions the systems leave with (docs/pipeline.md).
-    if (output.needsStress && !batch.resultValid('stress').every((valid, s) => valid === 1 || !leaving.includes(s))) {
-      batch.commitHostViews();
-      await this.model.compute(batch, { stress: true });
-      batch.invalidateHostViews();
-    }
-    const systems = batch.toSystems(leaving);
-    const graduates = leaving.map((s, k) => {
-      const system = systems[k];
-      system.info = flight.leaveInfo(system.info, ids[s], status[s], now, convergedAt.get(ids[s]));
-      flight.enteredAt.delete(ids[s]);
-      convergedAt.delete(ids[s]);
-      flight.graduated.add(ids[s]);
-      return system;
-    });
-    await output.emit(graduates);
-    return keep;
+      begin: (ctx, control, counter, owner) => this.#begin(ctx, control, counter, owner, false),
+      holdFixed: (run, held) => {
+        run.ctx.scalars = new SystemScalars(run.batch, this.model, this.#frozen(run.batch, held.fixed));
+      },
+      prime: (run) => this.#prime(run),
+      steps: (run, steps, active, signal, pacer) => this.#steps(run, steps, active, signal, pacer),
+      rebind: (run, keep, added, held, ptr) => this.#rebind(run.stepper, run.batch, keep, added, held, ptr),
+    };
   }
 
   /**
@@ -958,8 +840,8 @@ export abstract class Dynamics {
    * units); its failure from numbers that are not finite names the systems and the step, as a failure
    * inside a step does.
    */
-  #prime(walker: StepWalker, stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, owner: string, sync: boolean): Promise<void> | undefined {
-    const batch: Batch = ctx.batch;
+  #prime(run: EngineRun): Promise<void> | undefined {
+    const { walker, stepper, ctx, owner, sync, batch } = run;
     const failed = (error: unknown): never => {
       throw diagnoseBlowUp(error, batch, ctx.stepCount, owner, this.timeStep);
     };
@@ -979,9 +861,9 @@ export abstract class Dynamics {
     }, sync);
   }
 
-  #result(batch: Batch, steps: number, activeAtStart: number, control: RunControl, counter: StepCounter, walker: StepWalker): RunResult {
+  #result(batch: Batch, steps: number, activeAtStart: number, control: RunControl, counter: StepCounter, detected: ReadonlySet<number>): RunResult {
     const ids = batch.read('systemId');
-    const converged = Uint8Array.from(batch.read('status'), (s, k) => (s >= this.exitStatus || walker.detected.has(ids[k]) ? 1 : 0));
+    const converged = Uint8Array.from(batch.read('status'), (s, k) => (s >= this.exitStatus || detected.has(ids[k]) ? 1 : 0));
     for (const engine of this.subEngines()) engine.#latest = { value: counter.value };
     this.#current = batch;
     const result: RunResult = { steps, stepCount: counter.value, converged, activeAtStart };
@@ -997,17 +879,4 @@ function stepCount(owner: string, field: string, value: unknown, optional = fals
     throw new HookmdRangeError('INVALID_STEPS', `${owner}: ${field} must be a safe integer ≥ 0, got ${showText(value)}`, { field, value });
   }
   return value;
-}
-
-/**
- * Systems a stream takes keep a status their source gave them (`info.status`, an integer that StreamFlight
- * checked before admission), as nvalchemi's samplers do; the others start at 0. `offset` is the batch
- * index of the first of `systems`.
- */
-function sourceStatus(batch: Batch, offset: number, systems: readonly System[]): void {
-  systems.forEach((system, k) => {
-    const status = system.info?.status;
-    // Checked before the batch admitted the system (StreamFlight.checkStatuses).
-    if (status !== undefined) batch.status[offset + k] = status as number;
-  });
 }

@@ -75,7 +75,7 @@ export class FusedStage extends Dynamics {
       for (const hook of own.convergence) {
         // A detect-only check stays detect-only; the others move systems on to the next sub-stage.
         const targetStatus = hook.detectOnly ? null : k + 1;
-        builtins.push(new ConvergenceHook({ criteria: hook.criteria, frequency: hook.frequency, sourceStatus: k, targetStatus, name: `${hook.name}[stage ${k}]` }) as unknown as AnyHook);
+        builtins.push(new ConvergenceHook({ criteria: hook.criteria, frequency: hook.frequency, sourceStatus: k, targetStatus, name: `${hook.name}[stage ${k}]` }));
       }
       builtins.push(...(own.native as unknown as AnyHook[]));
     });

@@ -1,69 +1,10 @@
-// A typed handle on the native stepping loop (native/cpp/dynamics/Stepper.h) for one batch.
-import type { NativeBatch, NativeBinding } from '../native/index.js';
+// The engine's handle on the native stepper of one batch (lib/native/stepper-binding.ts): stages as
+// DynamicsStage, chunks clamped to what native `advance` takes, native hooks numbered as they are added.
+import type { NativeBatch, NativeBinding, NativeConvergenceArgs, NativeHookArgs, NativeHookArrivals, NativeStepper } from '../native/index.js';
 import { nativeStageIndex, type DynamicsStage } from './stage.js';
 
 // The most steps one native `advance` call accepts (a count below 2^31).
 const MAX_NATIVE_CHUNK = 2 ** 31 - 1;
-
-/** A native hook as the stepper takes it. */
-export interface NativeHookArgs {
-  type: string;
-  stageMask: number;
-  frequency: number;
-  phase: number;
-  value?: number;
-  mask?: Uint8Array;
-  values?: Float64Array;
-}
-
-/** The data a refill brings a native hook whose data name atoms or systems (Stepper::remap's arrivals). */
-export interface NativeHookArrivals {
-  /** One flag per atom of the refilled batch (a FreezeAtomsHook's fixed atoms). */
-  mask?: Uint8Array;
-  /** The added systems' data in the hook's layout (FixSymmetry's operations). */
-  values?: Float64Array;
-}
-
-/** A native convergence check. */
-export interface NativeConvergenceArgs {
-  criteria: Array<{ key: string; threshold: number; op: string; target?: number }>;
-  frequency: number;
-  phase: number;
-  /** null: every system, whatever its status (detect-only checks only). */
-  sourceStatus: number | null;
-  /** null: detect-only (converged systems keep their status). */
-  targetStatus: number | null;
-}
-
-interface NativeStepper {
-  runTo(stage: number): boolean;
-  finishStep(): void;
-  runComputeHooks(stage: number): void;
-  advance(maxSteps: number, budgetSeconds: number, pauseOnConverge: boolean): { steps: number; pausedOnConverge: boolean };
-  newlyConverged(): Uint8Array;
-  newlyFrom(): Int32Array;
-  convergedAt(): Float64Array;
-  stressComputed(): boolean;
-  requestStress(): void;
-  allConverged(): boolean;
-  addHook(spec: NativeHookArgs): void;
-  addConvergence(spec: NativeConvergenceArgs): void;
-  updateParameters(parameters: Record<string, Float64Array>): void;
-  stageSteps(): Float64Array;
-  state(): Float64Array;
-  loadState(state: Float64Array): void;
-  remap(keep: Int32Array, added: number, arrivals?: ReadonlyArray<NativeHookArrivals | undefined>): void;
-  stepCount: number;
-  readonly cursor: number;
-}
-
-type StepperConstructor = new (
-  batch: NativeBatch,
-  model: object | null,
-  integrator: string,
-  parameters: Record<string, Float64Array>,
-  exitStatus: number,
-) => NativeStepper;
 
 /** The native stepper bound to one batch, one model and one integrator. */
 export class NativeStepperHandle {
@@ -74,8 +15,7 @@ export class NativeStepperHandle {
   #hooks = 0;
 
   constructor(binding: NativeBinding, batch: NativeBatch, model: object | null, integrator: string, parameters: Record<string, Float64Array>, exitStatus: number) {
-    const Stepper = (binding as unknown as { NativeStepper: StepperConstructor }).NativeStepper;
-    this.#native = new Stepper(batch, model, integrator, parameters, exitStatus);
+    this.#native = new binding.NativeStepper(batch, model, integrator, parameters, exitStatus);
     this.computesNatively = model !== null;
   }
 

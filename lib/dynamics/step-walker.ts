@@ -184,7 +184,7 @@ export class StepWalker {
     return before === undefined ? after() : before.then(after);
   }
 
-  /** Dispatches one stage; mirrors touched by hooks are written back before native code runs again. */
+  /** Dispatches one stage; host arrays touched by hooks are written back before native code runs again. */
   #dispatch(stage: DynamicsStage, ctx: MutableContext<DynamicsHookContext>, sync: boolean): Promise<void> | undefined {
     ctx.stage = stage;
     ctx.stepCount = this.#counter.value;

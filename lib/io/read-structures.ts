@@ -7,7 +7,7 @@ import type { System } from '../data/index.js';
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { parseCif } from './cif.js';
-import { readExtxyz } from './extxyz-read.js';
+import { readExtxyz } from './extxyz/read.js';
 import { parseLammpsData, type LammpsSpecies } from './lammps-data.js';
 import { readLammpsDump } from './lammps-dump.js';
 import { parsePoscar } from './poscar.js';

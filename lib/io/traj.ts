@@ -5,7 +5,7 @@ import { normalizeSystem, standardMass, unitSystem } from '../data/index.js';
 import type { System } from '../data/index.js';
 import { HookmdError, HookmdTypeError, isHookmdError } from '../errors.js';
 import { StagedFile } from './atomic-write.js';
-import { ASE_FS, fromVoigt } from './extxyz-mapping.js';
+import { ASE_FS, fromVoigt } from './extxyz/mapping.js';
 import { checkReadSystem } from './read-check.js';
 import { MAX_STRUCTURE_FILE_BYTES } from './structure-text.js';
 import { openUlm, UlmAppender, UlmArray, UlmChild, ulmError } from './ulm.js';

@@ -1,5 +1,5 @@
 // The compute of every native potential's TS handle: it checks the options, resolves the skin from the
-// batch's units when the model has none, syncs host mirrors around the native call and marks which results
+// batch's units when the model has none, syncs host arrays around the native call and marks which results
 // are valid afterwards.
 import { HookmdError } from '../errors.js';
 import { nativeBatchOf } from '../data/index.js';

@@ -26,7 +26,7 @@ export type NativeFieldName = keyof NativeFieldArrays;
 export type ReduceOp = 'sum' | 'mean' | 'min' | 'max' | 'norm';
 
 /**
- * Bytes and copies moved between host mirrors and device arrays since the last reset
+ * Bytes and copies moved between host arrays and device arrays since the last reset
  * (`batch.transferStats()`). Always zero on the cpu backend, where both are one memory.
  */
 export interface TransferStats {
@@ -98,7 +98,7 @@ export interface NativeBatch {
   view<K extends NativeFieldName>(field: K): NativeFieldArrays[K];
   /** Replaces the whole field on the host; the device copy goes stale and syncs when a kernel reads it. */
   write<K extends NativeFieldName>(field: K, source: NativeFieldArrays[K]): void;
-  /** Makes the host mirror of `field` current and, with `write`, marks the device copy stale. */
+  /** Makes the host array of `field` current and, with `write`, marks the device copy stale. */
   acquire(field: NativeFieldName, write: boolean): void;
   /**
    * Keeps the systems at `keep` (in that order) and appends systems of `addedAtoms` atoms, compacting each

@@ -1,6 +1,8 @@
 // The typed surface of the native addon. Only lib/native touches the .node file; every other layer sees
 // these interfaces.
 import type { CpuSimd, DeviceStats, NativeBackendProbe, NativeBatch, NativeThreadBudget, NativeThreadLimit } from './batch-binding.js';
+import type { NativeStepperConstructor } from './stepper-binding.js';
+import type { NativeNetworkLossConstructor, NativePairLossConstructor } from './training-binding.js';
 import type { NativeEamConstructor, NativeEdgeListConstructor, NativeManyBodyConstructor, NativePairEvaluators, NativePairPotentialConstructor, NativeSnapConstructor } from './models-binding.js';
 
 export type { BackendName, CpuSimd, DeviceStats, NativeBackendProbe, NativeBatch, NativeFieldArrays, NativeFieldName, NativeThreadBudget, NativeThreadLimit, ReduceOp, ThreadLimit, TransferStats } from './batch-binding.js';
@@ -17,6 +19,12 @@ export interface NativeBinding {
   /** SNAP and the ML-IAP models on its descriptor (native/cpp/models/SnapPotential.h). */
   Snap: NativeSnapConstructor;
   EdgeList: NativeEdgeListConstructor;
+  /** The stepping loop of one batch (native/cpp/dynamics/Stepper.h). */
+  NativeStepper: NativeStepperConstructor;
+  /** The force-matching loss of a pair model (native/cpp/binding/LossWrap). */
+  PairLoss: NativePairLossConstructor;
+  /** The loss of an ML-IAP network on SNAP descriptors (native/cpp/binding/NetworkLossWrap). */
+  NetworkLoss: NativeNetworkLossConstructor;
   setErrorFactory(factory: (code: string, message: string) => Error): void;
   setThreads(n: number): number;
   getThreads(): number;

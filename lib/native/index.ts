@@ -13,6 +13,8 @@ export {
 } from './loader.js';
 export type { BackendInfo, BackendRequest } from './loader.js';
 export { cpuBinaryCandidates, cudaBinaryCandidates, findCpuBinary, findCudaBinary } from './locate.js';
+export type { NativeConvergenceArgs, NativeHookArgs, NativeHookArrivals, NativeStepper, NativeStepperConstructor } from './stepper-binding.js';
+export type { NativeNetworkLoss, NativeNetworkLossConstructor, NativePairLoss, NativePairLossConstructor, NativePredictions } from './training-binding.js';
 export type {
   BackendName,
   CpuSimd,

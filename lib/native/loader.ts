@@ -12,7 +12,7 @@ import { showText, showValue } from '../describe-value.js';
 /**
  * Backend request. `auto` takes cuda where the CUDA binary finds a usable GPU, else cpu (with the reason in
  * `backendInfo().fallbackReason`); `mirror` is the emulated device that runs the CPU code on arrays kept
- * apart from their host mirrors, for testing every host/device path without a GPU.
+ * apart from their host arrays, for testing every host/device path without a GPU.
  */
 export type BackendRequest = 'auto' | 'cpu' | 'mirror' | 'cuda';
 

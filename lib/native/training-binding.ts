@@ -1,8 +1,6 @@
-// The typed surface of the native force-matching loss (native/cpp/binding/LossWrap). Only lib/training
-// constructs it; the loader's NativeBinding does not list it, so it is reached through loadPairLoss().
-import { HookmdError } from '../errors.js';
-import type { NativeBatch } from './binding.js';
-import { loadBinding } from './loader.js';
+// The typed surface of the native force-matching losses (native/cpp/binding/LossWrap, NetworkLossWrap), which
+// NativeBinding lists as PairLoss and NetworkLoss. Only lib/training constructs them.
+import type { NativeBatch } from './batch-binding.js';
 
 /**
  * Predictions of the last `forward`, in mini-batch order (copies).
@@ -23,7 +21,7 @@ export interface NativePredictions {
  * The native loss object: bind a training set once, then forward and loss per mini-batch.
  *
  * @example
- * const native = new (loadPairLoss())('LennardJones', Float64Array.of(0, 0, 8.5), true, 0);
+ * const native = new (loadBinding().PairLoss)('LennardJones', Float64Array.of(0, 0, 8.5), true, 0);
  * native.bind(batch, refEnergy, refForces, refStress, present);
  * native.forward(theta, Int32Array.of(0, 1, 2));
  * const stats = native.loss(Float64Array.of(1, 1, 0, 1), gradient);
@@ -45,28 +43,13 @@ export interface NativePairLoss {
 /** new PairLoss(model: a name of `pairEvaluators`, rows of [z1, z2, cutoff], shift, switchOn (0: off)). */
 export type NativePairLossConstructor = new (model: string, rows: Float64Array, shift: boolean, switchOn: number) => NativePairLoss;
 
-/**
- * The PairLoss class of the loaded addon. Throws NATIVE_FEATURE_MISSING for an addon built without it.
- *
- * @example
- * const PairLoss = loadPairLoss();
- */
-export function loadPairLoss(): NativePairLossConstructor {
-  const binding = loadBinding() as unknown as { PairLoss?: NativePairLossConstructor };
-  if (typeof binding.PairLoss !== 'function') {
-    throw new HookmdError('NATIVE_FEATURE_MISSING', 'training: the loaded native addon has no PairLoss; rebuild it (npm run native:gyp)', {
-      feature: 'PairLoss',
-    });
-  }
-  return binding.PairLoss;
-}
 
 /**
  * The native loss of an ML-IAP network on SNAP descriptors (native/cpp/binding/NetworkLossWrap): bind
  * computes the descriptors and their derivatives once; setScales, then forward and loss per mini-batch.
  *
  * @example
- * const native = new (loadNetworkLoss())(Float64Array.of(14), settings, Float64Array.of(0.5), Float64Array.of(1), Float64Array.of(2, 2, 16, 0, 1));
+ * const native = new (loadBinding().NetworkLoss)(Float64Array.of(14), settings, Float64Array.of(0.5), Float64Array.of(1), Float64Array.of(2, 2, 16, 0, 1));
  * native.bind(batch, refEnergy, refForces, refStress, present);
  */
 export interface NativeNetworkLoss {
@@ -87,19 +70,3 @@ export interface NativeNetworkLoss {
 
 /** new NetworkLoss(elements (atomic numbers), settings [9], radius, weight, network [layers, activation, nodes, …]). */
 export type NativeNetworkLossConstructor = new (elements: Float64Array, settings: Float64Array, radius: Float64Array, weight: Float64Array, network: Float64Array) => NativeNetworkLoss;
-
-/**
- * The NetworkLoss class of the loaded addon. Throws NATIVE_FEATURE_MISSING for an addon built without it.
- *
- * @example
- * const NetworkLoss = loadNetworkLoss();
- */
-export function loadNetworkLoss(): NativeNetworkLossConstructor {
-  const binding = loadBinding() as unknown as { NetworkLoss?: NativeNetworkLossConstructor };
-  if (typeof binding.NetworkLoss !== 'function') {
-    throw new HookmdError('NATIVE_FEATURE_MISSING', 'training: the loaded native addon has no NetworkLoss; rebuild it (npm run native:gyp)', {
-      feature: 'NetworkLoss',
-    });
-  }
-  return binding.NetworkLoss;
-}

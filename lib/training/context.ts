@@ -5,9 +5,9 @@ import type { Model } from '../models/index.js';
 import type { NativePredictions } from '../native/training-binding.js';
 import type { EpochRecord, TrainingCheckpoint } from './checkpoint.js';
 import type { RunMetadata } from './metadata.js';
-import type { Optimizer } from './optimizer.js';
+import type { Optimizer } from './optimizers/optimizer.js';
 import type { ParameterTensors } from './trainable-space.js';
-import type { LrScheduler } from './scheduler.js';
+import type { LrScheduler } from './schedulers/scheduler.js';
 import type { TrainingStage } from './stage.js';
 
 /**

@@ -3,13 +3,13 @@
 // PyTorch). Instances pass through unchanged, so options accept either form.
 import { HookmdError, HookmdTypeError } from '../errors.js';
 import { Vocabulary } from '../vocabulary.js';
-import { Adam, type AdamOptions } from './adam.js';
-import { CosineLR, type CosineLROptions } from './cosine-lr.js';
-import type { Optimizer } from './optimizer.js';
-import { ReduceOnPlateau, type ReduceOnPlateauOptions } from './reduce-on-plateau.js';
-import type { LrScheduler } from './scheduler.js';
-import { SGD, type SGDOptions } from './sgd.js';
-import { StepLR, type StepLROptions } from './step-lr.js';
+import { Adam, type AdamOptions } from './optimizers/adam.js';
+import { CosineLR, type CosineLROptions } from './schedulers/cosine-lr.js';
+import type { Optimizer } from './optimizers/optimizer.js';
+import { ReduceOnPlateau, type ReduceOnPlateauOptions } from './schedulers/reduce-on-plateau.js';
+import type { LrScheduler } from './schedulers/scheduler.js';
+import { SGD, type SGDOptions } from './optimizers/sgd.js';
+import { StepLR, type StepLROptions } from './schedulers/step-lr.js';
 import { showValue } from '../describe-value.js';
 
 type OptimizerName = 'Adam' | 'SGD';

@@ -10,9 +10,9 @@ import { Predictions, type CheckpointWriter, type CheckpointWritten, type Gradie
 import type { LossStats, TrainingSet } from './dataset.js';
 import { validationMetrics } from './metrics.js';
 import { metricsView } from './metric-names.js';
-import type { Optimizer } from './optimizer.js';
+import type { Optimizer } from './optimizers/optimizer.js';
 import { chainToVariables, runawayParameter, thetaOf, type TrainableSpace } from './trainable-space.js';
-import type { LrScheduler } from './scheduler.js';
+import type { LrScheduler } from './schedulers/scheduler.js';
 import { CheckpointHook } from './hooks/checkpoint-hook.js';
 import { epochOrder } from './shuffle.js';
 import { TrainingStage } from './stage.js';

@@ -1,6 +1,6 @@
 // hookmd training: fitting pair-potential parameters on the hook kernel. Named exports only.
-export { Adam } from './adam.js';
-export type { AdamOptions } from './adam.js';
+export { Adam } from './optimizers/adam.js';
+export type { AdamOptions } from './optimizers/adam.js';
 export { CHECKPOINT_FORMAT, decodeCheckpoint, encodeCheckpoint, readCheckpoint } from './checkpoint.js';
 export type { EpochRecord, TrainingCheckpoint } from './checkpoint.js';
 export { configModelKind, snapFitFromConfig } from './config.js';
@@ -10,8 +10,8 @@ export { Predictions } from './context.js';
 export type {
   CheckpointWriter, CheckpointWritten, GradientClip, LoadedCheckpoint, SavedCheckpoint, TrainerHandle, TrainingHook, TrainingHookContext,
 } from './context.js';
-export { CosineLR } from './cosine-lr.js';
-export type { CosineLROptions } from './cosine-lr.js';
+export { CosineLR } from './schedulers/cosine-lr.js';
+export type { CosineLROptions } from './schedulers/cosine-lr.js';
 export type { DataSummary } from './dataset.js';
 export { ForceMatchingLoss } from './loss.js';
 export type { ForceMatchingLossOptions, LossEvaluation } from './loss.js';
@@ -29,19 +29,19 @@ export type { SnapDescriptorElement, SnapDescriptorRows } from './snap-descripto
 export { modelErrors } from './model-errors.js';
 export type { ModelErrors } from './model-errors.js';
 export { optimizerFrom, schedulerFrom } from './factories.js';
-export type { Optimizer } from './optimizer.js';
+export type { Optimizer } from './optimizers/optimizer.js';
 export { modelFromSpec } from './parameters.js';
 export type { PairModelSpec, PairModelType, ParameterValues } from './parameters.js';
 export type { ParameterTensors } from './trainable-space.js';
-export { ReduceOnPlateau } from './reduce-on-plateau.js';
-export type { ReduceOnPlateauOptions } from './reduce-on-plateau.js';
-export type { LrScheduler } from './scheduler.js';
-export { SGD } from './sgd.js';
-export type { SGDOptions } from './sgd.js';
+export { ReduceOnPlateau } from './schedulers/reduce-on-plateau.js';
+export type { ReduceOnPlateauOptions } from './schedulers/reduce-on-plateau.js';
+export type { LrScheduler } from './schedulers/scheduler.js';
+export { SGD } from './optimizers/sgd.js';
+export type { SGDOptions } from './optimizers/sgd.js';
 export { epochOrder } from './shuffle.js';
 export { TRAINER_METHOD_ALIASES, TRAINER_METHOD_HINTS, TRAINING_STAGES, TrainingStage, trainingStage } from './stage.js';
-export { StepLR } from './step-lr.js';
-export type { StepLROptions } from './step-lr.js';
+export { StepLR } from './schedulers/step-lr.js';
+export type { StepLROptions } from './schedulers/step-lr.js';
 export { Trainer } from './trainer.js';
 export type { TrainerConfig, TrainingHistory, TrainingStepResult } from './trainer.js';
 export type { BuiltinHookOptions } from './hooks/builtin-options.js';

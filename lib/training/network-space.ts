@@ -7,7 +7,7 @@ import { HookmdError, HookmdTypeError } from '../errors.js';
 import { atomicNumber, chemicalSymbol } from '../data/index.js';
 import { MLIAP, type MLIAPNetwork } from '../models/index.js';
 import type { NativeBatch } from '../native/binding.js';
-import { loadNetworkLoss } from '../native/training-binding.js';
+import { loadBinding } from '../native/index.js';
 import type { BoundReferences, NativeLossHandle, ParameterTensors, TrainableSpace } from './trainable-space.js';
 
 interface Tensor {
@@ -71,8 +71,7 @@ export class NetworkSpace implements TrainableSpace {
         });
       }
     });
-    const Native = loadNetworkLoss();
-    const native = new Native(Float64Array.from(elements), net.nativeSettings, Float64Array.from(net.radius), Float64Array.from(net.weight), net.nativeShape);
+    const native = new (loadBinding().NetworkLoss)(Float64Array.from(elements), net.nativeSettings, Float64Array.from(net.radius), Float64Array.from(net.weight), net.nativeShape);
     native.bind(batch, refs.energy, refs.forces, refs.stress, refs.present);
     if (train || this.#scales === null) this.#fixFromTrainingSet(native, refs);
     native.setScales(this.#scales as Float64Array);

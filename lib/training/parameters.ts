@@ -8,7 +8,7 @@ import { atomicNumber } from '../data/index.js';
 import { MODEL_KINDS, NativePairModel, PAIR_MODELS, pairModelNamed } from '../models/index.js';
 import type { Model, PairModel, PairModelDeclaration, PairModelSpec, PairModelType } from '../models/index.js';
 import type { NativeBatch } from '../native/binding.js';
-import { loadPairLoss } from '../native/training-binding.js';
+import { loadBinding } from '../native/index.js';
 import type { BoundReferences, NativeLossHandle, TrainableSpace } from './trainable-space.js';
 import { showValue } from '../describe-value.js';
 
@@ -109,8 +109,7 @@ export class ParameterSpace implements TrainableSpace {
   }
 
   bindLoss(batch: NativeBatch, refs: BoundReferences): NativeLossHandle {
-    const Native = loadPairLoss();
-    const native = new Native(this.modelType, this.rows, this.shift, this.switchOn);
+    const native = new (loadBinding().PairLoss)(this.modelType, this.rows, this.shift, this.switchOn);
     native.bind(batch, refs.energy, refs.forces, refs.stress, refs.present);
     return { forward: (t, s) => native.forward(t, s), loss: (w, g) => native.loss(w, g), predictions: () => native.predictions(), activations: () => null };
   }

@@ -6,8 +6,8 @@ import type { MLIAPNetwork, PairModel } from '../models/index.js';
 import type { TrainingCheckpoint } from './checkpoint.js';
 import type { LossWeights } from './loss-weights.js';
 import { checkKeys, integerOption } from './options.js';
-import type { Optimizer } from './optimizer.js';
-import type { LrScheduler } from './scheduler.js';
+import type { Optimizer } from './optimizers/optimizer.js';
+import type { LrScheduler } from './schedulers/scheduler.js';
 import { showValue } from '../describe-value.js';
 
 /**

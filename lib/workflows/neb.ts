@@ -2,7 +2,7 @@
 // the images of every path are the systems of one batch, so each step is one native force call for all of
 // them; the forces become NEB forces by ASE's 'aseneb' or 'improvedtangent' projection (with the climbing
 // image of Henkelman et al. when asked), and each path is optimised with ASE's FIRE, FIRE2 or LBFGS over its
-// whole band, step for step as `FIRE(neb).run(fmax)` moves it (band-optimizers.ts). Fixed atoms (info.fixed,
+// whole band, step for step as `FIRE(neb).run(fmax)` moves it (band-minimizers.ts). Fixed atoms (info.fixed,
 // FixAtoms) feel no force and never move, as ASE's FixAtoms on every image. Hooks of the generic kernel
 // (NEBStage) see the images at each stage of a step.
 import { HookmdRangeError, HookmdTypeError } from '../errors.js';
@@ -14,7 +14,7 @@ import { HookRegistry, type Hook } from '../hooks/index.js';
 import type { Model } from '../models/index.js';
 import { checkKeys } from '../option-keys.js';
 import { idppInterpolate } from './idpp.js';
-import { bandOptimizer, NEB_OPTIMIZERS, type BandOptimizer, type NEBOptimizerName } from './band-optimizers.js';
+import { bandMinimizer, NEB_MINIMIZERS, type BandMinimizer, type NEBMinimizerName } from './band-minimizers.js';
 import { bandForces, geometryOf, invert, type Geometry, type NEBSettings } from './neb-forces.js';
 import { showText, showValue } from '../describe-value.js';
 
@@ -63,7 +63,7 @@ export interface NEBOptions {
    * 'fire' (ase.optimize.FIRE, the default), 'fire2' (ase.optimize.FIRE2 of ASE 3.23+) or 'lbfgs'
    * (ase.optimize.LBFGS). Each path has its own optimiser state over its whole band.
    */
-  optimizer?: NEBOptimizerName;
+  optimizer?: NEBMinimizerName;
   /**
    * Atoms fixed in every image, as ASE's FixAtoms attached to each image (indices in an image's atom order),
    * on top of those the images mark in `info.fixed` (a POSCAR's selective dynamics). They feel no force and
@@ -188,7 +188,7 @@ export class NEB {
   readonly #model: Model;
   readonly #paths: System[][];
   readonly #settings: NEBSettings;
-  readonly #optimizer: NEBOptimizerName;
+  readonly #optimizer: NEBMinimizerName;
   /** Per path, one flag per atom of an image: 1 for the atoms every image fixes. */
   readonly #fixed: Uint8Array[];
   readonly #hooks: HookRegistry<typeof NEBStage, NEBContext & { stepCount: number }>;
@@ -213,7 +213,7 @@ export class NEB {
       throw new HookmdTypeError('INVALID_OPTIONS', `NEB: interpolate must be 'linear' or 'idpp', got ${showValue(interpolate)}`, { field: 'interpolate', value: interpolate });
     }
     const optimizer = options.optimizer ?? 'fire';
-    if (!NEB_OPTIMIZERS.includes(optimizer)) {
+    if (!NEB_MINIMIZERS.includes(optimizer)) {
       throw new HookmdTypeError('INVALID_OPTIONS', `NEB: optimizer must be 'fire', 'fire2' or 'lbfgs', got ${showValue(optimizer)}`, { field: 'optimizer', value: optimizer });
     }
     const constraints = options.constraints ?? [];
@@ -282,7 +282,7 @@ export class NEB {
     const band = this.#band();
     const { batch, pathOf, imageOf, firstImage, atoms, energies } = band;
     const residuals = new Float64Array(this.#paths.length).fill(Infinity);
-    const optimizers: BandOptimizer[] = this.#paths.map(() => bandOptimizer(this.#optimizer));
+    const optimizers: BandMinimizer[] = this.#paths.map(() => bandMinimizer(this.#optimizer));
     const done = this.#paths.map(() => false);
     const ctx: NEBContext = { stepCount: 0, batch, pathOf, imageOf, energies, residuals, scalars: { energy: energies } };
     let step = 0;
@@ -310,14 +310,14 @@ export class NEB {
       let forces = nebForces;
       // A path whose optimiser moved it before stepping (FIRE2's inertia correction) needs its NEB forces there:
       // one more force call for the whole batch, which leaves the other paths' forces as they were.
-      const moved = live.map((on, p) => on && ((optimizers[p] as BandOptimizer).prepare?.(interior(p), forces[p] as Float64Array) ?? false));
+      const moved = live.map((on, p) => on && ((optimizers[p] as BandMinimizer).prepare?.(interior(p), forces[p] as Float64Array) ?? false));
       if (moved.some(Boolean)) {
         await this.#model.compute(batch);
         energies.set(batch.read('energy'));
         forces = this.#nebForces(band);
       }
       forces.forEach((f, p) => {
-        if (live[p]) (optimizers[p] as BandOptimizer).step(interior(p), f);
+        if (live[p]) (optimizers[p] as BandMinimizer).step(interior(p), f);
       });
       await this.#hooks.dispatch(NEBStage.AFTER_STEP, { ...ctx });
       step += 1;

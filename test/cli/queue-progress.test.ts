@@ -2,7 +2,7 @@
 // lines otherwise, JSON lines on stdout with --json, nothing with --quiet.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { QueueReporter } from '../../lib/cli/queue/progress.js';
+import { QueueReporter } from '../../lib/cli/commands/queue/progress.js';
 
 function capture(stream: NodeJS.WriteStream): string[] {
   const written: string[] = [];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { indexExtxyz } from '../../lib/io/extxyz-index.js';
+import { indexExtxyz } from '../../lib/io/extxyz/frame-index.js';
 import { formatExtxyz, readExtxyz } from '../../lib/io/index.js';
 
 let dir: string;

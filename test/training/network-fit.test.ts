@@ -13,7 +13,7 @@ import type { System } from '../../lib/data/index.js';
 import { readMlearn } from '../../lib/io/mlearn.js';
 import { MLIAP } from '../../lib/models/index.js';
 import type { MLIAPNetworkOptions } from '../../lib/models/index.js';
-import { loadNetworkLoss } from '../../lib/native/training-binding.js';
+import { loadBinding, type NativeNetworkLoss } from '../../lib/native/index.js';
 import {
   Adam, CheckpointHook, EarlyStoppingHook, ForwardObserverHook, GradientMonitorHook, LearningRateMonitorHook, modelErrors, SGD, StepLR, Trainer, TrainingStage,
 } from '../../lib/training/index.js';
@@ -93,10 +93,10 @@ describe('the network loss and its gradient', () => {
       const native = bind({ ...system, positions });
       return { values: native.descriptors().values, native };
     };
-    const bind = (s: System): InstanceType<ReturnType<typeof loadNetworkLoss>> => {
+    const bind = (s: System): NativeNetworkLoss => {
       const batch = Batch.fromSystems([s]);
       const n = batch.numAtoms;
-      const native = new (loadNetworkLoss())(Float64Array.of(14), net.nativeSettings, Float64Array.of(0.5), Float64Array.of(1), net.nativeShape);
+      const native = new (loadBinding().NetworkLoss)(Float64Array.of(14), net.nativeSettings, Float64Array.of(0.5), Float64Array.of(1), net.nativeShape);
       native.bind(nativeBatchOf(batch), new Float64Array(1), new Float64Array(3 * n), new Float64Array(9), new Uint8Array(3));
       return native;
     };

@@ -6,8 +6,8 @@ import type { Batch } from '../../data/index.js';
 import { nativeBatchOf } from '../../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
-import type { DynamicsContext } from '../../hooks/index.js';
-import type { NativeConvergenceArgs } from '../native-stepper.js';
+import { registerHookType, type DynamicsContext } from '../../hooks/index.js';
+import type { NativeConvergenceArgs } from '../../native/index.js';
 import { isStatus } from '../parameters.js';
 import { DynamicsStage } from '../stage.js';
 import { checkReduceDims, criterionInput, criterionValues, DERIVED_KEYS, PER_ATOM_KEYS, PER_SYSTEM_KEYS, type ReduceOp } from './criterion-values.js';
@@ -344,3 +344,5 @@ function stressDeviation(stress: Float64Array, pressure: number): Float64Array {
   }
   return out;
 }
+
+registerHookType('ConvergenceHook', (args) => new ConvergenceHook(args as unknown as ConvergenceHookOptions));

@@ -3,7 +3,7 @@ import type { Batch } from '../../data/index.js';
 import { nativeBatchOf } from '../../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
-import type { DynamicsContext } from '../../hooks/index.js';
+import { registerHookType, type DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
 import { showText, showValue } from '../../describe-value.js';
@@ -143,3 +143,5 @@ export class EnergyDriftMonitorHook {
     this.history.splice(0, this.history.length, ...history.map(({ step, total }) => ({ step, total: Float64Array.from(total) })));
   }
 }
+
+registerHookType('EnergyDriftMonitorHook', (args) => new EnergyDriftMonitorHook(args as EnergyDriftOptions));

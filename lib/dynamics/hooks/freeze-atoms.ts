@@ -2,7 +2,7 @@
 import type { Batch, System } from '../../data/index.js';
 import { HookmdError, HookmdRangeError, HookmdTypeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
-import type { DynamicsContext } from '../../hooks/index.js';
+import { registerHookType, type DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import type { NativeHookSpec } from './native-hook.js';
 import { showText, showValue } from '../../describe-value.js';
@@ -160,3 +160,5 @@ export function fixedMask(systems: readonly System[], owner: string): number[] {
   });
   return mask;
 }
+
+registerHookType('FreezeAtomsHook', (args) => new FreezeAtomsHook(args as { indices?: readonly number[] }));

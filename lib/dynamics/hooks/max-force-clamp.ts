@@ -2,7 +2,7 @@
 import type { Batch } from '../../data/index.js';
 import { HookmdRangeError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
-import type { DynamicsContext } from '../../hooks/index.js';
+import { registerHookType, type DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
 import type { NativeHookSpec } from './native-hook.js';
@@ -50,3 +50,5 @@ export class MaxForceClampHook {
     }
   }
 }
+
+registerHookType('MaxForceClampHook', (args) => new MaxForceClampHook(args as unknown as { maxForce: number; frequency?: number }));

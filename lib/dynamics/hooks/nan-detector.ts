@@ -2,7 +2,7 @@
 import type { Batch } from '../../data/index.js';
 import { HookmdError } from '../../errors.js';
 import { checkKeys } from '../../option-keys.js';
-import type { DynamicsContext } from '../../hooks/index.js';
+import { registerHookType, type DynamicsContext } from '../../hooks/index.js';
 import { describeNonFinite, nonFiniteValues } from '../non-finite.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
@@ -60,3 +60,5 @@ export function nanDetected(batch: Batch, step: number): HookmdError | undefined
   const listed = systems.map((d) => `${d.system} (systemId ${d.systemId}): ${d.cause}`).join('; ');
   return new HookmdError('NAN_DETECTED', `NaNDetectorHook: non-finite values at step ${step} in systems ${listed}`, { step, systems });
 }
+
+registerHookType('NaNDetectorHook', (args) => new NaNDetectorHook(args as { frequency?: number }));

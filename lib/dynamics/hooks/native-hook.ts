@@ -17,6 +17,10 @@ export interface NativeHookSpec {
 
 /** A hook that can run natively for `batch`; returns undefined when it must run in JS (e.g. a custom trigger). */
 export interface NativeCapable {
+  /** How the engine's hook list names it (its class name without one). */
+  readonly name?: string;
+  /** The steps between its native runs, as the hook list shows it. */
+  readonly frequency?: number;
   /** @internal The native form of this hook, for engines. */
   toNativeHook(batch: Batch): NativeHookSpec | undefined;
 }

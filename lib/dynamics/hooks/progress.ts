@@ -1,6 +1,6 @@
 // ProgressHook: a progress callback (or line on stderr) every few steps.
 import type { Batch } from '../../data/index.js';
-import type { DynamicsContext } from '../../hooks/index.js';
+import { registerHookType, type DynamicsContext } from '../../hooks/index.js';
 import type { EngineModel } from '../engine-model.js';
 import { SystemScalars } from '../scalars.js';
 import { DynamicsStage } from '../stage.js';
@@ -86,3 +86,6 @@ export class ProgressHook {
     this.#onProgress(event);
   }
 }
+
+// From a config there is no callback to pass, so ProgressHook prints its line on stderr.
+registerHookType('ProgressHook', (args) => new ProgressHook(args as { frequency?: number }));

@@ -5,7 +5,7 @@ import { HookmdError, HookmdTypeError, isHookmdError } from '../../errors.js';
 import { registerHookType } from '../../hooks/index.js';
 import type { DynamicsContext } from '../../hooks/index.js';
 import { openSink, type Sink } from '../../io/index.js';
-import { sinkWriteFailed } from '../../io/sink.js';
+import { sinkWriteFailed } from '../../io/sinks/sink.js';
 import { withoutRunInfo } from '../run-info.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';

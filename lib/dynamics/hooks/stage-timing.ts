@@ -2,6 +2,7 @@
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
 import { checkKeys } from '../../option-keys.js';
+import { registerHookType } from '../../hooks/index.js';
 
 /**
  * Measures, at every `frequency`-th step, the wall time from one stage to the next (so the BEFORE_COMPUTE →
@@ -46,3 +47,5 @@ export class StageTimingHook {
     return [...this.#totals].map(([interval, { ns, count }]) => ({ interval, meanMicroseconds: ns / count / 1000, samples: count }));
   }
 }
+
+registerHookType('StageTimingHook', (args) => new StageTimingHook(args as { frequency?: number }));

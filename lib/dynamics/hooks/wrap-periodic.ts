@@ -1,6 +1,6 @@
 // WrapPeriodicHook: maps positions back into the cell along periodic directions.
 import { completedCell, invert3, type Batch } from '../../data/index.js';
-import type { DynamicsContext } from '../../hooks/index.js';
+import { registerHookType, type DynamicsContext } from '../../hooks/index.js';
 import { DynamicsStage } from '../stage.js';
 import { checkFrequency } from './builtin-options.js';
 import type { NativeHookSpec } from './native-hook.js';
@@ -48,3 +48,5 @@ export class WrapPeriodicHook {
     }
   }
 }
+
+registerHookType('WrapPeriodicHook', (args) => new WrapPeriodicHook(args as { frequency?: number }));

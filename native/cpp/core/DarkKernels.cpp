@@ -23,6 +23,7 @@ constexpr std::array<DeviceKernelInfo, kDeviceKernelFamilies> kFamilies{{
     {"device-step", "NVIDIA H200, 2026-11-27, commit f79aa5f (bash scripts/gpu-check.sh verify)"},
     {"neighbor-build", "NVIDIA H200, 2026-11-27, commit f79aa5f (bash scripts/gpu-check.sh verify)"},
     {"resident-step", "NVIDIA H200, 2026-11-27, commit b01644d (bash scripts/gpu-check.sh verify)"},
+    {"many-body-forces", ""},
 }};
 
 bool unverifiedAllowed() {
@@ -34,7 +35,8 @@ bool unverifiedAllowed() {
 // The families with an older path to fall back on; the others are the only device path there is.
 bool hasFallback(DeviceKernelFamily family) {
   return family == DeviceKernelFamily::SmallSystems || family == DeviceKernelFamily::DeviceStep ||
-         family == DeviceKernelFamily::NeighborBuild || family == DeviceKernelFamily::ResidentStep;
+         family == DeviceKernelFamily::NeighborBuild || family == DeviceKernelFamily::ResidentStep ||
+         family == DeviceKernelFamily::ManyBodyForces;
 }
 
 // HOOKMD_CUDA_DISABLE: a comma-separated list of families to run without, each one that has a fallback.
@@ -52,7 +54,8 @@ bool disabledByUser(DeviceKernelFamily family) {
     }
     if (found < 0 || !hasFallback(static_cast<DeviceKernelFamily>(found))) {
       fail("INVALID_ENVIRONMENT", "HOOKMD_CUDA_DISABLE names '" + name +
-                                      "': it takes a comma-separated list of small-systems, device-step, neighbor-build, resident-step");
+                                      "': it takes a comma-separated list of small-systems, device-step, neighbor-build, resident-step, "
+                                      "many-body-forces");
     }
     if (found == static_cast<int>(family)) disabled = true;
     begin = end + 1;

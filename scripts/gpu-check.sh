@@ -43,7 +43,8 @@ host_only=(--exclude 'test/docs/**' --exclude 'test/native/install-script.test.t
 # momentum-free noise, the frozen-atom counts) changed after the last verification.
 verify_tests=(test/backends/small-system-parity.test.ts test/backends/device-step-parity.test.ts test/backends/pair-parity.test.ts
   test/backends/ledger-contract.test.ts test/backends/device-budgets.test.ts test/backends/device-ledger.test.ts
-  test/backends/integrator-parity.test.ts test/backends/resident-step-parity.test.ts)
+  test/backends/integrator-parity.test.ts test/backends/resident-step-parity.test.ts test/backends/many-body-parity.test.ts
+  test/backends/many-body-budgets.test.ts)
 
 # Records the verification of every dark kernel family in the sources, and the change as a patch.
 flip() {

@@ -11,6 +11,7 @@
 #include "cuda/CudaCheck.h"
 #include "cuda/CudaLaunch.h"
 #include "cuda/CudaIntegrators.h"
+#include "cuda/CudaManyBodyForceKernel.h"
 #include "cuda/CudaNativeHooks.h"
 #include "cuda/CudaPairForceKernel.h"
 #include "cuda/CudaRowGather.cuh"
@@ -61,6 +62,11 @@ std::unique_ptr<NativeHook> CudaBackend::createNativeHook(const NativeHookSpec& 
 
 std::unique_ptr<PairLossKernel> CudaBackend::createPairLossKernel(const PairLossSpec& spec) {
   return createCudaPairLossKernel(spec);
+}
+
+std::unique_ptr<ManyBodyForceKernel> CudaBackend::createManyBodyForceKernel(const ManyBodyForceSpec& spec) {
+  if (!deviceKernelEnabled(DeviceKernelFamily::ManyBodyForces)) return nullptr;
+  return createCudaManyBodyForceKernel(*this, spec);
 }
 
 std::unique_ptr<SmallSystemKernel> CudaBackend::createSmallSystemKernel() {

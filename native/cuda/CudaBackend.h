@@ -36,6 +36,8 @@ class CudaBackend final : public Backend {
                                                std::int64_t numSystems) override;
   std::unique_ptr<NativeHook> createNativeHook(const NativeHookSpec& spec) override;
   std::unique_ptr<PairLossKernel> createPairLossKernel(const PairLossSpec& spec) override;
+  /** The GPU many-body kernel where core/DarkKernels.h enables it; null (the CPU kernel on the host mirrors) otherwise. */
+  std::unique_ptr<ManyBodyForceKernel> createManyBodyForceKernel(const ManyBodyForceSpec& spec) override;
   /** The GPU small-system kernel where core/DarkKernels.h enables it; null (the general path) otherwise. */
   std::unique_ptr<SmallSystemKernel> createSmallSystemKernel() override;
 

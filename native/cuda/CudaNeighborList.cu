@@ -3,6 +3,7 @@
 // pair in both rows), so the pair loop writes each atom's force once, with no atomics.
 #include "cuda/CudaNeighborList.cuh"
 #include "cuda/CudaLaunch.cuh"
+#include "cuda/CudaRowCounts.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
 
@@ -13,7 +14,6 @@ namespace hookmd::kernel {
 namespace {
 
 constexpr int kBlock = 256;
-constexpr unsigned kFullMask = 0xffffffffu;
 
 unsigned int blocksFor(std::int64_t count) { return static_cast<unsigned int>((count + kBlock - 1) / kBlock); }
 
@@ -202,17 +202,8 @@ __global__ void __launch_bounds__(kBlock) search(SearchArgs args) {
     }
     args.d_neighborCount[p] = static_cast<std::int32_t>(min(count, static_cast<unsigned int>(args.capacity)));
   }
-  // Every lane reaches the warp sums (no early return above), which keep the atomics to one per warp.
-  unsigned long long total = count;
-  unsigned int longest = count;
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    total += __shfl_down_sync(kFullMask, total, offset);
-    longest = max(longest, __shfl_down_sync(kFullMask, longest, offset));
-  }
-  if ((threadIdx.x & 31) == 0 && total > 0) {
-    atomicAdd(&args.systems.d_status->entries, total);
-    atomicMax(&args.systems.d_status->maxNeighbors, longest);
-  }
+  // Every lane reaches the warp sums (no early return above).
+  reportRows(args.systems.d_status, count);
 }
 
 int keyBits(std::uint64_t totalBins) {

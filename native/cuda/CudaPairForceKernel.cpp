@@ -20,6 +20,7 @@
 #include "cuda/CudaLaunch.h"
 #include "cuda/CudaResidentChunk.h"
 #include "cuda/CudaSmallStep.h"
+#include "cuda/CudaSumLayout.h"
 #include "dynamics/Integrator.h"
 #include "cuda/DeviceUpload.h"
 #include "kernels/DevicePairSchedule.h"
@@ -197,23 +198,9 @@ class CudaPairForceKernel final : public PairForceKernel, public ResidentStepKer
 
   /** The per-atom and per-system tables of the schedule's new layout, and buffers for its size. */
   void uploadLayout() {
-    const std::vector<std::int32_t>& ptr = schedule_.ptr();
     const std::int64_t atoms = schedule_.numAtoms();
     const std::int64_t systems = schedule_.numSystems();
-    std::vector<std::int32_t> systemOf(static_cast<std::size_t>(atoms));
-    std::vector<kernel::SumSegment> segments;
-    segments.reserve(static_cast<std::size_t>(schedule_.numSegments()));
-    std::vector<std::int32_t> segmentOffset(static_cast<std::size_t>(systems) + 1, 0);
-    for (std::int64_t s = 0; s < systems; ++s) {
-      std::fill(systemOf.begin() + ptr[s], systemOf.begin() + ptr[s + 1], static_cast<std::int32_t>(s));
-      for (std::int32_t begin = ptr[s]; begin < ptr[s + 1]; begin += kernel::kSumSegmentSlots) {
-        segments.push_back({begin, std::min(begin + kernel::kSumSegmentSlots, ptr[s + 1]), static_cast<std::int32_t>(s)});
-      }
-      segmentOffset[s + 1] = static_cast<std::int32_t>(segments.size());
-    }
-    upload(d_systemOf_, systemOf.data(), systemOf.size() * sizeof(std::int32_t));
-    upload(d_segments_, segments.data(), segments.size() * sizeof(kernel::SumSegment));
-    upload(d_segmentOffset_, segmentOffset.data(), segmentOffset.size() * sizeof(std::int32_t));
+    uploadSumLayout(schedule_.ptr(), schedule_.numSegments(), d_systemOf_, d_segments_, d_segmentOffset_, where("upload").c_str());
 
     const std::string operation = where("resize");
     const auto n = static_cast<std::size_t>(atoms);
@@ -241,12 +228,7 @@ class CudaPairForceKernel final : public PairForceKernel, public ResidentStepKer
 
   /** A batch of empty systems: zero energies (and stress), as the sums over no atoms give. */
   void zeroResults(const ComputeRequest& request) {
-    const std::string operation = where("pair forces");
-    const auto systems = static_cast<std::size_t>(schedule_.numSystems());
-    cudaCheck(device::memsetAsync(backend_.deviceData<double>(Field::Energy), 0, systems * sizeof(double)), operation.c_str());
-    if (request.stress) {
-      cudaCheck(device::memsetAsync(backend_.deviceData<double>(Field::Stress), 0, 9 * systems * sizeof(double)), operation.c_str());
-    }
+    zeroSystemResults(backend_, schedule_.numSystems(), request.stress, where("pair forces").c_str());
     schedule_.chargeEmptyBatch(request.stress);
   }
 
@@ -448,18 +430,8 @@ class CudaPairForceKernel final : public PairForceKernel, public ResidentStepKer
 
   /** The per-segment and per-system sums of the last pair loop's slot energies (and virials, with `stress`). */
   void sumEnergies(bool stress, const char* op) {
-    kernel::SystemSumArgs sums{systemArrays(),
-                               d_slotSums_.as<const double>(),
-                               stress,
-                               d_segments_.as<const kernel::SumSegment>(),
-                               schedule_.numSegments(),
-                               d_segmentOffset_.as<const std::int32_t>(),
-                               d_segmentSums_.as<double>(),
-                               backend_.deviceData<const double>(Field::Cell),
-                               backend_.deviceData<double>(Field::Energy),
-                               stress ? backend_.deviceData<double>(Field::Stress) : nullptr,
-                               stress ? d_virial_.as<double>() : nullptr};
-    cudaCheck(kernel::systemSums(sums), op);
+    sumSystemEnergies(backend_, systemArrays(), d_slotSums_, stress, d_segments_, schedule_.numSegments(), d_segmentOffset_,
+                      d_segmentSums_, d_virial_, op);
   }
 
   CudaBackend& backend_;

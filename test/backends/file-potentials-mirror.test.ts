@@ -1,7 +1,8 @@
-// The potentials read from LAMMPS files (EAM, Tersoff, Stillinger–Weber) on the emulated device: no device
-// backend implements their kernels yet, so Backend::arraysFor hands the CPU reference the host mirrors (the
-// fall-through a CUDA build takes too). Results must equal cpu's bit for bit, through compute and through
-// the native stepping loop.
+// The potentials read from LAMMPS files (EAM, Tersoff, Stillinger–Weber) on the emulated device: EAM has no
+// device kernel, and Tersoff's and Stillinger–Weber's is dark unless HOOKMD_CUDA_UNVERIFIED=1, so
+// Backend::arraysFor hands the CPU reference the host mirrors (the fall-through a CUDA build takes too);
+// many-body-mirror-parity.test.ts runs the dark kernel's twin. Results must equal cpu's bit for bit, through
+// compute and through the native stepping loop.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 

@@ -27,7 +27,11 @@ enum class ReduceOp : int { Sum = 0, Mean, Min, Max, Norm };
 bool reduceOpFromName(const std::string& name, ReduceOp& out);
 
 /** The operations a backend may implement on its device (OpenMM's kernel names). */
-enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss, EamForces, SmallSystems, ManyBodyForces };
+/**
+ * ManyBodyForces is the row styles' many-body kernel (Tersoff, Stillinger–Weber); SnapForces is SNAP's and
+ * ML-IAP's, which run the same CPU kernel over their own centre routine but have no device kernel.
+ */
+enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss, EamForces, SmallSystems, ManyBodyForces, SnapForces };
 
 class PairForceKernel;
 struct PairForceSpec;

@@ -24,6 +24,7 @@ constexpr std::array<DeviceKernelInfo, kDeviceKernelFamilies> kFamilies{{
     {"neighbor-build", "NVIDIA H200, 2026-11-27, commit f79aa5f (bash scripts/gpu-check.sh verify)"},
     {"resident-step", "NVIDIA H200, 2026-11-27, commit b01644d (bash scripts/gpu-check.sh verify)"},
     {"resident-regrow", ""},
+    {"many-body-forces", ""},
 }};
 
 bool unverifiedAllowed() {
@@ -36,7 +37,8 @@ bool unverifiedAllowed() {
 bool hasFallback(DeviceKernelFamily family) {
   return family == DeviceKernelFamily::SmallSystems || family == DeviceKernelFamily::DeviceStep ||
          family == DeviceKernelFamily::NeighborBuild || family == DeviceKernelFamily::ResidentStep ||
-         family == DeviceKernelFamily::ResidentRegrow;
+         family == DeviceKernelFamily::ResidentRegrow ||
+         family == DeviceKernelFamily::ManyBodyForces;
 }
 
 // HOOKMD_CUDA_DISABLE: a comma-separated list of families to run without, each one that has a fallback.
@@ -54,7 +56,8 @@ bool disabledByUser(DeviceKernelFamily family) {
     }
     if (found < 0 || !hasFallback(static_cast<DeviceKernelFamily>(found))) {
       fail("INVALID_ENVIRONMENT", "HOOKMD_CUDA_DISABLE names '" + name +
-                                      "': it takes a comma-separated list of small-systems, device-step, neighbor-build, resident-step, resident-regrow");
+                                      "': it takes a comma-separated list of small-systems, device-step, neighbor-build, resident-step, "
+                                      "resident-regrow, many-body-forces");
     }
     if (found == static_cast<int>(family)) disabled = true;
     begin = end + 1;

@@ -43,6 +43,7 @@ constexpr std::array<DeviceCost, kDeviceOpCount> kCosts{{
     {"resident step", 2, 0, 0, false, 340, 8, 4},
     {"resident rebuild", 6, 0, 0, false, 324, 16, 0},
     {"resident restore", 3, 0, 0, false, 144, 0, 0},
+    {"many-body evaluate", 9, 0, 1, true, 200, 200, 200},
 }};
 }  // namespace
 

@@ -92,6 +92,13 @@ enum class DeviceOp : int {
   ResidentRebuild,
   /** After an overflow or a non-finite energy: the chunk's snapshot copied back (3 device copies) before the replay. */
   ResidentRestore,
+  /**
+   * The many-body kernel (Tersoff, Stillinger–Weber; the many-body-forces family): the status reset (2 memsets), per-system
+   * images, wrapped positions, the search of each centre's neighbours within the cutoff, the centres, the
+   * neighbours' forces, the per-segment and per-system sums; one status read. Repeated with longer rows when
+   * a centre had more neighbours than its row holds.
+   */
+  ManyBodyEvaluate,
   Count
 };
 

@@ -94,20 +94,31 @@ void CpuManyBodyForceKernel::CentreScratch::reserve(std::size_t count) {
 }
 
 CpuManyBodyForceKernel::CpuManyBodyForceKernel(const ManyBodyForceSpec& spec)
-    : CpuManyBodyForceKernel(spec.model, spec.cutoff, std::make_shared<RowStyleCentre>(spec)) {}
+    : CpuManyBodyForceKernel(spec.model, spec.cutoff, std::make_shared<RowStyleCentre>(spec), Kernel::ManyBodyForces) {}
 
-CpuManyBodyForceKernel::CpuManyBodyForceKernel(const char* model, double cutoff, std::shared_ptr<const ManyBodyCentre> centre)
-    : model_(model), cutoffSq_(cutoff * cutoff), centre_(std::move(centre)) {}
+CpuManyBodyForceKernel::CpuManyBodyForceKernel(const char* model, double cutoff, std::shared_ptr<const ManyBodyCentre> centre,
+                                               Kernel kernel)
+    : model_(model), kernel_(kernel), cutoffSq_(cutoff * cutoff), centre_(std::move(centre)) {}
+
+CpuManyBodyForceKernel::CentreCounts CpuManyBodyForceKernel::centreCounts() const {
+  CentreCounts total;
+  for (const Workspace& workspace : workspaces_) {
+    total.longest = std::max(total.longest, workspace.centre.counts.longest);
+    total.entries += workspace.centre.counts.entries;
+  }
+  return total;
+}
 
 void CpuManyBodyForceKernel::execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
                                      std::vector<double>& virial) {
-  BatchStorage& storage = backend.arraysFor(Kernel::ManyBodyForces, request.reads(), request.writes());
+  BatchStorage& storage = backend.arraysFor(kernel_, request.reads(), request.writes());
   neighbors_.bind(storage, std::sqrt(cutoffSq_), skin);
   if (request.stress) virial.assign(9 * static_cast<std::size_t>(storage.numSystems()), 0.0);
   const ForcePass pass{storage, request, types.types->data(), virial};
   const int threads = ThreadPool::global().threads();
   if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
   for (Workspace& workspace : workspaces_) {
+    workspace.centre.counts = CentreCounts();
     if (workspace.centre.work) continue;
     workspace.centre.work = centre_->makeWork();
     workspace.centre.slots.resize(static_cast<std::size_t>(centre_->lanes()));
@@ -140,6 +151,8 @@ void CpuManyBodyForceKernel::centres(const SystemView& system, std::int32_t begi
       CentreScratch::Slot& slot = scratch.slots[c];
       const std::int32_t i = first + c;
       const int n = system.full->gather(i, system.x, system.types, cutoffSq_, slot.neighbors);
+      scratch.counts.longest = std::max<std::int64_t>(scratch.counts.longest, n);
+      scratch.counts.entries += n;
       views[c] = slot.neighbors.view(n);
       types[c] = system.types[i];
       fx[c] = slot.fx.data();

@@ -22,12 +22,23 @@ class CpuManyBodyForceKernel final : public ManyBodyForceKernel {
  public:
   /** A row style's kernel (Tersoff, Stillinger–Weber). */
   explicit CpuManyBodyForceKernel(const ManyBodyForceSpec& spec);
-  /** The kernel of any centre routine, for neighbours within `cutoff`; `model` starts every message. */
-  CpuManyBodyForceKernel(const char* model, double cutoff, std::shared_ptr<const ManyBodyCentre> centre);
+  /**
+   * The kernel of any centre routine, for neighbours within `cutoff`, on the arrays Backend::arraysFor gives
+   * `kernel`; `model` starts every message.
+   */
+  CpuManyBodyForceKernel(const char* model, double cutoff, std::shared_ptr<const ManyBodyCentre> centre, Kernel kernel);
 
   void execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
                std::vector<double>& virial) override;
   NeighborStats neighborStats() const override { return neighbors_.stats(); }
+  /** The neighbours within the cutoff of the centres of the last execute(): what a device kernel's rows must hold. */
+  struct CentreCounts {
+    /** The most any centre had. */
+    std::int64_t longest = 0;
+    /** Over every centre. */
+    std::int64_t entries = 0;
+  };
+  CentreCounts centreCounts() const;
 
   /** The gathered neighbours of the centres run at once, the forces on them, and the centre routine's own scratch. */
   struct CentreScratch {
@@ -38,6 +49,8 @@ class CpuManyBodyForceKernel final : public ManyBodyForceKernel {
     };
     std::vector<Slot> slots;
     std::unique_ptr<ManyBodyCentre::Work> work;
+    /** The neighbours the centres gathered since execute() began. */
+    CentreCounts counts;
     /** Grows every per-neighbour array to `count`. */
     void reserve(std::size_t count);
   };
@@ -65,6 +78,7 @@ class CpuManyBodyForceKernel final : public ManyBodyForceKernel {
                SystemSums& sums) const;
 
   const char* model_;
+  Kernel kernel_;
   double cutoffSq_;
   std::shared_ptr<const ManyBodyCentre> centre_;
   std::vector<Workspace> workspaces_;

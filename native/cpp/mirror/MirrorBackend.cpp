@@ -9,6 +9,7 @@
 #include "core/DeviceKernels.h"
 #include "core/RowGather.h"
 #include "core/ThreadPool.h"
+#include "mirror/MirrorManyBodyForceKernel.h"
 #include "mirror/MirrorPairForceKernel.h"
 
 namespace hookmd {
@@ -21,6 +22,11 @@ bool MirrorBackend::supports(Kernel kernel) const { return deviceImplements(kern
 
 std::unique_ptr<PairForceKernel> MirrorBackend::createPairForceKernel(const PairForceSpec& spec) {
   return createMirrorPairForceKernel(*this, spec);
+}
+
+std::unique_ptr<ManyBodyForceKernel> MirrorBackend::createManyBodyForceKernel(const ManyBodyForceSpec& spec) {
+  if (!deviceKernelEnabled(DeviceKernelFamily::ManyBodyForces)) return nullptr;
+  return createMirrorManyBodyForceKernel(*this, spec);
 }
 
 std::unique_ptr<SmallSystemKernel> MirrorBackend::createSmallSystemKernel() {

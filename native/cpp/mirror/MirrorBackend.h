@@ -15,6 +15,8 @@ class MirrorBackend final : public Backend {
   bool supports(Kernel kernel) const override;
   /** The CPU reference beside a model of the CUDA kernel's schedule, which it charges (MirrorPairForceKernel.h). */
   std::unique_ptr<PairForceKernel> createPairForceKernel(const PairForceSpec& spec) override;
+  /** The CPU reference beside the CUDA many-body kernel's schedule, where that kernel runs (core/DarkKernels.h); null where it is dark. */
+  std::unique_ptr<ManyBodyForceKernel> createManyBodyForceKernel(const ManyBodyForceSpec& spec) override;
   /** The CPU reference, where cuda's small-system kernel runs (core/DarkKernels.h); null where it is dark. */
   std::unique_ptr<SmallSystemKernel> createSmallSystemKernel() override;
 

@@ -247,7 +247,7 @@ void SnapPotential::compute(Backend& backend, const ComputeRequest& request) {
   checkPtrLayout(backend, name_, checkedPtr_);
   const AtomTypes types = species_.assign(backend);
   ManyBodyForceKernel& kernel =
-      kernel_.forBackend(backend, [&] { return std::make_unique<CpuManyBodyForceKernel>(name_, cutoff_, centre_); });
+      kernel_.forBackend(backend, [&] { return std::make_unique<CpuManyBodyForceKernel>(name_, cutoff_, centre_, Kernel::SnapForces); });
   kernel.execute(backend, request, types, skin_, virial_);
 }
 

@@ -1,5 +1,5 @@
 // Reads the three LAMMPS EAM potential file formats (DYNAMO funcfl, setfl, Finnis–Sinclair) into the tables
-// as the file lists them; native/cpp/models/EamTables splines them. Values may span lines freely, as LAMMPS
+// as the file lists them; native/cpp/kernels/EamTables splines them. Values may span lines freely, as LAMMPS
 // reads them. Every malformed input is an EAM_PARSE error naming the file and the line.
 import { basename } from 'node:path';
 import { HookmdError, HookmdTypeError } from '../errors.js';
@@ -42,7 +42,7 @@ export interface EamFileData {
 /** Largest file read (bytes): the largest NIST potentials are a few MB. */
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
-/** The most elements one file may describe (native/cpp/models/EamTables keeps species types in a byte). */
+/** The most elements one file may describe (native/cpp/kernels/EamTables keeps species types in a byte). */
 const MAX_ELEMENTS = 32;
 
 /**

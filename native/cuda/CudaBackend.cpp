@@ -5,20 +5,11 @@
 #include <cstring>
 #include <limits>
 
-#include "core/DarkKernels.h"
-#include "core/DeviceKernels.h"
 #include "core/Error.h"
 #include "cuda/CudaCheck.h"
 #include "cuda/CudaLaunch.h"
-#include "cuda/CudaIntegrators.h"
-#include "cuda/CudaManyBodyForceKernel.h"
-#include "cuda/CudaNativeHooks.h"
-#include "cuda/CudaPairForceKernel.h"
 #include "cuda/CudaRowGather.cuh"
-#include "cuda/CudaSmallSystemKernel.h"
-#include "cuda/CudaPairLoss.h"
 #include "cuda/DeviceUpload.h"
-#include "kernels/PairForceKernel.h"
 
 namespace hookmd {
 
@@ -38,40 +29,11 @@ CudaBackend::CudaBackend() {
   resize(0, 0);
 }
 
-bool CudaBackend::supports(Kernel kernel) const { return deviceImplements(kernel); }
-
 void CudaBackend::resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) {
   // Each device block is freed before its replacement is allocated, keeping the peak at one copy; the base
   // class empties the batch if an allocation fails.
   for (int i = 0; i < kFieldCount; ++i) d_fields_[i].allocate(fieldBytes(static_cast<Field>(i)), "resize");
   d_result_.allocate(resultBytes(numSystems), "resize");
-}
-
-std::unique_ptr<PairForceKernel> CudaBackend::createPairForceKernel(const PairForceSpec& spec) {
-  return createCudaPairForceKernel(*this, spec);
-}
-
-std::unique_ptr<Integrator> CudaBackend::createIntegrator(const std::string& type, const Parameters& parameters,
-                                                      std::int64_t numSystems) {
-  return createCudaIntegrator(*this, type, parameters, numSystems);
-}
-
-std::unique_ptr<NativeHook> CudaBackend::createNativeHook(const NativeHookSpec& spec) {
-  return createCudaNativeHook(*this, spec);
-}
-
-std::unique_ptr<PairLossKernel> CudaBackend::createPairLossKernel(const PairLossSpec& spec) {
-  return createCudaPairLossKernel(spec);
-}
-
-std::unique_ptr<ManyBodyForceKernel> CudaBackend::createManyBodyForceKernel(const ManyBodyForceSpec& spec) {
-  if (!deviceKernelEnabled(DeviceKernelFamily::ManyBodyForces)) return nullptr;
-  return createCudaManyBodyForceKernel(*this, spec);
-}
-
-std::unique_ptr<SmallSystemKernel> CudaBackend::createSmallSystemKernel() {
-  if (!deviceKernelEnabled(DeviceKernelFamily::SmallSystems)) return nullptr;
-  return createCudaSmallSystemKernel(*this);
 }
 
 void CudaBackend::refillDevice(const RefillPlan& plan, FieldSet kept) {

@@ -1,6 +1,7 @@
 // The CUDA backend: device arrays for every field of core/Fields.h, with the host mirrors and their
-// coherence kept by the Backend base class. It runs the per-system reductions, the pair forces (neighbor
-// lists included), every integrator, the native hooks and the training loss as kernels; what it does not
+// coherence kept by the Backend base class. It runs the per-system reductions itself; its kernels of the
+// pair forces (neighbor lists included), the integrators, the native hooks, the training loss and the
+// small-system path are registered with the platform (cuda/CudaBackendRegistration.cpp). What it does not
 // implement (convergence bookkeeping) runs the CPU reference on the host mirrors.
 #pragma once
 
@@ -23,23 +24,12 @@ class CudaBackend final : public Backend {
 
   const char* name() const noexcept override { return "cuda"; }
   std::string device() const override { return device_; }
-  bool supports(Kernel kernel) const override;
 
   /** The device array of `field`: call onDevice() with the fields a kernel reads and writes first. */
   template <typename T>
   T* deviceData(Field field) const {
     return d_fields_[static_cast<int>(field)].as<T>();
   }
-
-  std::unique_ptr<PairForceKernel> createPairForceKernel(const PairForceSpec& spec) override;
-  std::unique_ptr<Integrator> createIntegrator(const std::string& type, const Parameters& parameters,
-                                               std::int64_t numSystems) override;
-  std::unique_ptr<NativeHook> createNativeHook(const NativeHookSpec& spec) override;
-  std::unique_ptr<PairLossKernel> createPairLossKernel(const PairLossSpec& spec) override;
-  /** The GPU many-body kernel where core/DarkKernels.h enables it; null (the CPU kernel on the host mirrors) otherwise. */
-  std::unique_ptr<ManyBodyForceKernel> createManyBodyForceKernel(const ManyBodyForceSpec& spec) override;
-  /** The GPU small-system kernel where core/DarkKernels.h enables it; null (the general path) otherwise. */
-  std::unique_ptr<SmallSystemKernel> createSmallSystemKernel() override;
 
   /** "<name> (sm_XY, N GiB)", as backends() and device() report it. */
   static std::string describeDevice(const cudaDeviceProp& properties);

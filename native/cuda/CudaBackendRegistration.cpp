@@ -7,7 +7,14 @@
 
 #include "core/BackendRegistry.h"
 #include "cuda/CudaBackend.h"
+#include "cuda/CudaIntegrators.h"
+#include "cuda/CudaManyBodyForceKernel.h"
+#include "cuda/CudaNativeHooks.h"
+#include "cuda/CudaPairForceKernel.h"
+#include "cuda/CudaPairLoss.h"
 #include "cuda/CudaReductions.cuh"
+#include "cuda/CudaSmallSystemKernel.h"
+#include "platform/KernelFactory.h"
 
 namespace hookmd {
 
@@ -73,6 +80,25 @@ void registerCudaBackend() {
   };
   entry.create = [] { return std::unique_ptr<Backend>(new CudaBackend()); };
   registerBackend(std::move(entry));
+  // cuda's own kernels (platform/KernelFactory.h); the CPU reference runs every other operation, and an
+  // integrator or hook type these do not make, on the host mirrors.
+  KernelFactory& kernels = registerKernels("cuda");
+  kernels.PairForces = [](Backend& backend, const PairForceSpec& spec) {
+    return createCudaPairForceKernel(static_cast<CudaBackend&>(backend), spec);
+  };
+  kernels.Integrator = [](Backend& backend, const std::string& type, const Parameters& parameters, std::int64_t numSystems) {
+    return createCudaIntegrator(static_cast<CudaBackend&>(backend), type, parameters, numSystems);
+  };
+  kernels.NativeHooks = [](Backend& backend, const NativeHookSpec& spec) {
+    return createCudaNativeHook(static_cast<CudaBackend&>(backend), spec);
+  };
+  kernels.PairLoss = [](Backend&, const PairLossSpec& spec) { return createCudaPairLossKernel(spec); };
+  kernels.SmallSystems = [](Backend& backend) { return createCudaSmallSystemKernel(static_cast<CudaBackend&>(backend)); };
+  // Dark, the many-body kernel makes nothing, and the CPU reference runs on the host mirrors.
+  kernels.ManyBodyForces = [](Backend& backend, const ManyBodyForceSpec& spec) -> std::unique_ptr<ManyBodyForceKernel> {
+    if (!deviceKernelEnabled(DeviceKernelFamily::ManyBodyForces)) return nullptr;
+    return createCudaManyBodyForceKernel(static_cast<CudaBackend&>(backend), spec);
+  };
 }
 
 }  // namespace hookmd

@@ -9,7 +9,7 @@
 
 #include "cuda/DeviceUpload.h"
 #include "dynamics/FrozenCountsUpload.h"
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 
 namespace hookmd {
 

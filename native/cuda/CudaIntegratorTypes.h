@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "dynamics/Integrator.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Integrator.h"
+#include "kernels/Parameters.h"
 
 namespace hookmd {
 

@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "dynamics/Integrator.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Integrator.h"
+#include "kernels/Parameters.h"
 
 namespace hookmd {
 

@@ -1,6 +1,6 @@
 // The CUDA backend's many-body kernel (docs/cuda.md, "Many-body potentials on the GPU"): Tersoff and
 // Stillinger–Weber on the device arrays of a CudaBackend, dark until a GPU verifies it (the many-body-forces
-// family of core/DarkKernels.h). Host-compiler safe: CudaBackend.cpp, built by the C++ compiler, includes it.
+// family of platform/DarkKernels.h). Host-compiler safe: CudaBackend.cpp, built by the C++ compiler, includes it.
 #pragma once
 
 #include <memory>

@@ -72,7 +72,7 @@ struct SearchArgs {
   std::uint32_t* d_neighbors;
   std::int32_t* d_neighborCount;
   /**
-   * The neighbor-build family (core/DarkKernels.h): a periodic direction whose reach is at most its bin count
+   * The neighbor-build family (platform/DarkKernels.h): a periodic direction whose reach is at most its bin count
    * wraps a stencil bin with one compare instead of an integer division (the same image and bin).
    */
   bool compareWrap;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/DarkKernels.h"
+#include "platform/DarkKernels.h"
 #include "core/Error.h"
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaCheck.h"
@@ -21,7 +21,7 @@
 #include "cuda/CudaResidentChunk.h"
 #include "cuda/CudaSmallStep.h"
 #include "cuda/CudaSumLayout.h"
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 #include "cuda/DeviceUpload.h"
 #include "kernels/DevicePairSchedule.h"
 #include "neighbor/NeighborList.h"

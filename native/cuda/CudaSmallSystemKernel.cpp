@@ -8,7 +8,7 @@
 #include "cuda/CudaSmallStep.h"
 #include "cuda/CudaSmallSystems.cuh"
 #include "cuda/DeviceUpload.h"
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 #include "models/BackendCache.h"
 
 namespace hookmd {

@@ -16,7 +16,9 @@
 #include "binding/SnapWrap.h"
 #include "binding/StepperWrap.h"
 #include "cpu/CpuBackend.h"
+#include "dynamics/DynamicsKernels.h"
 #include "mirror/MirrorBackend.h"
+#include "training/TrainingKernels.h"
 
 #ifdef HOOKMD_WITH_CUDA
 #include "cuda/CudaBackendRegistration.h"
@@ -28,10 +30,13 @@ AddonData& addonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); 
 
 Napi::Object init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
-  // The registry is process-wide while every worker thread runs init: register once, not once per thread.
+  // The registries are process-wide while every worker thread runs init: register once, not once per thread.
+  // Each folder that holds CPU references registers them (platform/KernelFactory.h).
   static std::once_flag registered;
   std::call_once(registered, [] {
     registerCpuBackend();
+    registerDynamicsKernels();
+    registerTrainingKernels();
     registerMirrorBackend();
 #ifdef HOOKMD_WITH_CUDA
     registerCudaBackend();

@@ -1,6 +1,6 @@
 // EAM (JS): new EAM(format: 'funcfl' | 'setfl' | 'fs', elements: Float64Array (atomic numbers),
 // grid: Float64Array [nrho, drho, nr, dr, cutoff], frho, rhor, z2r: Float64Array, skin?: number), the tables
-// as the file lists them (models/EamTables.h). lib/models/eam-file.ts parses and checks the file first;
+// as the file lists them (kernels/EamTables.h). lib/models/eam-file.ts parses and checks the file first;
 // this wrap only guards argument types and shapes.
 #pragma once
 

@@ -11,7 +11,7 @@
 #include "binding/FileLock.h"
 #include "core/BackendRegistry.h"
 #include "core/CpuFeatures.h"
-#include "core/DarkKernels.h"
+#include "platform/DarkKernels.h"
 #include "core/ThreadBudget.h"
 #include "core/ThreadPool.h"
 #ifdef HOOKMD_WITH_CUDA

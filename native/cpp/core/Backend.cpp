@@ -6,14 +6,6 @@
 
 #include "core/Error.h"
 #include "core/RowGather.h"
-#include "cpu/CpuReductions.h"
-#include "cpu/CpuSmallSystemKernel.h"
-#include "dynamics/Integrator.h"
-#include "dynamics/NativeHookFactory.h"
-#include "kernels/EamForceKernel.h"
-#include "kernels/ManyBodyForceKernel.h"
-#include "kernels/PairForceKernel.h"
-#include "training/PairLossKernel.h"
 
 namespace hookmd {
 
@@ -169,9 +161,9 @@ BatchStorage& Backend::host(FieldSet reads, FieldSet writes) {
 
 void Backend::onDevice(FieldSet reads, FieldSet writes) { acquire(Side::Device, reads, writes); }
 
-BatchStorage& Backend::arraysFor(Kernel kernel, FieldSet reads, FieldSet writes) {
+BatchStorage& Backend::referenceArrays(bool deviceKernel, FieldSet reads, FieldSet writes) {
   BatchStorage* onDevice = deviceArrays();
-  if (!supports(kernel) || onDevice == nullptr) return host(reads, writes);
+  if (!deviceKernel || onDevice == nullptr) return host(reads, writes);
   acquire(Side::Device, reads, writes);
   return *onDevice;
 }
@@ -252,25 +244,5 @@ void Backend::chargeReduction() {
   coherence_.resultToHost(systems * sizeof(double));
   charge(DeviceOp::Reduction, DeviceWork{1, static_cast<std::uint64_t>(numAtoms()), systems, 0, (systems + 1) * sizeof(double), 0});
 }
-
-void Backend::reduceOnDevice(Field field, ReduceOp op, double* out) {
-  reduceOnHost(arraysFor(Kernel::Reductions, reductionReads(field)), field, op, out);
-}
-
-void Backend::kineticEnergyOnDevice(double* out) { kineticEnergyOnHost(arraysFor(Kernel::Reductions, kineticEnergyReads()), out); }
-
-std::unique_ptr<PairForceKernel> Backend::createPairForceKernel(const PairForceSpec&) { return nullptr; }
-
-std::unique_ptr<Integrator> Backend::createIntegrator(const std::string&, const Parameters&, std::int64_t) { return nullptr; }
-
-std::unique_ptr<NativeHook> Backend::createNativeHook(const NativeHookSpec&) { return nullptr; }
-
-std::unique_ptr<PairLossKernel> Backend::createPairLossKernel(const PairLossSpec&) { return nullptr; }
-
-std::unique_ptr<EamForceKernel> Backend::createEamForceKernel(const EamForceSpec&) { return nullptr; }
-
-std::unique_ptr<ManyBodyForceKernel> Backend::createManyBodyForceKernel(const ManyBodyForceSpec&) { return nullptr; }
-
-std::unique_ptr<SmallSystemKernel> Backend::createSmallSystemKernel() { return createCpuSmallSystemKernel(); }
 
 }  // namespace hookmd

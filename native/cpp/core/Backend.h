@@ -1,8 +1,9 @@
-// The Backend interface (docs/ARCHITECTURE.md): it owns every per-atom and per-system array of one Batch,
-// keeps the host mirrors and the device arrays coherent, and creates the kernels it implements. `cpu` is
-// complete and is the reference; `mirror` runs that reference on device arrays kept apart from the host
-// mirrors; `cuda` runs its own kernels. Engine code declares what it reads and writes and never asks which
-// backend it runs on.
+// The Backend interface (docs/ARCHITECTURE.md), the storage of one Batch: it owns every per-atom and
+// per-system array, keeps the host mirrors and the device arrays coherent, holds deferred results and
+// counts the device work. `cpu` keeps one memory; `mirror` keeps device arrays in host memory apart from
+// the host mirrors; `cuda` keeps them on a GPU. Which kernels run on it is the platform's business
+// (platform/KernelFactory.h). Engine code declares what it reads and writes and never asks which backend it
+// runs on.
 #pragma once
 
 #include <cstdint>
@@ -26,41 +27,17 @@ enum class ReduceOp : int { Sum = 0, Mean, Min, Max, Norm };
 /** Returns false when `name` is not one of sum, mean, min, max, norm. */
 bool reduceOpFromName(const std::string& name, ReduceOp& out);
 
-/** The operations a backend may implement on its device (OpenMM's kernel names). */
-/**
- * ManyBodyForces is the row styles' many-body kernel (Tersoff, Stillinger–Weber); SnapForces is SNAP's and
- * ML-IAP's, which run the same CPU kernel over their own centre routine but have no device kernel.
- */
-enum class Kernel : int { Reductions = 0, PairForces, Integrator, NativeHooks, PairLoss, EamForces, SmallSystems, ManyBodyForces, SnapForces };
-
-class PairForceKernel;
-struct PairForceSpec;
-class Integrator;
-class Parameters;
-class NativeHook;
-struct NativeHookSpec;
-class PairLossKernel;
-struct PairLossSpec;
-class EamForceKernel;
-struct EamForceSpec;
-class ManyBodyForceKernel;
-struct ManyBodyForceSpec;
-class SmallSystemKernel;
-
 class Backend {
  public:
   virtual ~Backend() = default;
 
-  /** "cpu", "mirror" or "cuda": for reports only, never for choosing a code path. */
+  /**
+   * "cpu", "mirror" or "cuda": for reports, and the key of the backend's kernels in the platform registry
+   * (platform/KernelFactory.h); never for choosing a code path.
+   */
   virtual const char* name() const noexcept = 0;
   /** Human-readable device description, e.g. "2 threads" or "NVIDIA H100 (sm_90)". */
   virtual std::string device() const = 0;
-  /**
-   * Whether `kernel` runs on this backend's device arrays. The CPU reference of an unsupported kernel runs
-   * on the host mirrors instead (arraysFor() picks the side).
-   */
-  virtual bool supports(Kernel kernel) const = 0;
-
   /** Reallocates every field for numAtoms atoms in numSystems systems, zeroed on both sides. */
   void resize(std::int64_t numAtoms, std::int64_t numSystems);
   std::int64_t numAtoms() const noexcept { return host_.numAtoms(); }
@@ -79,10 +56,11 @@ class Backend {
   /** Syncs `reads` to the device and marks `writes` as modified there; device kernels then use their arrays. */
   void onDevice(FieldSet reads, FieldSet writes = {});
   /**
-   * The arrays the CPU reference of `kernel` runs on: the device arrays where the backend supports the
-   * kernel and they are host memory (cpu, mirror), else the host mirrors. Syncs and marks like host().
+   * The arrays a CPU reference runs on: the device arrays where `deviceKernel` (the operation runs on this
+   * backend's device, platform/DeviceOperations.h) and they are host memory (cpu, mirror), else the host
+   * mirrors. Syncs and marks like host().
    */
-  BatchStorage& arraysFor(Kernel kernel, FieldSet reads, FieldSet writes = {});
+  BatchStorage& referenceArrays(bool deviceKernel, FieldSet reads, FieldSet writes = {});
   /**
    * Keeps the systems at `keep` (in that order) and appends systems of `addedAtoms` atoms, in place. Every
    * field is compacted on each side where it is current, so kept data does not cross between host and
@@ -181,31 +159,6 @@ class Backend {
   /** Largest per-atom force norm per system. */
   void fmax(double* out) { reduce(Field::Forces, ReduceOp::Max, out); }
 
-  /**
-   * This backend's own pair-force kernel for `spec`, or null where the CPU reference (which runs through
-   * arraysFor) serves.
-   */
-  virtual std::unique_ptr<PairForceKernel> createPairForceKernel(const PairForceSpec& spec);
-  /** This backend's own integrator `type` (dynamics/IntegratorFactory names), or null for the CPU reference. */
-  virtual std::unique_ptr<Integrator> createIntegrator(const std::string& type, const Parameters& parameters,
-                                                       std::int64_t numSystems);
-  /** This backend's own native hook for `spec`, or null for the CPU reference. */
-  virtual std::unique_ptr<NativeHook> createNativeHook(const NativeHookSpec& spec);
-  /**
-   * This backend's own pair-loss kernel for `spec` (a bound training set, read from the host when the kernel
-   * is made), or null for the CPU reference.
-   */
-  virtual std::unique_ptr<PairLossKernel> createPairLossKernel(const PairLossSpec& spec);
-  /** This backend's own EAM force kernel for `spec`, or null where the CPU reference serves. */
-  virtual std::unique_ptr<EamForceKernel> createEamForceKernel(const EamForceSpec& spec);
-  /** This backend's own many-body force kernel (Tersoff, Stillinger–Weber) for `spec`, or null where the CPU reference serves. */
-  virtual std::unique_ptr<ManyBodyForceKernel> createManyBodyForceKernel(const ManyBodyForceSpec& spec);
-  /**
-   * The kernel of the small-system path (kernels/SmallSystemKernel.h), or null where the path is off (a
-   * device kernel still dark): then every chunk takes the general path. The default is the CPU reference.
-   */
-  virtual std::unique_ptr<SmallSystemKernel> createSmallSystemKernel();
-
  protected:
   /** Reallocates the device arrays (zeroed); the host mirrors are already resized. */
   virtual void resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) = 0;
@@ -223,11 +176,11 @@ class Backend {
   virtual void copyRangeFromDevice(Field field, std::size_t offset, std::size_t bytes, void* out) = 0;
   /**
    * The reduction kernel, over a field already checked to be per-atom float64: writes out[numSystems] on
-   * the host. The default runs the CPU reference on arraysFor(Kernel::Reductions)'s arrays.
+   * the host. `cpu` and `mirror` run the CPU reference on referenceArrays(true, ...).
    */
-  virtual void reduceOnDevice(Field field, ReduceOp op, double* out);
-  /** The kinetic-energy kernel; the default runs the CPU reference. */
-  virtual void kineticEnergyOnDevice(double* out);
+  virtual void reduceOnDevice(Field field, ReduceOp op, double* out) = 0;
+  /** The kinetic-energy kernel, likewise. */
+  virtual void kineticEnergyOnDevice(double* out) = 0;
 
   BatchStorage& hostStorage() noexcept { return host_; }
   const BatchStorage& hostStorage() const noexcept { return host_; }

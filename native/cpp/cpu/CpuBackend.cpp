@@ -2,10 +2,19 @@
 
 #include "core/BackendRegistry.h"
 #include "core/ThreadPool.h"
+#include "cpu/CpuEamForceKernel.h"
+#include "cpu/CpuManyBodyForceKernel.h"
+#include "cpu/CpuPairForceKernel.h"
+#include "cpu/CpuReductions.h"
+#include "platform/KernelFactory.h"
 
 namespace hookmd {
 
 std::string CpuBackend::device() const { return std::to_string(ThreadPool::global().threads()) + " threads"; }
+
+void CpuBackend::reduceOnDevice(Field field, ReduceOp op, double* out) { reduceReference(*this, field, op, out); }
+
+void CpuBackend::kineticEnergyOnDevice(double* out) { kineticEnergyReference(*this, out); }
 
 void registerCpuBackend() {
   BackendEntry entry;
@@ -18,6 +27,14 @@ void registerCpuBackend() {
   };
   entry.create = [] { return std::unique_ptr<Backend>(new CpuBackend()); };
   registerBackend(std::move(entry));
+  KernelFactory& reference = registerKernels(kReferencePlatform);
+  reference.PairForces = [](Backend&, const PairForceSpec& spec) { return createCpuPairForceKernel(spec); };
+  reference.EamForces = [](Backend&, const EamForceSpec& spec) -> std::unique_ptr<EamForceKernel> {
+    return std::make_unique<CpuEamForceKernel>(spec);
+  };
+  reference.ManyBodyForces = [](Backend&, const ManyBodyForceSpec& spec) -> std::unique_ptr<ManyBodyForceKernel> {
+    return std::make_unique<CpuManyBodyForceKernel>(spec);
+  };
 }
 
 }  // namespace hookmd

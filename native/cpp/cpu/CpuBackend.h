@@ -10,7 +10,6 @@ class CpuBackend final : public Backend {
  public:
   const char* name() const noexcept override { return "cpu"; }
   std::string device() const override;
-  bool supports(Kernel) const override { return true; }
 
  protected:
   void resizeDevice(std::int64_t, std::int64_t) override {}
@@ -20,9 +19,14 @@ class CpuBackend final : public Backend {
   void refillDevice(const RefillPlan&, FieldSet) override {}
   void copyRangeToDevice(Field, std::size_t, std::size_t) override {}
   void copyRangeFromDevice(Field, std::size_t, std::size_t, void*) override {}
+  void reduceOnDevice(Field field, ReduceOp op, double* out) override;
+  void kineticEnergyOnDevice(double* out) override;
 };
 
-/** Registers "cpu" with the backend registry. */
+/**
+ * Registers "cpu" with the backend registry, and the CPU reference of the operations whose kernels live in
+ * cpu/ (pair, EAM and many-body forces) with the platform registry.
+ */
 void registerCpuBackend();
 
 }  // namespace hookmd

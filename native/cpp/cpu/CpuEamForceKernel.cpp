@@ -13,6 +13,7 @@
 #include "cpu/SystemSchedule.h"
 #include "math/EamEval.h"
 #include "neighbor/OverlapCheck.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -229,7 +230,7 @@ void CpuEamForceKernel::forces(const Chunk& chunk, const double* fp, double* f, 
 
 void CpuEamForceKernel::execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
                                 std::vector<double>& virial) {
-  BatchStorage& storage = backend.arraysFor(Kernel::EamForces, request.reads(), request.writes());
+  BatchStorage& storage = arraysFor(backend, Kernel::EamForces, request.reads(), request.writes());
   neighbors_.bind(storage, std::sqrt(grid_.cutoffSq), skin);
   if (request.stress) virial.assign(9 * static_cast<std::size_t>(storage.numSystems()), 0.0);
   insideEnd_.resize(static_cast<std::size_t>(storage.numSystems()));

@@ -5,7 +5,7 @@
 //
 // The density pass also reorders each owner's pairs so those inside the cutoff come first, and records
 // where they end: the force pass then visits exactly those pairs, with no cutoff test and no work
-// for the skin shell. Both passes read the tables packed per pair interval (models/EamPairRows.h).
+// for the skin shell. Both passes read the tables packed per pair interval (kernels/EamPairRows.h).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 #include "cpu/SystemSchedule.h"
 #include "kernels/EamForceKernel.h"
-#include "models/EamPairRows.h"
+#include "kernels/EamPairRows.h"
 
 namespace hookmd {
 

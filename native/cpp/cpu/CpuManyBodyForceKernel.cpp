@@ -7,6 +7,7 @@
 #include "math/StillingerWeberEval.h"
 #include "math/TersoffEval.h"
 #include "neighbor/OverlapCheck.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -111,7 +112,7 @@ CpuManyBodyForceKernel::CentreCounts CpuManyBodyForceKernel::centreCounts() cons
 
 void CpuManyBodyForceKernel::execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
                                      std::vector<double>& virial) {
-  BatchStorage& storage = backend.arraysFor(kernel_, request.reads(), request.writes());
+  BatchStorage& storage = arraysFor(backend, kernel_, request.reads(), request.writes());
   neighbors_.bind(storage, std::sqrt(cutoffSq_), skin);
   if (request.stress) virial.assign(9 * static_cast<std::size_t>(storage.numSystems()), 0.0);
   const ForcePass pass{storage, request, types.types->data(), virial};

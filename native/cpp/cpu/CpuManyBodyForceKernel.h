@@ -15,6 +15,7 @@
 #include "cpu/ManyBodyCentre.h"
 #include "cpu/SystemSchedule.h"
 #include "kernels/ManyBodyForceKernel.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 

@@ -9,12 +9,13 @@
 #include "cpu/SystemSchedule.h"
 #include "math/PairEvaluators.h"
 #include "neighbor/OverlapCheck.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
 void CpuPairForceKernel::execute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin,
                                  std::vector<double>& virial) {
-  BatchStorage& storage = backend.arraysFor(Kernel::PairForces, request.reads(), request.writes());
+  BatchStorage& storage = arraysFor(backend, Kernel::PairForces, request.reads(), request.writes());
   neighbors_.bind(storage, cutoff_, skin);
   if (request.stress) virial.assign(9 * static_cast<std::size_t>(storage.numSystems()), 0.0);
   const ForcePass pass{storage, request, types.types->empty() ? nullptr : types.types->data(), virial};

@@ -42,4 +42,12 @@ void kineticEnergyOnHost(const BatchStorage& arrays, double* out) {
   });
 }
 
+void reduceReference(Backend& backend, Field field, ReduceOp op, double* out) {
+  reduceOnHost(backend.referenceArrays(true, reductionReads(field)), field, op, out);
+}
+
+void kineticEnergyReference(Backend& backend, double* out) {
+  kineticEnergyOnHost(backend.referenceArrays(true, kineticEnergyReads()), out);
+}
+
 }  // namespace hookmd

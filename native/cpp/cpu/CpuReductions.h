@@ -22,4 +22,9 @@ inline FieldSet reductionReads(Field field) { return FieldSet{field, Field::Ptr}
 /** The fields kineticEnergyOnHost reads. */
 inline FieldSet kineticEnergyReads() { return FieldSet{Field::Masses, Field::Velocities, Field::Ptr}; }
 
+/** reduceOnHost on `backend`'s reference arrays: the reduction kernel of cpu and mirror. */
+void reduceReference(Backend& backend, Field field, ReduceOp op, double* out);
+/** kineticEnergyOnHost on `backend`'s reference arrays, likewise. */
+void kineticEnergyReference(Backend& backend, double* out);
+
 }  // namespace hookmd

@@ -10,7 +10,7 @@
 
 #include "cpu/ManyBodyCentre.h"
 #include "math/ZblEval.h"
-#include "models/SnapTables.h"
+#include "kernels/SnapTables.h"
 
 namespace hookmd {
 

@@ -11,7 +11,7 @@
 #include "cpu/ManyBodyCentre.h"
 #include "cpu/SnapCentre.h"
 #include "math/ZblEval.h"
-#include "models/So3Tables.h"
+#include "kernels/So3Tables.h"
 
 namespace hookmd {
 

@@ -8,6 +8,7 @@
 #include "dynamics/PeriodicCells.h"
 #include "math/CellFilterMath.h"
 #include "math/CellMath.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -37,8 +38,7 @@ void CellFilter::updateParameters(const Parameters& parameters, std::int64_t num
 }
 
 void CellFilter::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator,
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator,
       {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Stress, Field::Cell, Field::Pbc, Field::Ptr},
       {Field::Positions, Field::Velocities, Field::Cell});
   const std::int64_t numSystems = host.numSystems();

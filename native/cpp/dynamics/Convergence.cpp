@@ -9,6 +9,7 @@
 #include "math/CriterionValue.h"
 #include "math/DegreesOfFreedom.h"
 #include "math/Reductions.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -66,7 +67,7 @@ void reduceAtoms(Backend& backend, Field field, EntryOp op, double* out) {
   if (op == EntryOp::Norm) return backend.reduce(field, ReduceOp::Max, out);
   if (op == EntryOp::SystemNorm) return backend.reduce(field, ReduceOp::Norm, out);
   const ReduceOp entry = op == EntryOp::None ? ReduceOp::Max : static_cast<ReduceOp>(static_cast<int>(op));
-  entryMaxOnHost(backend.arraysFor(Kernel::Reductions, reductionReads(field)), field, entry, out);
+  entryMaxOnHost(arraysFor(backend, Kernel::Reductions, reductionReads(field)), field, entry, out);
 }
 }  // namespace
 

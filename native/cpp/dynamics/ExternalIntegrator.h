@@ -4,7 +4,7 @@
 // points, so this integrator updates nothing and keeps no state.
 #pragma once
 
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 
 namespace hookmd {
 

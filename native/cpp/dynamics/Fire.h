@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "dynamics/Optimizer.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Parameters.h"
 #include "dynamics/SystemRows.h"
 #include "math/FireUpdate.h"
 

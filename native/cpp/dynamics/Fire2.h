@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "dynamics/Optimizer.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Parameters.h"
 #include "dynamics/SystemRows.h"
 #include "math/Fire2Update.h"
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "core/Backend.h"
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 
 namespace hookmd {
 

@@ -4,6 +4,7 @@
 
 #include "core/Error.h"
 #include "dynamics/IntegratorFactory.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -42,7 +43,7 @@ void FusedIntegrator::updateParameters(const Parameters& parameters, std::int64_
 }
 
 const std::uint8_t* FusedIntegrator::maskFor(const StepContext& context, int stage) {
-  const BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status});
+  const BatchStorage& host = arraysFor(context.backend, Kernel::Integrator, {Field::Status});
   const std::int64_t numSystems = host.numSystems();
   const std::int32_t* status = host.i32(Field::Status);
   mask_.resize(static_cast<std::size_t>(numSystems));
@@ -88,7 +89,7 @@ void FusedIntegrator::afterConvergence(const StepContext& context) {
   bool any = false;
   for (const std::int32_t k : spent_) any = any || k >= 0;
   if (!any) return;
-  std::int32_t* status = context.backend.arraysFor(Kernel::Integrator, {Field::Status}, {Field::Status}).i32(Field::Status);
+  std::int32_t* status = arraysFor(context.backend, Kernel::Integrator, {Field::Status}, {Field::Status}).i32(Field::Status);
   // A system that converged out of the sub-stage in this step has left it already: it leaves as converged.
   for (std::size_t s = 0; s < spent_.size(); ++s) {
     if (spent_[s] >= 0 && status[s] == spent_[s]) status[s] = spent_[s] + 1;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 #include "dynamics/SystemRows.h"
 
 namespace hookmd {

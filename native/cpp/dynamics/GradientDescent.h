@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "dynamics/Optimizer.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Parameters.h"
 #include "dynamics/SystemRows.h"
 
 namespace hookmd {

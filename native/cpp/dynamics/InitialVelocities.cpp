@@ -6,6 +6,7 @@
 #include "cpu/AtomLoops.h"
 #include "dynamics/StateParts.h"
 #include "math/MaxwellBoltzmann.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -42,8 +43,7 @@ void InitialVelocities::draw(const StepContext& context) {
   bool pending = false;
   for (std::int64_t s = 0; s < numSystems && !pending; ++s) pending = context.active[s] && drawn_.row(s)[0] == 0.0;
   if (!pending) return;
-  BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator, {Field::Status, Field::Velocities, Field::Masses, Field::Ptr, Field::SystemId}, {Field::Velocities});
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator, {Field::Status, Field::Velocities, Field::Masses, Field::Ptr, Field::SystemId}, {Field::Velocities});
   double* v = host.f64(Field::Velocities);
   const double* m = host.f64(Field::Masses);
   const std::int32_t* systemId = host.i32(Field::SystemId);

@@ -16,8 +16,8 @@
 #include <memory>
 #include <vector>
 
-#include "dynamics/Integrator.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Integrator.h"
+#include "kernels/Parameters.h"
 #include "dynamics/SystemRows.h"
 
 namespace hookmd {

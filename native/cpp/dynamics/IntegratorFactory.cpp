@@ -14,6 +14,7 @@
 #include "dynamics/Npt.h"
 #include "dynamics/NptLangevin.h"
 #include "dynamics/VelocityVerlet.h"
+#include "platform/KernelFactory.h"
 
 namespace hookmd {
 
@@ -35,7 +36,11 @@ bool isMolecularDynamics(const std::string& type) {
 
 std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string& type, const Parameters& parameters,
                                              std::int64_t numSystems) {
-  if (std::unique_ptr<Integrator> own = backend.createIntegrator(type, parameters, numSystems)) return own;
+  return createKernel<operation::Integrator>(backend, type, parameters, numSystems);
+}
+
+std::unique_ptr<Integrator> createCpuIntegrator(Backend& backend, const std::string& type, const Parameters& parameters,
+                                                std::int64_t numSystems) {
   if (type == "VelocityVerlet") return std::make_unique<VelocityVerlet>(parameters, numSystems);
   if (type == "Langevin") return std::make_unique<Langevin>(parameters, numSystems);
   if (type == "NoseHooverChain") return std::make_unique<NoseHooverChain>(parameters, numSystems);

@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "dynamics/Integrator.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Integrator.h"
+#include "kernels/Parameters.h"
 
 namespace hookmd {
 
@@ -15,5 +15,9 @@ namespace hookmd {
  */
 std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string& type, const Parameters& parameters,
                                              std::int64_t numSystems);
+
+/** The CPU reference of createIntegrator (platform/KernelFactory.h), which wrapped integrators recurse through. */
+std::unique_ptr<Integrator> createCpuIntegrator(Backend& backend, const std::string& type, const Parameters& parameters,
+                                                std::int64_t numSystems);
 
 }  // namespace hookmd

@@ -7,6 +7,7 @@
 #include "math/CounterRandom.h"
 #include "math/LangevinUpdate.h"
 #include "math/VelocityVerletUpdate.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -69,8 +70,7 @@ void Langevin::afterForces(std::int64_t s, const SystemAtoms& atoms, double forc
 }
 
 void Langevin::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Ptr, Field::SystemId, Field::SystemIndex}, {Field::Positions, Field::Velocities});
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Ptr, Field::SystemId, Field::SystemIndex}, {Field::Positions, Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
   // One per-system program on the device (docs/cuda.md, "The device ledger"), after the frozen counts it reads.
   frozenUpload_.due(context, host.numSystems());
@@ -104,7 +104,7 @@ void Langevin::preUpdate(const StepContext& context) {
 }
 
 void Langevin::postUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
   context.backend.chargeAtomKernel(DeviceOp::VerletKick);
   double* v = host.f64(Field::Velocities);

@@ -14,12 +14,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 #include "dynamics/FrozenCountsUpload.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Parameters.h"
 #include "dynamics/ProgramLayout.h"
 #include "dynamics/SystemRows.h"
-#include "dynamics/SystemStepper.h"
+#include "kernels/SystemStepper.h"
 #include "kernels/SmallSystemKernel.h"
 
 namespace hookmd {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "dynamics/Optimizer.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Parameters.h"
 
 namespace hookmd {
 

@@ -7,11 +7,15 @@
 #include "dynamics/hooks/MaxForceClamp.h"
 #include "dynamics/hooks/NaNDetector.h"
 #include "dynamics/hooks/WrapPeriodic.h"
+#include "platform/KernelFactory.h"
 
 namespace hookmd {
 
 std::unique_ptr<NativeHook> createNativeHook(Backend& backend, const NativeHookSpec& spec) {
-  if (std::unique_ptr<NativeHook> own = backend.createNativeHook(spec)) return own;
+  return createKernel<operation::NativeHooks>(backend, spec);
+}
+
+std::unique_ptr<NativeHook> createCpuNativeHook(Backend&, const NativeHookSpec& spec) {
   if (spec.type == "MaxForceClampHook") return std::make_unique<MaxForceClamp>(spec.schedule, spec.value);
   if (spec.type == "WrapPeriodicHook") return std::make_unique<WrapPeriodic>(spec.schedule);
   if (spec.type == "FreezeAtomsHook") return std::make_unique<FreezeAtoms>(spec.schedule, spec.mask);

@@ -25,4 +25,7 @@ struct NativeHookSpec {
  */
 std::unique_ptr<NativeHook> createNativeHook(Backend& backend, const NativeHookSpec& spec);
 
+/** The CPU reference of createNativeHook (platform/KernelFactory.h). */
+std::unique_ptr<NativeHook> createCpuNativeHook(Backend& backend, const NativeHookSpec& spec);
+
 }  // namespace hookmd

@@ -9,6 +9,7 @@
 #include "math/NoseHooverChainUpdate.h"
 #include "math/Reductions.h"
 #include "math/VelocityVerletUpdate.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -74,8 +75,7 @@ void NoseHooverChain::chargeProgram(const StepContext& context) {
 }
 
 void NoseHooverChain::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator,
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator,
       {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
       {Field::Positions, Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
@@ -94,8 +94,7 @@ void NoseHooverChain::preUpdate(const StepContext& context) {
 }
 
 void NoseHooverChain::postUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr},
       {Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());
   chargeProgram(context);

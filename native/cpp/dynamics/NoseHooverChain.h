@@ -18,8 +18,8 @@
 
 #include "core/BatchStorage.h"
 #include "dynamics/FrozenCountsUpload.h"
-#include "dynamics/Integrator.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Integrator.h"
+#include "kernels/Parameters.h"
 #include "dynamics/ProgramLayout.h"
 #include "dynamics/SystemRows.h"
 

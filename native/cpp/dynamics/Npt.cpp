@@ -12,6 +12,7 @@
 #include "math/NoseHooverChainUpdate.h"
 #include "math/Reductions.h"
 #include "math/VelocityVerletUpdate.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -138,8 +139,7 @@ void Npt::barostatHalf(BatchStorage& host, std::int64_t s, std::int32_t begin, s
 // Each system is one task (its chains, kinetic tensor and box are per-system sums and state), so results do
 // not depend on the thread count.
 void Npt::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator,
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator,
       {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::Stress, Field::Cell, Field::Pbc, Field::Ptr},
       {Field::Positions, Field::Velocities, Field::Cell});
   rows_.requireCount(host.numSystems(), systems_.size());
@@ -174,8 +174,7 @@ void Npt::preUpdate(const StepContext& context) {
 }
 
 void Npt::postUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator,
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator,
       {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::Stress, Field::Cell, Field::Ptr},
       {Field::Velocities});
   rows_.requireCount(host.numSystems(), systems_.size());

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "core/BatchStorage.h"
-#include "dynamics/Integrator.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Integrator.h"
+#include "kernels/Parameters.h"
 #include "dynamics/SystemRows.h"
 
 namespace hookmd {

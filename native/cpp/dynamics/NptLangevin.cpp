@@ -10,6 +10,7 @@
 #include "math/CellMath.h"
 #include "math/CounterRandom.h"
 #include "math/Reductions.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -36,8 +37,7 @@ void NptLangevin::updateParameters(const Parameters& parameters, std::int64_t nu
 
 void NptLangevin::preUpdate(const StepContext& context) {
   {
-    const BatchStorage& host = context.backend.arraysFor(
-        Kernel::Integrator, {Field::Status, Field::Velocities, Field::Masses, Field::Stress, Field::Cell, Field::Pbc, Field::Ptr});
+    const BatchStorage& host = arraysFor(context.backend, Kernel::Integrator, {Field::Status, Field::Velocities, Field::Masses, Field::Stress, Field::Cell, Field::Pbc, Field::Ptr});
     if (static_cast<std::int64_t>(systems_.size()) != host.numSystems()) {
       fail("INVALID_PARAMETER", "NPTLangevin: parameters cover " + std::to_string(systems_.size()) + " systems, the batch has " + std::to_string(host.numSystems()));
     }
@@ -58,8 +58,7 @@ void NptLangevin::preUpdate(const StepContext& context) {
     });
   }
   langevin_.preUpdate(context);
-  BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Cell, Field::Ptr, Field::SystemId},
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Cell, Field::Ptr, Field::SystemId},
       {Field::Positions, Field::Velocities, Field::Cell});
   double* x = host.f64(Field::Positions);
   double* v = host.f64(Field::Velocities);

@@ -16,9 +16,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 #include "dynamics/Langevin.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Parameters.h"
 
 namespace hookmd {
 

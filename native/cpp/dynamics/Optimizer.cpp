@@ -5,6 +5,7 @@
 #include "core/Error.h"
 #include "cpu/AtomLoops.h"
 #include "dynamics/StateParts.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -22,8 +23,7 @@ void Optimizer::fitVelocities(const std::int32_t* ptr, std::int64_t numSystems) 
 
 // Each system is one task, so the sums inside a step run in atom order whatever the thread count.
 void Optimizer::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(
-      Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Ptr},
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Ptr},
       {Field::Positions, Field::Velocities});
   requireCount(host.numSystems());
   // What the device twin of this step launches (docs/cuda.md, "The device ledger").

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "dynamics/AtomRows.h"
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 #include "dynamics/ProgramLayout.h"
-#include "dynamics/SystemStepper.h"
+#include "kernels/SystemStepper.h"
 
 namespace hookmd {
 

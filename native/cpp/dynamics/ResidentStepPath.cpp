@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "core/DarkKernels.h"
+#include "platform/DarkKernels.h"
 
 namespace hookmd {
 

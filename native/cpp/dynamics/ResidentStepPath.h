@@ -1,5 +1,5 @@
 // When and how the stepping loop keeps a chunk of steps on the device (docs/cuda.md, "Resident chunks";
-// kernels/ResidentStepKernel.h): on a device backend with the resident-step family on (core/DarkKernels.h),
+// kernels/ResidentStepKernel.h): on a device backend with the resident-step family on (platform/DarkKernels.h),
 // a VelocityVerlet run on a pair potential's device kernel, with no native hook, no convergence check, no
 // stress and no one reading the energies between two due JS hooks. Steps at which a JS hook is due keep the
 // general path. A chunk is at most kLongestResidentChunk steps, one graph launch and one status read; the
@@ -11,7 +11,7 @@
 #include <functional>
 
 #include "core/Backend.h"
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 #include "kernels/ResidentStepKernel.h"
 #include "models/Potential.h"
 

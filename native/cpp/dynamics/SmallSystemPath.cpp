@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/Error.h"
+#include "platform/KernelFactory.h"
 
 namespace hookmd {
 
@@ -47,7 +48,7 @@ bool SmallSystemPath::ready(Integrator& integrator, Potential* potential, bool n
                             std::int32_t exitStatus) {
   if (potential == nullptr || nativeHooks || stress || pauseOnConverge || integrator.needsStress() || !smallSystemsEnabled()) return false;
   if (!kernelMade_) {
-    kernel_ = backend_.createSmallSystemKernel();
+    kernel_ = createKernel<operation::SmallSystems>(backend_);
     kernelMade_ = true;
   }
   if (!kernel_ || !kernel_->runs(integrator) || !batchFits()) return false;

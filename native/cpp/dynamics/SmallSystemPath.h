@@ -15,7 +15,7 @@
 
 #include "core/Backend.h"
 #include "dynamics/Convergence.h"
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 #include "dynamics/NativeHook.h"
 #include "kernels/SmallSystemKernel.h"
 #include "models/BackendCache.h"

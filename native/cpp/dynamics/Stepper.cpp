@@ -6,6 +6,7 @@
 
 #include "core/Error.h"
 #include "dynamics/StateParts.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -71,7 +72,7 @@ void Stepper::beginStep() {
     // Hooks may finish a system mid-step; keep what step 5 must put back, on the side the CPU integrators
     // update (on cuda, whose integrators are kernels, these are host copies). Native chunks skip this copy.
     const FieldSet kept{Field::Positions, Field::Velocities, Field::Cell};
-    const BatchStorage& arrays = backend_.arraysFor(Kernel::Integrator, kept);
+    const BatchStorage& arrays = arraysFor(backend_, Kernel::Integrator, kept);
     const auto copy = [&](Field field, std::vector<double>& out) {
       const double* values = arrays.f64(field);
       out.assign(values, values + arrays.length(field));
@@ -100,7 +101,7 @@ void Stepper::restoreFinished() {
   for (std::size_t s = 0; s < activeAtStart_.size(); ++s) anyFinished = anyFinished || undone(s);
   if (!anyFinished) return;
   const FieldSet restoredFields{Field::Positions, Field::Velocities, Field::Cell};
-  BatchStorage& arrays = backend_.arraysFor(Kernel::Integrator, restoredFields | FieldSet{Field::Ptr}, restoredFields);
+  BatchStorage& arrays = arraysFor(backend_, Kernel::Integrator, restoredFields | FieldSet{Field::Ptr}, restoredFields);
   const std::int32_t* ptr = arrays.i32(Field::Ptr);
   double* x = arrays.f64(Field::Positions);
   double* v = arrays.f64(Field::Velocities);

@@ -18,7 +18,7 @@
 #include "core/Backend.h"
 #include "dynamics/Convergence.h"
 #include "dynamics/DynamicsStage.h"
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 #include "dynamics/NativeHook.h"
 #include "dynamics/ResidentStepPath.h"
 #include "dynamics/SmallSystemPath.h"

@@ -5,6 +5,7 @@
 #include "core/Error.h"
 #include "cpu/AtomLoops.h"
 #include "math/VelocityVerletUpdate.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -87,7 +88,7 @@ void VelocityVerlet::afterForces(std::int64_t s, const SystemAtoms& atoms, doubl
 }
 
 void VelocityVerlet::preUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Positions, Field::Velocities});
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator, {Field::Status, Field::Positions, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Positions, Field::Velocities});
   requireParameterCount(dt_.size(), host.numSystems());
   context.backend.chargeAtomKernel(DeviceOp::VerletKickDrift);
   double* x = host.f64(Field::Positions);
@@ -103,7 +104,7 @@ void VelocityVerlet::preUpdate(const StepContext& context) {
 }
 
 void VelocityVerlet::postUpdate(const StepContext& context) {
-  BatchStorage& host = context.backend.arraysFor(Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
+  BatchStorage& host = arraysFor(context.backend, Kernel::Integrator, {Field::Status, Field::Velocities, Field::Forces, Field::Masses, Field::SystemIndex, Field::Ptr}, {Field::Velocities});
   requireParameterCount(dt_.size(), host.numSystems());
   context.backend.chargeAtomKernel(DeviceOp::VerletKick);
   double* v = host.f64(Field::Velocities);

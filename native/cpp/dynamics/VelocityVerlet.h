@@ -3,9 +3,9 @@
 
 #include <vector>
 
-#include "dynamics/Integrator.h"
-#include "dynamics/Parameters.h"
-#include "dynamics/SystemStepper.h"
+#include "kernels/Integrator.h"
+#include "kernels/Parameters.h"
+#include "kernels/SystemStepper.h"
 
 namespace hookmd {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/DarkKernels.h"
+#include "platform/DarkKernels.h"
 #include "core/Error.h"
 
 namespace hookmd {

@@ -9,7 +9,7 @@
 // back; when a wanted system is stale, every system of the batch is rebuilt in one pass (grids, bins,
 // search, one status read after the grids and one after each search). A search whose longest row exceeds
 // the row capacity grows it to the longest row + 1/8 and runs again. The evaluation reads the status block
-// once more (and the virial when the stress is asked for). With the device-step family on (core/DarkKernels.h),
+// once more (and the virial when the stress is asked for). With the device-step family on (platform/DarkKernels.h),
 // a compute that no one reads the energies of (ComputeRequest::energies false, no stress) leaves the
 // per-system sums pending: the pair loop flags a non-finite slot energy itself, and the sums run when the
 // energies are asked for (finishEnergies), or before the selection they belong to changes.

@@ -1,7 +1,7 @@
 // The EAM force kernel: two passes over the same half neighbor lists as the pair-force kernel (densities,
 // then forces), with the embedding in between. The API layer (models/Eam) validates the potential file and
-// assigns species types; a backend may create its own kernel (Backend::createEamForceKernel), and the CPU
-// reference (cpu/CpuEamForceKernel) serves everywhere else, on the arrays Backend::arraysFor gives it.
+// assigns species types; a backend may register its own kernel (platform/KernelFactory.h), and the CPU
+// reference (cpu/CpuEamForceKernel) serves everywhere else, on the arrays arraysFor (platform/DeviceOperations.h) gives it.
 #pragma once
 
 #include <memory>
@@ -9,7 +9,7 @@
 
 #include "core/Backend.h"
 #include "kernels/PairForceKernel.h"
-#include "models/EamTables.h"
+#include "kernels/EamTables.h"
 #include "neighbor/NeighborCache.h"
 
 namespace hookmd {

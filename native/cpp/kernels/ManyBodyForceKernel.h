@@ -2,8 +2,8 @@
 // over centre atoms of a function of all their neighbours (Tersoff, Stillinger–Weber), evaluated by the
 // centre routines of native/cpp/math over each centre's neighbours within the cutoff. The API layer
 // (models/ManyBodyPotential) validates the file's rows and assigns species types; a backend may create its
-// own kernel (Backend::createManyBodyForceKernel), and the CPU reference (cpu/CpuManyBodyForceKernel) serves
-// everywhere else, on the arrays Backend::arraysFor gives it.
+// own kernel (platform/KernelFactory.h), and the CPU reference (cpu/CpuManyBodyForceKernel) serves
+// everywhere else, on the arrays arraysFor (platform/DeviceOperations.h) gives it.
 #pragma once
 
 #include <vector>

@@ -3,7 +3,7 @@
 // against skin/2 (marking its system stale), a rebuild of only the stale systems runs when the device found
 // one, and one kernel evaluates the forces and gives the closing half kick. The host reads one status block
 // per chunk: a row that overflowed, a non-finite energy or a failed build make the stepping loop put back the
-// chunk's snapshot. With the resident-regrow family on (core/DarkKernels.h), a chunk whose only problem was an
+// chunk's snapshot. With the resident-regrow family on (platform/DarkKernels.h), a chunk whose only problem was an
 // overflowing row grows the rows, rebuilds and runs again on the device; otherwise the chunk is replayed on
 // the step-by-step path, which grows the rows and reports errors with the same words at the same step.
 //

@@ -30,7 +30,7 @@ namespace hookmd {
 constexpr int kMaxSo3Radial = 12;
 constexpr int kMaxSo3Angular = 12;
 
-/** The tables of one so3 descriptor (built by models/So3Tables on the host; a device copies the arrays). */
+/** The tables of one so3 descriptor (built by kernels/So3Tables on the host; a device copies the arrays). */
 struct So3Layout {
   int nmax, lmax;
   /** Quadrature nodes N. */

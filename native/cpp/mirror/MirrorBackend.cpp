@@ -4,13 +4,12 @@
 #include <cstring>
 
 #include "core/BackendRegistry.h"
-#include "core/DarkKernels.h"
-#include "cpu/CpuSmallSystemKernel.h"
-#include "core/DeviceKernels.h"
 #include "core/RowGather.h"
 #include "core/ThreadPool.h"
+#include "cpu/CpuReductions.h"
 #include "mirror/MirrorManyBodyForceKernel.h"
 #include "mirror/MirrorPairForceKernel.h"
+#include "platform/KernelFactory.h"
 
 namespace hookmd {
 
@@ -18,21 +17,6 @@ std::string MirrorBackend::device() const {
   return "emulated device on " + std::to_string(ThreadPool::global().threads()) + " threads";
 }
 
-bool MirrorBackend::supports(Kernel kernel) const { return deviceImplements(kernel); }
-
-std::unique_ptr<PairForceKernel> MirrorBackend::createPairForceKernel(const PairForceSpec& spec) {
-  return createMirrorPairForceKernel(*this, spec);
-}
-
-std::unique_ptr<ManyBodyForceKernel> MirrorBackend::createManyBodyForceKernel(const ManyBodyForceSpec& spec) {
-  if (!deviceKernelEnabled(DeviceKernelFamily::ManyBodyForces)) return nullptr;
-  return createMirrorManyBodyForceKernel(*this, spec);
-}
-
-std::unique_ptr<SmallSystemKernel> MirrorBackend::createSmallSystemKernel() {
-  if (!deviceKernelEnabled(DeviceKernelFamily::SmallSystems)) return nullptr;
-  return createCpuSmallSystemKernel();
-}
 
 void MirrorBackend::resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) { device_.resize(numAtoms, numSystems); }
 
@@ -70,6 +54,10 @@ void MirrorBackend::copyRangeFromDevice(Field field, std::size_t offset, std::si
   std::memcpy(out, static_cast<const unsigned char*>(device_.buffer(field)->data()) + offset, bytes);
 }
 
+void MirrorBackend::reduceOnDevice(Field field, ReduceOp op, double* out) { reduceReference(*this, field, op, out); }
+
+void MirrorBackend::kineticEnergyOnDevice(double* out) { kineticEnergyReference(*this, out); }
+
 void registerMirrorBackend() {
   BackendEntry entry;
   entry.name = "mirror";
@@ -81,6 +69,13 @@ void registerMirrorBackend() {
   };
   entry.create = [] { return std::unique_ptr<Backend>(new MirrorBackend()); };
   registerBackend(std::move(entry));
+  KernelFactory& kernels = registerKernels("mirror");
+  kernels.PairForces = createMirrorPairForceKernel;
+  // Dark, cuda's many-body kernel makes nothing, so mirror's twin makes nothing either.
+  kernels.ManyBodyForces = [](Backend& backend, const ManyBodyForceSpec& spec) -> std::unique_ptr<ManyBodyForceKernel> {
+    if (!deviceKernelEnabled(DeviceKernelFamily::ManyBodyForces)) return nullptr;
+    return createMirrorManyBodyForceKernel(backend, spec);
+  };
 }
 
 }  // namespace hookmd

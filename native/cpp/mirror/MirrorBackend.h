@@ -12,13 +12,6 @@ class MirrorBackend final : public Backend {
  public:
   const char* name() const noexcept override { return "mirror"; }
   std::string device() const override;
-  bool supports(Kernel kernel) const override;
-  /** The CPU reference beside a model of the CUDA kernel's schedule, which it charges (MirrorPairForceKernel.h). */
-  std::unique_ptr<PairForceKernel> createPairForceKernel(const PairForceSpec& spec) override;
-  /** The CPU reference beside the CUDA many-body kernel's schedule, where that kernel runs (core/DarkKernels.h); null where it is dark. */
-  std::unique_ptr<ManyBodyForceKernel> createManyBodyForceKernel(const ManyBodyForceSpec& spec) override;
-  /** The CPU reference, where cuda's small-system kernel runs (core/DarkKernels.h); null where it is dark. */
-  std::unique_ptr<SmallSystemKernel> createSmallSystemKernel() override;
 
  protected:
   void resizeDevice(std::int64_t numAtoms, std::int64_t numSystems) override;
@@ -28,12 +21,19 @@ class MirrorBackend final : public Backend {
   void refillDevice(const RefillPlan& plan, FieldSet kept) override;
   void copyRangeToDevice(Field field, std::size_t offset, std::size_t bytes) override;
   void copyRangeFromDevice(Field field, std::size_t offset, std::size_t bytes, void* out) override;
+  void reduceOnDevice(Field field, ReduceOp op, double* out) override;
+  void kineticEnergyOnDevice(double* out) override;
 
  private:
   BatchStorage device_;
 };
 
-/** Registers "mirror" with the backend registry. */
+/**
+ * Registers "mirror" with the backend registry, and its one kernel of its own with the platform registry:
+ * the CPU reference of the pair forces beside a model of the CUDA kernel's schedule, which it charges
+ * (MirrorPairForceKernel.h). Every other operation runs the CPU reference, on the device arrays where cuda
+ * runs it on the device (platform/DeviceOperations.h).
+ */
 void registerMirrorBackend();
 
 }  // namespace hookmd

@@ -1,4 +1,4 @@
-// `mirror`'s many-body kernel (the many-body-forces family, core/DarkKernels.h): the CPU reference computes
+// `mirror`'s many-body kernel (the many-body-forces family, platform/DarkKernels.h): the CPU reference computes
 // the numbers on the "device" arrays (bit for bit cpu's), while the schedule of the CUDA kernel
 // (kernels/DeviceManyBodySchedule.h) runs beside it with the rows the device would have needed, so the
 // ledger counts what cuda would: the same uploads, evaluations, retries with longer rows and status reads.

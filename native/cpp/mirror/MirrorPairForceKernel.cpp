@@ -10,9 +10,10 @@
 #include "core/Error.h"
 #include "core/ThreadPool.h"
 #include "cpu/CpuPairForceKernel.h"
-#include "dynamics/Integrator.h"
+#include "kernels/Integrator.h"
 #include "kernels/DevicePairSchedule.h"
 #include "neighbor/NeighborList.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -150,7 +151,7 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
     // The CPU kernel reads and writes what the device kernel would, on the device arrays.
     reference_->execute(backend, request, types, skin, virial);
     if (schedule_.emptyBatch()) return schedule_.chargeEmptyBatch(request.stress);
-    const BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, {Field::Positions, Field::Cell, Field::Pbc, Field::Ptr});
+    const BatchStorage& arrays = arraysFor(backend, Kernel::PairForces, {Field::Positions, Field::Cell, Field::Pbc, Field::Ptr});
     bool rebuild = schedule_.needsBuild();
     if (!rebuild) {
       rebuild = lists_.stale(arrays, request.systems, skin);
@@ -183,7 +184,7 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
   // The chunk's steps are the general step's CPU code (chunk.referenceStep); its computes come here in
   // resident mode (residentCompute), which follows the device's policy on the list model.
   ResidentChunkResult runResident(Backend& backend, Integrator&, const ResidentChunk& chunk) override {
-    const BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, kSnapshotFields, kChunkWrites);
+    const BatchStorage& arrays = arraysFor(backend, Kernel::PairForces, kSnapshotFields, kChunkWrites);
     for (std::size_t k = 0; k < kSnapshot.size(); ++k) {
       snapshot_[k].assign(arrays.f64(kSnapshot[k]), arrays.f64(kSnapshot[k]) + arrays.length(kSnapshot[k]));
     }
@@ -207,7 +208,7 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
   }
 
   void restoreResident(Backend& backend) override {
-    BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, kSnapshotFields, kSnapshotFields);
+    BatchStorage& arrays = arraysFor(backend, Kernel::PairForces, kSnapshotFields, kSnapshotFields);
     for (std::size_t k = 0; k < kSnapshot.size(); ++k) std::copy(snapshot_[k].begin(), snapshot_[k].end(), arrays.f64(kSnapshot[k]));
     schedule_.forgetLists();
   }
@@ -215,7 +216,7 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
   // cuda's regrowth is its general build pass at the restored positions with the longer rows.
   void regrowResident(Backend& backend, std::uint64_t longestRow) override {
     schedule_.regrow(longestRow);
-    const BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, {Field::Positions, Field::Cell, Field::Pbc, Field::Ptr});
+    const BatchStorage& arrays = arraysFor(backend, Kernel::PairForces, {Field::Positions, Field::Cell, Field::Pbc, Field::Ptr});
     schedule_.buildStarted();
     const DeviceListModel::Rows rows = lists_.build(arrays, schedule_.rlist(), cutoff_);
     while (!schedule_.searched(rows.longest, rows.entries)) {
@@ -230,7 +231,7 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
    * and a non-finite energy is flagged instead of diagnosed.
    */
   void residentCompute(Backend& backend, const ComputeRequest& request, const AtomTypes& types, double skin, std::vector<double>& virial) {
-    const BatchStorage& arrays = backend.arraysFor(Kernel::PairForces, {Field::Positions, Field::Cell, Field::Pbc, Field::Ptr});
+    const BatchStorage& arrays = arraysFor(backend, Kernel::PairForces, {Field::Positions, Field::Cell, Field::Pbc, Field::Ptr});
     if (lists_.stale(arrays, nullptr, skin)) {
       const DeviceListModel::Rows rows = lists_.build(arrays, schedule_.rlist(), cutoff_, true);
       ++outcome_.rebuildPasses;
@@ -241,7 +242,7 @@ class MirrorPairForceKernel final : public PairForceKernel, public ResidentStepK
       }
     }
     reference_->execute(backend, request, types, skin, virial);
-    const BatchStorage& results = backend.arraysFor(Kernel::PairForces, {Field::Energy});
+    const BatchStorage& results = arraysFor(backend, Kernel::PairForces, {Field::Energy});
     const double* energy = results.f64(Field::Energy);
     for (std::int64_t s = 0; s < results.numSystems(); ++s) {
       if (!std::isfinite(energy[s])) outcome_.replay = failed_ = true;

@@ -1,7 +1,7 @@
 #include "models/Eam.h"
 
-#include "cpu/CpuEamForceKernel.h"
-#include "models/Messages.h"
+#include "core/Messages.h"
+#include "platform/KernelFactory.h"
 
 namespace hookmd {
 
@@ -19,12 +19,7 @@ void Eam::compute(Backend& backend, const ComputeRequest& request) {
   requireSkinSet("EAM", skin_);
   checkPtrLayout(backend, "EAM", checkedPtr_);
   const AtomTypes types = species_.assign(backend);
-  // A backend creates the kernels it implements; the CPU reference serves for the others.
-  EamForceKernel& kernel = kernel_.forBackend(backend, [&] {
-    const EamForceSpec spec{"EAM", tables_};
-    std::unique_ptr<EamForceKernel> made = backend.createEamForceKernel(spec);
-    return made ? std::move(made) : std::make_unique<CpuEamForceKernel>(spec);
-  });
+  EamForceKernel& kernel = kernel_.forBackend(backend, [&] { return createKernel<operation::EamForces>(backend, EamForceSpec{"EAM", tables_}); });
   kernel.execute(backend, request, types, skin_, virial_);
 }
 

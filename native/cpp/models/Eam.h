@@ -1,5 +1,5 @@
 // EAM: the embedded-atom method of LAMMPS's `pair_style eam`, `eam/alloy` and `eam/fs`
-// (math/EamEval.h, models/EamTables.h). The API layer: it owns the tables, assigns each atom the
+// (math/EamEval.h, kernels/EamTables.h). The API layer: it owns the tables, assigns each atom the
 // potential's element index, and hands both to the EAM kernel of the batch's backend.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 #include "kernels/EamForceKernel.h"
 #include "models/BackendCache.h"
-#include "models/EamTables.h"
+#include "kernels/EamTables.h"
 #include "models/Potential.h"
 #include "models/SpeciesTypes.h"
 

@@ -6,7 +6,7 @@
 #include "core/Error.h"
 #include "core/ThreadPool.h"
 #include "cpu/SystemSchedule.h"
-#include "models/Messages.h"
+#include "core/Messages.h"
 
 namespace hookmd {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/Error.h"
-#include "models/Messages.h"
+#include "core/Messages.h"
 
 namespace hookmd {
 

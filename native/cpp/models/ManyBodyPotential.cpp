@@ -5,10 +5,10 @@
 #include <cstring>
 
 #include "core/Error.h"
-#include "cpu/CpuManyBodyForceKernel.h"
 #include "math/StillingerWeberEval.h"
 #include "math/TersoffEval.h"
-#include "models/Messages.h"
+#include "core/Messages.h"
+#include "platform/KernelFactory.h"
 
 namespace hookmd {
 
@@ -115,11 +115,7 @@ void ManyBodyPotential::compute(Backend& backend, const ComputeRequest& request)
   requireSkinSet(name_, skin_);
   checkPtrLayout(backend, name_, checkedPtr_);
   const AtomTypes types = species_.assign(backend);
-  // A backend creates the kernels it implements; the CPU reference serves for the others.
-  ManyBodyForceKernel& kernel = kernel_.forBackend(backend, [&] {
-    std::unique_ptr<ManyBodyForceKernel> made = backend.createManyBodyForceKernel(spec_);
-    return made ? std::move(made) : std::make_unique<CpuManyBodyForceKernel>(spec_);
-  });
+  ManyBodyForceKernel& kernel = kernel_.forBackend(backend, [&] { return createKernel<operation::ManyBodyForces>(backend, spec_); });
   kernel.execute(backend, request, types, skin_, virial_);
 }
 

@@ -5,8 +5,8 @@
 
 #include "core/Error.h"
 #include "core/ThreadPool.h"
-#include "cpu/CpuPairForceKernel.h"
-#include "models/Messages.h"
+#include "core/Messages.h"
+#include "platform/KernelFactory.h"
 
 namespace hookmd {
 
@@ -138,11 +138,7 @@ void PairPotential::compute(Backend& backend, const ComputeRequest& request) {
   }
   checkPtrLayout(backend, name_, checkedPtr_);
   assignTypes(backend);
-  // A backend creates the kernels it implements; the CPU reference serves for the others.
-  PairForceKernel& kernel = kernel_.forBackend(backend, [&] {
-    std::unique_ptr<PairForceKernel> made = backend.createPairForceKernel(spec_);
-    return made ? std::move(made) : createCpuPairForceKernel(spec_);
-  });
+  PairForceKernel& kernel = kernel_.forBackend(backend, [&] { return createKernel<operation::PairForces>(backend, spec_); });
   kernel.execute(backend, request, AtomTypes{&types_, typesVersion_}, skin_, virial_);
 }
 

@@ -8,7 +8,7 @@
 #include "cpu/CpuManyBodyForceKernel.h"
 #include "cpu/So3Centre.h"
 #include "math/DescriptorNetwork.h"
-#include "models/Messages.h"
+#include "core/Messages.h"
 
 namespace hookmd {
 

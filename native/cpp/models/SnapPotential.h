@@ -15,7 +15,7 @@
 #include "kernels/ManyBodyForceKernel.h"
 #include "models/BackendCache.h"
 #include "models/Potential.h"
-#include "models/So3Tables.h"
+#include "kernels/So3Tables.h"
 #include "models/SpeciesTypes.h"
 
 namespace hookmd {

@@ -1,7 +1,7 @@
 #include "models/SpeciesTypes.h"
 
 #include "core/Error.h"
-#include "models/Messages.h"
+#include "core/Messages.h"
 
 namespace hookmd {
 

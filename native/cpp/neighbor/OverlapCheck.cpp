@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/Error.h"
-#include "models/Messages.h"
+#include "core/Messages.h"
 
 namespace hookmd {
 

@@ -7,7 +7,8 @@
 #include "core/Error.h"
 #include "core/ThreadPool.h"
 #include "math/DescriptorNetworkGradient.h"
-#include "models/Messages.h"
+#include "core/Messages.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -59,7 +60,7 @@ NetworkLoss::NetworkLoss(const NetworkLossDefinition& d) : elements_(d.elements)
 
 void NetworkLoss::bind(Backend& backend, const ReferenceArrays& refs) {
   const BatchStorage& storage =
-      backend.arraysFor(Kernel::PairLoss, {Field::Positions, Field::Cell, Field::Pbc, Field::AtomicNumbers, Field::Ptr});
+      arraysFor(backend, Kernel::PairLoss, {Field::Positions, Field::Cell, Field::Pbc, Field::AtomicNumbers, Field::Ptr});
   TrainingData::requirePartition(storage, kOwner);
   const double cutoff = spec_.rcutfac * 2.0 * *std::max_element(spec_.radius.begin(), spec_.radius.end());
   auto data = std::make_unique<TrainingData>(storage, refs, cutoff, kOwner);

@@ -6,8 +6,9 @@
 #include <cstring>
 
 #include "core/Error.h"
-#include "models/Messages.h"
-#include "training/CpuPairLossKernel.h"
+#include "core/Messages.h"
+#include "platform/DeviceOperations.h"
+#include "platform/KernelFactory.h"
 
 namespace hookmd {
 
@@ -66,16 +67,14 @@ PairLoss::PairLoss(PairEvaluator evaluator, const char* name, int paramsPerPair,
 
 void PairLoss::bind(Backend& backend, const ReferenceArrays& refs) {
   const BatchStorage& storage =
-      backend.arraysFor(Kernel::PairLoss, {Field::Positions, Field::Cell, Field::Pbc, Field::AtomicNumbers, Field::Ptr});
+      arraysFor(backend, Kernel::PairLoss, {Field::Positions, Field::Cell, Field::Pbc, Field::AtomicNumbers, Field::Ptr});
   TrainingData::requirePartition(storage, (std::string(name_) + " loss").c_str());
   auto data = std::make_unique<TrainingData>(storage, refs, maxCutoff_, name_);
   std::vector<std::uint8_t> types;
   assignTypes(*data, types);
   // The kernel keeps pointers to the set and its types; moving them below keeps their heap blocks in place.
   const PairLossSpec spec = specFor(*data, types);
-  std::unique_ptr<PairLossKernel> kernel = backend.createPairLossKernel(spec);
-  if (!kernel) kernel = createCpuPairLossKernel(spec);
-  kernel_ = std::move(kernel);
+  kernel_ = createKernel<operation::PairLoss>(backend, spec);
   data_ = std::move(data);
   types_ = std::move(types);
   forwarded_ = false;

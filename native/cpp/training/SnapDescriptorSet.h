@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "models/SnapTables.h"
+#include "kernels/SnapTables.h"
 #include "training/TrainingData.h"
 
 namespace hookmd {

@@ -1,6 +1,7 @@
 #include "dynamics/hooks/FreezeAtoms.h"
 
 #include "core/Error.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -32,7 +33,7 @@ void FreezeAtoms::apply(Backend& backend, DynamicsStage stage, std::int64_t, con
   const bool clearForces = stage == DynamicsStage::AfterCompute;
   // Only the frozen atoms are written, so the others must be current on the side written.
   const FieldSet touched = FieldSet{Field::Positions, Field::Velocities}.with(Field::Forces, clearForces);
-  BatchStorage& host = backend.arraysFor(Kernel::NativeHooks, touched, touched);
+  BatchStorage& host = arraysFor(backend, Kernel::NativeHooks, touched, touched);
   if (static_cast<std::int64_t>(mask_.size()) != host.numAtoms()) {
     fail("INVALID_MASK", "FreezeAtomsHook: the mask has " + std::to_string(mask_.size()) + " entries but the batch has " +
                              std::to_string(host.numAtoms()) + " atoms");

@@ -6,12 +6,12 @@
 
 #include "core/Error.h"
 #include "cpu/AtomLoops.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
 void NaNDetector::apply(Backend& backend, DynamicsStage, std::int64_t step, const std::uint8_t* active) {
-  BatchStorage& host = backend.arraysFor(
-      Kernel::NativeHooks, {Field::Positions, Field::Velocities, Field::Forces, Field::Energy, Field::SystemId, Field::Ptr});
+  BatchStorage& host = arraysFor(backend, Kernel::NativeHooks, {Field::Positions, Field::Velocities, Field::Forces, Field::Energy, Field::SystemId, Field::Ptr});
   if (host.numSystems() == 0) return;
   selection_.update(backend, active);
   // Two flag resets, the scan, one word read back (the per-system flags only when it fails).

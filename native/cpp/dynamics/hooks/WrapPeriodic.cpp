@@ -5,11 +5,12 @@
 
 #include "cpu/AtomLoops.h"
 #include "math/CellMath.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
 void WrapPeriodic::apply(Backend& backend, DynamicsStage, std::int64_t, const std::uint8_t* active) {
-  BatchStorage& host = backend.arraysFor(Kernel::NativeHooks, {Field::Positions, Field::Cell, Field::Pbc, Field::Ptr, Field::SystemIndex}, {Field::Positions});
+  BatchStorage& host = arraysFor(backend, Kernel::NativeHooks, {Field::Positions, Field::Cell, Field::Pbc, Field::Ptr, Field::SystemIndex}, {Field::Positions});
   selection_.update(backend, active);
   backend.chargeAtomKernel(DeviceOp::HookKernel);
   double* positions = host.f64(Field::Positions);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/Backend.h"
-#include "dynamics/Parameters.h"
+#include "kernels/Parameters.h"
 
 namespace hookmd {
 

@@ -1,4 +1,4 @@
-#include "models/EamPairRows.h"
+#include "kernels/EamPairRows.h"
 
 #include <algorithm>
 #include <cstdint>

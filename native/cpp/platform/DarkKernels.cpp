@@ -1,4 +1,4 @@
-#include "core/DarkKernels.h"
+#include "platform/DarkKernels.h"
 
 #include <algorithm>
 #include <array>

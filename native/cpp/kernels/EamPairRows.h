@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "models/EamTables.h"
+#include "kernels/EamTables.h"
 
 namespace hookmd {
 

@@ -1,4 +1,4 @@
-#include "models/EamTables.h"
+#include "kernels/EamTables.h"
 
 #include <climits>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "core/Error.h"
-#include "models/Messages.h"
+#include "core/Messages.h"
 
 namespace hookmd {
 

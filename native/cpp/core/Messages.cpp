@@ -1,4 +1,4 @@
-#include "models/Messages.h"
+#include "core/Messages.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "models/So3Tables.h"
+#include "kernels/So3Tables.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "models/SnapTables.h"
+#include "kernels/SnapTables.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "cpu/CpuSmallSystemKernel.h"
+#include "dynamics/CpuSmallSystemKernel.h"
 
 #include <algorithm>
 #include <array>
@@ -8,11 +8,12 @@
 #include "core/ThreadPool.h"
 #include "cpu/FireLanes.h"
 #include "dynamics/Fire.h"
-#include "dynamics/Integrator.h"
-#include "dynamics/SystemStepper.h"
+#include "kernels/Integrator.h"
+#include "kernels/SystemStepper.h"
 #include "cpu/AllPairs.h"
 #include "math/CriterionValue.h"
 #include "math/PairEvaluators.h"
+#include "platform/DeviceOperations.h"
 
 namespace hookmd {
 
@@ -71,7 +72,7 @@ class CpuSmallSystemKernel final : public SmallSystemKernel {
   SmallChunkResult run(Backend& backend, Integrator& integrator, const AllPairsModel& model, const SmallConvergence& convergence,
                        const SmallChunk& chunk, const SmallUploads&) override {
     const FieldSet writes{Field::Positions, Field::Velocities, Field::Forces, Field::Energy, Field::Status};
-    BatchStorage& arrays = backend.arraysFor(Kernel::SmallSystems, writes | FieldSet{Field::Masses, Field::Ptr, Field::SystemId}, writes);
+    BatchStorage& arrays = arraysFor(backend, Kernel::SmallSystems, writes | FieldSet{Field::Masses, Field::Ptr, Field::SystemId}, writes);
     auto& stepper = dynamic_cast<SystemStepper&>(integrator);
     stepper.prepareSystems(arrays.i32(Field::Ptr), arrays.numSystems());
     auto* fire = dynamic_cast<Fire*>(&integrator);

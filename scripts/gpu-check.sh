@@ -5,7 +5,7 @@
 #   verify    the dark kernels (docs/cuda.md, "Dark kernels") with HOOKMD_CUDA_UNVERIFIED=1 and
 #             HOOKMD_REQUIRE_CUDA=1: their GPU parity, the ledger contract (real counts = declared) and the
 #             budgets; when every test passes, flips them on: records the GPU, $COMMIT and the command in
-#             native/cpp/platform/DarkKernels.cpp and docs/cuda.md, and leaves the change as $OUT/flip.patch
+#             native/cpp/platform/DeviceOperationTable.h and docs/cuda.md, and leaves the change as $OUT/flip.patch
 #             (no git here: apply it with `git apply` where the tree lives, then rebuild)
 #   backends  the CUDA parity and transfer tests, with skips turned into failures (HOOKMD_REQUIRE_CUDA=1)
 #   suite     the whole suite on the cuda backend (tests that need git, npm or a compiler left out)
@@ -53,20 +53,20 @@ flip() {
   driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
   when=$(date -u +%Y-%m-%d)
   record="$gpu, $when, commit ${COMMIT:-unknown} (bash scripts/gpu-check.sh verify)"
-  families=$(sed -n 's/^ *{"\([a-z-]*\)", ""},$/\1/p' native/cpp/platform/DarkKernels.cpp)
+  families=$(sed -n 's/^ *X([A-Za-z]*, "\([a-z-]*\)", "",.*$/\1/p' native/cpp/platform/DeviceOperationTable.h)
   [ -n "$families" ] || { echo "flip: no dark kernel left" | tee -a "$out/summary.txt"; return 0; }
   mkdir -p "$out/flip"
-  cp native/cpp/platform/DarkKernels.cpp "$out/flip/DarkKernels.cpp.orig"
+  cp native/cpp/platform/DeviceOperationTable.h "$out/flip/DeviceOperationTable.h.orig"
   cp docs/cuda.md "$out/flip/cuda.md.orig"
   for family in $families; do
-    sed -i "s|^\( *{\"$family\", \)\"\"},$|\1\"$record\"},|" native/cpp/platform/DarkKernels.cpp
+    sed -i "s|^\( *X([A-Za-z]*, \"$family\", \)\"\"|\1\"$record\"|" native/cpp/platform/DeviceOperationTable.h
   done
   {
     echo ""
     echo "- $(echo "$families" | tr '\n' ' ')verified on $when on one $gpu (driver $driver), commit ${COMMIT:-unknown}:"
     echo "  \`bash scripts/gpu-check.sh verify\` (${verify_tests[*]}), with HOOKMD_REQUIRE_CUDA=1 and HOOKMD_CUDA_UNVERIFIED=1."
   } >> docs/cuda.md
-  { diff -u --label a/native/cpp/platform/DarkKernels.cpp --label b/native/cpp/platform/DarkKernels.cpp "$out/flip/DarkKernels.cpp.orig" native/cpp/platform/DarkKernels.cpp
+  { diff -u --label a/native/cpp/platform/DeviceOperationTable.h --label b/native/cpp/platform/DeviceOperationTable.h "$out/flip/DeviceOperationTable.h.orig" native/cpp/platform/DeviceOperationTable.h
     diff -u --label a/docs/cuda.md --label b/docs/cuda.md "$out/flip/cuda.md.orig" docs/cuda.md; } > "$out/flip.patch"
   rm -r "$out/flip"
   echo "flip: $(echo "$families" | tr '\n' ' ')-> $out/flip.patch" | tee -a "$out/summary.txt"

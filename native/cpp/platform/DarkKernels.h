@@ -6,9 +6,17 @@
 
 #include <cstddef>
 
+#include "platform/DeviceOperationTable.h"
+
 namespace hookmd {
 
-enum class DeviceKernelFamily : int { Reductions = 0, PairForces, Integrators, NativeHooks, PairLoss, SmallSystems, DeviceStep, NeighborBuild, ResidentStep, ResidentRegrow, ManyBodyForces, Count };
+/** The device kernel families of platform/DeviceOperationTable.h. */
+enum class DeviceKernelFamily : int {
+#define HOOKMD_FAMILY_ENUM(family, name, verified, hasFallback) family,
+  HOOKMD_DEVICE_KERNEL_FAMILIES(HOOKMD_FAMILY_ENUM)
+#undef HOOKMD_FAMILY_ENUM
+  Count
+};
 
 struct DeviceKernelInfo {
   /** The family's name, as backendInfo() lists it. */
@@ -23,8 +31,8 @@ const DeviceKernelInfo& deviceKernelInfo(DeviceKernelFamily family);
 
 /**
  * Whether the device backends use `family`: verified, or HOOKMD_CUDA_UNVERIFIED=1, and not named in
- * HOOKMD_CUDA_DISABLE (a comma-separated list of the families that have an older path to fall back on:
- * small-systems, device-step, neighbor-build, resident-step, resident-regrow, many-body-forces), so a user who suspects a kernel can run without it. Both
+ * HOOKMD_CUDA_DISABLE (a comma-separated list of the families that have an older path to fall back on,
+ * the table's `hasFallback`), so a user who suspects a kernel can run without it. Both
  * are read at each call, so a test can set them. Any other value of HOOKMD_CUDA_UNVERIFIED than unset, 0
  * or 1, and any other name in HOOKMD_CUDA_DISABLE, is an INVALID_ENVIRONMENT error.
  */

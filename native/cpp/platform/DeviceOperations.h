@@ -1,7 +1,7 @@
 // The operations a backend may run on its device (OpenMM's kernel names), and which of them the device
-// backends run on their device arrays. `mirror` emulates `cuda` and must move exactly the data cuda moves,
-// so both read this one table; everything else runs the CPU reference on the host mirrors. The many-body
-// kernel counts only while its dark family is enabled.
+// backends run on their device arrays, from the one table platform/DeviceOperationTable.h. `mirror`
+// emulates `cuda` and must move exactly the data cuda moves, so both read it; everything else runs the CPU
+// reference on the host mirrors.
 #pragma once
 
 #include "core/Backend.h"
@@ -9,26 +9,23 @@
 
 namespace hookmd {
 
-/**
- * ManyBodyForces is the row styles' many-body kernel (Tersoff, Stillinger–Weber); SnapForces is SNAP's and
- * ML-IAP's, which run the same CPU kernel over their own centre routine but have no device kernel.
- */
+/** The operations of platform/DeviceOperationTable.h. */
 enum class Kernel : int {
-  Reductions = 0,
-  PairForces,
-  Integrator,
-  NativeHooks,
-  PairLoss,
-  EamForces,
-  SmallSystems,
-  ManyBodyForces,
-  SnapForces
+#define HOOKMD_KERNEL_ENUM(kernel, onDevice) kernel,
+  HOOKMD_DEVICE_KERNELS(HOOKMD_KERNEL_ENUM)
+#undef HOOKMD_KERNEL_ENUM
 };
 
+/** Whether the device backends run `kernel` on their device arrays (the table's `onDevice`, read now). */
 inline bool deviceImplements(Kernel kernel) {
-  return kernel == Kernel::Reductions || kernel == Kernel::PairForces || kernel == Kernel::Integrator ||
-         kernel == Kernel::NativeHooks || kernel == Kernel::SmallSystems ||
-         (kernel == Kernel::ManyBodyForces && deviceKernelEnabled(DeviceKernelFamily::ManyBodyForces));
+  switch (kernel) {
+#define HOOKMD_KERNEL_ON_DEVICE(kernel, onDevice) \
+  case Kernel::kernel:                           \
+    return onDevice;
+    HOOKMD_DEVICE_KERNELS(HOOKMD_KERNEL_ON_DEVICE)
+#undef HOOKMD_KERNEL_ON_DEVICE
+  }
+  return false;
 }
 
 /**

@@ -96,7 +96,9 @@ export type { MoleculeOptions, SurfaceKind, SurfaceOptions } from './data/index.
 export { backendInfo, configureNative, getThreads, setThreads } from './native/index.js';
 export type { BackendInfo, BackendName, BackendRequest, CpuSimd, DeviceStats, ThreadLimit, TransferStats } from './native/index.js';
 
-export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, IpiClientError, IpiModel, JsModel, LennardJones, MLIAP, MLIAPNetwork, Morse, OnnxModel, onnxRuntimeStatus, SNAP, StillingerWeber, Tersoff } from './models/index.js';
+// The pair models (their classes, options, declarations and list) come whole, so a new one needs no line here.
+export * from './models/pair-models.js';
+export { EAM, GRAPH_INPUTS, GRAPH_OUTPUTS, IpiClientError, IpiModel, JsModel, MLIAP, MLIAPNetwork, OnnxModel, onnxRuntimeStatus, SNAP, StillingerWeber, Tersoff } from './models/index.js';
 export type {
   ComputeOptions,
   EAMOptions,
@@ -110,8 +112,6 @@ export type {
   JsModelFunction,
   JsModelOptions,
   JsModelResult,
-  LennardJonesOptions,
-  LennardJonesPairParameters,
   MLIAPOptions,
   MLIAPNetworkOptions,
   NetworkLayer,
@@ -121,15 +121,12 @@ export type {
   ManyBodyStyleName,
   Model,
   ModelDescription,
-  MorseOptions,
-  MorsePairParameters,
   NativeNeighborStats,
   OnnxComputeStats,
   OnnxExecutionProvider,
   OnnxModelOptions,
   OnnxProvider,
   OnnxRuntimeStatus,
-  PairModel,
   SNAPOptions,
   SnapBlock,
   SnapParameterKeywords,

@@ -1,7 +1,9 @@
 // The names of the model kinds, in one table that the command line (--model, --model-config), run configs
 // and Trainer configs all resolve through: `lj`, `LennardJones` and `lennard-jones` are one kind. Pair
-// models bring their names from their declarations (pair-models.ts); another kind of model is added here.
+// models bring their names from their declarations (pair-models.ts), which pairModelNamed looks up; another
+// kind of model is added here.
 import { Vocabulary } from '../vocabulary.js';
+import type { PairModelDeclaration } from './native-pair-model.js';
 import { PAIR_MODELS, type PairModelKind } from './pair-models.js';
 
 /** The canonical name of each model kind (the `--model` prefix). */
@@ -28,3 +30,8 @@ export const MODEL_KINDS: Vocabulary<ModelKind> = new Vocabulary<ModelKind>({
   onnx: ['OnnxModel'],
   ipi: ['IpiModel'],
 });
+
+/** The declaration of the pair model whose kind or class name is `name` (already resolved), or undefined. */
+export function pairModelNamed(name: string): PairModelDeclaration | undefined {
+  return (PAIR_MODELS as readonly PairModelDeclaration[]).find((model) => model.kind === name || model.name === name);
+}

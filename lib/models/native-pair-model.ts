@@ -1,6 +1,6 @@
 // The TS handle shared by the native pair potentials: the parameters they were built from, the compute of
-// native-compute.ts, and the native object for engines. A pair model is a PairModelDeclaration (its own
-// file: lennard-jones.ts, morse.ts) and a class that hands it to NativePairModel.
+// native-compute.ts, and the native object for engines. A pair model is a PairModelDeclaration and a class
+// that hands it to NativePairModel, side by side in pair-models.ts.
 import type { Batch } from '../data/index.js';
 import { HookmdError } from '../errors.js';
 import { loadBinding } from '../native/index.js';
@@ -10,9 +10,8 @@ import { computeNative } from './native-compute.js';
 import { parsePairOptions, type ParameterRule, type ParsedPairOptions } from './pair-options.js';
 
 /**
- * A pair model, declared once in its own file (lib/models/lennard-jones.ts, morse.ts): the model class, the
- * config schema, the model kinds of the CLI and the trainer's parameter list all read it (pair-models.ts
- * lists them). `name` is the class's and the native evaluator's (native/cpp/math/PairEvaluators.h), and
+ * A pair model, declared once in lib/models/pair-models.ts: the model class, the config schema, the model
+ * kinds of the CLI and the trainer's parameter list all read it (PAIR_MODELS lists them). `name` is the class's and the native evaluator's (native/cpp/math/PairEvaluators.h), and
  * `parameters` is θ in the order of that evaluator's ParamGrad; their rules are the only range checks of
  * those parameters (native code asserts only that they are finite).
  *

@@ -68,13 +68,13 @@ function startChild(binary, dist, opts) {
 }
 
 async function main() {
-  const opts = parseArgs({ a: join(root, 'build', 'Release', 'hookmd.node'), b: undefined, 'a-dist': join(root, 'dist'), 'b-dist': undefined, threads: 2, rounds: 30, steps: 200, cells: 20 });
+  const opts = parseArgs({ a: join(root, 'build', 'Release', 'hookmd.node'), b: undefined, aDist: join(root, 'dist'), bDist: undefined, threads: 2, rounds: 30, steps: 200, cells: 20 });
   for (const key of ['threads', 'rounds', 'steps', 'cells']) {
     if (!Number.isInteger(opts[key]) || opts[key] < 1) throw new RangeError(`--${key} must be a positive integer, got ${opts[key]}`);
   }
   const builds = {
-    A: { binary: resolve(String(opts.a)), dist: resolve(String(opts['a-dist'])) },
-    B: { binary: resolve(String(opts.b ?? opts.a)), dist: resolve(String(opts['b-dist'] ?? opts['a-dist'])) },
+    A: { binary: resolve(String(opts.a)), dist: resolve(String(opts.aDist)) },
+    B: { binary: resolve(String(opts.b ?? opts.a)), dist: resolve(String(opts.bDist ?? opts.aDist)) },
   };
   for (const { binary, dist } of Object.values(builds)) {
     if (!existsSync(binary)) throw new Error(`no addon at ${binary} (build one with npm run native:gyp)`);
@@ -99,10 +99,10 @@ async function main() {
       }
     }
     const ratios = seconds.A.map((a, k) => seconds.B[k] / a);
-    const rows = ['A', 'B'].map((name) => [name, builds[name].binary, Math.min(...seconds[name]).toFixed(3), median(seconds[name]).toFixed(3), rss[name].toFixed(1)]);
+    const rows = ['A', 'B'].map((name) => [name, builds[name].binary, builds[name].dist, Math.min(...seconds[name]).toFixed(3), median(seconds[name]).toFixed(3), rss[name].toFixed(1)]);
     console.log(`## ab-builds — in.lj (${opts.cells}³ cells), ${opts.steps}-step runs alternating, ${opts.rounds} rounds, ${opts.threads} threads\n`);
     console.log(`${machine}; each build in a process of its own\n`);
-    console.log(markdownTable(['build', 'addon', 'best (s)', 'median (s)', 'peak RSS (MiB)'], rows, ['l', 'l', 'r', 'r', 'r']));
+    console.log(markdownTable(['build', 'addon', 'dist', 'best (s)', 'median (s)', 'peak RSS (MiB)'], rows, ['l', 'l', 'l', 'r', 'r', 'r']));
     const sorted = [...ratios].sort((x, y) => x - y);
     console.log(`\nB / A, median of the per-round ratios: ${median(ratios).toFixed(4)} (middle half ${sorted[Math.floor(sorted.length / 4)].toFixed(4)}–${sorted[Math.floor((3 * sorted.length) / 4)].toFixed(4)})`);
   } finally {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/ListMacros.h"
 #include "kernels/Integrator.h"
 #include "kernels/Parameters.h"
 
@@ -12,11 +13,10 @@ namespace hookmd {
 
 class CudaBackend;
 
-std::unique_ptr<Integrator> makeCudaVelocityVerlet(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems);
-std::unique_ptr<Integrator> makeCudaLangevin(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems);
-std::unique_ptr<Integrator> makeCudaNoseHooverChain(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems);
-std::unique_ptr<Integrator> makeCudaFire(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems);
-std::unique_ptr<Integrator> makeCudaFire2(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems);
-std::unique_ptr<Integrator> makeCudaGradientDescent(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems);
+/** makeCuda<Class> for every entry of HOOKMD_INTEGRATORS marked cuda. */
+#define HOOKMD_CUDA_INTEGRATOR_MAKER(name, Class, kind, small, cuda) \
+  HOOKMD_WHEN(cuda, std::unique_ptr<Integrator> makeCuda##Class(CudaBackend& backend, const Parameters& parameters, std::int64_t numSystems);)
+HOOKMD_INTEGRATORS(HOOKMD_CUDA_INTEGRATOR_MAKER)
+#undef HOOKMD_CUDA_INTEGRATOR_MAKER
 
 }  // namespace hookmd

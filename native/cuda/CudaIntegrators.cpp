@@ -6,12 +6,10 @@ namespace hookmd {
 
 std::unique_ptr<Integrator> createCudaIntegrator(CudaBackend& backend, const std::string& type, const Parameters& parameters,
                                                  std::int64_t numSystems) {
-  if (type == "VelocityVerlet") return makeCudaVelocityVerlet(backend, parameters, numSystems);
-  if (type == "Langevin") return makeCudaLangevin(backend, parameters, numSystems);
-  if (type == "NoseHooverChain") return makeCudaNoseHooverChain(backend, parameters, numSystems);
-  if (type == "FIRE") return makeCudaFire(backend, parameters, numSystems);
-  if (type == "FIRE2") return makeCudaFire2(backend, parameters, numSystems);
-  if (type == "GradientDescent") return makeCudaGradientDescent(backend, parameters, numSystems);
+#define HOOKMD_CUDA_INTEGRATOR(name, Class, kind, small, cuda) \
+  HOOKMD_WHEN(cuda, if (type == #name) return makeCuda##Class(backend, parameters, numSystems);)
+  HOOKMD_INTEGRATORS(HOOKMD_CUDA_INTEGRATOR)
+#undef HOOKMD_CUDA_INTEGRATOR
   return nullptr;
 }
 

@@ -15,8 +15,8 @@ namespace hookmd {
 class CudaBackend;
 
 /**
- * The CUDA VelocityVerlet, Langevin, NoseHooverChain, FIRE, FIRE2 or GradientDescent for `type` (the names
- * of dynamics/IntegratorFactory.h), or null for any other type: a FusedStage is the CPU FusedIntegrator
+ * The CUDA twin of the entry of HOOKMD_INTEGRATORS (kernels/Integrator.h) called `type` where it is marked
+ * cuda, or null for any other type: a FusedStage is the CPU FusedIntegrator
  * composing CUDA sub-stages. Parameters are checked as the CPU integrators check them, and state() has
  * their layout, so checkpoints move between backends.
  */

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/Error.h"
+#include "core/ListMacros.h"
 #include "cuda/CudaActiveMask.h"
 #include "cuda/CudaBackend.h"
 #include "cuda/CudaCheck.h"
@@ -173,10 +174,10 @@ class CudaNaNDetector final : public NativeHook {
 }  // namespace
 
 std::unique_ptr<NativeHook> createCudaNativeHook(CudaBackend& backend, const NativeHookSpec& spec) {
-  if (spec.type == "FreezeAtomsHook") return std::make_unique<CudaFreezeAtoms>(backend, spec.schedule, spec.mask);
-  if (spec.type == "MaxForceClampHook") return std::make_unique<CudaMaxForceClamp>(backend, spec.schedule, spec.value);
-  if (spec.type == "WrapPeriodicHook") return std::make_unique<CudaWrapPeriodic>(backend, spec.schedule);
-  if (spec.type == "NaNDetectorHook") return std::make_unique<CudaNaNDetector>(backend, spec.schedule);
+#define HOOKMD_CUDA_HOOK(name, Class, arguments, cuda) \
+  HOOKMD_WHEN(cuda, if (spec.type == #name) return std::make_unique<Cuda##Class>(backend, HOOKMD_UNPAREN arguments);)
+  HOOKMD_NATIVE_HOOKS(HOOKMD_CUDA_HOOK)
+#undef HOOKMD_CUDA_HOOK
   return nullptr;
 }
 

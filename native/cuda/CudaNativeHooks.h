@@ -13,8 +13,8 @@ namespace hookmd {
 class CudaBackend;
 
 /**
- * The CUDA FreezeAtomsHook, MaxForceClampHook, WrapPeriodicHook or NaNDetectorHook for `spec` (already
- * validated by the API layer), or null for any other type. Errors are the CPU hooks' (INVALID_MASK,
+ * The CUDA twin of the entry of HOOKMD_NATIVE_HOOKS (dynamics/NativeHookFactory.h) called `spec.type` where
+ * it is marked cuda (`spec` already validated by the API layer), or null for any other type. Errors are the CPU hooks' (INVALID_MASK,
  * NAN_DETECTED with the same message).
  */
 std::unique_ptr<NativeHook> createCudaNativeHook(CudaBackend& backend, const NativeHookSpec& spec);

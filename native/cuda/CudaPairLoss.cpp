@@ -16,8 +16,8 @@
 #include "cuda/CudaPairLoss.cuh"
 #include "cuda/DeviceUpload.h"
 #include "math/PairEvaluators.h"
-#include "training/PairLossTables.h"
-#include "training/PairVisit.h"
+#include "kernels/PairLossTables.h"
+#include "neighbor/PairVisit.h"
 
 namespace hookmd {
 

@@ -18,7 +18,6 @@
 #include "cpu/CpuBackend.h"
 #include "dynamics/DynamicsKernels.h"
 #include "mirror/MirrorBackend.h"
-#include "training/TrainingKernels.h"
 
 #ifdef HOOKMD_WITH_CUDA
 #include "cuda/CudaBackendRegistration.h"
@@ -36,7 +35,6 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   std::call_once(registered, [] {
     registerCpuBackend();
     registerDynamicsKernels();
-    registerTrainingKernels();
     registerMirrorBackend();
 #ifdef HOOKMD_WITH_CUDA
     registerCudaBackend();

@@ -1,4 +1,4 @@
-#include "training/TrainingData.h"
+#include "kernels/TrainingData.h"
 
 #include <algorithm>
 #include <cmath>

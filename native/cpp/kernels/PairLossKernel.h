@@ -2,7 +2,7 @@
 // pass (∂L/∂θ) of one pair term over the static neighbor lists of a bound training set. PairLoss, the API
 // layer, validates θ, the system lists and the weights, computes the residuals and adds the per-system
 // gradient slots in mini-batch order; a backend creates the kernel that walks the pairs at bind()
-// (platform/KernelFactory.h). The CPU reference is training/CpuPairLossKernel; the CUDA backend brings
+// (platform/KernelFactory.h). The CPU reference is cpu/CpuPairLossKernel; the CUDA backend brings
 // its own (cuda/CudaPairLoss.h).
 #pragma once
 
@@ -13,7 +13,7 @@
 
 #include "kernels/PairForceKernel.h"
 #include "math/SmoothSwitch.h"
-#include "training/TrainingData.h"
+#include "kernels/TrainingData.h"
 
 namespace hookmd {
 

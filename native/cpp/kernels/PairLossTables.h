@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "training/PairLossKernel.h"
+#include "kernels/PairLossKernel.h"
 
 namespace hookmd {
 

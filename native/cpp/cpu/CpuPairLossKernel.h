@@ -1,11 +1,11 @@
-// The CPU reference of the pair-loss kernel (training/PairLossKernel.h): systems in parallel on the thread
+// The CPU reference of the pair-loss kernel (kernels/PairLossKernel.h): systems in parallel on the thread
 // pool, each one serially along its half neighbor list into its own outputs and gradient slot, so results
 // do not depend on the number of threads.
 #pragma once
 
 #include <memory>
 
-#include "training/PairLossKernel.h"
+#include "kernels/PairLossKernel.h"
 
 namespace hookmd {
 

@@ -3,7 +3,7 @@
 // their parameter derivatives. The energy shift and the XPLOR switch act on every pair term alike:
 //   shift:  e − e(r_c)  ⇒  ∂e/∂θ − ∂e(r_c)/∂θ, g unchanged;
 //   switch: S·e, S·g − 2e·dS/du (u = r²)  ⇒  S·∂e/∂θ and S·∂g/∂θ − 2·dS/du·∂e/∂θ.
-#include "training/CpuPairLossKernel.h"
+#include "cpu/CpuPairLossKernel.h"
 
 #include <algorithm>
 #include <string>
@@ -14,8 +14,8 @@
 #include "cpu/CpuPairLoop.h"
 #include "math/PairEvaluators.h"
 #include "math/SmoothSwitch.h"
-#include "training/PairLossTables.h"
-#include "training/PairVisit.h"
+#include "kernels/PairLossTables.h"
+#include "neighbor/PairVisit.h"
 
 namespace hookmd {
 

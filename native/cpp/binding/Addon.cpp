@@ -20,7 +20,7 @@
 #include "mirror/MirrorBackend.h"
 
 #ifdef HOOKMD_WITH_CUDA
-#include "cuda/CudaBackendRegistration.h"
+#include "cuda/platform/CudaBackendRegistration.h"
 #endif
 
 namespace hookmd::binding {

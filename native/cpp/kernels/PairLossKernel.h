@@ -3,7 +3,7 @@
 // layer, validates θ, the system lists and the weights, computes the residuals and adds the per-system
 // gradient slots in mini-batch order; a backend creates the kernel that walks the pairs at bind()
 // (platform/KernelFactory.h). The CPU reference is cpu/CpuPairLossKernel; the CUDA backend brings
-// its own (cuda/CudaPairLoss.h).
+// its own (cuda/training/CudaPairLoss.h).
 #pragma once
 
 #include <cstddef>

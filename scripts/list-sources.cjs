@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The one list of native sources: every .cpp under native/cpp (and, with `cuda`, every .cu under
-// native/cuda). binding.gyp and CMakeLists.txt both read it, so adding a file needs no build edit.
+// The one list of native sources: every .cpp under native/cpp (and, with `cuda`, every .cu and .cpp under
+// native/cuda's folders). binding.gyp and CMakeLists.txt both read it, so adding a file needs no build edit.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');

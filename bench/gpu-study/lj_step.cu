@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(256) forceKick(StepArgs a) {
 
 
 // ------------------------------------------------------------------------------------------------
-// The current kernel's inner loop, as native/cuda/CudaPairForces.cu runs it for one species without
+// The current kernel's inner loop, as native/cuda/kernels/CudaPairForces.cu runs it for one species without
 // virial: image decoded with integer div/mod and a lattice translation from the grid in global memory,
 // force stored through the slot→atom permutation, half energy per slot always written.
 // ------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The native folders include each other in one direction only (issue 40, item 5; docs/ARCHITECTURE.md,
-// "Native layers"): each folder of native/cpp, and native/cuda, has a layer, and no `#include "folder/..."`
-// names a folder of a higher layer. Folders of one layer may include each other. This table is the one
-// place the order is written.
+// "Native layers"): each folder of native/cpp and each subfolder of native/cuda (as `cuda/<folder>`) has a
+// layer, and no `#include "folder/..."` names a folder of a higher layer. Folders of one layer may include
+// each other. This table is the one place the order is written.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
@@ -19,7 +19,13 @@ export const NATIVE_LAYERS: readonly (readonly string[])[] = [
   ['models'], // potentials
   ['dynamics'], // integrators, hooks, the stepper
   ['training'], // losses and training sets
-  ['cuda'], // the CUDA backend and its kernels (a twin of the folders below it)
+  // The CUDA backend, in folders named as native/cpp's, above all of them.
+  ['cuda/core'], // CudaBackend, its checks, buffers, uploads and launches, its reductions and row gathers
+  ['cuda/neighbor'], // the device bin grid and neighbor lists
+  ['cuda/dynamics'], // the integrators, the native hooks and the small-system path
+  ['cuda/kernels'], // the force kernels, whose resident chunks take the integrators' steps
+  ['cuda/training'], // the pair-loss kernel
+  ['cuda/platform'], // the registration of every cuda kernel into the platform registry
   ['binding'], // the N-API glue
 ];
 
@@ -33,10 +39,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The folder a native file belongs to: native/cpp/<folder>/..., or cuda for native/cuda/.... */
+/** The folder a native file belongs to: <folder> for native/cpp/<folder>/..., cuda/<folder> for native/cuda/<folder>/.... */
 function folderOf(path: string): string {
   const parts = relative(NATIVE, path).split(/[\\/]/);
-  return parts[0] === 'cpp' ? (parts[1] ?? '') : parts[0]!;
+  return parts[0] === 'cpp' ? (parts[1] ?? '') : `${parts[0]}/${parts[1] ?? ''}`;
 }
 
 export interface UpwardInclude {
@@ -54,7 +60,7 @@ export function upwardIncludes(files: Map<string, string>, layers: readonly (rea
     const own = layerOf.get(folderOf(file));
     if (own === undefined) throw new Error(`${relative(NATIVE, file)}: its folder has no layer in NATIVE_LAYERS`);
     text.split('\n').forEach((source, index) => {
-      const match = /^\s*#\s*include\s+"([A-Za-z0-9_]+)\//.exec(source);
+      const match = /^\s*#\s*include\s+"((?:cuda\/)?[A-Za-z0-9_]+)\//.exec(source);
       const target = match === null ? undefined : layerOf.get(match[1]!);
       if (target !== undefined && target > own) found.push({ file: relative(NATIVE, file), line: index + 1, include: source.trim() });
     });
@@ -75,7 +81,14 @@ describe('native layers', () => {
     expect(upwardIncludes(upward, NATIVE_LAYERS)).toEqual([
       { file: 'cpp/core/Example.cpp', line: 2, include: '#include "dynamics/Stepper.h"' },
     ]);
+    const cuda = join(NATIVE, 'cuda/core/Example.cpp');
+    const upwardInCuda = new Map([[cuda, '#include "dynamics/Stepper.h"\n#include "cuda/dynamics/CudaSmallStep.h"\n']]);
+    expect(upwardIncludes(upwardInCuda, NATIVE_LAYERS)).toEqual([
+      { file: 'cuda/core/Example.cpp', line: 2, include: '#include "cuda/dynamics/CudaSmallStep.h"' },
+    ]);
     const unknown = new Map([[join(NATIVE, 'cpp/elsewhere/Example.cpp'), '']]);
     expect(() => upwardIncludes(unknown, NATIVE_LAYERS)).toThrow(/no layer/);
+    const flatCuda = new Map([[join(NATIVE, 'cuda/Example.cpp'), '']]);
+    expect(() => upwardIncludes(flatCuda, NATIVE_LAYERS)).toThrow(/no layer/);
   });
 });

@@ -1,6 +1,6 @@
 // The ledger's contract on a GPU (docs/cuda.md, "The device ledger"): over every workload of
 // ledger-scenarios.ts, what the cuda backend really launched, waited for and copied (counted by the wrappers
-// of native/cuda/CudaLaunch.h) equals what it charged from the cost table, so the table cannot drift; and
+// of native/cuda/core/CudaLaunch.h) equals what it charged from the cost table, so the table cannot drift; and
 // `mirror`, which charges from the same table where it emulates the same code, charges what cuda charged on
 // workloads short enough that both take the same decisions (rebuild steps, convergence steps). Skipped
 // without a GPU; HOOKMD_REQUIRE_CUDA=1 turns the skip into a failure.

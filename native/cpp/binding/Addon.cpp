@@ -18,10 +18,9 @@
 #include "cpu/CpuBackend.h"
 #include "dynamics/DynamicsKernels.h"
 #include "mirror/MirrorBackend.h"
-#include "training/TrainingKernels.h"
 
 #ifdef HOOKMD_WITH_CUDA
-#include "cuda/CudaBackendRegistration.h"
+#include "cuda/platform/CudaBackendRegistration.h"
 #endif
 
 namespace hookmd::binding {
@@ -36,7 +35,6 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   std::call_once(registered, [] {
     registerCpuBackend();
     registerDynamicsKernels();
-    registerTrainingKernels();
     registerMirrorBackend();
 #ifdef HOOKMD_WITH_CUDA
     registerCudaBackend();

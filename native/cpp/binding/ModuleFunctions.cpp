@@ -15,7 +15,7 @@
 #include "core/ThreadBudget.h"
 #include "core/ThreadPool.h"
 #ifdef HOOKMD_WITH_CUDA
-#include "cuda/CudaLaunch.h"
+#include "cuda/core/CudaLaunch.h"
 #endif
 
 namespace hookmd::binding {
@@ -119,7 +119,7 @@ Napi::Value deviceKernels(const Napi::CallbackInfo& info) {
 }
 
 #ifdef HOOKMD_WITH_CUDA
-// What the CUDA backend really launched, waited for and copied (cuda/CudaLaunch.h), over the process: the
+// What the CUDA backend really launched, waited for and copied (cuda/core/CudaLaunch.h), over the process: the
 // ledger contract test compares it with one batch's deviceStats().
 Napi::Value actualDeviceStats(const Napi::CallbackInfo& info) { return deviceStatsObject(info.Env(), device::actualStats()); }
 

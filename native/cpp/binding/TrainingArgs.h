@@ -13,7 +13,7 @@
 #include "binding/Errors.h"
 #include "core/Backend.h"
 #include "training/LossTypes.h"
-#include "training/TrainingData.h"
+#include "kernels/TrainingData.h"
 
 namespace hookmd::binding {
 

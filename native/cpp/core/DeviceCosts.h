@@ -1,7 +1,7 @@
 // What each device operation costs, declared once for both device backends (docs/cuda.md, "The device
 // ledger"). `cuda` charges an operation where it issues it and `mirror` where it emulates it, through
 // Backend::charge; the launches, waits and control copies that cuda really issues are also counted by
-// cuda/CudaLaunch.h, and test/backends/ledger-contract.test.ts requires the two to agree on a GPU.
+// cuda/core/CudaLaunch.h, and test/backends/ledger-contract.test.ts requires the two to agree on a GPU.
 //
 // A launch is one stream operation: a kernel, a memset or a device-side copy; a library call such as a cub
 // scan or sort counts as one. A host sync is one wait of the host for the device: a blocking copy in

@@ -1,7 +1,7 @@
 // The device ledger (docs/cuda.md, "The device ledger"): what a batch's device operations cost, counted from
 // the declarations of core/DeviceCosts.h. Backend owns one beside its Coherence table. `mirror` charges what
 // `cuda` would do at the same points of the same code, so CI can hold the GPU's budgets; on `cuda` the real
-// launches, waits and control copies are counted as well (cuda/CudaLaunch.h), and a GPU test requires both
+// launches, waits and control copies are counted as well (cuda/core/CudaLaunch.h), and a GPU test requires both
 // to agree.
 #pragma once
 

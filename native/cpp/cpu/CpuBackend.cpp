@@ -4,6 +4,7 @@
 #include "core/ThreadPool.h"
 #include "cpu/CpuEamForceKernel.h"
 #include "cpu/CpuManyBodyForceKernel.h"
+#include "cpu/CpuPairLossKernel.h"
 #include "cpu/CpuPairForceKernel.h"
 #include "cpu/CpuReductions.h"
 #include "platform/KernelFactory.h"
@@ -35,6 +36,7 @@ void registerCpuBackend() {
   reference.ManyBodyForces = [](Backend&, const ManyBodyForceSpec& spec) -> std::unique_ptr<ManyBodyForceKernel> {
     return std::make_unique<CpuManyBodyForceKernel>(spec);
   };
+  reference.PairLoss = [](Backend&, const PairLossSpec& spec) { return createCpuPairLossKernel(spec); };
 }
 
 }  // namespace hookmd

@@ -10,6 +10,8 @@ namespace hookmd {
 
 class ExternalIntegrator final : public Integrator {
  public:
+  /** The signature of every entry of HOOKMD_INTEGRATORS; it reads no parameters. */
+  ExternalIntegrator(const Parameters&, std::int64_t) {}
   const char* name() const noexcept override { return "External"; }
   void preUpdate(const StepContext&) override {}
   void postUpdate(const StepContext&) override {}

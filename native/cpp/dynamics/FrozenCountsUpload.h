@@ -1,6 +1,6 @@
 // When a device backend sends a step's frozen-atom counts (StepContext::frozenCount) to the device, for the
 // thermostats that count degrees of freedom (math/DegreesOfFreedom.h): once for a stepper's counts, and again
-// after a refill changed them (StepContext::frozenVersion). cuda sends them there (cuda/CudaFrozenCounts.h); the CPU thermostats,
+// after a refill changed them (StepContext::frozenVersion). cuda sends them there (cuda/dynamics/CudaFrozenCounts.h); the CPU thermostats,
 // which `mirror` runs, charge the same upload to the ledger (docs/cuda.md, "The device ledger").
 #pragma once
 

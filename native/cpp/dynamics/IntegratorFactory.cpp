@@ -1,5 +1,8 @@
 #include "dynamics/IntegratorFactory.h"
 
+#include <type_traits>
+#include <vector>
+
 #include "core/Error.h"
 #include "dynamics/CellFilter.h"
 #include "dynamics/ExternalIntegrator.h"
@@ -19,18 +22,53 @@
 namespace hookmd {
 
 namespace {
+// The kind column must say what the class is: CellFilter: hands an optimizer its rows.
+#define HOOKMD_KIND_CHECK(name, Class, kind, small, cuda)                                                     \
+  static_assert((IntegratorKind::kind == IntegratorKind::Optimizer) == std::is_base_of_v<Optimizer, Class>, \
+                #name ": its kind disagrees with its class");
+HOOKMD_INTEGRATORS(HOOKMD_KIND_CHECK)
+#undef HOOKMD_KIND_CHECK
+
+/** Whether `type` is an entry of HOOKMD_INTEGRATORS of kind `kind`. */
+bool isKind(const std::string& type, IntegratorKind kind) {
+  for (const IntegratorEntry& entry : kIntegrators) {
+    if (entry.kind == kind && type == entry.name) return true;
+  }
+  return false;
+}
+
+/** The names of `kind`'s entries, as a message lists them: "A, B or C". */
+std::string namesOf(IntegratorKind kind) {
+  std::vector<std::string> names;
+  for (const IntegratorEntry& entry : kIntegrators) {
+    if (entry.kind == kind) names.emplace_back(entry.name);
+  }
+  std::string joined;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) joined += i + 1 == names.size() ? " or " : ", ";
+    joined += names[i];
+  }
+  return joined;
+}
+
+/** Entry `Class` as a cell filter takes it; only the optimizers' branch is ever taken (the static_assert above). */
+template <class Class>
+std::unique_ptr<Optimizer> makeOptimizer(const Parameters& parameters, std::int64_t numSystems) {
+  if constexpr (std::is_base_of_v<Optimizer, Class>) {
+    return std::make_unique<Class>(parameters, numSystems);
+  } else {
+    return nullptr;
+  }
+}
+
 // The optimizers a CellFilter can wrap: always the CPU reference, whose per-system step the filter drives
 // on its own rows (on a device backend it runs on the host mirrors, as any kernel the device lacks).
 std::unique_ptr<Optimizer> createOptimizer(const std::string& type, const Parameters& parameters, std::int64_t numSystems) {
-  if (type == "FIRE") return std::make_unique<Fire>(parameters, numSystems);
-  if (type == "FIRE2") return std::make_unique<Fire2>(parameters, numSystems);
-  if (type == "GradientDescent") return std::make_unique<GradientDescent>(parameters, numSystems);
-  if (type == "LBFGS") return std::make_unique<Lbfgs>(parameters, numSystems);
-  fail("UNKNOWN_INTEGRATOR", "createIntegrator: a cell filter wraps FIRE, FIRE2, GradientDescent or LBFGS, not '" + type + "'");
-}
-
-bool isMolecularDynamics(const std::string& type) {
-  return type == "VelocityVerlet" || type == "Langevin" || type == "NoseHooverChain" || type == "NPT" || type == "NPTLangevin";
+#define HOOKMD_OPTIMIZER_CASE(name, Class, kind, small, cuda) \
+  if (IntegratorKind::kind == IntegratorKind::Optimizer && type == #name) return makeOptimizer<Class>(parameters, numSystems);
+  HOOKMD_INTEGRATORS(HOOKMD_OPTIMIZER_CASE)
+#undef HOOKMD_OPTIMIZER_CASE
+  fail("UNKNOWN_INTEGRATOR", "createIntegrator: a cell filter wraps " + namesOf(IntegratorKind::Optimizer) + ", not '" + type + "'");
 }
 }  // namespace
 
@@ -41,22 +79,16 @@ std::unique_ptr<Integrator> createIntegrator(Backend& backend, const std::string
 
 std::unique_ptr<Integrator> createCpuIntegrator(Backend& backend, const std::string& type, const Parameters& parameters,
                                                 std::int64_t numSystems) {
-  if (type == "VelocityVerlet") return std::make_unique<VelocityVerlet>(parameters, numSystems);
-  if (type == "Langevin") return std::make_unique<Langevin>(parameters, numSystems);
-  if (type == "NoseHooverChain") return std::make_unique<NoseHooverChain>(parameters, numSystems);
-  if (type == "NPT") return std::make_unique<Npt>(parameters, numSystems);
-  if (type == "NPTLangevin") return std::make_unique<NptLangevin>(parameters, numSystems);
-  if (type == "FIRE") return std::make_unique<Fire>(parameters, numSystems);
-  if (type == "FIRE2") return std::make_unique<Fire2>(parameters, numSystems);
-  if (type == "GradientDescent") return std::make_unique<GradientDescent>(parameters, numSystems);
-  if (type == "LBFGS") return std::make_unique<Lbfgs>(parameters, numSystems);
-  if (type == "External") return std::make_unique<ExternalIntegrator>();
+#define HOOKMD_CPU_INTEGRATOR(name, Class, kind, small, cuda) \
+  if (type == #name) return std::make_unique<Class>(parameters, numSystems);
+  HOOKMD_INTEGRATORS(HOOKMD_CPU_INTEGRATOR)
+#undef HOOKMD_CPU_INTEGRATOR
   // "Velocities:NoseHooverChain": the named MD integrator, which draws each system's velocities first.
   const std::string velocities = "Velocities:";
   if (type.compare(0, velocities.size(), velocities) == 0) {
     const std::string inner = type.substr(velocities.size());
-    if (!isMolecularDynamics(inner)) {
-      fail("UNKNOWN_INTEGRATOR", "createIntegrator: initial velocities go with VelocityVerlet, Langevin, NoseHooverChain, NPT or NPTLangevin, not '" + inner + "'");
+    if (!isKind(inner, IntegratorKind::MolecularDynamics)) {
+      fail("UNKNOWN_INTEGRATOR", "createIntegrator: initial velocities go with " + namesOf(IntegratorKind::MolecularDynamics) + ", not '" + inner + "'");
     }
     return std::make_unique<InitialVelocities>(createIntegrator(backend, inner, parameters, numSystems), parameters, numSystems);
   }
@@ -77,8 +109,10 @@ std::unique_ptr<Integrator> createCpuIntegrator(Backend& backend, const std::str
     }
     return std::make_unique<FusedIntegrator>(backend, types, parameters, numSystems);
   }
-  fail("UNKNOWN_INTEGRATOR", "createIntegrator: unknown integrator '" + type +
-                                 "' (known: VelocityVerlet, Langevin, NoseHooverChain, NPT, NPTLangevin, FIRE, FIRE2, GradientDescent, LBFGS, External, Velocities:<integrator>, CellFilter:<optimizer>, Fused:A|B|...)");
+  std::string known;
+  for (const IntegratorEntry& entry : kIntegrators) known += std::string(entry.name) + ", ";
+  fail("UNKNOWN_INTEGRATOR", "createIntegrator: unknown integrator '" + type + "' (known: " + known +
+                                 "Velocities:<integrator>, CellFilter:<optimizer>, Fused:A|B|...)");
 }
 
 }  // namespace hookmd

@@ -16,12 +16,10 @@ std::unique_ptr<NativeHook> createNativeHook(Backend& backend, const NativeHookS
 }
 
 std::unique_ptr<NativeHook> createCpuNativeHook(Backend&, const NativeHookSpec& spec) {
-  if (spec.type == "MaxForceClampHook") return std::make_unique<MaxForceClamp>(spec.schedule, spec.value);
-  if (spec.type == "WrapPeriodicHook") return std::make_unique<WrapPeriodic>(spec.schedule);
-  if (spec.type == "FreezeAtomsHook") return std::make_unique<FreezeAtoms>(spec.schedule, spec.mask);
-  if (spec.type == "FixCom") return std::make_unique<FixCom>(spec.schedule);
-  if (spec.type == "FixSymmetry") return std::make_unique<FixSymmetry>(spec.schedule, spec.values);
-  if (spec.type == "NaNDetectorHook") return std::make_unique<NaNDetector>(spec.schedule);
+#define HOOKMD_CPU_HOOK(name, Class, arguments, cuda) \
+  if (spec.type == #name) return std::make_unique<Class> arguments;
+  HOOKMD_NATIVE_HOOKS(HOOKMD_CPU_HOOK)
+#undef HOOKMD_CPU_HOOK
   fail("UNKNOWN_HOOK", "createNativeHook: unknown native hook '" + spec.type + "'");
 }
 

@@ -8,6 +8,21 @@
 #include "dynamics/Convergence.h"
 #include "dynamics/NativeHook.h"
 
+/**
+ * The one list of native built-in hooks createNativeHook makes by name. X(name, Class, arguments, cuda):
+ * `name` as JS spells it; `Class` the CPU reference, dynamics/hooks/<Class>.h, made from `arguments`, the
+ * fields of the NativeHookSpec `spec` it takes; `cuda` whether cuda has a twin, Cuda<Class>, made from the
+ * CudaBackend and the same arguments. Adding a hook is its class, its include in NativeHookFactory.cpp and a
+ * line here.
+ */
+#define HOOKMD_NATIVE_HOOKS(X)                                           \
+  X(MaxForceClampHook, MaxForceClamp, (spec.schedule, spec.value), true) \
+  X(WrapPeriodicHook, WrapPeriodic, (spec.schedule), true)               \
+  X(FreezeAtomsHook, FreezeAtoms, (spec.schedule, spec.mask), true)      \
+  X(FixCom, FixCom, (spec.schedule), false)                              \
+  X(FixSymmetry, FixSymmetry, (spec.schedule, spec.values), false)       \
+  X(NaNDetectorHook, NaNDetector, (spec.schedule), true)
+
 namespace hookmd {
 
 struct NativeHookSpec {

@@ -12,7 +12,44 @@
 #include "core/Backend.h"
 #include "kernels/Parameters.h"
 
+/**
+ * The one list of integrators createIntegrator makes by name (dynamics/IntegratorFactory.cpp), in the order
+ * its messages list them. X(name, Class, kind, small, cuda): `name` as JS spells it; `Class` the CPU
+ * reference, dynamics/<Class>.h, made from (parameters, numSystems); `kind` an IntegratorKind, which says
+ * what Velocities: and CellFilter: wrap; `small` whether the small-system path takes its step (those with a
+ * device step on every device backend, so that every backend takes the path for the same runs); `cuda`
+ * whether cuda has a twin, makeCuda<Class>. Adding an integrator is its class, its include in
+ * dynamics/IntegratorFactory.cpp and a line here.
+ */
+#define HOOKMD_INTEGRATORS(X)                                         \
+  X(VelocityVerlet, VelocityVerlet, MolecularDynamics, true, true)    \
+  X(Langevin, Langevin, MolecularDynamics, true, true)                \
+  X(NoseHooverChain, NoseHooverChain, MolecularDynamics, false, true) \
+  X(NPT, Npt, MolecularDynamics, false, false)                        \
+  X(NPTLangevin, NptLangevin, MolecularDynamics, false, false)        \
+  X(FIRE, Fire, Optimizer, true, true)                                \
+  X(FIRE2, Fire2, Optimizer, true, true)                              \
+  X(GradientDescent, GradientDescent, Optimizer, true, true)          \
+  X(LBFGS, Lbfgs, Optimizer, false, false)                            \
+  X(External, ExternalIntegrator, External, false, false)
+
 namespace hookmd {
+
+/** What an entry of HOOKMD_INTEGRATORS is: Velocities: wraps molecular dynamics, CellFilter: an optimizer. */
+enum class IntegratorKind { MolecularDynamics, Optimizer, External };
+
+/** One entry of HOOKMD_INTEGRATORS, for the dispatchers that look a name up at run time. */
+struct IntegratorEntry {
+  const char* name;
+  IntegratorKind kind;
+  bool smallSystem;
+};
+
+inline constexpr IntegratorEntry kIntegrators[] = {
+#define HOOKMD_INTEGRATOR_ENTRY(name, Class, kind, small, cuda) {#name, IntegratorKind::kind, small},
+    HOOKMD_INTEGRATORS(HOOKMD_INTEGRATOR_ENTRY)
+#undef HOOKMD_INTEGRATOR_ENTRY
+};
 
 struct StepContext {
   Backend& backend;

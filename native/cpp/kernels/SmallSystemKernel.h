@@ -12,11 +12,10 @@
 #include <vector>
 
 #include "core/Backend.h"
+#include "kernels/Integrator.h"
 #include "kernels/PairForceKernel.h"
 
 namespace hookmd {
-
-class Integrator;
 
 /** The most atoms a system may have on the small-system path (one warp of lanes on the GPU). */
 constexpr std::int32_t kSmallSystemAtoms = 32;
@@ -78,13 +77,12 @@ struct SmallChunkResult {
   std::int64_t nonFiniteStep = -1;
 };
 
-/**
- * Whether the small-system path takes integrator `name`'s step: the ones with a device step on every device
- * backend (FIRE, FIRE2, GradientDescent, VelocityVerlet, Langevin), so that every backend takes the path for
- * the same runs.
- */
+/** Whether the small-system path takes integrator `name`'s step: the entries of HOOKMD_INTEGRATORS marked small. */
 inline bool smallSystemIntegrator(const std::string& name) {
-  return name == "FIRE" || name == "FIRE2" || name == "GradientDescent" || name == "VelocityVerlet" || name == "Langevin";
+  for (const IntegratorEntry& entry : kIntegrators) {
+    if (entry.smallSystem && name == entry.name) return true;
+  }
+  return false;
 }
 
 /**

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "training/LossTypes.h"
-#include "training/TrainingData.h"
+#include "kernels/TrainingData.h"
 
 namespace hookmd {
 

@@ -24,8 +24,8 @@
 #include "math/SmoothSwitch.h"
 #include "training/LossResiduals.h"
 #include "training/LossTypes.h"
-#include "training/PairLossKernel.h"
-#include "training/TrainingData.h"
+#include "kernels/PairLossKernel.h"
+#include "kernels/TrainingData.h"
 
 namespace hookmd {
 

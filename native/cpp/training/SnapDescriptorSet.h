@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "kernels/SnapTables.h"
-#include "training/TrainingData.h"
+#include "kernels/TrainingData.h"
 
 namespace hookmd {
 

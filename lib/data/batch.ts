@@ -709,6 +709,38 @@ export class Batch {
   }
 }
 
+/**
+ * @internal The one boundary between the host views of `batch` and native code (docs/ARCHITECTURE.md,
+ * "The native boundary"): the views touched through the field getters are written back before `work` runs,
+ * and the copied views are dropped after it, when it returns, throws or its promise settles, since native
+ * code may have changed the data behind them. The stepper (lib/dynamics/native-stepper.ts) and the engine's
+ * model computes cross it; nothing else writes back or drops views by hand.
+ */
+export function acrossNative<T>(batch: Batch, work: () => T): T {
+  batch.commitHostViews();
+  let result: T;
+  try {
+    result = work();
+  } catch (error) {
+    batch.invalidateHostViews();
+    throw error;
+  }
+  if (result instanceof Promise) {
+    return result.then(
+      (value: unknown) => {
+        batch.invalidateHostViews();
+        return value;
+      },
+      (error: unknown) => {
+        batch.invalidateHostViews();
+        throw error;
+      },
+    ) as T;
+  }
+  batch.invalidateHostViews();
+  return result;
+}
+
 /** @internal The backend storage of `batch`, for models and engines. */
 export function nativeBatchOf(batch: Batch): NativeBatch {
   const native = nativeOf.get(batch);

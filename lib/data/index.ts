@@ -1,4 +1,4 @@
-export { Batch, nativeBatchOf } from './batch.js';
+export { acrossNative, Batch, nativeBatchOf } from './batch.js';
 export type { BatchOptions, ExtraFieldSpec, ResultField } from './batch.js';
 export { atomicNumber, chemicalSymbol, isAtomicNumber, MAX_ATOMIC_NUMBER, standardMass } from './elements.js';
 export type { ResolvedSystem, System, Vectors } from './system.js';

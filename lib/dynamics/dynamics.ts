@@ -2,7 +2,7 @@
 // and at a due step walks the nine stages, crossing into JS only at the stages that have due hooks.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
-import { Batch, nativeBatchOf } from '../data/index.js';
+import { acrossNative, Batch, nativeBatchOf } from '../data/index.js';
 import { HookmdAbortError, HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { settleAsync, settleSync, type Pending } from '../hooks/lifecycle.js';
@@ -808,7 +808,7 @@ export abstract class Dynamics {
   #bind(batch: Batch, counter: StepCounter): NativeStepperHandle {
     // Any reallocation between runs (append, refill) needs per-system state of the new size.
     if (this.#bound === undefined || this.#bound.batch !== batch || this.#bound.generation !== nativeBatchOf(batch).generation) {
-      const stepper = new NativeStepperHandle(loadBinding(), nativeBatchOf(batch), this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
+      const stepper = new NativeStepperHandle(loadBinding(), batch, this.model.native ?? null, this.integratorSpec().type, this.#expandedParameters(batch), this.exitStatus);
       const hooks = new Map<NativeCapable, number>();
       for (const hook of this.#nativeHooks) {
         const spec = hook.toNativeHook(batch);
@@ -846,18 +846,13 @@ export abstract class Dynamics {
       throw diagnoseBlowUp(error, batch, ctx.stepCount, owner, this.timeStep);
     };
     return walker.prime(stepper, ctx, (stress) => {
-      batch.commitHostViews();
       let pending: Promise<void> | undefined;
       try {
-        pending = pendingCompute(this.model.compute(batch, { stress }));
+        pending = acrossNative(batch, () => pendingCompute(this.model.compute(batch, { stress })));
       } catch (error) {
         failed(error);
       }
-      if (pending === undefined) {
-        batch.invalidateHostViews();
-        return undefined;
-      }
-      return pending.then(() => batch.invalidateHostViews(), failed);
+      return pending?.then(undefined, failed);
     }, sync);
   }
 

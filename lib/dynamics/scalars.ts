@@ -1,6 +1,6 @@
 // Per-system scalars for hooks: computed on first access within a dispatch and cached for the rest of it, so
 // hooks that never read them cost nothing.
-import { nativeBatchOf, type Batch } from '../data/index.js';
+import { acrossNative, nativeBatchOf, type Batch } from '../data/index.js';
 import { HookmdTypeError } from '../errors.js';
 import { degreesOfFreedom } from './degrees-of-freedom.js';
 import type { EngineModel } from './engine-model.js';
@@ -101,9 +101,8 @@ export class SystemScalars {
           throw new HookmdTypeError('ASYNC_MODEL_STRESS', `scalars.stress: ${this.#model.name ?? 'the model'} computes asynchronously, so the stress must come with the step's compute: give the hook needs: ['stress']`, { field: 'stress' });
         }
         // Only the energy and stress: the forces stay those the step computed.
-        batch.commitHostViews();
-        this.#model.compute(batch, { forces: false, stress: true });
-        batch.invalidateHostViews();
+        const model = this.#model;
+        acrossNative(batch, () => model.compute(batch, { forces: false, stress: true }));
       }
       this.#stress = batch.read('stress');
     }

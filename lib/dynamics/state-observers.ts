@@ -2,6 +2,7 @@
 // as LAMMPS's thermo and dumps and ASE's MDLogger and trajectories do. Besides their stage, they record the
 // state a run starts from (its row or frame 0) and the state it ends in (the last step, always), and in
 // runStream the state each system enters and leaves the batch with.
+import { acrossNative } from '../data/index.js';
 import { HookError } from '../hooks/index.js';
 import { asyncInSyncRun } from '../hooks/errors.js';
 import type { AnyHook, MutableContext } from '../hooks/index.js';
@@ -84,11 +85,11 @@ export function observeStates(
   // energy and stress: the forces stay the step's).
   const batch = ctx.batch;
   if (calls.some(({ hook }) => hook.needs?.includes('stress') === true) && !batch.resultValid('stress').every((valid) => valid === 1)) {
-    batch.commitHostViews();
-    const pending = pendingCompute(ctx.model.compute(batch, { forces: false, stress: true }));
-    if (pending === undefined) batch.invalidateHostViews();
-    else if (sync) throw asyncInSyncRun(owner, 'the stress compute for observeState', undefined);
-    else return pending.then(() => { batch.invalidateHostViews(); return run(0); });
+    const pending = acrossNative(batch, () => pendingCompute(ctx.model.compute(batch, { forces: false, stress: true })));
+    if (pending !== undefined) {
+      if (sync) throw asyncInSyncRun(owner, 'the stress compute for observeState', undefined);
+      return pending.then(() => run(0));
+    }
   }
   return run(0);
 }

@@ -72,7 +72,6 @@ export class StepWalker {
       const pauseOnConverge = this.#alwaysPause || this.#tiers.listensOnConverge;
       const result = stepper.advance(Math.min(remaining, due - step), budget, pauseOnConverge);
       this.#counter.value += result.steps;
-      ctx.batch.invalidateHostViews();
       if (result.steps > 0 || result.pausedOnConverge) this.#computed(ctx.batch, stepper.stressComputed());
       if (!result.pausedOnConverge) return result.steps;
       this.#converged(ctx, stepper);
@@ -102,7 +101,6 @@ export class StepWalker {
     if (stress) stepper.requestStress();
     const finish = (): number => this.#finish(stepper);
     const reached = (stage: DynamicsStage): void => {
-      batch.invalidateHostViews();
       // preUpdate moved the positions: results are stale until the step's compute.
       if (stage >= DynamicsStage.AFTER_PRE_UPDATE && stage < DynamicsStage.AFTER_COMPUTE) batch.markResults({ energy: false, forces: false, stress: false });
       else if (stage >= DynamicsStage.AFTER_COMPUTE && stepper.computesNatively) this.#computed(batch, stepper.stressComputed());
@@ -128,10 +126,8 @@ export class StepWalker {
           if (action === undefined) return walk(i + 1);
           // A JS model's compute is awaited when it is async (OnnxModel).
           const acted = pendingCompute(action());
-          const go = (): number | Promise<number> => {
-            batch.commitHostViews();
-            return walk(i + 1);
-          };
+          // What it wrote through the views is written back as the walk next enters the stepper.
+          const go = (): number | Promise<number> => walk(i + 1);
           return acted === undefined ? go() : acted.then(go);
         };
         if (pending !== undefined) return pending.then(next);
@@ -171,9 +167,7 @@ export class StepWalker {
     const batch: Batch = ctx.batch;
     const stress = this.#integratorNeedsStress || this.#tiers.needsAt('stress', step);
     const around = (stage: DynamicsStage): Promise<void> | undefined => {
-      batch.commitHostViews();
       stepper.runComputeHooks(stage);
-      batch.invalidateHostViews();
       return this.#tiers.due(stage, step) ? this.#dispatch(stage, ctx, sync) : undefined;
     };
     const after = (): Promise<void> | undefined => {

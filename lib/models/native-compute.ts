@@ -1,8 +1,8 @@
 // The compute of every native potential's TS handle: it checks the options, resolves the skin from the
-// batch's units when the model has none, syncs host arrays around the native call and marks which results
+// batch's units when the model has none, crosses the host views' one boundary (acrossNative) for the native call and marks which results
 // are valid afterwards.
 import { HookmdError } from '../errors.js';
-import { nativeBatchOf } from '../data/index.js';
+import { acrossNative, nativeBatchOf } from '../data/index.js';
 import type { Batch } from '../data/index.js';
 import type { NativePotential } from '../native/models-binding.js';
 import { computeRequest } from './compute-options.js';
@@ -14,17 +14,14 @@ export function computeNative(name: string, native: NativePotential, skin: numbe
   const nativeBatch = nativeBatchOf(batch);
   const resolvedSkin = skin ?? batch.units.defaultSkin;
   if (native.skin !== resolvedSkin) native.setSkin(resolvedSkin);
-  batch.commitHostViews();
   try {
-    native.compute(nativeBatch, forces, stress);
+    acrossNative(batch, () => native.compute(nativeBatch, forces, stress));
   } catch (error) {
     // A compute that failed part-way may have overwritten some systems' results: none of the requested
     // ones can be trusted any more.
-    batch.invalidateHostViews();
     batch.markResults({ energy: false, ...(forces ? { forces: false } : {}), ...(stress ? { stress: false } : {}) });
     throw error;
   }
-  batch.invalidateHostViews();
   // A result past a double is an error of this compute, not a number for the run to trip over later. The
   // per-system results are checked (B values; forces would cost a device copy of N×3 on cuda).
   const bad = nonFinite(batch, stress);

@@ -1,7 +1,7 @@
 // runStream (docs/dynamics.md, "Streaming"): systems flow from a source through one batch that is kept full,
 // and leave for the sinks when they converge or reach maxSteps. Between refills the engine steps with its one
 // step loop (StreamEngine.steps, the loop run() takes).
-import { Batch, type System } from '../../data/index.js';
+import { acrossNative, Batch, type System } from '../../data/index.js';
 import { HookRunner, RunControl } from '../../hooks/index.js';
 import { settleAsync } from '../../hooks/lifecycle.js';
 import type { EngineRun } from '../engine-run.js';
@@ -178,9 +178,7 @@ async function graduate(engine: StreamEngine, run: EngineRun, p: StreamParts, co
   await observeStates(engine.tiers, ctx, now, mask, false, p.owner);
   // Sinks that need the stress get it for the positions the systems leave with (docs/pipeline.md).
   if (output.needsStress && !batch.resultValid('stress').every((valid, s) => valid === 1 || !leaving.includes(s))) {
-    batch.commitHostViews();
-    await engine.model.compute(batch, { stress: true });
-    batch.invalidateHostViews();
+    await acrossNative(batch, () => engine.model.compute(batch, { stress: true }));
   }
   const systems = batch.toSystems(leaving);
   const graduates = leaving.map((s, k) => {

@@ -2,7 +2,7 @@
 // and at a due step walks the nine stages, crossing into JS only at the stages that have due hooks.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
-import { acrossNative, Batch, nativeBatchOf } from '../data/index.js';
+import { Batch, nativeBatchOf } from '../data/index.js';
 import { HookmdAbortError, HookmdError, HookmdRangeError, HookmdTypeError } from '../errors.js';
 import { checkKeys } from '../option-keys.js';
 import { settleAsync, settleSync, type Pending } from '../hooks/lifecycle.js';
@@ -848,7 +848,7 @@ export abstract class Dynamics {
     return walker.prime(stepper, ctx, (stress) => {
       let pending: Promise<void> | undefined;
       try {
-        pending = acrossNative(batch, () => pendingCompute(this.model.compute(batch, { stress })));
+        pending = pendingCompute(this.model.compute(batch, { stress }));
       } catch (error) {
         failed(error);
       }

@@ -4,7 +4,7 @@
 // acrossNative (lib/data/batch.ts), so the engine never writes back or drops host views around it.
 import { acrossNative, nativeBatchOf, type Batch } from '../data/index.js';
 import type { NativeBinding, NativeConvergenceArgs, NativeHookArgs, NativeHookArrivals, NativeStepper } from '../native/index.js';
-import { nativeStageIndex, type DynamicsStage } from './stage.js';
+import { DynamicsStage, nativeStageIndex } from './stage.js';
 
 // The most steps one native `advance` call accepts (a count below 2^31).
 const MAX_NATIVE_CHUNK = 2 ** 31 - 1;
@@ -31,6 +31,24 @@ export class NativeStepperHandle {
   finishStep(): void { acrossNative(this.#batch, () => this.#native.finishStep()); }
   /** Runs the native hooks due at BEFORE_COMPUTE or AFTER_COMPUTE outside a step (around the first compute). */
   runComputeHooks(stage: DynamicsStage): void { acrossNative(this.#batch, () => this.#native.runComputeHooks(nativeStageIndex(stage))); }
+  /**
+   * The first compute of a run (or of a refilled batch), inside the stepper's boundary: the native compute
+   * hooks of BEFORE_COMPUTE, then `jsHooks(BEFORE_COMPUTE)`, the model's `compute` (which also sets the
+   * model's skin from the batch's units), the native hooks of AFTER_COMPUTE and `jsHooks(AFTER_COMPUTE)`.
+   * Awaits the JS hooks and the compute only where they return a promise.
+   */
+  prime(compute: () => void | Promise<void>, jsHooks: (stage: DynamicsStage) => Promise<void> | undefined): Promise<void> | undefined {
+    const around = (stage: DynamicsStage): Promise<void> | undefined => {
+      this.runComputeHooks(stage);
+      return jsHooks(stage);
+    };
+    const after = (): Promise<void> | undefined => {
+      const computed = acrossNative(this.#batch, compute);
+      return computed === undefined ? around(DynamicsStage.AFTER_COMPUTE) : computed.then(() => around(DynamicsStage.AFTER_COMPUTE));
+    };
+    const before = around(DynamicsStage.BEFORE_COMPUTE);
+    return before === undefined ? after() : before.then(after);
+  }
   /**
    * Up to `maxSteps` whole steps (any safe integer: chunks beyond what native `advance` takes are clamped,
    * and the caller loops on the steps actually taken).

@@ -159,23 +159,15 @@ export class StepWalker {
   /**
    * The compute before a run's first step (or after a refill), between the compute hooks due at this step,
    * native and JS, as nvalchemi primes its forces (upstream PR #182): a MaxForceClampHook or a bias added at
-   * AFTER_COMPUTE thus shapes the forces the first update reads. `compute(stress)` evaluates the model.
+   * AFTER_COMPUTE thus shapes the forces the first update reads. `compute(stress)` evaluates the model; the
+   * stepper runs the sequence (NativeStepperHandle.prime), this walker brings the JS hooks due.
    */
   prime(stepper: NativeStepperHandle, ctx: MutableContext<DynamicsHookContext>, compute: (stress: boolean) => void | Promise<void>, sync: boolean): Promise<void> | undefined {
     const step = this.#counter.value;
     ctx.stepCount = step;
     const batch: Batch = ctx.batch;
     const stress = this.#integratorNeedsStress || this.#tiers.needsAt('stress', step);
-    const around = (stage: DynamicsStage): Promise<void> | undefined => {
-      stepper.runComputeHooks(stage);
-      return this.#tiers.due(stage, step) ? this.#dispatch(stage, ctx, sync) : undefined;
-    };
-    const after = (): Promise<void> | undefined => {
-      const computed = compute(stress);
-      return computed === undefined ? around(DynamicsStage.AFTER_COMPUTE) : computed.then(() => around(DynamicsStage.AFTER_COMPUTE));
-    };
-    const before = around(DynamicsStage.BEFORE_COMPUTE);
-    return before === undefined ? after() : before.then(after);
+    return stepper.prime(() => compute(stress), (stage) => (this.#tiers.due(stage, step) ? this.#dispatch(stage, ctx, sync) : undefined));
   }
 
   /** Dispatches one stage; host arrays touched by hooks are written back before native code runs again. */

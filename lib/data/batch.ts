@@ -714,7 +714,8 @@ export class Batch {
  * "The native boundary"): the views touched through the field getters are written back before `work` runs,
  * and the copied views are dropped after it, when it returns, throws or its promise settles, since native
  * code may have changed the data behind them. The stepper (lib/dynamics/native-stepper.ts) and the engine's
- * model computes cross it; nothing else writes back or drops views by hand.
+ * model computes cross it; only the hook side writes back by hand, at once after a dispatch, so that the
+ * results a JS model then computes are not marked stale behind it.
  */
 export function acrossNative<T>(batch: Batch, work: () => T): T {
   batch.commitHostViews();
